@@ -1,0 +1,50 @@
+"""One game at a time on the scalar path (seed 000's ``playGame``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from nim_evo.rules import Move, Position, Rules
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What happened in one game.
+
+    Attributes:
+        start: the starting position.
+        moves: the ``(pile, count)`` moves in order; seat 0 made the even-numbered ones.
+        winner: the seat (0 moved first, 1 second) that won.
+    """
+
+    start: Position
+    moves: tuple[Move, ...]
+    winner: int
+
+    def positions(self, rules: Rules) -> list[Position]:
+        """Every position of the game, from the start to the empty board."""
+        positions = [self.start]
+        for move in self.moves:
+            positions.append(rules.apply(positions[-1], move))
+        return positions
+
+
+def play_game(rules: Rules, players, rng: np.random.Generator, start: Position | None = None) -> GameRecord:
+    """Play one game between two agents (``players[0]`` moves first) and return its record.
+
+    Raises:
+        ValueError: if an agent plays an illegal move, or the start is not a valid position.
+    """
+    position = rules.check_position(rules.start if start is None else start)
+    start, moves, seat = position, [], 0
+    while any(position):
+        move = tuple(players[seat].move(position, rng))
+        position = rules.apply(position, move)
+        moves.append(move)
+        seat = 1 - seat
+    if not moves:
+        raise ValueError(f"the game from {start} is already over")
+    last = 1 - seat
+    return GameRecord(start, tuple(moves), last if rules.last_mover_wins else seat)

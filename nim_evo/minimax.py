@@ -1,0 +1,162 @@
+"""Minimax with alpha-beta pruning, a transposition table and a depth limit (seed 004, 4.1.4).
+
+Values are from the point of view of the player to move. A proven result is a "mate
+score": ``WIN - plies`` for a win that far away, ``-(WIN - plies)`` for a loss, so perfect
+play hurries to win and delays losing (which gives a fallible opponent the most chances
+to go wrong). A position at the depth limit gets the heuristic's estimate, which stays
+well inside ``(-WIN / 2, WIN / 2)``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from nim_evo import theory
+from nim_evo.agents import PositionalAgent, normalise_rows, uniform
+from nim_evo.rules import Rules
+from nim_evo.space import Space
+
+WIN = 1_000_000
+_PROVEN = WIN // 2
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+Heuristic = Callable[[Rules, np.ndarray], np.ndarray]
+
+
+def neutral(rules: Rules, positions: np.ndarray) -> np.ndarray:
+    """Nothing known beyond the horizon: every cut-off position is worth 0."""
+    return np.zeros(np.shape(positions)[:-1])
+
+
+def nimsum(rules: Rules, positions: np.ndarray) -> np.ndarray:
+    """+1 where Nim theory says the player to move wins, -1 where it loses.
+
+    Exact wherever a closed form applies; for misère play with a cap (no closed form)
+    it guesses with the normal-play nim-sum.
+    """
+    verdict = theory.wins(rules, positions)
+    if verdict is None:
+        verdict = theory.grundy_sum(positions, rules.max_take) != 0
+    return np.where(verdict, 1.0, -1.0)
+
+
+HEURISTICS: dict[str, Heuristic] = {"neutral": neutral, "nimsum": nimsum}
+
+
+class MinimaxAgent(PositionalAgent):
+    """Alpha-beta minimax; uniform choice among the moves of best value.
+
+    Args:
+        rules: the game.
+        depth: plies to search; ``None`` searches to the end (perfect play).
+        heuristic: ``"neutral"``, ``"nimsum"``, or a function ``(rules, positions) -> values``
+            on a ``(k, n_piles)`` array, values in ``[-1, 1]``, for positions at the limit.
+    """
+
+    def __init__(self, rules: Rules, depth: int | None = None, heuristic: str | Heuristic = "neutral"):
+        super().__init__(rules)
+        if depth is not None and (not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"minimax depth must be >= 1 or None, got {depth!r}")
+        if isinstance(heuristic, str) and heuristic not in HEURISTICS:
+            raise ValueError(f"unknown heuristic {heuristic!r}; known: {', '.join(HEURISTICS)}")
+        self.depth = depth
+        self.heuristic = heuristic
+        self.name = "minimax" if depth is None else f"minimax(depth={depth})"
+        self._table: dict = {}
+
+    def __getstate__(self):
+        return {**self.__dict__, "_table": {}}  # the transposition table is a cache
+
+    # -- the search ----------------------------------------------------------------------
+
+    def values(self, piles) -> dict:
+        """Value of each legal move from ``piles``, for the player making it."""
+        piles = self.rules.check_position(piles)
+        depth = sum(piles) + 1 if self.depth is None else self.depth
+        return {
+            move: _one_ply_back(-self._negamax(self.rules.apply(piles, move), depth - 1, -WIN - 1, WIN + 1))
+            for move in self.rules.legal_moves(piles)
+        }
+
+    def distribution(self, piles):
+        values = self.values(piles)
+        if not values:
+            return []
+        best = max(values.values())
+        return uniform([m for m, v in values.items() if v == best])
+
+    def _negamax(self, piles: tuple, depth: int, alpha: float, beta: float) -> float:
+        if not any(piles):
+            return WIN if self.rules.misere else -WIN
+        if depth == 0:
+            return float(self._estimate(np.array([piles]))[0])
+        key = tuple(sorted(piles))  # pile order changes nothing
+        entry = self._table.get(key)
+        if entry is not None:
+            value, entry_depth, flag = entry
+            # full depth: every value is proven; limited: only the same horizon (or a proof)
+            if self.depth is None or entry_depth == depth or (flag == _EXACT and abs(value) > _PROVEN):
+                if flag == _EXACT:
+                    return value
+                if flag == _LOWER:
+                    alpha = max(alpha, value)
+                else:
+                    beta = min(beta, value)
+                if alpha >= beta:
+                    return value
+        alpha0, best = alpha, -np.inf
+        for move in reversed(self.rules.legal_moves(piles)):  # big takes first: short games
+            # the child's window is widened by one: one ply moves a mate score by one
+            child = self._negamax(self.rules.apply(piles, move), depth - 1, -beta - 1, -alpha + 1)
+            value = _one_ply_back(-child)
+            best = max(best, value)
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+        self._table[key] = (best, depth, flag)
+        return best
+
+    def _estimate(self, positions: np.ndarray) -> np.ndarray:
+        function = HEURISTICS[self.heuristic] if isinstance(self.heuristic, str) else self.heuristic
+        return np.clip(function(self.rules, positions), -1.0, 1.0)
+
+    # -- the policy table ----------------------------------------------------------------
+
+    def policy(self, space: Space) -> np.ndarray:
+        """The same choices as the search, for every position at once.
+
+        Depth-limited minimax values obey ``V_0 = heuristic``, ``V_d(p) = max over moves of
+        one_ply_back(-V_{d-1}(next))`` (terminal positions keep their exact score), so the
+        table takes ``depth - 1`` vectorised sweeps; full depth reads the solver.
+        """
+        values = self.space_values(space, None if self.depth is None else self.depth - 1)
+        nxt = np.where(space.legal, space.next, 0)
+        q = np.where(space.legal, _one_ply_back(-values[nxt]), -np.inf)
+        return normalise_rows(space.legal & (q == q.max(axis=1, keepdims=True)))
+
+    def space_values(self, space: Space, depth: int | None) -> np.ndarray:
+        """``V_depth`` of every position (``None``: exact values from the solver)."""
+        terminal = WIN if self.rules.misere else -WIN
+        if depth is None:
+            from nim_evo.solver import solve
+
+            solution = solve(space.rules)
+            return np.where(solution.win, WIN - solution.remoteness, -(WIN - solution.remoteness)).astype(float)
+        values = self._estimate(space.positions)
+        values[0] = terminal
+        nxt = np.where(space.legal, space.next, 0)
+        for _ in range(depth):
+            q = np.where(space.legal, _one_ply_back(-values[nxt]), -np.inf)
+            values = q.max(axis=1)
+            values[0] = terminal
+        return values
+
+
+def _one_ply_back(value):
+    """A child's value seen one ply earlier: proven scores move one step towards 0."""
+    return np.where(value > _PROVEN, value - 1, np.where(value < -_PROVEN, value + 1, value)) \
+        if isinstance(value, np.ndarray) else (
+            value - 1 if value > _PROVEN else value + 1 if value < -_PROVEN else value)

@@ -1,0 +1,162 @@
+"""The rules of a Nim-family game, and the scalar path: one position, one move at a time.
+
+A position is a tuple of pile sizes; a move is ``(pile_index, count)`` with a 0-based pile
+index. Moves are always listed in the engine's fixed order: by pile, then by count. The
+batched path (:mod:`nim_evo.space`) enumerates the same moves in the same order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from numbers import Integral
+
+Position = tuple[int, ...]
+Move = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """An immutable, hashable game description.
+
+    Args:
+        piles: starting pile sizes, any number of piles (at least one object in all).
+        max_take: the most objects one move may take from its pile; ``None`` for no cap.
+        misere: ``False`` for normal play (whoever takes the last object wins),
+            ``True`` for misère play (whoever takes the last object loses).
+
+    Raises:
+        ValueError: naming the offending value.
+    """
+
+    piles: tuple[int, ...]
+    max_take: int | None = None
+    misere: bool = False
+
+    def __post_init__(self):
+        try:
+            piles = tuple(self.piles)
+        except TypeError:
+            raise ValueError(f"piles must be a sequence of pile sizes, got {self.piles!r}") from None
+        if not piles:
+            raise ValueError("piles must hold at least one pile, got none")
+        for size in piles:
+            if not _is_int(size):
+                raise ValueError(f"pile sizes must be whole numbers, got {size!r}")
+            if size < 0:
+                raise ValueError(f"pile sizes must be >= 0, got {size}")
+        if sum(piles) == 0:
+            raise ValueError("piles must hold at least one object, got all empty piles")
+        if self.max_take is not None:
+            if not _is_int(self.max_take):
+                raise ValueError(f"max_take must be a whole number or None, got {self.max_take!r}")
+            if self.max_take < 1:
+                raise ValueError(f"max_take must be >= 1, got {self.max_take}")
+            object.__setattr__(self, "max_take", int(self.max_take))
+        if not isinstance(self.misere, bool):
+            raise ValueError(f"misere must be True or False, got {self.misere!r}")
+        object.__setattr__(self, "piles", tuple(int(p) for p in piles))
+
+    # -- names ---------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """Canonical short name, e.g. ``1-3-5-7-9`` or ``17-cap3-misere``; see :meth:`parse`."""
+        name = "-".join(map(str, self.piles))
+        if self.max_take is not None:
+            name += f"-cap{self.max_take}"
+        return name + ("-misere" if self.misere else "")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def parse(cls, name: str) -> Rules:
+        """Rules from a short name: piles joined by ``-``, then optional ``-capK`` and ``-misere``."""
+        match = _NAME.fullmatch(name.strip().lower())
+        if match is None:
+            raise ValueError(
+                f"cannot read game {name!r}: expected pile sizes joined by '-', "
+                "then optionally -capK and -misere (e.g. 7-5-3, 17-cap3-misere)"
+            )
+        piles = tuple(int(p) for p in match["piles"].split("-"))
+        cap = int(match["cap"]) if match["cap"] is not None else None
+        return cls(piles, cap, match["misere"] is not None)
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The rules of a seed game by its short name (see :data:`PRESETS`)."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown game {name!r}; known games: {', '.join(PRESETS)}")
+        return cls.parse(name)
+
+    # -- the scalar path -----------------------------------------------------------------
+
+    @property
+    def start(self) -> Position:
+        return self.piles
+
+    @property
+    def last_mover_wins(self) -> bool:
+        """True in normal play, False in misère play."""
+        return not self.misere
+
+    def check_position(self, position) -> Position:
+        """Return ``position`` as a tuple of ints, or raise ``ValueError`` naming the problem."""
+        position = tuple(position)
+        if len(position) != len(self.piles):
+            raise ValueError(
+                f"position {position} has {len(position)} piles; this game has {len(self.piles)}"
+            )
+        for size in position:
+            if not _is_int(size) or size < 0:
+                raise ValueError(f"position {position} holds {size!r}; pile sizes are whole numbers >= 0")
+        return tuple(int(s) for s in position)
+
+    def legal_moves(self, position: Position) -> list[Move]:
+        """Legal ``(pile, count)`` moves, in the engine's fixed order."""
+        return legal_moves(position, self.max_take)
+
+    def is_legal(self, position: Position, move: Move) -> bool:
+        pile, count = move
+        return (
+            0 <= pile < len(position)
+            and 1 <= count <= position[pile]
+            and (self.max_take is None or count <= self.max_take)
+        )
+
+    def apply(self, position: Position, move: Move) -> Position:
+        """The position after ``move``; raises ``ValueError`` for an illegal move."""
+        if not self.is_legal(position, move):
+            raise ValueError(f"illegal move {move} in position {tuple(position)} of {self.name}")
+        pile, count = move
+        return (*position[:pile], position[pile] - count, *position[pile + 1:])
+
+    @staticmethod
+    def is_terminal(position: Position) -> bool:
+        return not any(position)
+
+
+PRESETS: dict[str, str] = {
+    "1-3-5-7-9": "piles 1-3-5-7-9, normal play (seed 004, Lab 3's Nim(5)); the default",
+    "15-cap3-misere": "one heap of 15, take 1-3, last take loses (seed 000)",
+    "16-cap3-misere": "one heap of 16, take 1-3, last take loses (seed 000)",
+    "17-cap3-misere": "one heap of 17, take 1-3, last take loses (seed 000)",
+    "20-cap4-misere": "one heap of 20, take 1-4, last take loses (seed 000)",
+    "21-cap3": "one heap of 21, take 1-3, last take wins (seed 001)",
+    "2-3-4-5-misere": "piles 2-3-4-5, last take loses (seed 002)",
+    "7-5-3": "piles 7-5-3, last take wins (seed 003)",
+}
+DEFAULT_GAME = "1-3-5-7-9"
+
+
+def legal_moves(piles: Position, max_take: int | None = None) -> list[Move]:
+    """Legal (pile, count) moves, in the engine's fixed order."""
+    return [(i, c) for i, n in enumerate(piles) for c in range(1, min(n, max_take or n) + 1)]
+
+
+_NAME = re.compile(r"(?P<piles>\d+(?:-\d+)*)(?:-cap(?P<cap>\d+))?(?P<misere>-misere)?")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, Integral) and not isinstance(value, bool)

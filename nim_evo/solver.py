@@ -1,0 +1,94 @@
+"""Exact solution of a game by retrograde analysis: the ground truth of nim_evo."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from nim_evo.rules import Move, Position, Rules
+from nim_evo.space import DEFAULT_MAX_POSITIONS, Space, space_for
+
+
+class Solution:
+    """Win/loss and winning moves of every position of a space.
+
+    Attributes (read-only numpy arrays over the space's indices):
+        win: ``(n_positions,) bool``, the player to move wins with perfect play.
+        winning: ``(n_positions, n_moves) bool``, the moves that leave a lost position.
+        remoteness: ``(n_positions,) int32``, plies to the end with perfect play when the
+            winner hurries and the loser delays (0 on the empty board).
+    """
+
+    def __init__(self, space: Space, win: np.ndarray, winning: np.ndarray, remoteness: np.ndarray):
+        self.space = space
+        self.rules = space.rules
+        self.win, self.winning, self.remoteness = win, winning, remoteness
+        for array in (win, winning, remoteness):
+            array.flags.writeable = False
+
+    def is_win(self, piles: Position) -> bool:
+        """Does the player to move win from ``piles`` with perfect play?"""
+        return bool(self.win[self.space.index(piles)])
+
+    def winning_moves(self, piles: Position) -> list[Move]:
+        """The moves from ``piles`` that win, in the engine's move order (empty if lost)."""
+        row = self.winning[self.space.index(piles)]
+        return [self.space.move(k) for k in np.flatnonzero(row)]
+
+    def accuracy(self, moves: np.ndarray) -> float:
+        """Share of the space's winning positions where the move index in ``moves`` wins.
+
+        Args:
+            moves: ``(n_positions,)`` ints, one move index per position (any value where
+                the position is lost or terminal).
+        """
+        winners = np.flatnonzero(self.win & (self.space.totals > 0))
+        chosen = np.asarray(moves)[winners]
+        return float(self.winning[winners, chosen].mean()) if len(winners) else 1.0
+
+
+def solve(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> Solution:
+    """Solve every position of ``rules`` by retrograde analysis.
+
+    Algorithm (positions in order of objects left, so every successor is already known)::
+
+        win[empty] = misere          # the opponent took the last object: in misère, it lost
+        remoteness[empty] = 0
+        for t in 1 .. total objects:
+            for every position p with t objects left (all at once, as arrays):
+                good[p, m] = m is legal and not win[next[p, m]]
+                win[p] = any(good[p, :])
+                remoteness[p] = 1 + (min(remoteness[next[p, m]] for good m) if win[p]
+                                     else max(remoteness[next[p, m]] for legal m))
+
+    Works for normal and misère play, with or without a cap, on any enumerable board.
+    Results are cached per rules (they are read-only).
+
+    Raises:
+        SpaceTooLarge: if the board has more than ``max_positions`` positions.
+    """
+    return _solve(rules, max_positions)
+
+
+@lru_cache(maxsize=4)
+def _solve(rules: Rules, max_positions: int) -> Solution:
+    space = space_for(rules, max_positions)
+    win = np.zeros(space.n_positions, dtype=bool)
+    winning = np.zeros((space.n_positions, space.n_moves), dtype=bool)
+    remoteness = np.zeros(space.n_positions, dtype=np.int32)
+    win[0] = rules.misere
+    for total in range(1, space.max_total + 1):
+        idx = space.level(total)
+        nxt = space.next[idx]
+        legal = nxt >= 0
+        nxt = np.where(legal, nxt, 0)
+        good = legal & ~win[nxt]
+        child_rem = remoteness[nxt]
+        wins = good.any(axis=1)
+        fastest = np.where(good, child_rem, np.iinfo(np.int32).max).min(axis=1)
+        slowest = np.where(legal, child_rem, -1).max(axis=1)
+        win[idx] = wins
+        winning[idx] = good
+        remoteness[idx] = 1 + np.where(wins, fastest, slowest)
+    return Solution(space, win, winning, remoteness)

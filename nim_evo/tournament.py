@@ -1,0 +1,226 @@
+"""Many games at once: the batched runner, the exact evaluator and tournaments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from joblib import Parallel, delayed
+from scipy.stats import binomtest
+
+from nim_evo.policy import AliasSampler, as_table
+from nim_evo.rules import Rules
+from nim_evo.space import Space, space_for
+
+CHUNK = 50_000  # games per task: work is cut by the problem, never by the worker count
+
+
+def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Play one game from each start at once; ``first`` moves first. Returns the winning seat.
+
+    All games advance in lockstep, a ply at a time, each as three array gathers (see
+    :class:`~nim_evo.policy.AliasSampler`); finished games drop out of the arrays.
+
+    Args:
+        first, second: policy tables ``(n_positions, n_moves)``, or their :class:`AliasSampler`.
+        starts: ``(g,)`` position indices, none of them the empty board.
+    Returns:
+        ``(g,) int8``: 0 where ``first`` won, 1 where ``second`` won.
+    """
+    samplers = [t if isinstance(t, AliasSampler) else AliasSampler(t, space) for t in (first, second)]
+    position = np.asarray(starts, dtype=np.int32)
+    if np.any(position <= 0) or np.any(position >= space.n_positions):
+        raise ValueError("games must start on non-empty positions of the space")
+    winner = np.empty(len(position), dtype=np.int8)
+    game = np.arange(len(position))
+    ply = 0
+    while len(game):
+        mover = ply % 2
+        position = samplers[mover].step(position, rng)
+        over = position == 0
+        if over.any():
+            winner[game[over]] = mover if space.rules.last_mover_wins else 1 - mover
+            alive = ~over
+            game, position = game[alive], position[alive]
+        ply += 1
+    return winner
+
+
+def play_matches(space: Space, player, opponent, starts, games: int, rng: np.random.Generator) -> np.ndarray:
+    """``games`` games per start and seat between two policies.
+
+    Returns:
+        ``(2, len(starts)) int64``: row 0, the player's wins moving first from each start;
+        row 1, its wins moving second.
+    """
+    player, opponent = (AliasSampler(as_table(p, space), space) for p in (player, opponent))
+    starts = np.atleast_1d(np.asarray(starts, dtype=np.int64))
+    repeated = np.repeat(starts, games)
+    wins = np.empty((2, len(starts)), dtype=np.int64)
+    for seat, (a, b) in enumerate([(player, opponent), (opponent, player)]):
+        won = play_games(space, a, b, repeated, rng) == seat
+        wins[seat] = won.reshape(len(starts), games).sum(axis=1)
+    return wins
+
+
+def win_probabilities(space: Space, player, opponent) -> np.ndarray:
+    """Exact probability that ``player`` wins from every position, either to move.
+
+    Backward induction by objects left (every move lowers the count, so each level needs
+    only the levels below it)::
+
+        P[empty, player to move] = misere; P[empty, opponent to move] = not misere
+        for t in 1 .. total objects, all positions p with t objects at once:
+            P[p, opponent to move] = sum_m opponent[p, m] * P[next[p, m], player to move]
+            P[p, player to move]   = sum_m player[p, m]   * P[next[p, m], opponent to move]
+
+    Args:
+        player: one policy (agent, table or move array) or a stack of ``k`` tables
+            ``(k, n_positions, n_moves)`` or move arrays ``(k, n_positions)``, evaluated together.
+        opponent: one policy.
+    Returns:
+        ``(n_positions, 2)``, or ``(k, n_positions, 2)`` for a stack: column 0 with the
+        player to move, column 1 with the opponent to move.
+    """
+    opp = as_table(opponent, space)
+    stack, tables, moves = _as_stack(player, space)
+    k = len(tables if tables is not None else moves)
+    mine = np.empty((k, space.n_positions))   # player to move
+    theirs = np.empty((k, space.n_positions))  # opponent to move
+    mine[:, 0], theirs[:, 0] = space.rules.misere, not space.rules.misere
+    for total in range(1, space.max_total + 1):
+        idx = space.level(total)
+        nxt = np.where(space.legal[idx], space.next[idx], 0)
+        theirs[:, idx] = np.einsum("lm,klm->kl", opp[idx], mine[:, nxt])
+        if moves is not None:
+            chosen = space.next[idx[None, :], moves[:, idx]]
+            mine[:, idx] = np.take_along_axis(theirs, chosen, axis=1)
+        else:
+            mine[:, idx] = np.einsum("klm,klm->kl", tables[:, idx], theirs[:, nxt])
+    result = np.stack([mine, theirs], axis=-1)
+    return result if stack else result[0]
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """The player's record against one opponent, both seats together (and each seat apart)."""
+
+    opponent: str
+    games: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    first_rate: float
+    second_rate: float
+    exact: bool
+
+
+def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact: bool = False,
+               starts="start", jobs: int = 1) -> list[TournamentResult]:
+    """Play ``player`` against each opponent from both seats.
+
+    Args:
+        player: an agent (or a policy table / move array for the space of ``rules``).
+        opponents: agents or agent names (see :func:`nim_evo.agents.make_agent`).
+        games: sampled games per opponent and seat (split evenly over the starts).
+        seed: an int or ``numpy.random.SeedSequence``; each (opponent, seat, chunk) task
+            gets its own spawned stream, so results do not depend on ``jobs``.
+        exact: use the exact evaluator instead of sampling (no games, no noise).
+        starts: ``"start"`` (the start position), ``"all"`` (every non-empty position:
+            seed 000's sub-games), or position indices.
+        jobs: joblib workers for the sampled games.
+    Returns:
+        One :class:`TournamentResult` per opponent, in order; the 95% interval is Wilson's
+        (scipy's ``binomtest``), and collapses to the value when ``exact``.
+    """
+    from nim_evo.agents import make_agent
+
+    space = space_for(rules)
+    opponents = [make_agent(o, rules) if isinstance(o, str) else o for o in opponents]
+    start_idx = _starts(space, starts)
+    mine = as_table(player, space)
+    if exact:
+        results = []
+        for opponent in opponents:
+            first, second = (float(r) for r in win_probabilities(space, mine, opponent)[start_idx].mean(axis=0))
+            mean = (first + second) / 2
+            results.append(TournamentResult(_name(opponent), 0, mean, mean, mean, first, second, True))
+        return results
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    per_start = max(1, -(-games // len(start_idx)))
+    tables = [as_table(o, space) for o in opponents]
+    tasks = [(o, seat, chunk) for o in range(len(opponents)) for seat in (0, 1)
+             for chunk in _chunks(len(start_idx) * per_start)]
+    streams = np.random.SeedSequence(seed).spawn(len(tasks)) if not isinstance(seed, np.random.SeedSequence) \
+        else seed.spawn(len(tasks))
+    repeated = np.repeat(start_idx, per_start)
+    wins = Parallel(n_jobs=jobs)(
+        delayed(_play_task)(space.rules, mine, tables[o], seat, repeated[chunk], stream)
+        for (o, seat, chunk), stream in zip(tasks, streams))
+    totals = np.zeros((len(opponents), 2), dtype=np.int64)
+    for (o, seat, _), won in zip(tasks, wins):
+        totals[o, seat] += won
+    n = len(repeated)
+    results = []
+    for o, opponent in enumerate(opponents):
+        k = int(totals[o].sum())
+        ci = binomtest(k, 2 * n).proportion_ci(0.95, method="wilson")
+        results.append(TournamentResult(_name(opponent), 2 * n, k / (2 * n), float(ci.low), float(ci.high),
+                                        totals[o, 0] / n, totals[o, 1] / n, False))
+    return results
+
+
+def _play_task(rules, mine, theirs, seat, starts, stream) -> int:
+    space = space_for(rules)
+    rng = np.random.default_rng(stream)
+    first, second = (mine, theirs) if seat == 0 else (theirs, mine)
+    return int(np.sum(play_games(space, first, second, starts, rng) == seat))
+
+
+def _chunks(n: int) -> list[slice]:
+    return [slice(i, min(i + CHUNK, n)) for i in range(0, n, CHUNK)]
+
+
+def _starts(space: Space, starts) -> np.ndarray:
+    if isinstance(starts, str):
+        if starts == "start":
+            return np.array([space.start])
+        if starts == "all":
+            return np.arange(1, space.n_positions)
+        raise ValueError(f"starts must be 'start', 'all' or position indices, got {starts!r}")
+    idx = np.atleast_1d(np.asarray(starts, dtype=np.int64))
+    if np.any(idx < 1) or np.any(idx >= space.n_positions):
+        raise ValueError("start positions must be indices of non-empty positions of the space")
+    return idx
+
+
+def _name(agent) -> str:
+    return getattr(agent, "name", type(agent).__name__)
+
+
+def _as_stack(player, space: Space):
+    """(is_stack, tables (k, n, m) or None, moves (k, n) or None)."""
+    if hasattr(player, "policy"):
+        return False, as_table(player, space)[None], None
+    array = np.asarray(player)
+    if array.ndim == 1:
+        return False, None, _check_moves(array[None], space)
+    if array.ndim == 2 and array.shape == (space.n_positions, space.n_moves) and array.dtype.kind == "f":
+        return False, as_table(array, space)[None], None
+    if array.ndim == 2:
+        return True, None, _check_moves(array, space)
+    for table in array:
+        as_table(table, space)
+    return True, array, None
+
+
+def _check_moves(moves: np.ndarray, space: Space) -> np.ndarray:
+    moves = moves.astype(np.int64)
+    if moves.shape[1] != space.n_positions:
+        raise ValueError(f"move arrays need {space.n_positions} entries, got {moves.shape[1]}")
+    rows = np.arange(1, space.n_positions)
+    if np.any(moves[:, 1:] < 0) or np.any(moves[:, 1:] >= space.n_moves) or \
+            not space.legal[rows, moves[:, 1:]].all():
+        raise ValueError("a move array holds an illegal move")
+    return moves
