@@ -36,9 +36,7 @@ def nimsum(rules: Rules, positions: np.ndarray) -> np.ndarray:
     Exact wherever a closed form applies; for misère play with a cap (no closed form)
     it guesses with the normal-play nim-sum.
     """
-    verdict = theory.wins(rules, positions)
-    if verdict is None:
-        verdict = theory.grundy_sum(positions, rules.max_take) != 0
+    verdict, _ = theory.known_wins(rules, positions)
     return np.where(verdict, 1.0, -1.0)
 
 
@@ -96,8 +94,10 @@ class MinimaxAgent(PositionalAgent):
         entry = self._table.get(key)
         if entry is not None:
             value, entry_depth, flag = entry
-            # full depth: every value is proven; limited: only the same horizon (or a proof)
-            if self.depth is None or entry_depth == depth or (flag == _EXACT and abs(value) > _PROVEN):
+            # full depth: every value is proven. Limited: the same horizon, or a proof found
+            # within a shorter one (a deeper search finds the same proof, and nothing faster)
+            proof = flag == _EXACT and abs(value) > _PROVEN and entry_depth <= depth
+            if self.depth is None or entry_depth == depth or proof:
                 if flag == _EXACT:
                     return value
                 if flag == _LOWER:

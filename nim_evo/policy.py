@@ -52,33 +52,42 @@ class AliasSampler:
     """Draws the next position of many games in O(1) each from a policy table.
 
     Walker's alias method, one row per position: column ``j`` is kept with probability
-    ``keep[row, j]`` and otherwise replaced by ``alias[row, j]``, so one uniform number
-    ``u * n_moves`` picks the column (integer part) and decides keep-or-alias (fractional
-    part). The transition is baked in: ``keep_next`` and ``alias_next`` hold the positions
-    the two candidates lead to, so a step is three gathers. The empty board maps to itself.
-    Uniforms are float32 (the runner's speed depends on it), so probabilities are honoured
-    to about ``n_moves * 2**-24`` (1.5e-6 for 25 moves), far below any sampling error.
+    ``keep[row, j]`` and otherwise replaced by ``alias[row, j]``. One random 32-bit word
+    ``r`` does both: ``r * n_moves >> 32`` picks the column, the low 32 bits of the product
+    (uniform given the column) decide keep-or-alias against a 32-bit threshold, so
+    probabilities are honoured to 2**-32. The transition is baked in: a step is one gather
+    for the threshold and one into the concatenated kept/alias next positions.
+
+    A move that empties the board leads to the sentinel ``ENDED`` (index ``n_positions``);
+    the sentinels ``ENDED`` and ``ENDED + 1`` swap at every later ply, so a finished game's
+    state tells the parity of the ply it ended on (see :func:`nim_evo.tournament.play_games`).
     """
 
     def __init__(self, table: np.ndarray, space: Space):
         n, m = table.shape
         keep, alias = alias_tables(table)
         nxt = np.where(space.legal, space.next, 0).astype(np.int32)
-        self.keep = keep.astype(np.float32).ravel()
-        self.keep_next = nxt.ravel()
-        self.alias_next = np.take_along_axis(nxt, alias, axis=1).ravel()
-        self.keep[:m], self.keep_next[:m] = 1.0, 0  # the empty board is absorbing
+        nxt[space.legal & (space.next == 0)] = n
+        sentinels = np.repeat(np.array([[n + 1], [n]], dtype=np.int32), m, axis=1)
+        kept = np.vstack([nxt, sentinels])
+        aliased = np.vstack([np.take_along_axis(nxt, alias, axis=1), sentinels])
+        threshold = np.minimum(np.floor(keep * 2.0**32), 2**32 - 1).astype(np.uint32)
+        self.threshold = np.vstack([threshold, np.zeros((2, m), dtype=np.uint32)]).ravel()
+        self.next = np.concatenate([kept.ravel(), aliased.ravel()])
+        self.ended = n
         self.n_moves = m
 
     def step(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The next position of each game (``(k,) int32`` in and out)."""
-        u = rng.random(len(positions), dtype=np.float32)
-        u *= self.n_moves
-        column = u.astype(np.int32)
+        k = len(positions)
+        words = rng.bit_generator.random_raw((k + 1) // 2).view(np.uint32)[:k]
+        product = words.astype(np.uint64)
+        product *= self.n_moves
         flat = positions * self.n_moves
-        flat += column
-        u -= column
-        return np.where(u < self.keep.take(flat), self.keep_next.take(flat), self.alias_next.take(flat))
+        flat += (product >> 32).astype(np.int32)
+        aliased = product.astype(np.uint32) >= self.threshold.take(flat)
+        flat += aliased.astype(np.int32) * np.int32(len(self.threshold))
+        return self.next.take(flat)
 
 
 def alias_tables(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

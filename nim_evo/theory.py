@@ -31,26 +31,36 @@ def grundy_sum(positions: np.ndarray, max_take: int | None = None) -> np.ndarray
 
 
 def wins(rules: Rules, positions: np.ndarray) -> np.ndarray | None:
-    """Closed-form win/loss for the player to move of each position, or ``None`` if none applies.
+    """Closed-form win/loss for the player to move of each position, or ``None`` if any lacks one.
 
     Args:
         positions: ``(..., n_piles)`` int array.
     Returns:
-        ``(...)`` bool array, or ``None`` for misère play with a cap on a position with
-        more than one non-empty pile.
+        ``(...)`` bool array, or ``None`` if some position is under misère play with a cap
+        and has more than one non-empty pile (see :func:`known_wins` for a partial answer).
+    """
+    verdict, known = known_wins(rules, positions)
+    return verdict if known.all() else None
+
+
+def known_wins(rules: Rules, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Closed-form verdicts ``(...)`` bool, and where a closed form applies ``(...)`` bool.
+
+    Where none applies (misère with a cap, several non-empty piles) the verdict holds the
+    normal-play nim-sum guess.
     """
     positions = np.asarray(positions, dtype=np.int64)
     normal = grundy_sum(positions, rules.max_take) != 0
+    known = np.ones(normal.shape, dtype=bool)
     if not rules.misere:
-        return normal
+        return normal, known
     if rules.max_take is None:
         small = (positions <= 1).all(axis=-1)
         ones_even = (positions == 1).sum(axis=-1) % 2 == 0
-        return np.where(small, ones_even, normal)
-    nonempty = (positions > 0).sum(axis=-1)
-    if np.any(nonempty > 1):
-        return None
-    return positions.sum(axis=-1) % (rules.max_take + 1) != 1
+        return np.where(small, ones_even, normal), known
+    single = (positions > 0).sum(axis=-1) <= 1
+    heap = positions.sum(axis=-1) % (rules.max_take + 1) != 1
+    return np.where(single, heap, normal), single
 
 
 def is_win(rules: Rules, piles: Position) -> bool | None:

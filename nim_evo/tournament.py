@@ -18,8 +18,10 @@ CHUNK = 50_000  # games per task: work is cut by the problem, never by the worke
 def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Play one game from each start at once; ``first`` moves first. Returns the winning seat.
 
-    All games advance in lockstep, a ply at a time, each as three array gathers (see
-    :class:`~nim_evo.policy.AliasSampler`); finished games drop out of the arrays.
+    All games advance in lockstep, a ply at a time, each as two array gathers (see
+    :class:`~nim_evo.policy.AliasSampler`). A finished game waits in a sentinel state that
+    records the parity of its last ply; finished games leave the arrays whenever they are
+    a quarter of them.
 
     Args:
         first, second: policy tables ``(n_positions, n_moves)``, or their :class:`AliasSampler`.
@@ -31,17 +33,19 @@ def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.G
     position = np.asarray(starts, dtype=np.int32)
     if np.any(position <= 0) or np.any(position >= space.n_positions):
         raise ValueError("games must start on non-empty positions of the space")
+    ended = space.n_positions
     winner = np.empty(len(position), dtype=np.int8)
     game = np.arange(len(position))
     ply = 0
     while len(game):
-        mover = ply % 2
-        position = samplers[mover].step(position, rng)
-        over = position == 0
-        if over.any():
-            winner[game[over]] = mover if space.rules.last_mover_wins else 1 - mover
-            alive = ~over
-            game, position = game[alive], position[alive]
+        position = samplers[ply % 2].step(position, rng)
+        live = np.count_nonzero(position < ended)
+        if live < 0.75 * len(position):
+            over = position >= ended
+            # in ENDED the game ended on a ply of this one's parity, in ENDED + 1 the other
+            last_mover = (ply + position[over] - ended) % 2
+            winner[game[over]] = last_mover if space.rules.last_mover_wins else 1 - last_mover
+            game, position = game[~over], position[~over]
         ply += 1
     return winner
 
@@ -167,7 +171,7 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
         k = int(totals[o].sum())
         ci = binomtest(k, 2 * n).proportion_ci(0.95, method="wilson")
         results.append(TournamentResult(_name(opponent), 2 * n, k / (2 * n), float(ci.low), float(ci.high),
-                                        totals[o, 0] / n, totals[o, 1] / n, False))
+                                        float(totals[o, 0] / n), float(totals[o, 1] / n), False))
     return results
 
 

@@ -1,0 +1,5 @@
+import sys
+
+from nim_evo.run import main
+
+sys.exit(main())

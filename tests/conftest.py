@@ -1,0 +1,24 @@
+import numpy as np
+import pytest
+
+from nim_evo import Rules
+
+BOARDS = {
+    "1-3-5-7-9": Rules((1, 3, 5, 7, 9)),
+    "17-cap3-misere": Rules((17,), 3, True),
+    "2-3-4-5-misere": Rules((2, 3, 4, 5), misere=True),
+    "3-4-5-cap2": Rules((3, 4, 5), 2),
+    "2-3-4-cap2-misere": Rules((2, 3, 4), 2, True),
+    "21-cap3": Rules((21,), 3),
+}
+
+
+@pytest.fixture(params=list(BOARDS), ids=list(BOARDS))
+def rules(request):
+    """The small boards every engine-level test runs on: both endings, with and without caps."""
+    return BOARDS[request.param]
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20261122)
