@@ -369,3 +369,16 @@ def test_solve_refuses_huge_boards():
         solve(Rules((40,) * 40))
     with pytest.raises(SpaceTooLarge):
         solve(Rules((9, 9)), max_positions=99)
+
+
+@pytest.mark.parametrize("rules", THEORY_RULES, ids=[r.name for r in THEORY_RULES])
+def test_theory_known_wins_agrees_with_solver_where_known(rules):
+    """theory.known_wins marks exactly the closed-form positions, and its verdicts there match the solver."""
+    solution = solve(rules)
+    positions = solution.space.positions
+    verdict, known = theory.known_wins(rules, positions)
+    nonempty = (positions > 0).sum(axis=1)
+    capped_misere = rules.misere and rules.max_take is not None
+    expected_known = (nonempty <= 1) | (not capped_misere)
+    np.testing.assert_array_equal(known, np.broadcast_to(expected_known, known.shape))
+    np.testing.assert_array_equal(verdict[known], solution.win[known])
