@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo import theory
+from nim_evo.boards import uniform_rows
 from nim_evo.rules import Move, Position, Rules
 from nim_evo.space import Space
 
@@ -61,12 +62,6 @@ def uniform(moves: list[Move]) -> list[tuple[Move, float]]:
     return [(m, 1.0 / len(moves)) for m in moves]
 
 
-def normalise_rows(mask: np.ndarray) -> np.ndarray:
-    """Uniform choice among the True entries of each row (zero rows stay zero)."""
-    counts = mask.sum(axis=1, keepdims=True)
-    return np.divide(mask, counts, out=np.zeros(mask.shape), where=counts > 0)
-
-
 class RandomAgent(PositionalAgent):
     """Uniform over the legal moves."""
 
@@ -82,7 +77,7 @@ class RandomAgent(PositionalAgent):
         return moves[rng.integers(len(moves))]
 
     def policy(self, space):
-        return normalise_rows(space.legal)
+        return uniform_rows(space.legal)
 
 
 class NimSumAgent(PositionalAgent):
@@ -106,7 +101,7 @@ class NimSumAgent(PositionalAgent):
         from nim_evo.solver import solve
 
         winning = solve(space.rules).winning
-        return normalise_rows(np.where(winning.any(axis=1, keepdims=True), winning, space.legal))
+        return uniform_rows(np.where(winning.any(axis=1, keepdims=True), winning, space.legal))
 
     def _solution(self):
         from nim_evo.solver import solve

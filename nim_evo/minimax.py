@@ -14,7 +14,8 @@ from typing import Callable
 import numpy as np
 
 from nim_evo import theory
-from nim_evo.agents import PositionalAgent, normalise_rows, uniform
+from nim_evo.agents import PositionalAgent, uniform
+from nim_evo.boards import uniform_rows
 from nim_evo.rules import Rules
 from nim_evo.space import Space
 
@@ -135,7 +136,7 @@ class MinimaxAgent(PositionalAgent):
         values = self.space_values(space, None if self.depth is None else self.depth - 1)
         nxt = np.where(space.legal, space.next, 0)
         q = np.where(space.legal, _one_ply_back(-values[nxt]), -np.inf)
-        return normalise_rows(space.legal & (q == q.max(axis=1, keepdims=True)))
+        return uniform_rows(space.legal & (q == q.max(axis=1, keepdims=True)))
 
     def space_values(self, space: Space, depth: int | None) -> np.ndarray:
         """``V_depth`` of every position (``None``: exact values from the solver)."""

@@ -1,0 +1,84 @@
+"""Vectorised board features on arrays of positions, for policies that play any board.
+
+Positions come as ``(k, n_piles)`` int arrays; moves are the rules' fixed move list (by
+pile, then count), the same order as :class:`nim_evo.space.Space` uses, which depends only
+on the starting piles, never on enumerating the space.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from nim_evo import theory
+from nim_evo.rules import Rules
+from nim_evo.space import DEFAULT_MAX_POSITIONS, space_size
+
+BLOCK = 32_768  # positions per block when a (k, n_moves, n_piles) array would be large
+
+
+@lru_cache(maxsize=16)
+def move_list(rules: Rules) -> np.ndarray:
+    """``(n_moves, 2) int64``: the ``(pile, count)`` of each move index."""
+    cap = rules.max_take
+    moves = [(i, c) for i, n in enumerate(rules.piles) for c in range(1, min(n, cap or n) + 1)]
+    array = np.array(moves, dtype=np.int64).reshape(-1, 2)
+    array.flags.writeable = False
+    return array
+
+
+def legal_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
+    """``(k, n_moves) bool``: which moves are legal in each position."""
+    moves = move_list(rules)
+    return np.asarray(positions)[:, moves[:, 0]] >= moves[:, 1]
+
+
+def move_indices(rules: Rules, pile: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Move index of ``(pile, count)`` pairs (arrays of equal shape); the move must exist."""
+    cap = rules.max_take
+    widths = np.array([min(n, cap or n) for n in rules.piles], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
+    return offsets[pile] + count - 1
+
+
+def winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
+    """``(k, n_moves) bool``: the moves that leave the opponent a lost position.
+
+    Nim theory where a closed form applies; otherwise (misère with a cap) the solver on an
+    enumerable board, and the normal-play nim-sum guess on a board too big to solve.
+    """
+    positions = np.asarray(positions, dtype=np.int64)
+    if len(positions) > BLOCK:
+        return np.concatenate([winning_mask(rules, positions[i:i + BLOCK])
+                               for i in range(0, len(positions), BLOCK)])
+    moves = move_list(rules)
+    legal = legal_mask(rules, positions)
+    children = np.repeat(positions[:, None, :], len(moves), axis=1)
+    children[:, np.arange(len(moves)), moves[:, 0]] -= moves[:, 1]
+    children = np.maximum(children, 0)
+    verdict, known = theory.known_wins(rules, children)
+    if not known.all() and space_size(rules) <= DEFAULT_MAX_POSITIONS:
+        from nim_evo.solver import solve
+
+        solution = solve(rules)
+        verdict = solution.win[solution.space.indices(children.reshape(-1, children.shape[-1]))]
+        verdict = verdict.reshape(children.shape[:2])
+    return legal & ~verdict
+
+
+def shortest(positions: np.ndarray) -> np.ndarray:
+    """Index of each position's shortest non-empty pile (the first on ties)."""
+    positions = np.asarray(positions, dtype=np.int64)  # room for the sentinel
+    return np.where(positions > 0, positions, np.iinfo(np.int64).max).argmin(axis=1)
+
+
+def longest(positions: np.ndarray) -> np.ndarray:
+    """Index of each position's longest pile (the first on ties)."""
+    return np.asarray(positions).argmax(axis=1)
+
+
+def uniform_rows(mask: np.ndarray) -> np.ndarray:
+    """Uniform probabilities over the True entries of each row (zero rows stay zero)."""
+    counts = mask.sum(axis=1, keepdims=True)
+    return np.divide(mask, counts, out=np.zeros(mask.shape), where=counts > 0)

@@ -1,0 +1,225 @@
+"""Evolution with DEAP: creator types, the toolbox of a run, and the (mu + lambda) loop.
+
+The loop is DEAP's ``eaMuPlusLambda``, written out so that it can checkpoint::
+
+    evaluate the initial population; update the hall of fame; record
+    for gen in 1 .. generations:
+        offspring = varOr(population, toolbox, lambda_, cxpb, mutpb)
+        evaluate the offspring with invalid fitness          (toolbox.map: joblib)
+        update the hall of fame with the offspring
+        population = select(population + offspring, mu)
+        record statistics; write a checkpoint
+
+What differs from ``eaMuPlusLambda``: randomness is re-derived at every generation from
+``SeedSequence([seed, gen])`` (one numpy Generator for our operators, and a seed for the
+``random`` module that DEAP's ``varOr``, ``selTournament`` and real-valued operators draw
+from), so a run resumed from any checkpoint continues exactly as it would have; the
+selection keeps the best individual (elitist tournament); evaluation is batched in chunks
+of individuals; each individual also carries its per-opponent win rates and, for table
+genomes, its per-position credit from the exact evaluator.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from functools import partial
+
+import numpy as np
+from deap import algorithms, base, creator, tools
+from joblib import Parallel, delayed
+
+from nim_evo import fitness
+from nim_evo.genomes import get_kind
+from nim_evo.rules import Rules
+
+# lexicographic: the win rate from the starts first, then the mean win rate over all sub-games
+creator.create("FitnessWin", base.Fitness, weights=(1.0, 1.0))
+creator.create("TableIndividual", np.ndarray, fitness=creator.FitnessWin)
+creator.create("ThresholdsIndividual", np.ndarray, fitness=creator.FitnessWin)
+creator.create("RulesIndividual", dict, fitness=creator.FitnessWin)
+
+INDIVIDUALS = {"table": creator.TableIndividual, "thresholds": creator.ThresholdsIndividual,
+               "rules": creator.RulesIndividual}
+CHECKPOINT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything that decides a run's result (``jobs`` does not)."""
+
+    genome: str
+    rules: Rules
+    generations: int = 200
+    population: int = 40
+    offspring: int = 80
+    cxpb: float = 0.5
+    mutpb: float = 0.5
+    opponents: tuple[str, ...] = ("random", "nimsum", "minimax")
+    games: int = 1000
+    fitness: str = "exact"
+    starts: str = "start"
+    seed: int = 0
+    tournsize: int = 3
+    indpb: float | None = None   # per-gene mutation probability; None: the kind's default
+    greedy: float = 0.9          # table genome: share of credit-guided gene mutations
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["rules"] = {"piles": list(self.rules.piles), "max_take": self.rules.max_take,
+                         "misere": self.rules.misere}
+        data["opponents"] = list(self.opponents)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> Config:
+        from nim_evo.io import rules_from_json
+
+        data = dict(data)
+        data["rules"] = rules_from_json(data.get("rules"), "the run's config")
+        data["opponents"] = tuple(data["opponents"])
+        return cls(**data)
+
+
+@dataclass
+class State:
+    """What a checkpoint holds: a plain dict of DEAP objects, as DEAP's checkpoint tutorial does."""
+
+    generation: int
+    population: list
+    halloffame: tools.HallOfFame
+    logbook: tools.Logbook
+    games: int = 0
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+
+def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
+    """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map."""
+    kind = get_kind(config.genome)
+    individual = INDIVIDUALS[config.genome]
+    toolbox = base.Toolbox()
+    toolbox.register("individual", _create, kind, individual, config.rules)
+    toolbox.register("select", select_elitist, tournsize=config.tournsize)
+    toolbox.register("map", joblib_map, jobs)
+    panel = fitness.Panel.build(config.rules, config.opponents, config.starts)
+    toolbox.register("evaluate", fitness.evaluate_chunk, config.genome, panel, config.fitness, config.games)
+    toolbox.panel = panel
+    return toolbox
+
+
+def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> np.random.Generator:
+    """Seed this generation's randomness and bind it to the operators; returns the Generator."""
+    sequence = np.random.SeedSequence([config.seed, generation])
+    rng = np.random.default_rng(sequence)
+    random.seed(int(sequence.generate_state(1)[0]))  # DEAP's varOr and selTournament use random
+    kind = get_kind(config.genome)
+    mutate_options = {} if config.indpb is None else {"indpb": config.indpb}
+    if config.genome == "table":
+        mutate_options["greedy"] = config.greedy
+    toolbox.register("mate", kind.crossover, rules=config.rules, rng=rng)
+    toolbox.register("mutate", kind.mutate, rules=config.rules, rng=rng, **mutate_options)
+    toolbox.rng = rng
+    return rng
+
+
+def select_elitist(individuals: list, k: int, tournsize: int) -> list:
+    """The best individual, then ``k - 1`` tournament winners (DEAP's selBest and selTournament)."""
+    return tools.selBest(individuals, 1) + tools.selTournament(individuals, k - 1, tournsize)
+
+
+def joblib_map(jobs: int, function, *iterables) -> list:
+    """``toolbox.map`` on joblib: results in submission order, whatever the worker count."""
+    items = list(zip(*iterables))
+    if jobs == 1 or len(items) <= 1:
+        return [function(*item) for item in items]
+    return Parallel(n_jobs=jobs)(delayed(function)(*item) for item in items)
+
+
+def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generation: int) -> int:
+    """Evaluate individuals in fixed chunks through ``toolbox.map``; returns games played."""
+    groups = fitness.chunks(individuals)
+    seeds = np.random.SeedSequence([config.seed, generation, 1]).spawn(len(groups))
+    results = toolbox.map(toolbox.evaluate, [[_genes(ind) for ind in group] for group in groups], seeds)
+    played = 0
+    for group, evaluations in zip(groups, results):
+        for ind, result in zip(group, evaluations):
+            ind.fitness.values = (result.fitness, result.subgames)
+            ind.rates = result.rates
+            ind.credit = result.credit
+            played += result.games
+    return played
+
+
+def make_statistics() -> tools.Statistics:
+    stats = tools.Statistics(key=lambda ind: ind.fitness.values[0])
+    stats.register("min", np.min)
+    stats.register("mean", np.mean)
+    stats.register("max", np.max)
+    return stats
+
+
+def start(config: Config, toolbox: base.Toolbox) -> State:
+    """Generation 0: a random population, evaluated and recorded."""
+    began = time.perf_counter()
+    bind_generation(toolbox, config, 0)
+    population = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
+    games = evaluate(toolbox, config, population, 0)
+    halloffame = tools.HallOfFame(5, similar=same_genome)
+    halloffame.update(population)
+    logbook = tools.Logbook()
+    state = State(0, population, halloffame, logbook, games, 0.0)
+    _record(state, config, len(population), games, time.perf_counter() - began)
+    return state
+
+
+def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
+    """One generation of (mu + lambda), in place; returns the state."""
+    began = time.perf_counter()
+    generation = state.generation + 1
+    bind_generation(toolbox, config, generation)
+    offspring = algorithms.varOr(state.population, toolbox, config.offspring, config.cxpb, config.mutpb)
+    invalid = [ind for ind in offspring if not ind.fitness.valid]
+    games = evaluate(toolbox, config, invalid, generation)
+    state.halloffame.update(offspring)
+    state.population[:] = toolbox.select(state.population + offspring, config.population)
+    state.generation = generation
+    state.games += games
+    _record(state, config, len(invalid), games, time.perf_counter() - began)
+    return state
+
+
+def same_genome(a, b) -> bool:
+    """Hall-of-fame similarity: equal genes (numpy arrays need array_equal, as DEAP's numpy example says)."""
+    if isinstance(a, dict):
+        return dict(a) == dict(b)
+    return np.array_equal(a, b)
+
+
+def best(state: State):
+    return tools.selBest(state.population, 1)[0]
+
+
+def _record(state: State, config: Config, evals: int, games: int, seconds: float) -> None:
+    champion = best(state)
+    record = make_statistics().compile(state.population)
+    rates = {f"{name}": round(sum(pair) / 2, 6) for name, pair in champion.rates.items()}
+    try:
+        accuracy = round(fitness.accuracy(config.genome, champion, config.rules), 6)
+    except ValueError:  # a board too big to solve: no accuracy
+        accuracy = float("nan")
+    state.seconds += seconds
+    state.logbook.record(gen=state.generation, evals=evals, games=games,
+                         **{k: round(float(v), 6) for k, v in record.items()},
+                         subgames=round(champion.fitness.values[1], 6),
+                         **rates, accuracy=accuracy, seconds=round(seconds, 3))
+
+
+def _create(kind, individual, rules, rng):
+    return kind.create(rules, rng, container=individual)
+
+
+def _genes(ind):
+    """The plain genes of an individual, cheap to send to a worker."""
+    return dict(ind) if isinstance(ind, dict) else np.asarray(ind).copy()

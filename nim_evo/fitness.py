@@ -1,0 +1,125 @@
+"""Fitness from tournaments against an opponent panel, both seats, exact or sampled.
+
+Work is cut by the problem, never by the worker count: individuals go in fixed-size
+chunks, and a sampled chunk draws its games from a stream spawned for (seed, generation,
+chunk), so the same seed gives the same fitness with any ``--jobs``. Task functions are
+module-level and take arrays, cheap to pickle for joblib's workers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from nim_evo.agents import make_agent
+from nim_evo.genomes import get_kind
+from nim_evo.policy import AliasSampler, as_table
+from nim_evo.rules import Rules
+from nim_evo.space import space_for
+from nim_evo.tournament import play_games, win_probabilities
+
+CHUNK = 16  # individuals per evaluation task
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The opponents of a run, compiled once to policy tables on the run's space."""
+
+    rules: Rules
+    names: tuple[str, ...]
+    tables: tuple[np.ndarray, ...]
+    starts: np.ndarray  # position indices the games start from
+
+    @classmethod
+    def build(cls, rules: Rules, names, starts: str = "start") -> Panel:
+        space = space_for(rules)
+        tables = tuple(as_table(make_agent(name, rules), space) for name in names)
+        for table in tables:
+            table.flags.writeable = False
+        index = np.array([space.start]) if starts == "start" else np.arange(1, space.n_positions)
+        return cls(rules, tuple(names), tables, index)
+
+
+@dataclass
+class Evaluation:
+    """One individual's result: fitness (the mean win rate from the starts), its mean win
+    rate over every sub-game (every non-empty position, either to move; exact mode only,
+    else 0), per-opponent (first, second) win rates, games played, and per-position credit
+    ``(mine, theirs)`` where the kind uses it."""
+
+    fitness: float
+    subgames: float
+    rates: dict
+    games: int
+    credit: tuple | None = None
+
+
+def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed) -> list[Evaluation]:
+    """Evaluate a chunk of genomes against the panel (``mode`` is ``exact`` or ``sampled``);
+    ``seed`` (a SeedSequence) draws the sampled games."""
+    space = space_for(panel.rules)
+    policies = _policies(kind, genomes, space)
+    k = len(genomes)
+    rates = np.zeros((k, len(panel.names), 2))
+    subgames = np.zeros(k)
+    mine = theirs = None
+    if mode == "exact":
+        keep_credit = kind == "table"
+        if keep_credit:
+            mine = np.zeros((k, space.n_positions), dtype=np.float32)
+            theirs = np.zeros((k, space.n_positions), dtype=np.float32)
+        for o, table in enumerate(panel.tables):
+            values = win_probabilities(space, policies, table)  # (k, n, 2)
+            rates[:, o] = values[:, panel.starts].mean(axis=1)
+            subgames += values[:, 1:].mean(axis=(1, 2)) / len(panel.tables)
+            if keep_credit:
+                mine += values[..., 0] / len(panel.tables)
+                theirs += values[..., 1] / len(panel.tables)
+        played = 0
+    else:
+        rng = np.random.default_rng(seed)
+        per_start = -(-games // len(panel.starts))
+        starts = np.repeat(panel.starts, per_start)
+        for o, table in enumerate(panel.tables):
+            opponent = AliasSampler(table, space)
+            for j in range(k):
+                me = AliasSampler(_table(policies[j], space), space)
+                rates[j, o, 0] = np.mean(play_games(space, me, opponent, starts, rng) == 0)
+                rates[j, o, 1] = np.mean(play_games(space, opponent, me, starts, rng) == 1)
+        played = 2 * len(starts) * len(panel.tables)
+    return [Evaluation(float(rates[j].mean()), float(subgames[j]),
+                       {name: (float(rates[j, o, 0]), float(rates[j, o, 1])) for o, name in enumerate(panel.names)},
+                       played,
+                       None if mine is None else (mine[j], theirs[j]))
+            for j in range(k)]
+
+
+def chunks(items: list, size: int = CHUNK) -> list[list]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def accuracy(kind: str, genome, rules: Rules) -> float:
+    """Share of the space's winning positions where the genome plays a winning move
+    (for a stochastic genome, the mean probability it does). Measured with the solver."""
+    from nim_evo.solver import solve
+
+    solution = solve(rules)
+    space = solution.space
+    policy = _policies(kind, [genome], space)[0]
+    winners = np.flatnonzero(solution.win & (space.totals > 0))
+    if policy.ndim == 1:
+        return float(solution.winning[winners, policy[winners]].mean())
+    return float((policy[winners] * solution.winning[winners]).sum(axis=1).mean())
+
+
+def _policies(kind: str, genomes: list, space):
+    """A stack of move arrays ``(k, n)`` or probability tables ``(k, n, m)``."""
+    module = get_kind(kind)
+    if hasattr(module, "policies"):
+        return module.policies(np.stack([np.asarray(g) for g in genomes]), space)
+    return np.stack([module.policy(g, space) for g in genomes])
+
+
+def _table(policy: np.ndarray, space) -> np.ndarray:
+    return as_table(policy, space)

@@ -1,0 +1,112 @@
+"""Lookup-table genome: one gene per position of the enumerated space, the move to make there.
+
+Seed 003's strategy vector indexed by the position's digits, evolved instead of trained.
+Gene ``p`` is a move index (:class:`nim_evo.space.Space` order) and is always legal in
+position ``p``: creation and mutation draw only legal moves, and crossover exchanges genes
+position by position. Gene 0 (the empty board) is unused and kept at 0.
+
+Per-position credit: an evaluated individual carries ``credit = (mine, theirs)``, two
+``(n_positions,) float32`` arrays from the exact evaluator averaged over the opponent
+panel: its probability of winning from each position with itself, or the opponent, to
+move. The operators read it (never the solver):
+
+- mutation re-draws a gene either uniformly among the legal moves or, with probability
+  ``greedy``, as the move with the best ``theirs[next[p, m]]`` (the sub-game after it);
+- crossover gives the first child, at every position, the gene of the parent that wins
+  that position's sub-game more often. Against one opponent this child wins every
+  position at least as often as both parents (by induction on objects left: its moves are
+  as good and the positions they lead to are at least as good).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nim_evo.rules import Rules
+from nim_evo.space import Space, space_for
+
+NAME = "table"
+
+
+def create(rules: Rules, rng: np.random.Generator, container=np.asarray):
+    """A uniformly random legal move for every position."""
+    space = space_for(rules)
+    return container(_random_legal(space, np.arange(space.n_positions), rng))
+
+
+def mutate(genes, rules: Rules, rng: np.random.Generator, indpb: float = 0.05, greedy: float = 0.9):
+    """Re-draw each gene with probability ``indpb``: greedily from the credit with
+    probability ``greedy`` (when the individual has credit), otherwise uniformly."""
+    space = space_for(rules)
+    chosen = np.flatnonzero(rng.random(space.n_positions) < indpb)
+    chosen = chosen[chosen > 0]
+    new = _random_legal(space, chosen, rng)
+    credit = getattr(genes, "credit", None)
+    if credit is not None and len(chosen):
+        smart = rng.random(len(chosen)) < greedy
+        new[smart] = _best_moves(space, chosen[smart], credit[1], rng)
+    genes[chosen] = new
+    return (genes,)
+
+
+def crossover(a, b, rules: Rules, rng: np.random.Generator):
+    """First child: per position, the gene of the parent with the better sub-game (credit);
+    second child: uniform crossover. Without credit, both are uniform crossovers."""
+    first_a = rng.random(len(a)) < 0.5
+    credit_a, credit_b = getattr(a, "credit", None), getattr(b, "credit", None)
+    if credit_a is not None and credit_b is not None:
+        better_a = np.where(credit_a[0] == credit_b[0], first_a, credit_a[0] > credit_b[0])
+    else:
+        better_a = first_a
+    second_a = rng.random(len(a)) < 0.5
+    child_a = np.where(better_a, a, b)
+    child_b = np.where(second_a, a, b)
+    a[:], b[:] = child_a, child_b
+    return a, b
+
+
+def policy(genes, space: Space) -> np.ndarray:
+    """The move array of the genome: ``(n_positions,)`` move indices."""
+    genes = np.asarray(genes)
+    if genes.shape != (space.n_positions,):
+        raise ValueError(f"a table genome for {space.rules.name} has {space.n_positions} genes, got {genes.shape}")
+    return genes.astype(np.int64)
+
+
+def to_json(genes, rules: Rules) -> dict:
+    """Genes as ``[pile, count]`` per position index (mixed radix, first pile most
+    significant); ``null`` on the empty board."""
+    space = space_for(rules)
+    moves = space.moves[np.asarray(genes)]
+    return {"positions": "mixed-radix index, first pile most significant",
+            "moves": [None] + [[int(p), int(c)] for p, c in moves[1:]]}
+
+
+def from_json(data: dict, rules: Rules, container=np.asarray):
+    space = space_for(rules)
+    moves = data.get("moves")
+    if not isinstance(moves, list) or len(moves) != space.n_positions:
+        raise ValueError(f"a table genome for {rules.name} needs {space.n_positions} moves")
+    genes = np.zeros(space.n_positions, dtype=np.int16)
+    for index, move in enumerate(moves[1:], start=1):
+        try:
+            genes[index] = space.move_index(tuple(move))
+        except (TypeError, ValueError):
+            raise ValueError(f"gene {index} ({move!r}) is not a move of {rules.name}") from None
+        if not space.legal[index, genes[index]]:
+            raise ValueError(f"gene {index} ({move!r}) is illegal in position {space.position(index)}")
+    return container(genes)
+
+
+def _random_legal(space: Space, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal move index for each position (0 on the empty board)."""
+    scores = np.where(space.legal[positions], rng.random((len(positions), space.n_moves)), -1.0)
+    return scores.argmax(axis=1).astype(np.int16)
+
+
+def _best_moves(space: Space, positions: np.ndarray, theirs: np.ndarray, rng) -> np.ndarray:
+    """The move with the best sub-game value after it, ties broken at random."""
+    value = np.where(space.legal[positions], theirs[np.maximum(space.next[positions], 0)], -np.inf)
+    best = value >= value.max(axis=1, keepdims=True) - 1e-9
+    scores = np.where(best, rng.random(best.shape), -1.0)
+    return scores.argmax(axis=1).astype(np.int16)

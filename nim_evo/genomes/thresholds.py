@@ -1,0 +1,120 @@
+"""Probability-threshold genome (seed 004, 4.1.3): evolved probabilities of move strategies.
+
+Eight genes in ``[0, 1]``, one weight per strategy; at every move the agent picks a
+strategy with probability weight / sum of weights (all zero: uniform), then plays it:
+
+    random            any legal move
+    shortest-all      from the shortest non-empty pile: all of it (as far as the cap allows)
+    shortest-one      ... one object
+    shortest-random   ... a random count
+    longest-all / longest-one / longest-random: the same from the longest pile
+    nimsum            a winning move if there is one, else any legal move
+
+The seed drew the strategy from cumulative thresholds over four groups and tuned them on
+a meaningless score (the number of objects left), so it stayed near random; here the
+weights are evolved against real win rates. The policy is the mixture of the strategies'
+policies, computed on arrays of positions, so the genome plays any board.
+
+Operators are DEAP's own for real-valued genes: ``cxBlend`` and ``mutGaussian``, then
+clipped back into ``[0, 1]``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from deap import tools
+
+from nim_evo import boards
+from nim_evo.rules import Rules
+from nim_evo.space import Space
+
+NAME = "thresholds"
+STRATEGIES = ("random", "shortest-all", "shortest-one", "shortest-random",
+              "longest-all", "longest-one", "longest-random", "nimsum")
+
+
+def create(rules: Rules, rng: np.random.Generator, container=np.asarray):
+    return container(rng.random(len(STRATEGIES)))
+
+
+def mutate(genes, rules: Rules, rng=None, sigma: float = 0.2, indpb: float = 0.3):
+    """Gaussian perturbation of each weight with probability ``indpb`` (DEAP's ``mutGaussian``)."""
+    tools.mutGaussian(genes, mu=0.0, sigma=sigma, indpb=indpb)
+    np.clip(genes, 0.0, 1.0, out=genes)
+    return (genes,)
+
+
+def crossover(a, b, rules: Rules, rng=None, alpha: float = 0.3):
+    """Blend crossover (DEAP's ``cxBlend``)."""
+    tools.cxBlend(a, b, alpha)
+    np.clip(a, 0.0, 1.0, out=a)
+    np.clip(b, 0.0, 1.0, out=b)
+    return a, b
+
+
+def probabilities(genes) -> np.ndarray:
+    weights = np.clip(np.asarray(genes, dtype=float), 0.0, None)
+    total = weights.sum()
+    return weights / total if total > 0 else np.full(len(STRATEGIES), 1.0 / len(STRATEGIES))
+
+
+def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+    """``(k, n_moves)``: the probability of each move in each position."""
+    return np.einsum("s,skm->km", probabilities(genes), strategy_tables(rules, positions))
+
+
+def policy(genes, space: Space) -> np.ndarray:
+    return np.einsum("s,skm->km", probabilities(genes), _space_tables(space.rules))
+
+
+def policies(stack: np.ndarray, space: Space) -> np.ndarray:
+    """Policy tables of many genomes at once: ``(k, n_positions, n_moves)``."""
+    weights = np.stack([probabilities(g) for g in stack])
+    return np.einsum("is,skm->ikm", weights, _space_tables(space.rules))
+
+
+def strategy_tables(rules: Rules, positions: np.ndarray) -> np.ndarray:
+    """``(n_strategies, k, n_moves)``: each strategy's move probabilities in each position."""
+    positions = np.asarray(positions, dtype=np.int64)
+    legal = boards.legal_mask(rules, positions)
+    tables = [boards.uniform_rows(legal)]
+    rows = np.arange(len(positions))
+    for pile in (boards.shortest(positions), boards.longest(positions)):
+        size = positions[rows, pile]
+        most = np.minimum(size, rules.max_take or np.iinfo(np.int64).max)
+        ok = size > 0
+        for count in (most, np.ones_like(size)):
+            table = np.zeros(legal.shape)
+            table[rows[ok], boards.move_indices(rules, pile[ok], count[ok])] = 1.0
+            tables.append(table)
+        moves = boards.move_list(rules)
+        from_pile = legal & (moves[:, 0] == pile[:, None])
+        tables.append(boards.uniform_rows(from_pile))
+    winning = boards.winning_mask(rules, positions)
+    tables.append(boards.uniform_rows(np.where(winning.any(axis=1, keepdims=True), winning, legal)))
+    return np.stack(tables)
+
+
+def to_json(genes, rules: Rules) -> dict:
+    return {"weights": {name: float(w) for name, w in zip(STRATEGIES, genes)}}
+
+
+def from_json(data: dict, rules: Rules, container=np.asarray):
+    weights = data.get("weights")
+    if not isinstance(weights, dict) or set(weights) != set(STRATEGIES):
+        raise ValueError(f"a thresholds genome needs one weight for each of {', '.join(STRATEGIES)}")
+    genes = np.array([float(weights[name]) for name in STRATEGIES])
+    if np.any(genes < 0) or np.any(genes > 1) or not np.all(np.isfinite(genes)):
+        raise ValueError("thresholds weights must lie in [0, 1]")
+    return container(genes)
+
+
+@lru_cache(maxsize=4)
+def _space_tables(rules: Rules) -> np.ndarray:
+    from nim_evo.space import space_for
+
+    tables = strategy_tables(rules, space_for(rules).positions)
+    tables.flags.writeable = False
+    return tables

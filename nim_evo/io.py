@@ -1,0 +1,70 @@
+"""Atomic writes and the versioned JSON envelope of everything nim_evo saves."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+from nim_evo.rules import Rules
+
+FORMAT_VERSION = 1
+
+
+def atomic_write_bytes(path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the new, never a part.
+
+    A temporary file beside the target is written, flushed and synced, then renamed over it.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_text(path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_json(path, data) -> None:
+    atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+
+
+def write_pickle(path, data) -> None:
+    atomic_write_bytes(path, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def read_json(path) -> dict:
+    """Read a JSON object; a missing, unreadable or malformed file is a one-line ``ValueError``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        raise ValueError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"cannot read {path}: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} does not hold a JSON object")
+    return data
+
+
+def rules_to_json(rules: Rules) -> dict:
+    return {"piles": list(rules.piles), "max_take": rules.max_take, "misere": rules.misere}
+
+
+def rules_from_json(data, source="file") -> Rules:
+    try:
+        return Rules(tuple(data["piles"]), data.get("max_take"), data.get("misere", False))
+    except (KeyError, TypeError, AttributeError):
+        raise ValueError(f"{source} does not record valid rules") from None
