@@ -43,6 +43,7 @@ creator.create("RulesIndividual", dict, fitness=creator.FitnessWin)
 INDIVIDUALS = {"table": creator.TableIndividual, "thresholds": creator.ThresholdsIndividual,
                "rules": creator.RulesIndividual}
 CHECKPOINT_VERSION = 1
+HALL_OF_FAME = 5
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,29 @@ class State:
     games: int = 0
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+
+
+def freeze(state: State) -> dict:
+    """The state as a plain dict of arrays and numbers, for a checkpoint.
+
+    (DEAP's numpy individuals pickle gene by gene as Python objects, which is slow and large.)
+    """
+    return {"generation": state.generation, "population": [_freeze(ind) for ind in state.population],
+            "halloffame": [_freeze(ind) for ind in state.halloffame], "logbook": list(state.logbook),
+            "games": state.games, "seconds": state.seconds}
+
+
+def thaw(data: dict, config: Config) -> State:
+    """The state a :func:`freeze` dict describes, with DEAP individuals, hall of fame and logbook."""
+    individual = INDIVIDUALS[config.genome]
+    population = [_thaw(item, individual) for item in data["population"]]
+    halloffame = tools.HallOfFame(HALL_OF_FAME, similar=same_genome)
+    for item in data["halloffame"]:
+        halloffame.insert(_thaw(item, individual))
+    logbook = tools.Logbook()
+    for record in data["logbook"]:
+        logbook.record(**record)
+    return State(data["generation"], population, halloffame, logbook, data["games"], data["seconds"])
 
 
 def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
@@ -166,7 +190,7 @@ def start(config: Config, toolbox: base.Toolbox) -> State:
     bind_generation(toolbox, config, 0)
     population = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
     games = evaluate(toolbox, config, population, 0)
-    halloffame = tools.HallOfFame(5, similar=same_genome)
+    halloffame = tools.HallOfFame(HALL_OF_FAME, similar=same_genome)
     halloffame.update(population)
     logbook = tools.Logbook()
     state = State(0, population, halloffame, logbook, games, 0.0)
@@ -214,6 +238,18 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
                          **{k: round(float(v), 6) for k, v in record.items()},
                          subgames=round(champion.fitness.values[1], 6),
                          **rates, accuracy=accuracy, seconds=round(seconds, 3))
+
+
+def _freeze(ind) -> dict:
+    return {"genes": _genes(ind), "fitness": tuple(ind.fitness.values),
+            "rates": getattr(ind, "rates", None), "credit": getattr(ind, "credit", None)}
+
+
+def _thaw(item: dict, individual):
+    ind = individual(item["genes"])  # through the creator class: its own fitness object
+    ind.fitness.values = item["fitness"]
+    ind.rates, ind.credit = item["rates"], item["credit"]
+    return ind
 
 
 def _create(kind, individual, rules, rng):

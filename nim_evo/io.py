@@ -11,6 +11,8 @@ from pathlib import Path
 from nim_evo.rules import Rules
 
 FORMAT_VERSION = 1
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
 
 
 def atomic_write_bytes(path, data: bytes) -> None:
@@ -22,6 +24,7 @@ def atomic_write_bytes(path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, 0o666 & ~_UMASK)  # as open() would create it, not mkstemp's 0600
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

@@ -1,23 +1,36 @@
-"""``python -m nim_evo.run``: solve a game and play the fixed agents against a panel.
+"""``python -m nim_evo.run``: evolve a strategy genome with DEAP and export its champion.
 
-Until evolution lands this is the engine's demonstration: it solves the chosen board,
-says who wins and how, and plays a tournament between the fixed agents.
+    python -m nim_evo.run --genome table --generations 200
+    python -m nim_evo.run --genome rules --game 7-5-3 --opponents random,nimsum,fixed-rules
+    python -m nim_evo.run --resume runs/1-3-5-7-9-seed0
+
+Writes ``runs/<run-id>/`` (config, logbook, checkpoint each generation, hall of fame,
+champion) and exports the champion to ``genomes/<run-id>-<kind>.json``, a playable strategy.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import shlex
 import sys
 import time
+from pathlib import Path
 
-from nim_evo.agents import make_agent
+from nim_evo import evolve
+from nim_evo.fitness import accuracy
+from nim_evo.genomes import KINDS, GenomeAgent
+from nim_evo.io import read_json, write_json
+from nim_evo.progress import Progress
 from nim_evo.rules import DEFAULT_GAME, PRESETS, Rules
-from nim_evo.solver import solve
+from nim_evo.rundir import RunDir, individual_document
 from nim_evo.space import DEFAULT_MAX_POSITIONS, space_size
 from nim_evo.tournament import tournament
 
-DEFAULT_PLAYERS = "nimsum,minimax,fixed-rules,aggressive,random"
-DEFAULT_OPPONENTS = "random,nimsum,minimax"
+DEFAULTS = {"genome": "table", "generations": 200, "population": 40, "offspring": 80,
+            "opponents": "random,nimsum,minimax", "games": 1000, "fitness": "exact", "starts": "start",
+            "seed": 0}
+SUMMARY_GAMES = 5000
 
 
 class UsageError(Exception):
@@ -30,20 +43,111 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m nim_evo.run", description=__doc__.splitlines()[0])
-    game = parser.add_argument_group("the game")
-    game.add_argument("--game", help=f"a preset or any name like 4-4-cap2-misere (default {DEFAULT_GAME})")
+    p = _Parser(prog="python -m nim_evo.run", description=__doc__.splitlines()[0])
+    evo = p.add_argument_group("evolution")
+    evo.add_argument("--genome", choices=list(KINDS), help="genome kind (default table)")
+    evo.add_argument("--generations", type=int, help="generations to evolve (default 200)")
+    evo.add_argument("--population", type=int, help="mu, the population kept (default 40)")
+    evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80)")
+    evo.add_argument("--seed", type=int, help="random seed (default 0)")
+    game = p.add_argument_group("the game")
+    game.add_argument("--game", help=f"a preset (see --list-games) or a name like 4-4-cap2-misere "
+                                     f"(default {DEFAULT_GAME})")
     game.add_argument("--piles", type=int, nargs="+", metavar="N", help="pile sizes, instead of --game")
     game.add_argument("--max-take", type=int, metavar="K", help="the most one move may take (with --piles)")
     game.add_argument("--misere", action="store_true", help="last take loses (with --piles)")
     game.add_argument("--list-games", action="store_true", help="list the preset games and exit")
-    parser.add_argument("--players", default=DEFAULT_PLAYERS, help=f"agents to rate (default {DEFAULT_PLAYERS})")
-    parser.add_argument("--opponents", default=DEFAULT_OPPONENTS, help=f"the panel (default {DEFAULT_OPPONENTS})")
-    parser.add_argument("--games", type=int, default=1000, help="games per opponent and seat (default 1000)")
-    parser.add_argument("--exact", action="store_true", help="exact win probabilities instead of games")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--jobs", type=int, default=1, help="parallel workers (default 1)")
-    return parser
+    fit = p.add_argument_group("fitness")
+    fit.add_argument("--opponents", help="comma-separated panel (default random,nimsum,minimax)")
+    fit.add_argument("--fitness", choices=["exact", "sampled"],
+                     help="exact win probabilities (default) or sampled games")
+    fit.add_argument("--games", type=int, help="sampled games per opponent and seat (default 1000)")
+    fit.add_argument("--starts", choices=["start", "all"], help="games from the start (default) or every position")
+    fit.add_argument("--jobs", type=int, default=1, help="parallel workers; results do not depend on it (default 1)")
+    out = p.add_argument_group("output")
+    out.add_argument("--out", help="the run directory (default runs/<run-id>)")
+    out.add_argument("--genomes-dir", default="genomes", help="where the champion is exported (default genomes)")
+    out.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
+    out.add_argument("--force", action="store_true", help="allow overwriting an existing run directory or export")
+    out.add_argument("--quiet", action="store_true", help="no progress bar or summary, just the export path")
+    return p
+
+
+def main(argv=None) -> int:
+    run_dir = None
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(argv)
+        args.command = "python -m nim_evo.run " + shlex.join(argv)
+        if args.list_games:
+            for name, description in PRESETS.items():
+                print(f"{name:16} {description}")
+            return 0
+        run_dir, config, state, toolbox = _prepare(args)
+        return _evolve(args, run_dir, config, state, toolbox)
+    except (UsageError, ValueError) as error:
+        print(f"nim_evo: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        hint = f"; continue with --resume {run_dir.path}" if run_dir and run_dir.checkpoint_path.exists() else ""
+        print(f"\nnim_evo: interrupted{hint}", file=sys.stderr)
+        return 130
+
+
+def _prepare(args):
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be >= 1, got {args.jobs}")
+    if args.resume:
+        return _prepare_resume(args)
+    config = config_from_args(args)
+    check_feasible(config)
+    run_dir = RunDir(args.out) if args.out else _fresh_run_dir(args, config)
+    export = _export_path(args, run_dir, config)
+    if export.exists() and not args.force:
+        raise UsageError(f"{export} exists; use --force to overwrite it, or another --out")
+    toolbox = _toolbox(config, args.jobs)
+    run_dir.create(config, force=args.force)
+    state = evolve.start(config, toolbox)
+    run_dir.save(state, config)
+    return run_dir, config, state, toolbox
+
+
+def _prepare_resume(args):
+    given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
+                               "opponents", "fitness", "games", "starts", "out")
+             if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
+    if given:
+        raise UsageError(f"--resume continues a run as it was configured; drop --{given[0].replace('_', '-')}")
+    run_dir = RunDir(args.resume)
+    config, state = run_dir.load()
+    if args.generations is not None:
+        if args.generations < state.generation:
+            raise UsageError(f"the run is at generation {state.generation}; --generations cannot go below it")
+        config = dataclasses.replace(config, generations=args.generations)
+        write_json(run_dir.config_path, config.to_json())
+        run_dir.save(state, config)
+    return run_dir, config, state, _toolbox(config, args.jobs)
+
+
+def config_from_args(args) -> evolve.Config:
+    """The run's configuration from the arguments; ``UsageError`` for bad values."""
+    values = {key: getattr(args, key) if getattr(args, key) is not None else default
+              for key, default in DEFAULTS.items()}
+    for key in ("generations", "population", "games"):
+        if values[key] < 1:
+            raise UsageError(f"--{key} must be >= 1, got {values[key]}")
+    if values["population"] < 2:
+        raise UsageError("--population must be >= 2")
+    offspring = args.offspring if args.offspring is not None else DEFAULTS["offspring"]
+    if offspring < 1:
+        raise UsageError(f"--offspring must be >= 1, got {offspring}")
+    opponents = tuple(name.strip() for name in values["opponents"].split(",") if name.strip())
+    if not opponents:
+        raise UsageError("--opponents must name at least one opponent")
+    return evolve.Config(genome=values["genome"], rules=rules_from_args(args), generations=values["generations"],
+                         population=values["population"], offspring=offspring, opponents=opponents,
+                         games=values["games"], fitness=values["fitness"], starts=values["starts"],
+                         seed=values["seed"])
 
 
 def rules_from_args(args) -> Rules:
@@ -64,69 +168,95 @@ def rules_from_args(args) -> Rules:
         raise UsageError(f"{error}; see --list-games") from None
 
 
-def main(argv=None) -> int:
-    try:
-        return _main(build_parser().parse_args(argv))
-    except UsageError as error:
-        print(f"nim_evo: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("nim_evo: interrupted", file=sys.stderr)
-        return 130
+def check_feasible(config: evolve.Config) -> None:
+    """Refuse, in one line, a board whose space cannot be enumerated for this run."""
+    size = space_size(config.rules)
+    if size <= DEFAULT_MAX_POSITIONS:
+        return
+    if config.genome == "table":
+        raise UsageError(f"the board {config.rules.name} has {size:,} positions, too many for a table genome "
+                         f"(limit {DEFAULT_MAX_POSITIONS:,}); --genome rules or thresholds play any board")
+    raise UsageError(f"the board {config.rules.name} has {size:,} positions; fitness tournaments need at most "
+                     f"{DEFAULT_MAX_POSITIONS:,} for now")
 
 
-def _main(args) -> int:
-    if args.list_games:
-        for name, description in PRESETS.items():
-            print(f"{name:16} {description}")
-        return 0
-    rules = rules_from_args(args)
-    if args.games < 1:
-        raise UsageError(f"--games must be >= 1, got {args.games}")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be >= 1, got {args.jobs}")
-    size = space_size(rules)
-    if size > DEFAULT_MAX_POSITIONS:
-        raise UsageError(f"the board {rules.name} has {size:,} positions, more than the "
-                         f"{DEFAULT_MAX_POSITIONS:,} the solver enumerates")
+def _toolbox(config, jobs):
     try:
-        players = [make_agent(name, rules) for name in _names(args.players)]
-        opponents = [make_agent(name, rules) for name in _names(args.opponents)]
+        return evolve.make_toolbox(config, jobs)
     except ValueError as error:
         raise UsageError(str(error)) from None
 
-    began = time.perf_counter()
-    solution = solve(rules)
-    ending = "last take loses" if rules.misere else "last take wins"
-    cap = f", take at most {rules.max_take}" if rules.max_take else ""
-    print(f"game {rules.name}: piles {'-'.join(map(str, rules.piles))}{cap}, {ending}; "
-          f"{size:,} positions solved in {time.perf_counter() - began:.2f} s")
-    moves = solution.winning_moves(rules.start)
-    if moves:
-        shown = ", ".join(f"take {c} from pile {p + 1}" for p, c in moves)
-        print(f"the first player wins with perfect play: {shown}")
-    else:
-        print("the second player wins with perfect play: every first move loses")
 
-    mode = "exact win probabilities" if args.exact else f"{args.games:,} games per opponent and seat"
-    print(f"\ntournament from the start position, both seats, {mode}")
-    print(f"{'player':<14}{'opponent':<14}{'win rate':>9}  {'95% CI':<17}{'first':>7}{'second':>8}")
-    for i, player in enumerate(players):
-        results = tournament(rules, player, opponents, games=args.games, seed=[args.seed, i],
-                             exact=args.exact, jobs=args.jobs)
-        for result in results:
-            ci = "exact" if result.exact else f"[{result.ci_low:.3f}, {result.ci_high:.3f}]"
-            print(f"{player.name:<14}{result.opponent:<14}{result.win_rate:>9.3f}  {ci:<17}"
-                  f"{result.first_rate:>7.3f}{result.second_rate:>8.3f}")
-    print(f"\ndone in {time.perf_counter() - began:.1f} s")
+def _exported_by(path: Path, document: dict) -> bool:
+    """Was ``path`` exported by this same run (resumed, or extended with more generations)?"""
+    try:
+        existing = read_json(path)
+    except ValueError:
+        return False
+    return all(existing.get(key) == document.get(key) for key in ("format", "kind", "rules", "run"))
+
+
+def _fresh_run_dir(args, config) -> RunDir:
+    """``runs/<board>-seed<seed>``, with ``-2``, ``-3``, ... while that run or its export exists."""
+    base, n = f"{config.rules.name}-seed{config.seed}", 1
+    while True:
+        run_dir = RunDir(Path("runs") / (base if n == 1 else f"{base}-{n}"))
+        if not run_dir.path.exists() and not _export_path(args, run_dir, config).exists():
+            return run_dir
+        n += 1
+
+
+def _export_path(args, run_dir: RunDir, config) -> Path:
+    return Path(args.genomes_dir) / f"{run_dir.run_id}-{config.genome}.json"
+
+
+def _evolve(args, run_dir: RunDir, config, state, toolbox) -> int:
+    began = time.perf_counter()
+    progress = Progress(config.generations, state.generation, quiet=args.quiet)
+    if not args.quiet:
+        print(f"evolving a {config.genome} genome on {config.rules.name} against {', '.join(config.opponents)} "
+              f"({config.fitness} fitness), {config.generations} generations, seed {config.seed}: {run_dir.path}",
+              file=sys.stderr)
+    progress.update(state.logbook[-1], config.opponents)
+    while state.generation < config.generations:
+        evolve.step(state, config, toolbox)
+        run_dir.save(state, config)
+        progress.update(state.logbook[-1], config.opponents)
+
+    champion = state.halloffame[0]
+    try:
+        champion_accuracy = accuracy(config.genome, champion, config.rules)
+    except ValueError:
+        champion_accuracy = None
+    export = _export_path(args, run_dir, config)
+    document = individual_document(champion, config, name=export.stem, run=run_dir.run_id,
+                                   accuracy=champion_accuracy, command=args.command)
+    run_dir.write_outputs(state, config, document)
+    if export.exists() and not args.force and not _exported_by(export, document):
+        raise UsageError(f"{export} holds another run's genome; the champion stays in {run_dir.champion_path} "
+                         "(use --force to overwrite the export)")
+    write_json(export, document)
+    if args.quiet:
+        print(export)
+        return 0
+    _summary(config, champion, champion_accuracy, state, run_dir, export, args.jobs, time.perf_counter() - began)
     return 0
 
 
-def _names(text: str) -> list[str]:
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise UsageError("an agent list must name at least one agent")
-    return names
+def _summary(config, champion, champion_accuracy, state, run_dir, export, jobs, seconds):
+    agent = GenomeAgent(config.genome, champion, config.rules, name=export.stem)
+    results = tournament(config.rules, agent, list(config.opponents), games=SUMMARY_GAMES,
+                         seed=[config.seed, 2**31 - 1], jobs=jobs)
+    acc = "" if champion_accuracy is None else f", plays a winning move in {100 * champion_accuracy:.2f}% of winning positions"
+    print(f"\nchampion: fitness {champion.fitness.values[0]:.4f} (sub-games {champion.fitness.values[1]:.4f}){acc}")
+    print(f"{SUMMARY_GAMES:,} games per seat from the start against each opponent:")
+    print(f"  {'opponent':<14}{'win rate':>9}  {'95% CI':<17}{'first':>7}{'second':>8}")
+    for r in results:
+        print(f"  {r.opponent:<14}{r.win_rate:>9.3f}  [{r.ci_low:.3f}, {r.ci_high:.3f}]  {r.first_rate:>7.3f}{r.second_rate:>8.3f}")
+    print(f"{state.generation} generations, {sum(state.logbook.select('evals')):,} evaluations, {state.games:,} games; {state.seconds:.1f} s evolving, this session {seconds:.1f} s")
+    print(f"run files: {run_dir.path}/ (config.json, logbook.csv, checkpoint.pkl, hall_of_fame.json, champion.json)")
+    print(f"champion exported to {export}: nim_evo.load_strategy('{export}') plays it")
+
 
 
 if __name__ == "__main__":

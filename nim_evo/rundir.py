@@ -1,0 +1,96 @@
+"""A run's directory: ``config.json``, ``logbook.csv``, ``checkpoint.pkl``, ``hall_of_fame.json``,
+``champion.json``. Every file is written atomically; nothing existing is overwritten unless asked.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import pickle
+from pathlib import Path
+
+from nim_evo.evolve import CHECKPOINT_VERSION, Config, State, freeze, thaw
+from nim_evo.genomes import genome_document
+from nim_evo.io import atomic_write_text, read_json, write_json, write_pickle
+
+CHECKPOINT_FORMAT = "nim_evo/checkpoint"
+
+
+class RunDir:
+    def __init__(self, path):
+        self.path = Path(path)
+        self.config_path = self.path / "config.json"
+        self.checkpoint_path = self.path / "checkpoint.pkl"
+        self.logbook_path = self.path / "logbook.csv"
+        self.halloffame_path = self.path / "hall_of_fame.json"
+        self.champion_path = self.path / "champion.json"
+
+    @property
+    def run_id(self) -> str:
+        return self.path.name
+
+    def create(self, config: Config, force: bool = False) -> None:
+        """Make the directory and write the config; refuse a non-empty one unless ``force``."""
+        if self.path.exists() and any(self.path.iterdir()) and not force:
+            raise ValueError(f"{self.path} exists and is not empty; use --resume {self.path} "
+                             "to continue it, or --force to start over in it")
+        self.path.mkdir(parents=True, exist_ok=True)
+        write_json(self.config_path, config.to_json())
+
+    def save(self, state: State, config: Config) -> None:
+        """Checkpoint and logbook after a generation."""
+        write_pickle(self.checkpoint_path, {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
+                                            "config": config.to_json(), "state": freeze(state)})
+        atomic_write_text(self.logbook_path, logbook_csv(state.logbook))
+
+    def load(self) -> tuple[Config, State]:
+        """The config and last checkpoint; ``ValueError`` for anything corrupt, foreign or missing."""
+        if not self.path.is_dir():
+            raise ValueError(f"no run directory at {self.path}")
+        try:
+            config = Config.from_json(read_json(self.config_path))
+        except (TypeError, KeyError, ValueError) as error:
+            raise ValueError(f"{self.config_path} is not a nim_evo run config ({error})") from None
+        try:
+            with open(self.checkpoint_path, "rb") as handle:
+                data = pickle.load(handle)
+        except FileNotFoundError:
+            raise ValueError(f"{self.path} has no checkpoint to resume from") from None
+        except Exception as error:  # unpickling can fail in many ways; all mean a corrupt file
+            raise ValueError(f"{self.checkpoint_path} is corrupt ({type(error).__name__})") from None
+        if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
+            raise ValueError(f"{self.checkpoint_path} is not a nim_evo checkpoint")
+        if data.get("version") != CHECKPOINT_VERSION:
+            raise ValueError(f"{self.checkpoint_path} has checkpoint version {data.get('version')!r}; "
+                             f"this nim_evo reads version {CHECKPOINT_VERSION}")
+        if data.get("config") != config.to_json():
+            raise ValueError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
+        try:
+            return config, thaw(data["state"], config)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ValueError(f"{self.checkpoint_path} holds no valid run state ({type(error).__name__})") from None
+
+    def write_outputs(self, state: State, config: Config, champion_doc: dict) -> None:
+        halloffame = [individual_document(ind, config) for ind in state.halloffame]
+        write_json(self.halloffame_path, {"run": self.run_id, "individuals": halloffame})
+        write_json(self.champion_path, champion_doc)
+
+
+def individual_document(ind, config: Config, **extra) -> dict:
+    """A genome document for an evaluated individual, with its fitness and win rates."""
+    return genome_document(config.genome, ind, config.rules,
+                           fitness=list(ind.fitness.values),
+                           win_rates={name: {"first": first, "second": second}
+                                      for name, (first, second) in getattr(ind, "rates", {}).items()},
+                           **extra)
+
+
+def logbook_csv(logbook) -> str:
+    """The logbook as CSV: one row per generation, DEAP's record keys as columns."""
+    if not len(logbook):
+        return ""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(logbook[0].keys()), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(logbook)
+    return out.getvalue()
