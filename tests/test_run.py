@@ -92,17 +92,17 @@ def test_a_killed_run_resumes_to_the_same_result(tmp_path):
     """SIGKILL in the middle of a run; --resume ends with the uninterrupted run's champion and logbook."""
     straight, killed = tmp_path / "straight", tmp_path / "killed"
     argv = [*SMALL, "--game", "3-4-5", "--genomes-dir", str(tmp_path / "genomes"), "--quiet"]
-    assert main([*argv, "--generations", "14", "--out", str(straight)]) == 0
+    assert main([*argv, "--generations", "60", "--out", str(straight)]) == 0
     process = subprocess.Popen([sys.executable, "-m", "nim_evo.run", *argv, "--generations", "400",
                                 "--out", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
     while time.time() < deadline and len(logbook(killed) if (killed / "logbook.csv").exists() else []) < 4:
-        time.sleep(0.02)
+        time.sleep(0.005)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     reached = len(logbook(killed)) - 1
-    assert 3 <= reached < 14
-    assert main(["--resume", str(killed), "--generations", "14", "--quiet",
+    assert 3 <= reached < 60
+    assert main(["--resume", str(killed), "--generations", "60", "--quiet",
                  "--genomes-dir", str(tmp_path / "genomes")]) == 0
     assert logbook(straight) == logbook(killed)
     assert champion(straight) == champion(killed)
