@@ -47,6 +47,7 @@ class RunDir:
         """The config and last checkpoint; ``ValueError`` for anything corrupt, foreign or missing."""
         if not self.path.is_dir():
             raise ValueError(f"no run directory at {self.path}")
+        self._remove_stale_temporaries()
         try:
             config = Config.from_json(read_json(self.config_path))
         except (TypeError, KeyError, ValueError) as error:
@@ -69,6 +70,14 @@ class RunDir:
             return config, thaw(data["state"], config)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"{self.checkpoint_path} holds no valid run state ({type(error).__name__})") from None
+
+    def _remove_stale_temporaries(self) -> None:
+        """Delete temporary files a killed run left mid-write (their targets are intact)."""
+        ours = {p.name for p in (self.config_path, self.checkpoint_path, self.logbook_path,
+                                 self.halloffame_path, self.champion_path)}
+        for leftover in self.path.glob(".*.tmp"):
+            if leftover.name[1:].rsplit(".", 2)[0] in ours:
+                leftover.unlink(missing_ok=True)
 
     def write_outputs(self, state: State, config: Config, champion_doc: dict) -> None:
         halloffame = [individual_document(ind, config) for ind in state.halloffame]
