@@ -1,0 +1,228 @@
+"""Genome kinds: one conformance run for all three, then each kind's own rules."""
+
+import copy
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+from nim_evo import Rules, load_strategy, make_agent, solve, win_probabilities
+from nim_evo.evolve import INDIVIDUALS
+from nim_evo.genomes import KINDS, GenomeAgent, genome_document, genome_from_document, get_kind
+from nim_evo.genomes import ruleset, table, thresholds
+from nim_evo.io import write_json
+from nim_evo.policy import as_table, check_table
+from nim_evo.space import space_for
+
+BOARDS = [Rules((2, 3, 4)), Rules((3, 4, 5), 2), Rules((2, 3, 4, 5), misere=True), Rules((9,), 3, True),
+          Rules((1, 3, 5, 7, 9))]
+IDS = [r.name for r in BOARDS]
+
+
+def individual(kind, rules, rng):
+    return get_kind(kind).create(rules, rng, container=INDIVIDUALS[kind])
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+@pytest.mark.parametrize("rules", BOARDS, ids=IDS)
+def test_variation_keeps_every_genome_legal(kind, rules):
+    """Created, mutated and crossed genomes are valid policies; scalar play equals the table."""
+    rng = np.random.default_rng(3)
+    space = space_for(rules)
+    module = get_kind(kind)
+    a, b = individual(kind, rules, rng), individual(kind, rules, rng)
+    for _ in range(5):
+        a, = module.mutate(a, rules=rules, rng=rng)
+        a, b = module.crossover(a, b, rules=rules, rng=rng)
+    for genes in (a, b):
+        agent = GenomeAgent(kind, genes, rules)
+        policy = agent.policy(space)
+        check_table(policy, space)
+        for index in rng.integers(1, space.n_positions, 20):
+            row = np.zeros(space.n_moves)
+            for move, p in agent.distribution(space.position(index)):
+                row[space.move_index(move)] += p
+            np.testing.assert_allclose(row, policy[index], atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_json_round_trip_and_pickle(kind, tmp_path):
+    """A genome survives JSON (versioned, with its rules) and pickling (joblib workers)."""
+    rules = Rules((3, 4, 5), 2)
+    genes = individual(kind, rules, np.random.default_rng(1))
+    document = genome_document(kind, genes, rules)
+    assert document["version"] == 1 and document["rules"] == {"piles": [3, 4, 5], "max_take": 2, "misere": False}
+    loaded_kind, loaded, loaded_rules = genome_from_document(json.loads(json.dumps(document)))
+    space = space_for(rules)
+    assert loaded_kind == kind and loaded_rules == rules
+    np.testing.assert_array_equal(GenomeAgent(kind, loaded, rules).policy(space),
+                                  GenomeAgent(kind, genes, rules).policy(space))
+    clone = pickle.loads(pickle.dumps(genes))
+    # DEAP 1.4 pickles creator classes by value (copyreg on MetaCreator): same name, new class object
+    assert type(clone).__name__ == type(genes).__name__ and hasattr(clone, "fitness")
+    np.testing.assert_array_equal(GenomeAgent(kind, clone, rules).policy(space),
+                                  GenomeAgent(kind, genes, rules).policy(space))
+    path = tmp_path / "g.json"
+    write_json(path, document)
+    agent = load_strategy(path)
+    assert agent.rules == rules and agent.move((3, 4, 5), np.random.default_rng(0)) in rules.legal_moves((3, 4, 5))
+
+
+def test_load_strategy_refuses_what_it_cannot_play(tmp_path):
+    rules = Rules((2, 3, 4))
+    path = tmp_path / "g.json"
+    write_json(path, genome_document("table", table.create(rules, np.random.default_rng(0)), rules))
+    with pytest.raises(ValueError, match="evolved for 2-3-4, not 2-3-5"):
+        load_strategy(path, rules=Rules((2, 3, 5)))
+    agent = load_strategy(path, rules=rules)
+    with pytest.raises(ValueError, match="not reachable"):
+        agent.move((3, 3, 4), np.random.default_rng(0))
+    for content, message in [("[1, 2]", "JSON object"), ("{nope", "cannot read"),
+                             ('{"format": "something else"}', "not a nim_evo genome")]:
+        path.write_text(content)
+        with pytest.raises(ValueError, match=message):
+            load_strategy(path)
+    document = genome_document("table", table.create(rules, np.random.default_rng(0)), rules)
+    write_json(path, {**document, "version": 99})
+    with pytest.raises(ValueError, match="version 99"):
+        load_strategy(path)
+    document["genome"]["moves"][5] = [0, 9]
+    write_json(path, document)
+    with pytest.raises(ValueError, match="gene 5"):
+        load_strategy(path)
+    with pytest.raises(ValueError, match="no such file"):
+        load_strategy(tmp_path / "missing.json")
+
+
+# -- table ---------------------------------------------------------------------------------
+
+def test_greedy_mutation_plays_the_best_sub_game():
+    """With greedy=1, every mutated gene takes a move with the best credit after it."""
+    rules = Rules((2, 3, 4))
+    space = space_for(rules)
+    rng = np.random.default_rng(5)
+    genes = individual("table", rules, rng)
+    theirs = rng.random(space.n_positions).astype(np.float32)
+    genes.credit = (np.zeros(space.n_positions, np.float32), theirs)
+    before = genes.copy()
+    table.mutate(genes, rules=rules, rng=rng, indpb=0.5, greedy=1.0)
+    changed = np.flatnonzero(genes != before)
+    assert len(changed) > 5
+    for p in changed:
+        values = np.where(space.legal[p], theirs[np.maximum(space.next[p], 0)], -np.inf)
+        assert values[genes[p]] == values.max()
+    assert space.legal[np.arange(1, space.n_positions), genes[1:]].all()
+
+
+def test_credit_crossover_child_is_at_least_as_good_as_both_parents():
+    """Against one opponent, the first child wins every position at least as often as either parent."""
+    rules = Rules((2, 3, 4, 3))
+    space = space_for(rules)
+    opponent = make_agent("fixed-rules", rules)
+    rng = np.random.default_rng(11)
+    for _ in range(5):
+        a, b = individual("table", rules, rng), individual("table", rules, rng)
+        values = win_probabilities(space, np.stack([a, b]), opponent)
+        a.credit, b.credit = (values[0, :, 0], values[0, :, 1]), (values[1, :, 0], values[1, :, 1])
+        parents = values
+        child, _ = table.crossover(a, b, rules=rules, rng=rng)
+        after = win_probabilities(space, np.asarray(child), opponent)
+        assert np.all(after[:, 0] >= parents[:, :, 0].max(axis=0) - 1e-12)
+        assert np.mean(after[:, 0] > parents[:, :, 0].max(axis=0) + 1e-9) > 0.01  # and often better
+
+
+def test_table_json_is_readable_moves():
+    rules = Rules((1, 2))
+    genes = table.create(rules, np.random.default_rng(0))
+    moves = table.to_json(genes, rules)["moves"]
+    assert moves[0] is None and len(moves) == 6
+    space = space_for(rules)
+    for index, move in enumerate(moves[1:], start=1):
+        assert rules.is_legal(space.position(index), tuple(move))
+
+
+# -- rules ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("piles, situation", [
+    ((0, 0, 6), "one_pile"), ((1, 0, 6), "two_piles_one_single"), ((2, 0, 6), "two_piles"),
+    ((3, 3, 6), "three_piles_two_equal"), ((1, 2, 6), "otherwise"), ((1, 1, 1), "otherwise"),
+    ((2, 2, 2, 5), "n_piles_n_minus_1_equal"), ((2, 2, 5, 5), "otherwise"), ((1, 1, 1, 4), "n_piles_n_minus_1_equal"),
+])
+def test_situations(piles, situation):
+    assert ruleset.SITUATIONS[ruleset.situations(np.array([piles]))[0]] == situation
+
+
+PERFECT_ENDGAME = {"one_pile": [0, 0, 0, 0], "two_piles_one_single": [1, 0, 0, 1], "two_piles": [1, 2, 0, 0],
+                   "three_piles_two_equal": [2, 0, 0, 0], "n_piles_n_minus_1_equal": [2, 2, 0, 0],
+                   "otherwise": [0, 0, 0, 0]}
+
+
+@pytest.mark.parametrize("piles, move", [
+    ((0, 0, 0, 0, 6), (4, 6)),      # one pile: take it all
+    ((1, 0, 0, 0, 6), (4, 5)),      # a single and a pile: leave one, the opponent must take a single
+    ((0, 0, 3, 7, 0), (3, 4)),      # two piles: match the smaller
+    ((0, 3, 3, 6, 0), (3, 6)),      # three, two equal: empty the odd one
+    ((2, 2, 2, 5, 0), (3, 3)),      # four, three equal: cut the odd one to them
+    ((1, 2, 4, 0, 0), (0, 1)),      # otherwise: all of the shortest
+])
+def test_rules_genome_moves(piles, move):
+    rules = Rules((2, 3, 5, 7, 9))
+    agent = GenomeAgent("rules", dict(PERFECT_ENDGAME), rules)
+    assert agent.distribution(piles) == [(move, 1.0)]
+
+
+def test_rules_respect_caps_and_misere():
+    """Leave-by-residue expresses N mod (k+1) play: period k+1, residue 0 (normal) or 1 (misère)."""
+    for misere, residue in [(False, 0), (True, 1)]:
+        rules = Rules((17,), 3, misere)
+        genes = {s: [0, 0, 4, residue] for s in ruleset.SITUATIONS}
+        solution = solve(rules)
+        assert solution.accuracy(ruleset.policy(genes, solution.space)) == 1.0
+
+
+def test_rules_genome_plays_boards_too_big_to_enumerate():
+    """Any board: a random rules genome gives a legal move in positions of a huge board."""
+    rules = Rules(tuple(range(10, 40, 3)), 7, True)
+    rng = np.random.default_rng(2)
+    positions = rng.integers(0, 11, (500, len(rules.piles)))
+    positions[:, -1] += 1
+    for _ in range(20):
+        genes = ruleset.create(rules, rng)
+        chosen = ruleset.moves(genes, rules, positions)
+        from nim_evo.boards import move_list
+
+        pile, count = move_list(rules)[chosen].T
+        assert np.all(count >= 1) and np.all(count <= 7)
+        assert np.all(positions[np.arange(500), pile] >= count)
+
+
+# -- thresholds ----------------------------------------------------------------------------
+
+def test_thresholds_strategies():
+    """All weight on nim-sum plays perfectly; on shortest-one, takes one from the shortest pile."""
+    rules = Rules((1, 3, 5, 7, 9))
+    solution = solve(rules)
+    nimsum_only = np.array([0, 0, 0, 0, 0, 0, 0, 1.0])
+    table_ = thresholds.policy(nimsum_only, solution.space)
+    np.testing.assert_allclose(table_, as_table(make_agent("nimsum", rules), solution.space))
+    shortest_one = np.array([0, 0, 1.0, 0, 0, 0, 0, 0])
+    agent = GenomeAgent("thresholds", shortest_one, rules)
+    assert agent.distribution((0, 3, 2, 7, 9)) == [((2, 1), 1.0)]
+    mixed = GenomeAgent("thresholds", np.array([1.0, 0, 0, 0, 0, 0, 0, 1.0]), rules)
+    probabilities = dict(mixed.distribution((1, 3, 5, 7, 9)))
+    assert probabilities[(4, 9)] == pytest.approx(0.5 + 0.5 / 25)  # the winning move, also drawn at random
+
+
+def test_thresholds_operators_stay_in_range():
+    import random
+
+    random.seed(0)
+    rules = Rules((2, 3))
+    a, b = individual("thresholds", rules, np.random.default_rng(0)), individual("thresholds", rules,
+                                                                                  np.random.default_rng(1))
+    for _ in range(50):
+        thresholds.mutate(a, rules=rules, sigma=1.0, indpb=1.0)
+        thresholds.crossover(a, b, rules=rules, alpha=1.0)
+        assert np.all((a >= 0) & (a <= 1)) and np.all((b >= 0) & (b <= 1))
+    assert copy.deepcopy(a).fitness is not a.fitness
