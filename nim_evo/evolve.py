@@ -65,6 +65,7 @@ class Config:
     tournsize: int = 3
     indpb: float | None = None   # per-gene mutation probability; None: the kind's default
     greedy: float = 0.9          # table genome: share of credit-guided gene mutations
+    credit: bool = True          # table genome: operators read per-position credit (False: a plain GA)
 
     def to_json(self) -> dict:
         data = asdict(self)
@@ -171,7 +172,7 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generatio
         for ind, result in zip(group, evaluations):
             ind.fitness.values = (result.fitness, result.subgames)
             ind.rates = result.rates
-            ind.credit = result.credit
+            ind.credit = result.credit if config.credit else None
             played += result.games
     return played
 

@@ -1,0 +1,59 @@
+"""The DEAP loop: operators that use per-position credit, the seed's targets, checkpoints."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from nim_evo import Rules
+from nim_evo.evolve import Config, freeze, make_toolbox, start, step, thaw
+from nim_evo.fitness import accuracy
+
+
+def evolve(config, generations):
+    toolbox = make_toolbox(config)
+    state = start(config, toolbox)
+    for _ in range(generations):
+        step(state, config, toolbox)
+    return state
+
+
+def test_credit_guided_operators_beat_a_plain_ga():
+    """On 7-5-3 the default table GA plays perfectly within 30 generations; with operators
+    blind to per-position credit (a plain GA) the same budget leaves many winning positions wrong."""
+    config = Config(genome="table", rules=Rules((7, 5, 3)), seed=1)
+    guided = evolve(config, 30)
+    plain = evolve(dataclasses.replace(config, credit=False), 30)
+    assert accuracy("table", guided.halloffame[0], config.rules) == 1.0
+    assert accuracy("table", plain.halloffame[0], config.rules) < 0.8
+
+
+@pytest.mark.parametrize("genome, generations", [("rules", 25), ("thresholds", 30)])
+def test_rules_and_thresholds_beat_random_as_first_player(genome, generations):
+    """The seed's evolved agents won 70% (rules) and near random (thresholds); ours >= 95% from 1-3-5-7-9."""
+    config = Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)), population=20, offspring=40, seed=2)
+    state = evolve(config, generations)
+    first, _ = state.halloffame[0].rates["random"]
+    assert first >= 0.95
+    assert state.logbook[-1]["max"] > state.logbook[0]["max"]
+
+
+def test_best_fitness_never_drops():
+    """(mu + lambda) with an elitist tournament: the best fitness is monotone."""
+    config = Config(genome="rules", rules=Rules((2, 3, 4, 5), misere=True), population=10, offspring=20, seed=4)
+    state = evolve(config, 10)
+    best = [record["max"] for record in state.logbook]
+    assert best == sorted(best)
+
+
+def test_checkpoint_state_round_trip():
+    """freeze/thaw keep genes, fitness, win rates, credit, hall of fame and logbook."""
+    config = Config(genome="table", rules=Rules((2, 3, 4)), population=6, offspring=8, seed=3)
+    state = evolve(config, 2)
+    back = thaw(freeze(state), config)
+    assert back.generation == 2 and list(back.logbook) == list(state.logbook)
+    for a, b in zip(list(state.population) + list(state.halloffame), list(back.population) + list(back.halloffame)):
+        np.testing.assert_array_equal(a, b)
+        assert a.fitness.values == b.fitness.values and a.rates == b.rates
+        np.testing.assert_array_equal(a.credit[1], b.credit[1])
+    assert type(back.population[0]).__name__ == "TableIndividual"
