@@ -112,7 +112,9 @@ def thaw(data: dict, config: Config) -> State:
     individual = INDIVIDUALS[config.genome]
     population = [_thaw(item, individual) for item in data["population"]]
     halloffame = tools.HallOfFame(HALL_OF_FAME, similar=same_genome)
-    for item in data["halloffame"]:
+    # HallOfFame.insert puts an item before those of equal fitness: insert from the last,
+    # so ties keep their order (the hall of fame replaces its last member by that order)
+    for item in reversed(data["halloffame"]):
         halloffame.insert(_thaw(item, individual))
     logbook = tools.Logbook()
     for record in data["logbook"]:
