@@ -130,7 +130,7 @@ def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     toolbox.register("individual", _create, kind, individual, config.rules)
     toolbox.register("select", select_elitist, tournsize=config.tournsize)
     toolbox.register("map", joblib_map, jobs)
-    panel = fitness.Panel.build(config.rules, config.opponents, config.starts)
+    panel = fitness.Panel.build(config.rules, config.opponents, config.starts, config.fitness)
     toolbox.register("evaluate", fitness.evaluate_chunk, config.genome, panel, config.fitness, config.games)
     toolbox.panel = panel
     return toolbox

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nim_evo import pilegames
 from nim_evo.agents import make_agent
 from nim_evo.genomes import get_kind
 from nim_evo.policy import AliasSampler, as_table
 from nim_evo.rules import Rules
-from nim_evo.space import space_for
+from nim_evo.space import DEFAULT_MAX_POSITIONS, space_for, space_size
 from nim_evo.tournament import play_games, win_probabilities
 
 CHUNK = 16  # individuals per evaluation task
@@ -24,15 +25,23 @@ CHUNK = 16  # individuals per evaluation task
 
 @dataclass(frozen=True)
 class Panel:
-    """The opponents of a run, compiled once to policy tables on the run's space."""
+    """The opponents of a run: on an enumerable board compiled once to policy tables (and
+    the start indices); on a bigger one just named, for games on pile arrays."""
 
     rules: Rules
     names: tuple[str, ...]
-    tables: tuple[np.ndarray, ...]
-    starts: np.ndarray  # position indices the games start from
+    tables: tuple[np.ndarray, ...] | None
+    starts: np.ndarray | None
 
     @classmethod
-    def build(cls, rules: Rules, names, starts: str = "start") -> Panel:
+    def build(cls, rules: Rules, names, starts: str = "start", fitness: str = "exact") -> Panel:
+        if space_size(rules) > DEFAULT_MAX_POSITIONS:
+            if fitness == "exact" or starts == "all":
+                raise ValueError(f"the board {rules.name} has {space_size(rules):,} positions, too many to "
+                                 "enumerate: use --fitness sampled from the start position")
+            for name in names:
+                pilegames.mover(name, rules)  # refuses opponents that need the enumerated board
+            return cls(rules, tuple(names), None, None)
         space = space_for(rules)
         tables = tuple(as_table(make_agent(name, rules), space) for name in names)
         for table in tables:
@@ -58,6 +67,8 @@ class Evaluation:
 def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed) -> list[Evaluation]:
     """Evaluate a chunk of genomes against the panel (``mode`` is ``exact`` or ``sampled``);
     ``seed`` (a SeedSequence) draws the sampled games."""
+    if panel.tables is None:
+        return _evaluate_on_piles(kind, panel, games, genomes, seed)
     space = space_for(panel.rules)
     policies = _policies(kind, genomes, space)
     k = len(genomes)
@@ -92,6 +103,25 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
                        {name: (float(rates[j, o, 0]), float(rates[j, o, 1])) for o, name in enumerate(panel.names)},
                        played,
                        None if mine is None else (mine[j], theirs[j]))
+            for j in range(k)]
+
+
+def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> list[Evaluation]:
+    """Sampled fitness on a board too big to enumerate: games on pile arrays from the start,
+    every genome of the chunk playing at once (``games`` per genome, opponent and seat)."""
+    rng = np.random.default_rng(seed)
+    k = len(genomes)
+    me = pilegames.genomes_mover(kind, genomes, panel.rules, games)
+    rates = np.zeros((k, len(panel.names), 2))
+    for o, name in enumerate(panel.names):
+        them = pilegames.mover(name, panel.rules)
+        first = pilegames.play_pile_games(panel.rules, me, them, k * games, rng) == 0
+        second = pilegames.play_pile_games(panel.rules, them, me, k * games, rng) == 1
+        rates[:, o, 0] = first.reshape(k, games).mean(axis=1)
+        rates[:, o, 1] = second.reshape(k, games).mean(axis=1)
+    return [Evaluation(float(rates[j].mean()), 0.0,
+                       {name: (float(rates[j, o, 0]), float(rates[j, o, 1])) for o, name in enumerate(panel.names)},
+                       2 * games * len(panel.names))
             for j in range(k)]
 
 

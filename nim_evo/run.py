@@ -21,6 +21,7 @@ from nim_evo import evolve
 from nim_evo.fitness import accuracy
 from nim_evo.genomes import KINDS, GenomeAgent
 from nim_evo.io import read_json, write_json
+from nim_evo.pilegames import pile_tournament
 from nim_evo.progress import Progress
 from nim_evo.rules import DEFAULT_GAME, PRESETS, Rules
 from nim_evo.rundir import RunDir, individual_document
@@ -169,15 +170,11 @@ def rules_from_args(args) -> Rules:
 
 
 def check_feasible(config: evolve.Config) -> None:
-    """Refuse, in one line, a board whose space cannot be enumerated for this run."""
+    """Refuse, in one line, a table genome on a board too big to enumerate."""
     size = space_size(config.rules)
-    if size <= DEFAULT_MAX_POSITIONS:
-        return
-    if config.genome == "table":
+    if config.genome == "table" and size > DEFAULT_MAX_POSITIONS:
         raise UsageError(f"the board {config.rules.name} has {size:,} positions, too many for a table genome "
                          f"(limit {DEFAULT_MAX_POSITIONS:,}); --genome rules or thresholds play any board")
-    raise UsageError(f"the board {config.rules.name} has {size:,} positions; fitness tournaments need at most "
-                     f"{DEFAULT_MAX_POSITIONS:,} for now")
 
 
 def _toolbox(config, jobs):
@@ -244,9 +241,12 @@ def _evolve(args, run_dir: RunDir, config, state, toolbox) -> int:
 
 
 def _summary(config, champion, champion_accuracy, state, run_dir, export, jobs, seconds):
-    agent = GenomeAgent(config.genome, champion, config.rules, name=export.stem)
-    results = tournament(config.rules, agent, list(config.opponents), games=SUMMARY_GAMES,
-                         seed=[config.seed, 2**31 - 1], jobs=jobs)
+    seed = [config.seed, 2**31 - 1]
+    if space_size(config.rules) > DEFAULT_MAX_POSITIONS:
+        results = pile_tournament(config.rules, config.genome, champion, config.opponents, SUMMARY_GAMES, seed)
+    else:
+        agent = GenomeAgent(config.genome, champion, config.rules, name=export.stem)
+        results = tournament(config.rules, agent, list(config.opponents), games=SUMMARY_GAMES, seed=seed, jobs=jobs)
     acc = "" if champion_accuracy is None else f", plays a winning move in {100 * champion_accuracy:.2f}% of winning positions"
     print(f"\nchampion: fitness {champion.fitness.values[0]:.4f} (sub-games {champion.fitness.values[1]:.4f}){acc}")
     print(f"{SUMMARY_GAMES:,} games per seat from the start against each opponent:")

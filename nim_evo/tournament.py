@@ -165,14 +165,16 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
     totals = np.zeros((len(opponents), 2), dtype=np.int64)
     for (o, seat, _), won in zip(tasks, wins):
         totals[o, seat] += won
-    n = len(repeated)
-    results = []
-    for o, opponent in enumerate(opponents):
-        k = int(totals[o].sum())
-        ci = binomtest(k, 2 * n).proportion_ci(0.95, method="wilson")
-        results.append(TournamentResult(_name(opponent), 2 * n, k / (2 * n), float(ci.low), float(ci.high),
-                                        float(totals[o, 0] / n), float(totals[o, 1] / n), False))
-    return results
+    return [result_from_wins(_name(opponent), int(totals[o, 0]), int(totals[o, 1]), len(repeated))
+            for o, opponent in enumerate(opponents)]
+
+
+def result_from_wins(opponent: str, first: int, second: int, games: int) -> TournamentResult:
+    """A sampled result from wins as first and as second player, ``games`` games per seat."""
+    wins = first + second
+    ci = binomtest(wins, 2 * games).proportion_ci(0.95, method="wilson")
+    return TournamentResult(opponent, 2 * games, wins / (2 * games), float(ci.low), float(ci.high),
+                            first / games, second / games, False)
 
 
 def _play_task(rules, mine, theirs, seat, starts, stream) -> int:

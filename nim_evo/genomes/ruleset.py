@@ -72,13 +72,15 @@ def crossover(a, b, rules: Rules, rng: np.random.Generator):
 def moves(genes, rules: Rules, positions: np.ndarray, features: dict | None = None) -> np.ndarray:
     """``(k,)`` move index chosen in each non-empty position (0 for an empty one).
 
-    ``features`` (from :func:`board_features` on the same positions) may be passed to skip
+    ``genes`` is one genome, or a ``(k, situations, 4)`` array of rule tables, one per position
+    (many genomes playing at once, see :func:`rule_table`). ``features`` (from :func:`board_features` on the same positions) may be passed to skip
     recomputing what does not depend on the genome.
     """
     f = board_features(rules, positions) if features is None else features
-    table = np.array([genes[s] for s in SITUATIONS], dtype=np.int64)
-    pile_rule, count_rule, period, residue = table[f["situation"]].T
-    rows = np.arange(len(pile_rule))
+    rows = np.arange(len(f["situation"]))
+    table = rule_table(genes)
+    chosen_rules = table[f["situation"]] if table.ndim == 2 else table[rows, f["situation"]]
+    pile_rule, count_rule, period, residue = chosen_rules.T
     pile = f["pile"][pile_rule, rows]
     size, low = f["size"][pile_rule, rows], f["low"][pile_rule, rows]
     high = size - 1
@@ -92,6 +94,13 @@ def moves(genes, rules: Rules, positions: np.ndarray, features: dict | None = No
     live = size > 0
     chosen[live] = boards.move_indices(rules, pile[live], (size - leave)[live])
     return chosen
+
+
+def rule_table(genes) -> np.ndarray:
+    """The genome as a ``(situations, 4)`` int array (an array passes through)."""
+    if isinstance(genes, np.ndarray):
+        return genes
+    return np.array([genes[s] for s in SITUATIONS], dtype=np.int64)
 
 
 def board_features(rules: Rules, positions: np.ndarray) -> dict:

@@ -61,8 +61,14 @@ def probabilities(genes) -> np.ndarray:
 
 
 def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
-    """``(k, n_moves)``: the probability of each move in each position."""
-    return np.einsum("s,skm->km", probabilities(genes), strategy_tables(rules, positions))
+    """``(k, n_moves)``: the probability of each move in each position. ``genes`` is one
+    genome, or a ``(k, strategies)`` array of weights, one genome per position."""
+    genes = np.asarray(genes, dtype=float)
+    tables = strategy_tables(rules, positions)
+    if genes.ndim == 1:
+        return np.einsum("s,skm->km", probabilities(genes), tables)
+    weights = np.stack([probabilities(g) for g in genes])
+    return np.einsum("ks,skm->km", weights, tables)
 
 
 def policy(genes, space: Space) -> np.ndarray:
