@@ -13,6 +13,7 @@ import numpy as np
 from nim_evo import theory
 from nim_evo.boards import uniform_rows
 from nim_evo.rules import Move, Position, Rules
+from nim_evo.solver import solve
 from nim_evo.space import Space
 
 
@@ -98,14 +99,10 @@ class NimSumAgent(PositionalAgent):
         return uniform(moves or self.rules.legal_moves(piles))
 
     def policy(self, space):
-        from nim_evo.solver import solve
-
-        winning = solve(space.rules).winning
+        winning = solve(space).winning
         return uniform_rows(np.where(winning.any(axis=1, keepdims=True), winning, space.legal))
 
     def _solution(self):
-        from nim_evo.solver import solve
-
         return solve(self.rules)
 
 
@@ -161,8 +158,10 @@ class FixedRulesAgent(PositionalAgent):
     5. Otherwise a random legal move.
 
     The seed's code departs from its own rules (rule 1 always took one object, rule 4
-    compared counts of sizes including empty piles); this follows the rules as stated.
-    Takes respect the cap by taking as many as the cap allows.
+    compared counts of sizes including empty piles); this follows the rules' intent. One
+    deliberate departure from the seed's text: rule 3 says "remove all sticks from the
+    smallest pile", which on 3-3-5 leaves 3-5; emptying the odd pile out leaves two equal
+    piles, the point of the rule. Takes respect the cap by taking as many as it allows.
     """
 
     name = "fixed-rules"
@@ -209,7 +208,9 @@ def make_agent(name: str, rules: Rules, **options) -> PositionalAgent:
     }
     key = name.strip().lower()
     if key.startswith("take-") and key[5:].isdigit():
-        return TakeNAgent(rules, n=int(key[5:]), **options)
+        if options:
+            raise ValueError(f"{name} takes no options (take-n with n=... chooses n)")
+        return TakeNAgent(rules, n=int(key[5:]))
     if key not in registry:
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(AGENT_NAMES)}")
     try:

@@ -13,7 +13,7 @@ import numpy as np
 
 from nim_evo import theory
 from nim_evo.rules import Rules
-from nim_evo.space import DEFAULT_MAX_POSITIONS, space_size
+from nim_evo.space import enumerable
 
 BLOCK = 32_768  # positions per block when a (k, n_moves, n_piles) array would be large
 
@@ -21,9 +21,7 @@ BLOCK = 32_768  # positions per block when a (k, n_moves, n_piles) array would b
 @lru_cache(maxsize=16)
 def move_list(rules: Rules) -> np.ndarray:
     """``(n_moves, 2) int64``: the ``(pile, count)`` of each move index."""
-    cap = rules.max_take
-    moves = [(i, c) for i, n in enumerate(rules.piles) for c in range(1, min(n, cap or n) + 1)]
-    array = np.array(moves, dtype=np.int64).reshape(-1, 2)
+    array = np.array(rules.moves, dtype=np.int64).reshape(-1, 2)
     array.flags.writeable = False
     return array
 
@@ -58,7 +56,7 @@ def winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
     children[:, np.arange(len(moves)), moves[:, 0]] -= moves[:, 1]
     children = np.maximum(children, 0)
     verdict, known = theory.known_wins(rules, children)
-    if not known.all() and space_size(rules) <= DEFAULT_MAX_POSITIONS:
+    if not known.all() and enumerable(rules):
         from nim_evo.solver import solve
 
         solution = solve(rules)

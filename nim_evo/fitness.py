@@ -17,7 +17,7 @@ from nim_evo.agents import make_agent
 from nim_evo.genomes import get_kind
 from nim_evo.policy import AliasSampler, as_table
 from nim_evo.rules import Rules
-from nim_evo.space import DEFAULT_MAX_POSITIONS, space_for, space_size
+from nim_evo.space import enumerable, space_for, space_size
 from nim_evo.tournament import play_games, win_probabilities
 
 CHUNK = 16  # individuals per evaluation task
@@ -35,7 +35,7 @@ class Panel:
 
     @classmethod
     def build(cls, rules: Rules, names, starts: str = "start", fitness: str = "exact") -> Panel:
-        if space_size(rules) > DEFAULT_MAX_POSITIONS:
+        if not enumerable(rules):
             if fitness == "exact" or starts == "all":
                 raise ValueError(f"the board {rules.name} has {space_size(rules):,} positions, too many to "
                                  "enumerate: use --fitness sampled from the start position")

@@ -46,5 +46,4 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
         seat = 1 - seat
     if not moves:
         raise ValueError(f"the game from {start} is already over")
-    last = 1 - seat
-    return GameRecord(start, tuple(moves), last if rules.last_mover_wins else seat)
+    return GameRecord(start, tuple(moves), rules.winner(1 - seat))

@@ -17,6 +17,7 @@ from nim_evo import theory
 from nim_evo.agents import PositionalAgent, uniform
 from nim_evo.boards import uniform_rows
 from nim_evo.rules import Rules
+from nim_evo.solver import solve
 from nim_evo.space import Space
 
 WIN = 1_000_000
@@ -56,17 +57,18 @@ class MinimaxAgent(PositionalAgent):
 
     def __init__(self, rules: Rules, depth: int | None = None, heuristic: str | Heuristic = "neutral"):
         super().__init__(rules)
-        if depth is not None and (not isinstance(depth, int) or depth < 1):
+        if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
             raise ValueError(f"minimax depth must be >= 1 or None, got {depth!r}")
         if isinstance(heuristic, str) and heuristic not in HEURISTICS:
             raise ValueError(f"unknown heuristic {heuristic!r}; known: {', '.join(HEURISTICS)}")
         self.depth = depth
         self.heuristic = heuristic
         self.name = "minimax" if depth is None else f"minimax(depth={depth})"
-        self._table: dict = {}
+        self._table: dict = {}   # (position, depth) -> (value, bound flag); position alone at full depth
+        self._proofs: dict = {}  # position -> (proven value, shortest horizon it was found in)
 
     def __getstate__(self):
-        return {**self.__dict__, "_table": {}}  # the transposition table is a cache
+        return {**self.__dict__, "_table": {}, "_proofs": {}}  # caches
 
     # -- the search ----------------------------------------------------------------------
 
@@ -88,25 +90,28 @@ class MinimaxAgent(PositionalAgent):
 
     def _negamax(self, piles: tuple, depth: int, alpha: float, beta: float) -> float:
         if not any(piles):
-            return WIN if self.rules.misere else -WIN
+            return WIN if self.rules.to_move_wins_at_end else -WIN
         if depth == 0:
             return float(self._estimate(np.array([piles]))[0])
-        key = tuple(sorted(piles))  # pile order changes nothing
+        # pile order changes nothing, unless a custom heuristic reads it
+        position = tuple(sorted(piles)) if isinstance(self.heuristic, str) else piles
+        proof = self._proofs.get(position)
+        # a proof found within a shorter horizon holds for this one (a deeper search finds the
+        # same proof and nothing faster); with no depth limit every value is a proof
+        if proof is not None and (self.depth is None or proof[1] <= depth):
+            return proof[0]
+        key = position if self.depth is None else (position, depth)
         entry = self._table.get(key)
         if entry is not None:
-            value, entry_depth, flag = entry
-            # full depth: every value is proven. Limited: the same horizon, or a proof found
-            # within a shorter one (a deeper search finds the same proof, and nothing faster)
-            proof = flag == _EXACT and abs(value) > _PROVEN and entry_depth <= depth
-            if self.depth is None or entry_depth == depth or proof:
-                if flag == _EXACT:
-                    return value
-                if flag == _LOWER:
-                    alpha = max(alpha, value)
-                else:
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    return value
+            value, flag = entry
+            if flag == _EXACT:
+                return value
+            if flag == _LOWER:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                return value
         alpha0, best = alpha, -np.inf
         for move in reversed(self.rules.legal_moves(piles)):  # big takes first: short games
             # the child's window is widened by one: one ply moves a mate score by one
@@ -117,7 +122,9 @@ class MinimaxAgent(PositionalAgent):
             if alpha >= beta:
                 break
         flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
-        self._table[key] = (best, depth, flag)
+        self._table[key] = (best, flag)
+        if flag == _EXACT and abs(best) > _PROVEN:
+            self._proofs[position] = (best, min(depth, self._proofs.get(position, (0, depth))[1]))
         return best
 
     def _estimate(self, positions: np.ndarray) -> np.ndarray:
@@ -140,11 +147,9 @@ class MinimaxAgent(PositionalAgent):
 
     def space_values(self, space: Space, depth: int | None) -> np.ndarray:
         """``V_depth`` of every position (``None``: exact values from the solver)."""
-        terminal = WIN if self.rules.misere else -WIN
+        terminal = WIN if self.rules.to_move_wins_at_end else -WIN
         if depth is None:
-            from nim_evo.solver import solve
-
-            solution = solve(space.rules)
+            solution = solve(space)
             return np.where(solution.win, WIN - solution.remoteness, -(WIN - solution.remoteness)).astype(float)
         values = self._estimate(space.positions)
         values[0] = terminal

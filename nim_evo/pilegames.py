@@ -13,6 +13,7 @@ import numpy as np
 from nim_evo import boards
 from nim_evo.genomes import get_kind
 from nim_evo.rules import Rules
+from nim_evo.seeds import seed_sequence
 
 
 def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Generator,
@@ -41,7 +42,7 @@ def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Gene
         position[rows, pile] -= count
         over = ~position.any(axis=1)
         if over.any():
-            winner[game[over]] = mover if rules.last_mover_wins else 1 - mover
+            winner[game[over]] = rules.winner(mover)
             game, position = game[~over], position[~over]
         ply += 1
     return winner
@@ -53,7 +54,7 @@ def pile_tournament(rules: Rules, kind: str, genes, opponents, games: int, seed)
     from nim_evo.tournament import result_from_wins
 
     me = mover(kind, rules, genes)
-    streams = np.random.SeedSequence(seed).spawn(2 * len(opponents))
+    streams = seed_sequence(seed).spawn(2 * len(opponents))
     results = []
     for o, name in enumerate(opponents):
         them = mover(name, rules)

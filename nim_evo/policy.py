@@ -20,7 +20,11 @@ def as_table(policy, space: Space) -> np.ndarray:
     else:
         table = np.asarray(policy)
         if table.ndim == 1:
+            if table.dtype.kind not in "iu":
+                raise ValueError(f"a move array must hold integer move indices, got dtype {table.dtype}")
             table = one_hot(table, space)
+        else:
+            table = table.astype(float, copy=False)
     check_table(table, space)
     return table
 
@@ -30,18 +34,26 @@ def one_hot(moves: np.ndarray, space: Space) -> np.ndarray:
     moves = np.asarray(moves)
     if moves.shape != (space.n_positions,):
         raise ValueError(f"a move array needs shape ({space.n_positions},), got {moves.shape}")
+    outside = np.flatnonzero((moves[1:] < 0) | (moves[1:] >= space.n_moves))
+    if len(outside):
+        index = int(outside[0]) + 1
+        raise ValueError(f"move index {moves[index]} at position {space.position(index)} is outside 0..{space.n_moves - 1}")
     table = np.zeros((space.n_positions, space.n_moves))
     table[np.arange(1, space.n_positions), moves[1:]] = 1.0
     return table
 
 
-def check_table(table: np.ndarray, space: Space, atol: float = 1e-9) -> None:
+def check_table(table: np.ndarray, space: Space) -> None:
     """Raise ``ValueError`` unless ``table`` is a valid policy table for ``space``."""
     if table.shape != (space.n_positions, space.n_moves):
         raise ValueError(f"a policy table needs shape {(space.n_positions, space.n_moves)}, got {table.shape}")
     rows = table[1:]
-    if np.any(rows < -atol) or np.any(rows[~space.legal[1:]] > atol):
-        raise ValueError("a policy table puts probability on an illegal move (or a negative one)")
+    if np.any(rows < 0):
+        bad = int(np.argwhere(rows < 0)[0, 0]) + 1
+        raise ValueError(f"policy row of position {space.position(bad)} holds a negative probability")
+    if np.any(rows[~space.legal[1:]] != 0):
+        bad = int(np.argwhere((rows != 0) & ~space.legal[1:])[0, 0]) + 1
+        raise ValueError(f"policy row of position {space.position(bad)} puts probability on an illegal move")
     sums = rows.sum(axis=1)
     if not np.allclose(sums, 1.0, atol=1e-6):
         bad = int(np.argmax(np.abs(sums - 1.0))) + 1
@@ -65,7 +77,9 @@ class AliasSampler:
 
     def __init__(self, table: np.ndarray, space: Space):
         n, m = table.shape
-        keep, alias = alias_tables(table)
+        # only legal, non-negative mass can ever be drawn, whatever tolerance a table passed with
+        table = np.where(space.legal, np.maximum(table, 0.0), 0.0)
+        keep, alias = alias_tables(table / np.maximum(table.sum(axis=1, keepdims=True), 1e-300))
         nxt = np.where(space.legal, space.next, 0).astype(np.int32)
         nxt[space.legal & (space.next == 0)] = n
         sentinels = np.repeat(np.array([[n + 1], [n]], dtype=np.int32), m, axis=1)
@@ -79,9 +93,7 @@ class AliasSampler:
 
     def step(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The next position of each game (``(k,) int32`` in and out)."""
-        k = len(positions)
-        words = rng.bit_generator.random_raw((k + 1) // 2).view(np.uint32)[:k]
-        product = words.astype(np.uint64)
+        product = random_words(rng, len(positions)).astype(np.uint64)
         product *= self.n_moves
         flat = positions * self.n_moves
         flat += (product >> 32).astype(np.int32)
@@ -90,25 +102,47 @@ class AliasSampler:
         return self.next.take(flat)
 
 
+def random_words(rng: np.random.Generator, k: int) -> np.ndarray:
+    """``k`` uniform 32-bit words: two per raw draw of a 64-bit bit generator (the fast path),
+    else through ``Generator.integers``."""
+    if type(rng.bit_generator).__name__ in _BITS_64:
+        return rng.bit_generator.random_raw((k + 1) // 2).view(np.uint32)[:k]
+    return rng.integers(0, 2**32, size=k, dtype=np.uint32)
+
+
+_BITS_64 = {"PCG64", "PCG64DXSM", "Philox", "SFC64"}
+
+
 def alias_tables(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Walker alias tables of every row: ``keep (n, m) float64`` and ``alias (n, m) int32``.
 
-    Robin Hood pairing, all rows at once: ``m - 1`` times, each row's poorest unsettled
-    column (scaled probability below 1) is topped up from its richest one.
+    Each row's scaled probabilities ``m * p`` are sorted once; then, all rows at once, a
+    pointer ``i`` walks up from the poorest column and a donor ``j`` down from the richest.
+    Every step settles one column: while the donor holds at least 1, column ``i`` keeps its
+    mass and borrows the rest from ``j``; once the donor falls below 1 it settles itself,
+    borrowing from ``j - 1``, the richest column not yet touched (it must hold more than 1,
+    since the unsettled columns always hold one unit each on average). ``m - 1`` steps in all.
     """
     n, m = table.shape
-    scaled = table * m
-    keep = np.ones((n, m))
-    alias = np.tile(np.arange(m, dtype=np.int32), (n, 1))
-    done = np.zeros((n, m), dtype=bool)
-    rows = np.arange(n)
+    order = np.argsort(table, axis=1, kind="stable")
+    value = np.take_along_axis(table * m, order, axis=1).ravel()
+    keep_sorted = np.ones(n * m)
+    donor_sorted = np.tile(np.arange(m), n)     # settled slot -> slot it borrows from
+    base = np.arange(n) * m                      # flat offset of each row
+    i = base.copy()
+    j = base + m - 1
     for _ in range(m - 1):
-        small = np.where(done, np.inf, scaled).argmin(axis=1)
-        large = np.where(done, -np.inf, scaled).argmax(axis=1)
-        deficit = 1.0 - scaled[rows, small]
-        short = deficit > 1e-12
-        keep[rows, small] = np.where(short, scaled[rows, small], 1.0)
-        alias[rows, small] = np.where(short, large, small)
-        scaled[rows, large] -= np.where(short & (large != small), deficit, 0.0)
-        done[rows, small] = True
+        donor_rich = value.take(j) >= 1.0
+        settle = np.where(donor_rich, i, j)      # flat slot settled this step
+        donor = np.where(donor_rich, j, j - 1)   # flat slot it borrows from
+        mass = value.take(settle)
+        keep_sorted.put(settle, np.clip(mass, 0.0, 1.0))
+        donor_sorted.put(settle, donor - base)
+        value.put(donor, value.take(donor) - (1.0 - mass))
+        i += donor_rich
+        j -= ~donor_rich
+    keep = np.empty((n, m))
+    alias = np.empty((n, m), dtype=np.int32)
+    np.put_along_axis(keep, order, keep_sorted.reshape(n, m), axis=1)
+    np.put_along_axis(alias, order, np.take_along_axis(order, donor_sorted.reshape(n, m), axis=1), axis=1)
     return keep, alias

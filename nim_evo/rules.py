@@ -101,6 +101,20 @@ class Rules:
         """True in normal play, False in misère play."""
         return not self.misere
 
+    def winner(self, last_mover):
+        """The seat that wins when seat ``last_mover`` took the last object (ints or arrays)."""
+        return last_mover if self.last_mover_wins else 1 - last_mover
+
+    @property
+    def to_move_wins_at_end(self) -> bool:
+        """Has the player to move on the empty board won? (Only in misère: the other took the last.)"""
+        return not self.last_mover_wins
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move of this board, in the engine's order (the batched path's move index)."""
+        return tuple(legal_moves(self.piles, self.max_take))
+
     def check_position(self, position) -> Position:
         """Return ``position`` as a tuple of ints, or raise ``ValueError`` naming the problem."""
         position = tuple(position)
@@ -118,9 +132,14 @@ class Rules:
         return legal_moves(position, self.max_take)
 
     def is_legal(self, position: Position, move: Move) -> bool:
-        pile, count = move
+        """Is ``move`` a ``(pile, count)`` pair of whole numbers that may be played in ``position``?"""
+        try:
+            pile, count = move
+        except (TypeError, ValueError):
+            return False
         return (
-            0 <= pile < len(position)
+            _is_int(pile) and _is_int(count)
+            and 0 <= pile < len(position)
             and 1 <= count <= position[pile]
             and (self.max_take is None or count <= self.max_take)
         )
@@ -129,7 +148,7 @@ class Rules:
         """The position after ``move``; raises ``ValueError`` for an illegal move."""
         if not self.is_legal(position, move):
             raise ValueError(f"illegal move {move} in position {tuple(position)} of {self.name}")
-        pile, count = move
+        pile, count = int(move[0]), int(move[1])
         return (*position[:pile], position[pile] - count, *position[pile + 1:])
 
     @staticmethod

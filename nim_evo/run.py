@@ -25,7 +25,7 @@ from nim_evo.pilegames import pile_tournament
 from nim_evo.progress import Progress
 from nim_evo.rules import DEFAULT_GAME, PRESETS, Rules
 from nim_evo.rundir import RunDir, individual_document
-from nim_evo.space import DEFAULT_MAX_POSITIONS, space_size
+from nim_evo.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
 from nim_evo.tournament import tournament
 
 DEFAULTS = {"genome": "table", "generations": 200, "population": 40, "offspring": 80,
@@ -172,7 +172,7 @@ def rules_from_args(args) -> Rules:
 def check_feasible(config: evolve.Config) -> None:
     """Refuse, in one line, a table genome on a board too big to enumerate."""
     size = space_size(config.rules)
-    if config.genome == "table" and size > DEFAULT_MAX_POSITIONS:
+    if config.genome == "table" and not enumerable(config.rules):
         raise UsageError(f"the board {config.rules.name} has {size:,} positions, too many for a table genome "
                          f"(limit {DEFAULT_MAX_POSITIONS:,}); --genome rules or thresholds play any board")
 
@@ -242,7 +242,7 @@ def _evolve(args, run_dir: RunDir, config, state, toolbox) -> int:
 
 def _summary(config, champion, champion_accuracy, state, run_dir, export, jobs, seconds):
     seed = [config.seed, 2**31 - 1]
-    if space_size(config.rules) > DEFAULT_MAX_POSITIONS:
+    if not enumerable(config.rules):
         results = pile_tournament(config.rules, config.genome, champion, config.opponents, SUMMARY_GAMES, seed)
     else:
         agent = GenomeAgent(config.genome, champion, config.rules, name=export.stem)

@@ -48,7 +48,7 @@ class Solution:
         return float(self.winning[winners, chosen].mean()) if len(winners) else 1.0
 
 
-def solve(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> Solution:
+def solve(rules: Rules | Space, max_positions: int = DEFAULT_MAX_POSITIONS) -> Solution:
     """Solve every position of ``rules`` by retrograde analysis.
 
     Algorithm (positions in order of objects left, so every successor is already known)::
@@ -63,21 +63,23 @@ def solve(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> Solution:
                                      else max(remoteness[next[p, m]] for legal m))
 
     Works for normal and misère play, with or without a cap, on any enumerable board.
-    Results are cached per rules (they are read-only).
+    ``rules`` may be a :class:`Space` already built (with its own limit). Results are cached
+    (they are read-only).
 
     Raises:
         SpaceTooLarge: if the board has more than ``max_positions`` positions.
     """
-    return _solve(rules, max_positions)
+    space = rules if isinstance(rules, Space) else space_for(rules, max_positions)
+    return _solve(space)
 
 
 @lru_cache(maxsize=4)
-def _solve(rules: Rules, max_positions: int) -> Solution:
-    space = space_for(rules, max_positions)
+def _solve(space: Space) -> Solution:
+    rules = space.rules
     win = np.zeros(space.n_positions, dtype=bool)
     winning = np.zeros((space.n_positions, space.n_moves), dtype=bool)
     remoteness = np.zeros(space.n_positions, dtype=np.int32)
-    win[0] = rules.misere
+    win[0] = rules.to_move_wins_at_end
     for total in range(1, space.max_total + 1):
         idx = space.level(total)
         nxt = space.next[idx]

@@ -21,6 +21,7 @@ import numpy as np
 from nim_evo.rules import Move, Position, Rules
 
 DEFAULT_MAX_POSITIONS = 2_000_000
+MAX_CELLS = 100_000_000  # positions x moves: the transition table and each policy table
 
 
 class SpaceTooLarge(ValueError):
@@ -33,14 +34,22 @@ def space_size(rules: Rules) -> int:
 
 
 def check_space_size(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> int:
-    """Return the space size, or raise :class:`SpaceTooLarge` if it is above ``max_positions``."""
+    """Return the space size, or raise :class:`SpaceTooLarge` if it has more than
+    ``max_positions`` positions, or more than :data:`MAX_CELLS` position-move pairs (each
+    table over the space has that many entries)."""
     size = space_size(rules)
-    if size > max_positions:
-        raise SpaceTooLarge(
-            f"the board {rules.name} has {size:,} positions, above the limit of "
-            f"{max_positions:,}; enumerating it would need about {_bytes(rules, size)}"
-        )
+    cells = size * len(rules.moves)
+    if size > max_positions or cells > MAX_CELLS:
+        limit = (f"the limit of {max_positions:,} positions" if size > max_positions
+                 else f"the limit of {MAX_CELLS:,} position-move pairs ({cells:,} here)")
+        raise SpaceTooLarge(f"the board {rules.name} has {size:,} positions, above {limit}; "
+                            f"enumerating it would need about {_bytes(rules, size)}")
     return size
+
+
+def enumerable(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> bool:
+    """Can the space of ``rules`` be built within the limits?"""
+    return space_size(rules) <= max_positions and space_size(rules) * len(rules.moves) <= MAX_CELLS
 
 
 class Space:
@@ -64,10 +73,9 @@ class Space:
         self.totals = self.positions.sum(axis=1, dtype=np.int32)
 
         cap = rules.max_take
-        move_list = [(i, c) for i, n in enumerate(rules.piles) for c in range(1, min(n, cap or n) + 1)]
-        self.moves = np.array(move_list, dtype=np.int32).reshape(-1, 2)
-        self.n_moves = len(move_list)
-        self._move_index = {m: k for k, m in enumerate(move_list)}
+        self.moves = np.array(rules.moves, dtype=np.int32).reshape(-1, 2)
+        self.n_moves = len(rules.moves)
+        self._move_index = {m: k for k, m in enumerate(rules.moves)}
         self.legal = np.empty((self.n_positions, self.n_moves), dtype=bool)
         self.next = np.empty((self.n_positions, self.n_moves), dtype=np.int32)
         index32 = index.astype(np.int32)
@@ -112,6 +120,8 @@ class Space:
         return np.asarray(positions, dtype=np.int64) @ self.strides
 
     def position(self, index: int) -> Position:
+        if not 0 <= index < self.n_positions:
+            raise ValueError(f"position index {index} is outside 0..{self.n_positions - 1}")
         return tuple(int(p) for p in self.positions[index])
 
     def move_index(self, move: Move) -> int:
@@ -121,6 +131,8 @@ class Space:
             raise ValueError(f"{move} is not a move of {self.rules.name}") from None
 
     def move(self, move_index: int) -> Move:
+        if not 0 <= move_index < self.n_moves:
+            raise ValueError(f"move index {move_index} is outside 0..{self.n_moves - 1}")
         pile, count = self.moves[move_index]
         return int(pile), int(count)
 
@@ -132,6 +144,6 @@ def space_for(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> Space
 
 
 def _bytes(rules: Rules, size: int) -> str:
-    moves = sum(min(p, rules.max_take or p) for p in rules.piles)
+    moves = len(rules.moves)
     gib = size * (moves * 5 + len(rules.piles) * 4) / 2**30
     return f"{gib:,.1f} GiB" if gib >= 1 else f"{gib * 1024:,.0f} MiB"

@@ -8,9 +8,10 @@ import numpy as np
 from joblib import Parallel, delayed
 from scipy.stats import binomtest
 
-from nim_evo.policy import AliasSampler, as_table
+from nim_evo.policy import AliasSampler, as_table, check_table
 from nim_evo.rules import Rules
-from nim_evo.space import Space, space_for
+from nim_evo.seeds import seed_sequence
+from nim_evo.space import DEFAULT_MAX_POSITIONS, Space, space_for
 
 CHUNK = 50_000  # games per task: work is cut by the problem, never by the worker count
 
@@ -31,8 +32,10 @@ def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.G
     """
     samplers = [t if isinstance(t, AliasSampler) else AliasSampler(t, space) for t in (first, second)]
     position = np.asarray(starts, dtype=np.int32)
-    if np.any(position <= 0) or np.any(position >= space.n_positions):
-        raise ValueError("games must start on non-empty positions of the space")
+    bad = (position <= 0) | (position >= space.n_positions)
+    if bad.any():
+        raise ValueError(f"games must start on non-empty positions (indices 1..{space.n_positions - 1}), "
+                         f"got {position[bad][0]}")
     ended = space.n_positions
     winner = np.empty(len(position), dtype=np.int8)
     game = np.arange(len(position))
@@ -44,7 +47,7 @@ def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.G
             over = position >= ended
             # in ENDED the game ended on a ply of this one's parity, in ENDED + 1 the other
             last_mover = (ply + position[over] - ended) % 2
-            winner[game[over]] = last_mover if space.rules.last_mover_wins else 1 - last_mover
+            winner[game[over]] = space.rules.winner(last_mover)
             game, position = game[~over], position[~over]
         ply += 1
     return winner
@@ -91,7 +94,8 @@ def win_probabilities(space: Space, player, opponent) -> np.ndarray:
     k = len(tables if tables is not None else moves)
     mine = np.empty((k, space.n_positions))   # player to move
     theirs = np.empty((k, space.n_positions))  # opponent to move
-    mine[:, 0], theirs[:, 0] = space.rules.misere, not space.rules.misere
+    mine[:, 0] = space.rules.to_move_wins_at_end
+    theirs[:, 0] = not space.rules.to_move_wins_at_end
     for total in range(1, space.max_total + 1):
         idx = space.level(total)
         nxt = np.where(space.legal[idx], space.next[idx], 0)
@@ -120,26 +124,29 @@ class TournamentResult:
 
 
 def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact: bool = False,
-               starts="start", jobs: int = 1) -> list[TournamentResult]:
+               starts="start", jobs: int = 1, max_positions: int = DEFAULT_MAX_POSITIONS) -> list[TournamentResult]:
     """Play ``player`` against each opponent from both seats.
 
     Args:
         player: an agent (or a policy table / move array for the space of ``rules``).
         opponents: agents or agent names (see :func:`nim_evo.agents.make_agent`).
-        games: sampled games per opponent and seat (split evenly over the starts).
-        seed: an int or ``numpy.random.SeedSequence``; each (opponent, seat, chunk) task
-            gets its own spawned stream, so results do not depend on ``jobs``.
+        games: sampled games per opponent and seat, spread evenly over the starts with at
+            least one game from each (so ``starts="all"`` plays at least one per position).
+        seed: an int, ints, a ``SeedSequence`` or a ``Generator`` (see
+            :func:`nim_evo.seeds.seed_sequence`); each (opponent, seat, chunk) task gets its
+            own spawned stream, so results do not depend on ``jobs``.
         exact: use the exact evaluator instead of sampling (no games, no noise).
         starts: ``"start"`` (the start position), ``"all"`` (every non-empty position:
             seed 000's sub-games), or position indices.
         jobs: joblib workers for the sampled games.
+        max_positions: the space limit (see :class:`nim_evo.space.Space`).
     Returns:
         One :class:`TournamentResult` per opponent, in order; the 95% interval is Wilson's
         (scipy's ``binomtest``), and collapses to the value when ``exact``.
     """
     from nim_evo.agents import make_agent
 
-    space = space_for(rules)
+    space = space_for(rules, max_positions)
     opponents = [make_agent(o, rules) if isinstance(o, str) else o for o in opponents]
     start_idx = _starts(space, starts)
     mine = as_table(player, space)
@@ -153,14 +160,14 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     per_start = max(1, -(-games // len(start_idx)))
-    tables = [as_table(o, space) for o in opponents]
+    samplers = [AliasSampler(as_table(o, space), space) for o in opponents]  # built once per table
+    my_sampler = AliasSampler(mine, space)
     tasks = [(o, seat, chunk) for o in range(len(opponents)) for seat in (0, 1)
              for chunk in _chunks(len(start_idx) * per_start)]
-    streams = np.random.SeedSequence(seed).spawn(len(tasks)) if not isinstance(seed, np.random.SeedSequence) \
-        else seed.spawn(len(tasks))
+    streams = seed_sequence(seed).spawn(len(tasks))
     repeated = np.repeat(start_idx, per_start)
     wins = Parallel(n_jobs=jobs)(
-        delayed(_play_task)(space.rules, mine, tables[o], seat, repeated[chunk], stream)
+        delayed(_play_task)(space, my_sampler, samplers[o], seat, repeated[chunk], stream)
         for (o, seat, chunk), stream in zip(tasks, streams))
     totals = np.zeros((len(opponents), 2), dtype=np.int64)
     for (o, seat, _), won in zip(tasks, wins):
@@ -177,8 +184,7 @@ def result_from_wins(opponent: str, first: int, second: int, games: int) -> Tour
                             first / games, second / games, False)
 
 
-def _play_task(rules, mine, theirs, seat, starts, stream) -> int:
-    space = space_for(rules)
+def _play_task(space, mine, theirs, seat, starts, stream) -> int:
     rng = np.random.default_rng(stream)
     first, second = (mine, theirs) if seat == 0 else (theirs, mine)
     return int(np.sum(play_games(space, first, second, starts, rng) == seat))
@@ -196,8 +202,10 @@ def _starts(space: Space, starts) -> np.ndarray:
             return np.arange(1, space.n_positions)
         raise ValueError(f"starts must be 'start', 'all' or position indices, got {starts!r}")
     idx = np.atleast_1d(np.asarray(starts, dtype=np.int64))
-    if np.any(idx < 1) or np.any(idx >= space.n_positions):
-        raise ValueError("start positions must be indices of non-empty positions of the space")
+    bad = (idx < 1) | (idx >= space.n_positions)
+    if bad.any():
+        raise ValueError(f"start positions must be indices 1..{space.n_positions - 1} of non-empty "
+                         f"positions, got {idx[bad][0]}")
     return idx
 
 
@@ -206,27 +214,37 @@ def _name(agent) -> str:
 
 
 def _as_stack(player, space: Space):
-    """(is_stack, tables (k, n, m) or None, moves (k, n) or None)."""
+    """``(is_stack, tables (k, n, m) or None, moves (k, n) or None)`` from what the caller gave:
+    an agent, a table ``(n, m)``, a move array ``(n,)``, or a stack (list) of any of them."""
     if hasattr(player, "policy"):
         return False, as_table(player, space)[None], None
+    if isinstance(player, (list, tuple)):
+        if player and all(hasattr(p, "policy") or np.ndim(p) == 2 for p in player):
+            return True, np.stack([as_table(p, space) for p in player]), None
+        player = np.stack([np.asarray(p) for p in player])
     array = np.asarray(player)
-    if array.ndim == 1:
-        return False, None, _check_moves(array[None], space)
-    if array.ndim == 2 and array.shape == (space.n_positions, space.n_moves) and array.dtype.kind == "f":
-        return False, as_table(array, space)[None], None
-    if array.ndim == 2:
-        return True, None, _check_moves(array, space)
-    for table in array:
-        as_table(table, space)
-    return True, array, None
+    table_shape = (space.n_positions, space.n_moves)
+    if array.shape == table_shape:  # a table, whatever its dtype
+        return False, as_table(array.astype(float), space)[None], None
+    if array.ndim == 3 and array.shape[1:] == table_shape:
+        for table in array:
+            check_table(table, space)
+        return True, array.astype(float, copy=False), None
+    if array.ndim in (1, 2) and array.shape[-1] == space.n_positions:
+        return array.ndim == 2, None, _check_moves(np.atleast_2d(array), space)
+    raise ValueError(f"a player must be an agent, a policy table {table_shape}, a move array "
+                     f"({space.n_positions},), or a stack of them; got shape {array.shape}")
 
 
 def _check_moves(moves: np.ndarray, space: Space) -> np.ndarray:
+    if moves.dtype.kind not in "iu":
+        raise ValueError(f"move arrays must hold integer move indices, got dtype {moves.dtype}")
     moves = moves.astype(np.int64)
-    if moves.shape[1] != space.n_positions:
-        raise ValueError(f"move arrays need {space.n_positions} entries, got {moves.shape[1]}")
-    rows = np.arange(1, space.n_positions)
-    if np.any(moves[:, 1:] < 0) or np.any(moves[:, 1:] >= space.n_moves) or \
-            not space.legal[rows, moves[:, 1:]].all():
-        raise ValueError("a move array holds an illegal move")
+    inner = moves[:, 1:]
+    legal = (inner >= 0) & (inner < space.n_moves)
+    legal[legal] = space.legal[np.nonzero(legal)[1] + 1, inner[legal]]
+    if not legal.all():
+        k, index = np.argwhere(~legal)[0]
+        raise ValueError(f"move array {k} holds move index {inner[k, index]}, not a legal move in "
+                         f"position {space.position(int(index) + 1)}")
     return moves
