@@ -107,7 +107,7 @@ def test_check_table_refuses_bad_tables():
     bad = good * 0.9
     with pytest.raises(ValueError, match="sums to"):
         check_table(bad, space)
-    with pytest.raises(ValueError, match="illegal"):
+    with pytest.raises(ValueError, match=r"move index 3, not a legal move in position \(0, 1\)"):
         win_probabilities(space, np.zeros(space.n_positions, dtype=int) + 3, good)
 
 
