@@ -47,6 +47,8 @@ def winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
     enumerable board, and the normal-play nim-sum guess on a board too big to solve.
     """
     positions = np.asarray(positions, dtype=np.int64)
+    if not (rules.misere and rules.max_take is not None):
+        return _direct_winning_mask(rules, positions)
     if len(positions) > BLOCK:
         return np.concatenate([winning_mask(rules, positions[i:i + BLOCK])
                                for i in range(0, len(positions), BLOCK)])
@@ -63,6 +65,62 @@ def winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
         verdict = solution.win[solution.space.indices(children.reshape(-1, children.shape[-1]))]
         verdict = verdict.reshape(children.shape[:2])
     return legal & ~verdict
+
+
+def winning_takes(rules: Rules, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Winning moves straight from Nim theory, at most one per pile, without child positions:
+    ``(wins, take)``, both ``(k, n_piles)``: taking ``take[r, i]`` from pile ``i`` wins where
+    ``wins[r, i]``. Not for misère play with a cap (no closed form).
+
+    Normal play: with Grundy values ``g`` (``n``, or ``n mod (k + 1)`` under a cap) and their
+    nim-sum ``s``, pile ``i`` wins by moving to Grundy value ``g[i] ^ s``: taking
+    ``(g[i] - (g[i] ^ s)) mod (k + 1)`` (``n - (n ^ s)`` uncapped) when that is a legal take.
+    Misère without a cap (Bouton): the same while two piles or more hold more than one object;
+    with one such pile, empty it or leave one so that an odd number of single piles remains;
+    with none, any single wins when their number is even.
+    """
+    k = len(positions)
+    cap = rules.max_take
+    grundy = positions if cap is None else positions % (cap + 1)
+    s = np.bitwise_xor.reduce(grundy, axis=1)
+    target = grundy ^ s[:, None]
+    take = positions - target if cap is None else np.mod(grundy - target, cap + 1)
+    ok = (s[:, None] != 0) & (take >= 1) & (take <= positions)
+    if cap is not None:
+        ok &= (take <= cap) & (target <= cap)  # a pile's Grundy value never exceeds the cap
+    if rules.misere:  # no cap here
+        big = (positions > 1).sum(axis=1)
+        ones = (positions == 1).sum(axis=1)
+        one_big = big == 1
+        # one pile above one: leave 0 or 1 in it so that the single piles number is odd
+        leave = np.where(ones % 2 == 1, 0, 1)
+        take = np.where(one_big[:, None], positions - leave[:, None], take)
+        ok = np.where(one_big[:, None], positions > 1, ok)
+        none_big = big == 0
+        ok = np.where(none_big[:, None], (positions == 1) & (ones[:, None] % 2 == 0), ok)
+        take = np.where(none_big[:, None], 1, take)
+    return ok, take
+
+
+def _direct_winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
+    ok, take = winning_takes(rules, positions)
+    mask = np.zeros((len(positions), len(move_list(rules))), dtype=bool)
+    rows, piles = np.nonzero(ok)
+    mask[rows, move_indices(rules, piles, take[rows, piles])] = True
+    return mask
+
+
+def random_moves(rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal move index for each non-empty position, in O(piles) each:
+    a draw among the position's legal moves counted pile by pile."""
+    positions = np.asarray(positions, dtype=np.int64)
+    counts = positions if rules.max_take is None else np.minimum(positions, rules.max_take)
+    ends = counts.cumsum(axis=1)
+    draw = (rng.random(len(positions)) * ends[:, -1]).astype(np.int64)
+    pile = (ends <= draw[:, None]).sum(axis=1)
+    rows = np.arange(len(positions))
+    count = draw - (ends[rows, pile] - counts[rows, pile]) + 1
+    return move_indices(rules, pile, count)
 
 
 def shortest(positions: np.ndarray) -> np.ndarray:

@@ -84,8 +84,7 @@ class _RandomMover:
         self.rules = rules
 
     def __call__(self, positions, rng, games=None):
-        legal = boards.legal_mask(self.rules, positions)
-        return np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=1)
+        return boards.random_moves(self.rules, positions, rng)
 
 
 class _NimSumMover:
@@ -95,10 +94,17 @@ class _NimSumMover:
         self.rules = rules
 
     def __call__(self, positions, rng, games=None):
-        winning = boards.winning_mask(self.rules, positions)
-        legal = boards.legal_mask(self.rules, positions)
-        pool = np.where(winning.any(axis=1, keepdims=True), winning, legal)
-        return np.where(pool, rng.random(pool.shape), -1.0).argmax(axis=1)
+        if self.rules.misere and self.rules.max_take is not None:  # one heap: the children's way
+            winning = boards.winning_mask(self.rules, positions)
+            pool = np.where(winning.any(axis=1, keepdims=True), winning, boards.legal_mask(self.rules, positions))
+            return np.where(pool, rng.random(pool.shape), -1.0).argmax(axis=1)
+        wins, take = boards.winning_takes(self.rules, positions)
+        pile = np.where(wins, rng.random(wins.shape), -1.0).argmax(axis=1)
+        rows = np.arange(len(positions))
+        chosen = boards.random_moves(self.rules, positions, rng)
+        found = wins.any(axis=1)
+        chosen[found] = boards.move_indices(self.rules, pile[found], take[rows[found], pile[found]])
+        return chosen
 
 
 class _GenomeMover:
