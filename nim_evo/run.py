@@ -253,7 +253,9 @@ def _summary(config, champion, champion_accuracy, state, run_dir, export, jobs, 
     print(f"  {'opponent':<14}{'win rate':>9}  {'95% CI':<17}{'first':>7}{'second':>8}")
     for r in results:
         print(f"  {r.opponent:<14}{r.win_rate:>9.3f}  [{r.ci_low:.3f}, {r.ci_high:.3f}]  {r.first_rate:>7.3f}{r.second_rate:>8.3f}")
-    print(f"{state.generation} generations, {sum(state.logbook.select('evals')):,} evaluations, {state.games:,} games; {state.seconds:.1f} s evolving, this session {seconds:.1f} s")
+    games = f"{state.games:,} games" if state.games else "no games (exact fitness)"
+    print(f"{state.generation} generations, {sum(state.logbook.select('evals')):,} evaluations, {games}; "
+          f"{state.seconds:.1f} s evolving, {seconds:.1f} s in this session")
     print(f"run files: {run_dir.path}/ (config.json, logbook.csv, checkpoint.pkl, hall_of_fame.json, champion.json)")
     print(f"champion exported to {export}: nim_evo.load_strategy('{export}') plays it")
 
