@@ -1,0 +1,34 @@
+"""load_strategy on the champions shipped in genomes/: they load, play, and are as good as recorded."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nim_evo import load_strategy, solve
+from nim_evo.policy import as_table
+
+SHIPPED = sorted((Path(__file__).parent.parent / "genomes").glob("*.json"))
+
+
+def test_every_kind_is_shipped_for_1_3_5_7_9():
+    kinds = {json.loads(p.read_text())["kind"] for p in SHIPPED if json.loads(p.read_text())["rules"]["piles"] == [1, 3, 5, 7, 9]}
+    assert kinds == {"table", "rules", "thresholds"}
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_champion_plays_as_recorded(path):
+    """Legal moves everywhere, and the accuracy its file records, recomputed with the solver."""
+    agent = load_strategy(path)
+    document = json.loads(path.read_text())
+    solution = solve(agent.rules)
+    table = as_table(agent, solution.space)
+    winners = np.flatnonzero(solution.win & (solution.space.totals > 0))
+    accuracy = float((table[winners] * solution.winning[winners]).sum(axis=1).mean())
+    assert accuracy == pytest.approx(document["accuracy"], abs=1e-9)
+    assert document["command"].startswith("python -m nim_evo.run")
+    rng = np.random.default_rng(0)
+    for index in rng.integers(1, solution.space.n_positions, 50):
+        piles = solution.space.position(index)
+        assert agent.rules.is_legal(piles, agent.move(piles, rng))
