@@ -111,7 +111,7 @@ class TakeNAgent(PositionalAgent):
 
     def __init__(self, rules, n: int = 3):
         super().__init__(rules)
-        if not isinstance(n, int) or n < 1:
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ValueError(f"take-n needs n >= 1, got {n!r}")
         self.n = n
         self.name = f"take-{n}"

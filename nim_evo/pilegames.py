@@ -14,6 +14,7 @@ from nim_evo import boards
 from nim_evo.genomes import get_kind
 from nim_evo.rules import Rules
 from nim_evo.seeds import seed_sequence
+from nim_evo.space import enumerable
 
 
 def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Generator,
@@ -71,7 +72,7 @@ def mover(name_or_genome, rules: Rules, genes=None):
     if name_or_genome == "random":
         return _RandomMover(rules)
     if name_or_genome == "nimsum":
-        if rules.misere and rules.max_take is not None and len(rules.piles) > 1:
+        if rules.misere and rules.max_take is not None and len(rules.piles) > 1 and not enumerable(rules):
             raise ValueError(f"nimsum on {rules.name} would need the solver (misère with a cap has no "
                              "closed form) and the board is too big to solve")
         return _NimSumMover(rules)

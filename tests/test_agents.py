@@ -7,7 +7,6 @@ import pytest
 
 from nim_evo import Rules, make_agent, solve
 from nim_evo.agents import FixedRulesAgent
-from nim_evo.minimax import MinimaxAgent
 from nim_evo.policy import check_table
 from nim_evo.space import space_for
 
@@ -91,57 +90,6 @@ def test_perfect_agents_always_play_a_winning_move(name, rules):
         np.testing.assert_array_equal(table[losers] > 0, solution.space.legal[losers])
 
 
-def test_full_depth_minimax_hurries_to_win_and_delays_losing(rules):
-    """Full-depth minimax wins by the shortest route and loses by the longest."""
-    solution = solve(rules)
-    space = solution.space
-    agent = make_agent("minimax", rules)
-    for index in range(1, space.n_positions):
-        piles = space.position(index)
-        children = {m: space.index(rules.apply(piles, m)) for m in rules.legal_moves(piles)}
-        rem = {m: solution.remoteness[c] for m, c in children.items()}
-        if solution.win[index]:
-            good = [m for m, c in children.items() if not solution.win[c]]
-            best = min(rem[m] for m in good)
-            expected = {m for m in good if rem[m] == best}
-        else:
-            best = max(rem.values())
-            expected = {m for m in rem if rem[m] == best}
-        assert {m for m, _ in agent.distribution(piles)} == expected, piles
-
-
-@pytest.mark.parametrize("depth", [1, 2, 3, 4])
-@pytest.mark.parametrize("heuristic", ["neutral", "nimsum"])
-def test_depth_limited_search_matches_its_table(depth, heuristic):
-    """Alpha-beta with a transposition table chooses what the sweep of plain minimax values does."""
-    for rules in [Rules((2, 3, 4)), Rules((2, 3, 4), 2, True), Rules((1, 2, 3, 4), misere=True)]:
-        search = MinimaxAgent(rules, depth=depth, heuristic=heuristic)
-        space = space_for(rules)
-        table = MinimaxAgent(rules, depth=depth, heuristic=heuristic).policy(space)
-        for index in range(1, space.n_positions):
-            chosen = {space.move_index(m) for m, _ in search.distribution(space.position(index))}
-            assert chosen == set(np.flatnonzero(table[index] > 0)), (rules, space.position(index))
-
-
-def test_depth_limited_minimax_is_weaker_than_full_depth():
-    """A 1-ply neutral minimax misses wins it cannot see: it is not perfect on 1-3-5-7-9."""
-    rules = Rules((1, 3, 5, 7, 9))
-    solution = solve(rules)
-    table = make_agent("minimax", rules, depth=1).policy(solution.space)
-    assert solution.accuracy(table.argmax(axis=1)) < 0.5
-    # but it never misses a win in one move: taking the last object
-    last = [i for i in range(1, solution.space.n_positions) if np.count_nonzero(solution.space.positions[i]) == 1]
-    assert all(table[i].max() == 1.0 for i in last)
-
-
-def test_minimax_options_are_checked():
-    rules = Rules((3, 4))
-    with pytest.raises(ValueError, match="depth"):
-        make_agent("minimax", rules, depth=0)
-    with pytest.raises(ValueError, match="heuristic"):
-        make_agent("minimax", rules, heuristic="clever")
-
-
 def test_make_agent_names():
     """Agents come by name; take-N parses N; unknown names and options are clear errors."""
     rules = Rules((21,), 3)
@@ -152,6 +100,21 @@ def test_make_agent_names():
         make_agent("random", rules, depth=3)
     with pytest.raises(ValueError, match="n >= 1"):
         make_agent("take-n", rules, n=0)
+
+
+def test_take_n_by_name_takes_no_options():
+    """take-3 names its n; giving n as well is an error, not a silent choice of one of them."""
+    rules = Rules((21,), 3)
+    with pytest.raises(ValueError, match="take-3 takes no options"):
+        make_agent("take-3", rules, n=4)
+    assert make_agent("take-n", rules, n=2).distribution((21,)) == [((0, 2), 1.0)]
+
+
+@pytest.mark.parametrize("n", [True, 2.0, "3"])
+def test_take_n_refuses_n_that_is_not_a_whole_number(n):
+    """n=True is not n=1 (as minimax's depth=True is not depth 1, and Rules refuses bool sizes)."""
+    with pytest.raises(ValueError, match="n >= 1"):
+        make_agent("take-n", Rules((21,), 3), n=n)
 
 
 def test_take_n_takes_n_or_what_is_left():

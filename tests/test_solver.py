@@ -382,3 +382,26 @@ def test_theory_known_wins_agrees_with_solver_where_known(rules):
     expected_known = (nonempty <= 1) | (not capped_misere)
     np.testing.assert_array_equal(known, np.broadcast_to(expected_known, known.shape))
     np.testing.assert_array_equal(verdict[known], solution.win[known])
+
+
+def test_a_raised_position_limit_carries_through():
+    """21 piles of one: 2,097,152 positions, above the default limit. A Space built with a
+    raised limit is solved, and the nim-sum agent compiles its table on it, without either
+    going back to the rules (and the default limit)."""
+    from nim_evo import make_agent
+    from nim_evo.policy import check_table
+    from nim_evo.space import Space
+
+    rules = Rules((1,) * 21)
+    with pytest.raises(SpaceTooLarge):
+        solve(rules)
+    space = Space(rules, max_positions=3_000_000)
+    assert space.n_positions == 2**21
+    solution = solve(space)
+    assert solution.space is space
+    np.testing.assert_array_equal(solution.win, space.totals % 2 == 1)  # singles: odd count wins
+    table = make_agent("nimsum", rules).policy(space)
+    check_table(table, space)
+    rows = np.random.default_rng(0).choice(np.arange(1, space.n_positions), 200, replace=False)
+    # every move of a single wins or every move loses: the nim-sum agent is uniform over all
+    np.testing.assert_allclose(table[rows], space.legal[rows] / space.legal[rows].sum(axis=1, keepdims=True))

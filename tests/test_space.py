@@ -228,3 +228,30 @@ def test_space_for_is_shared():
     rules = Rules((4, 2))
     assert space_for(rules) is space_for(Rules((4, 2)))
     assert space_for(rules).n_positions == 15
+
+
+def test_refuses_a_board_with_too_many_position_move_pairs():
+    """1000-1000 has ~1M positions (under the limit) but 2,000 moves: ~2e9 position-move pairs."""
+    rules = Rules((1000, 1000))
+    assert space_size(rules) <= space_module.DEFAULT_MAX_POSITIONS
+    with pytest.raises(SpaceTooLarge, match="position-move pairs") as info:
+        check_space_size(rules)
+    assert rules.name in str(info.value)
+    with pytest.raises(SpaceTooLarge, match="position-move pairs"):
+        Space(rules)
+    assert not space_module.enumerable(rules)
+
+
+@pytest.mark.parametrize("index", [-1, -16, 16, 100])
+def test_position_refuses_indices_outside_the_space(index):
+    space = Space(Rules((3, 3)))
+    with pytest.raises(ValueError, match="outside 0..15"):
+        space.position(index)
+
+
+@pytest.mark.parametrize("move_index", [-1, 6, 7])
+def test_move_refuses_indices_outside_the_move_list(move_index):
+    space = Space(Rules((3, 3)))
+    assert space.n_moves == 6
+    with pytest.raises(ValueError, match="outside 0..5"):
+        space.move(move_index)

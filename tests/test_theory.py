@@ -1,0 +1,177 @@
+"""Tests of nim_evo.theory on its own: Grundy values, nim-sums and the closed forms, checked
+against a mex computation and a brute-force search written here (the comparisons with the
+solver live in test_solver.py)."""
+
+from __future__ import annotations
+
+from functools import lru_cache, reduce
+from operator import xor
+
+import numpy as np
+import pytest
+
+from nim_evo import theory
+from nim_evo.rules import Rules
+
+# -- helpers written here, independent of the library ----------------------------------------
+
+
+def mex(values) -> int:
+    values = set(values)
+    return next(g for g in range(len(values) + 1) if g not in values)
+
+
+@lru_cache(maxsize=None)
+def heap_grundy(n: int, cap: int | None) -> int:
+    """Grundy value of one heap of ``n`` by the definition: mex of the children's values."""
+    top = n if cap is None else min(n, cap)
+    return mex(heap_grundy(n - take, cap) for take in range(1, top + 1))
+
+
+@lru_cache(maxsize=None)
+def brute_win(position: tuple, cap: int | None, misere: bool) -> bool:
+    """Does the player to move win? (Empty board: the other player took the last object.)"""
+    if not any(position):
+        return misere
+    for pile, size in enumerate(position):
+        for take in range(1, (size if cap is None else min(size, cap)) + 1):
+            child = position[:pile] + (size - take,) + position[pile + 1:]
+            if not brute_win(child, cap, misere):
+                return True
+    return False
+
+
+def random_positions(rng, count, n_piles, top=7, sparse=True):
+    positions = rng.integers(0, top + 1, size=(count, n_piles))
+    if sparse:  # plenty of positions with zero, one or two non-empty piles
+        positions[rng.random(positions.shape) < 0.45] = 0
+    return positions
+
+
+VARIANTS = [(cap, misere) for cap in (None, 1, 2, 3, 5) for misere in (False, True)]
+
+# -- Grundy values -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cap", [None, 1, 2, 3, 4, 7])
+def test_grundy_of_a_heap_is_the_mex_definition(cap):
+    """grundy(n) = n without a cap and n mod (k + 1) with one: exactly the mex recursion."""
+    sizes = np.arange(0, 40)
+    expected = [heap_grundy(int(n), cap) for n in sizes]
+    np.testing.assert_array_equal(theory.grundy(sizes, cap), expected)
+
+
+def test_grundy_keeps_any_shape():
+    rng = np.random.default_rng(1)
+    piles = rng.integers(0, 30, size=(4, 3, 5))
+    np.testing.assert_array_equal(theory.grundy(piles), piles)
+    np.testing.assert_array_equal(theory.grundy(piles, 3), piles % 4)
+    assert theory.grundy(piles, 3).shape == piles.shape
+
+
+@pytest.mark.parametrize("cap", [None, 1, 2, 3, 5])
+def test_grundy_sum_is_the_xor_of_heap_values(cap):
+    """grundy_sum XORs the mex Grundy values along the last axis, for any leading shape."""
+    rng = np.random.default_rng(2)
+    positions = rng.integers(0, 25, size=(6, 5, 4))
+    expected = np.array([[reduce(xor, (heap_grundy(int(n), cap) for n in row), 0) for row in block]
+                         for block in positions])
+    result = theory.grundy_sum(positions, cap)
+    assert result.shape == (6, 5)
+    np.testing.assert_array_equal(result, expected)
+    assert theory.grundy_sum(np.zeros((3, 4), dtype=int), cap).tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("positions, value", [
+    ([1, 3, 5, 7], 0), ([1, 3, 5, 7, 9], 9), ([7, 5, 3], 1), ([2, 3, 4, 5], 0), ([12], 12), ([6, 6], 0),
+])
+def test_grundy_sum_known_values(positions, value):
+    assert int(theory.grundy_sum(np.array(positions))) == value
+
+
+# -- closed forms ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cap, misere", VARIANTS, ids=[f"cap{c}-{'misere' if m else 'normal'}" for c, m in VARIANTS])
+def test_known_wins_marks_exactly_the_closed_forms(cap, misere):
+    """known_wins marks every position except capped misère ones with two or more non-empty
+    piles, and its verdict there is the brute-force outcome; wins() answers only when all are known."""
+    rng = np.random.default_rng(3)
+    for n_piles in (1, 2, 3, 4):
+        rules = Rules((7,) * n_piles, cap, misere)
+        positions = random_positions(rng, 150, n_piles)
+        verdict, known = theory.known_wins(rules, positions)
+        assert verdict.shape == known.shape == (len(positions),)
+        active = (positions > 0).sum(axis=1)
+        expected_known = active <= 1 if (misere and cap is not None) else np.ones(len(positions), bool)
+        np.testing.assert_array_equal(known, expected_known)
+        truth = np.array([brute_win(tuple(int(x) for x in p), cap, misere) for p in positions])
+        np.testing.assert_array_equal(verdict[known], truth[known])
+        everything = theory.wins(rules, positions)
+        if known.all():
+            np.testing.assert_array_equal(everything, truth)
+        else:
+            assert everything is None
+            np.testing.assert_array_equal(theory.wins(rules, positions[known]), truth[known])
+
+
+def test_known_wins_keeps_leading_axes():
+    """A (a, b, n_piles) array gives (a, b) verdicts and marks, the same as row by row."""
+    rules = Rules((6, 6, 6), 2, True)
+    positions = random_positions(np.random.default_rng(4), 60, 3, top=6).reshape(5, 12, 3)
+    verdict, known = theory.known_wins(rules, positions)
+    assert verdict.shape == known.shape == (5, 12)
+    flat_verdict, flat_known = theory.known_wins(rules, positions.reshape(-1, 3))
+    np.testing.assert_array_equal(verdict.ravel(), flat_verdict)
+    np.testing.assert_array_equal(known.ravel(), flat_known)
+
+
+@pytest.mark.parametrize("position, cap, misere, win", [
+    ((0, 0, 0), None, False, False),   # the empty board: the other player took the last object
+    ((0, 0, 0), None, True, True),
+    ((0, 0), 3, True, True),
+    ((1, 1, 1), None, True, False),     # Bouton: all singles, odd count: lost in misère
+    ((1, 1), None, True, True),
+    ((1, 1, 1), None, False, True),
+    ((1, 0, 3), None, True, True),      # one pile above one: win (leave an odd number of singles)
+    ((2, 2), None, True, False),        # nim-sum 0 with a pile above one: lost
+    ((17,), 3, True, False),            # (17 - 1) mod 4 == 0
+    ((16,), 3, True, True),
+    ((21,), 3, False, True),
+    ((20,), 3, False, False),
+    ((0, 6), 4, True, False),           # one non-empty heap under a cap: (6 - 1) mod 5 == 0
+    ((0, 5), 4, True, True),
+    ((4, 4), 3, False, False),          # Grundy 0 xor 0
+])
+def test_is_win_closed_forms(position, cap, misere, win):
+    rules = Rules(tuple(max(p, 1) for p in position), cap, misere)
+    assert theory.is_win(rules, position) is win
+    assert brute_win(position, cap, misere) is win
+
+
+def test_no_closed_form_for_capped_misere_with_two_piles():
+    rules = Rules((5, 5), 2, True)
+    assert theory.is_win(rules, (2, 3)) is None
+    assert theory.winning_moves(rules, (2, 3)) is None
+    verdict, known = theory.known_wins(rules, np.array([[2, 3], [0, 3], [2, 0], [0, 0]]))
+    assert known.tolist() == [False, True, True, True]
+
+
+@pytest.mark.parametrize("cap, misere", VARIANTS, ids=[f"cap{c}-{'misere' if m else 'normal'}" for c, m in VARIANTS])
+def test_winning_moves_are_exactly_the_moves_to_lost_positions(cap, misere):
+    """Where a closed form applies, winning_moves lists, in the engine's order, exactly the moves
+    whose child the brute force says is lost; empty for a lost position; [] on the empty board."""
+    rng = np.random.default_rng(5)
+    rules = Rules((6, 6, 6), cap, misere)
+    for position in random_positions(rng, 80, 3, top=6):
+        position = tuple(int(x) for x in position)
+        moves = theory.winning_moves(rules, position)
+        if misere and cap is not None and sum(p > 0 for p in position) > 1:
+            assert moves is None, position
+            continue
+        expected = [m for m in rules.legal_moves(position)
+                    if not brute_win(rules.apply(position, m), cap, misere)]
+        assert moves == expected, position
+        if any(position):
+            assert (len(moves) > 0) == brute_win(position, cap, misere), position
+    assert theory.winning_moves(rules, (0, 0, 0)) == []
