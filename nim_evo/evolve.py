@@ -32,6 +32,7 @@ from joblib import Parallel, delayed
 
 from nim_evo import fitness
 from nim_evo.genomes import get_kind
+from nim_evo.io import rules_from_json, rules_to_json
 from nim_evo.rules import Rules
 
 # lexicographic: the win rate from the starts first, then the mean win rate over all sub-games
@@ -69,15 +70,12 @@ class Config:
 
     def to_json(self) -> dict:
         data = asdict(self)
-        data["rules"] = {"piles": list(self.rules.piles), "max_take": self.rules.max_take,
-                         "misere": self.rules.misere}
+        data["rules"] = rules_to_json(self.rules)
         data["opponents"] = list(self.opponents)
         return data
 
     @classmethod
     def from_json(cls, data: dict) -> Config:
-        from nim_evo.io import rules_from_json
-
         data = dict(data)
         data["rules"] = rules_from_json(data.get("rules"), "the run's config")
         data["opponents"] = tuple(data["opponents"])
@@ -224,12 +222,8 @@ def same_genome(a, b) -> bool:
     return np.array_equal(a, b)
 
 
-def best(state: State):
-    return tools.selBest(state.population, 1)[0]
-
-
 def _record(state: State, config: Config, evals: int, games: int, seconds: float) -> None:
-    champion = best(state)
+    champion = state.halloffame[0]  # the run's champion so far: what the run exports
     record = make_statistics().compile(state.population)
     rates = {f"{name}": round(sum(pair) / 2, 6) for name, pair in champion.rates.items()}
     try:

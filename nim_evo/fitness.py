@@ -39,6 +39,7 @@ class Panel:
             if fitness == "exact" or starts == "all":
                 raise ValueError(f"the board {rules.name} has {space_size(rules):,} positions, too many to "
                                  "enumerate: use --fitness sampled from the start position")
+            pilegames.check_board(rules)
             for name in names:
                 pilegames.mover(name, rules)  # refuses opponents that need the enumerated board
             return cls(rules, tuple(names), None, None)
@@ -102,7 +103,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
     return [Evaluation(float(rates[j].mean()), float(subgames[j]),
                        {name: (float(rates[j, o, 0]), float(rates[j, o, 1])) for o, name in enumerate(panel.names)},
                        played,
-                       None if mine is None else (mine[j], theirs[j]))
+                       None if mine is None else (mine[j].copy(), theirs[j].copy()))
             for j in range(k)]
 
 
@@ -135,12 +136,7 @@ def accuracy(kind: str, genome, rules: Rules) -> float:
     from nim_evo.solver import solve
 
     solution = solve(rules)
-    space = solution.space
-    policy = _policies(kind, [genome], space)[0]
-    winners = np.flatnonzero(solution.win & (space.totals > 0))
-    if policy.ndim == 1:
-        return float(solution.winning[winners, policy[winners]].mean())
-    return float((policy[winners] * solution.winning[winners]).sum(axis=1).mean())
+    return solution.accuracy(_policies(kind, [genome], solution.space)[0])
 
 
 def _policies(kind: str, genomes: list, space):

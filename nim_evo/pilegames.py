@@ -17,6 +17,16 @@ from nim_evo.seeds import seed_sequence
 from nim_evo.space import enumerable
 
 
+MAX_MOVES = 5_000  # a mover may hold a (games, moves) array: boards with more moves are refused
+
+
+def check_board(rules: Rules) -> None:
+    """Refuse, in one line, a board whose move list is too long for batched games."""
+    if rules.n_moves > MAX_MOVES:
+        raise ValueError(f"the board {rules.name} has {rules.n_moves:,} moves; games on pile arrays "
+                         f"handle at most {MAX_MOVES:,} (smaller piles or a cap)")
+
+
 def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Generator,
                     start=None) -> np.ndarray:
     """Play ``games`` games from ``start`` (default the rules' start); ``first`` moves first.
@@ -27,6 +37,7 @@ def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Gene
     Returns:
         ``(games,) int8``: the winning seat of each game.
     """
+    check_board(rules)
     moves = boards.move_list(rules)
     position = np.tile(np.array(rules.start if start is None else start, dtype=np.int64), (games, 1))
     winner = np.empty(games, dtype=np.int8)

@@ -111,6 +111,11 @@ class Rules:
         return not self.last_mover_wins
 
     @property
+    def n_moves(self) -> int:
+        """How many moves the board has (counted, not listed)."""
+        return sum(min(n, self.max_take or n) for n in self.piles)
+
+    @property
     def moves(self) -> tuple[Move, ...]:
         """Every move of this board, in the engine's order (the batched path's move index)."""
         return tuple(legal_moves(self.piles, self.max_take))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import shlex
 import sys
 import time
@@ -28,9 +29,11 @@ from nim_evo.rundir import RunDir, individual_document
 from nim_evo.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
 from nim_evo.tournament import tournament
 
-DEFAULTS = {"genome": "table", "generations": 200, "population": 40, "offspring": 80,
-            "opponents": "random,nimsum,minimax", "games": 1000, "fitness": "exact", "starts": "start",
-            "seed": 0}
+_CONFIG = {f.name: f.default for f in dataclasses.fields(evolve.Config)}
+DEFAULTS = {"genome": "table", "opponents": ",".join(_CONFIG["opponents"]),
+            **{key: _CONFIG[key] for key in ("generations", "population", "offspring", "games", "fitness",
+                                             "starts", "seed")}}
+MAX_GAMES = 1_000_000
 SUMMARY_GAMES = 5000
 
 
@@ -67,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--jobs", type=int, default=1, help="parallel workers; results do not depend on it (default 1)")
     out = p.add_argument_group("output")
     out.add_argument("--out", help="the run directory (default runs/<run-id>)")
-    out.add_argument("--genomes-dir", default="genomes", help="where the champion is exported (default genomes)")
+    out.add_argument("--genomes-dir", help="where the champion is exported (default genomes; on --resume, where "
+                                           "the run exported before)")
     out.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
     out.add_argument("--force", action="store_true", help="allow overwriting an existing run directory or export")
     out.add_argument("--quiet", action="store_true", help="no progress bar or summary, just the export path")
@@ -84,10 +88,14 @@ def main(argv=None) -> int:
             for name, description in PRESETS.items():
                 print(f"{name:16} {description}")
             return 0
-        run_dir, config, state, toolbox = _prepare(args)
-        return _evolve(args, run_dir, config, state, toolbox)
+        run_dir, config, state, toolbox, extra = _prepare(args)
+        return _evolve(args, run_dir, config, state, toolbox, extra)
     except (UsageError, ValueError) as error:
         print(f"nim_evo: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # a disk or file-system problem: one line, not a traceback
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"nim_evo: error: {error.strerror or error}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         hint = f"; continue with --resume {run_dir.path}" if run_dir and run_dir.checkpoint_path.exists() else ""
@@ -102,15 +110,18 @@ def _prepare(args):
         return _prepare_resume(args)
     config = config_from_args(args)
     check_feasible(config)
-    run_dir = RunDir(args.out) if args.out else _fresh_run_dir(args, config)
-    export = _export_path(args, run_dir, config)
+    genomes_dir = Path(args.genomes_dir or "genomes")
+    run_dir = RunDir(args.out) if args.out else _fresh_run_dir(genomes_dir, config)
+    export = _export_path(genomes_dir, run_dir, config)
     if export.exists() and not args.force:
         raise UsageError(f"{export} exists; use --force to overwrite it, or another --out")
-    toolbox = _toolbox(config, args.jobs)
-    run_dir.create(config, force=args.force)
+    toolbox = _toolbox(config, args.jobs)  # validates the panel
+    _check_writable(genomes_dir)           # only now touch the disk, and before the first generation
+    run_dir.check_free(force=args.force)
     state = evolve.start(config, toolbox)
-    run_dir.save(state, config)
-    return run_dir, config, state, toolbox
+    extra = {"export": str(export), "command": args.command}
+    run_dir.begin(state, config, extra, force=args.force)
+    return run_dir, config, state, toolbox, extra
 
 
 def _prepare_resume(args):
@@ -120,14 +131,28 @@ def _prepare_resume(args):
     if given:
         raise UsageError(f"--resume continues a run as it was configured; drop --{given[0].replace('_', '-')}")
     run_dir = RunDir(args.resume)
-    config, state = run_dir.load()
+    config, state, extra = run_dir.load()
+    if args.genomes_dir or not extra.get("export"):
+        extra["export"] = str(_export_path(Path(args.genomes_dir or "genomes"), run_dir, config))
+    _check_writable(Path(extra["export"]).parent)
+    extra["command"] = extra.get("command") or args.command
+    extra["resumed_with"] = args.command
     if args.generations is not None:
         if args.generations < state.generation:
             raise UsageError(f"the run is at generation {state.generation}; --generations cannot go below it")
         config = dataclasses.replace(config, generations=args.generations)
+        run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
         write_json(run_dir.config_path, config.to_json())
-        run_dir.save(state, config)
-    return run_dir, config, state, _toolbox(config, args.jobs)
+    return run_dir, config, state, _toolbox(config, args.jobs), extra
+
+
+def _check_writable(directory: Path) -> None:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot create {directory}: {error.strerror or error}") from None
+    if not directory.is_dir() or not os.access(directory, os.W_OK):
+        raise UsageError(f"cannot write to {directory}")
 
 
 def config_from_args(args) -> evolve.Config:
@@ -137,14 +162,20 @@ def config_from_args(args) -> evolve.Config:
     for key in ("generations", "population", "games"):
         if values[key] < 1:
             raise UsageError(f"--{key} must be >= 1, got {values[key]}")
+    if values["games"] > MAX_GAMES:
+        raise UsageError(f"--games must be at most {MAX_GAMES:,} per opponent and seat, got {values['games']:,}")
+    if values["seed"] < 0:
+        raise UsageError(f"--seed must be >= 0, got {values['seed']}")
     if values["population"] < 2:
         raise UsageError("--population must be >= 2")
     offspring = args.offspring if args.offspring is not None else DEFAULTS["offspring"]
     if offspring < 1:
         raise UsageError(f"--offspring must be >= 1, got {offspring}")
-    opponents = tuple(name.strip() for name in values["opponents"].split(",") if name.strip())
-    if not opponents:
-        raise UsageError("--opponents must name at least one opponent")
+    opponents = tuple(name.strip() for name in values["opponents"].split(","))
+    if not all(opponents):
+        raise UsageError(f"--opponents has an empty name: {values['opponents']!r}")
+    if len(set(opponents)) != len(opponents):
+        raise UsageError(f"--opponents names an opponent twice: {values['opponents']!r}")
     return evolve.Config(genome=values["genome"], rules=rules_from_args(args), generations=values["generations"],
                          population=values["population"], offspring=offspring, opponents=opponents,
                          games=values["games"], fitness=values["fitness"], starts=values["starts"],
@@ -185,29 +216,33 @@ def _toolbox(config, jobs):
 
 
 def _exported_by(path: Path, document: dict) -> bool:
-    """Was ``path`` exported by this same run (resumed, or extended with more generations)?"""
+    """Was ``path`` exported by this same run (resumed, or extended with more generations)?
+    Same run id and the same configuration but for the number of generations."""
     try:
         existing = read_json(path)
     except ValueError:
         return False
-    return all(existing.get(key) == document.get(key) for key in ("format", "kind", "rules", "run"))
+    same = {key: value for key, value in (existing.get("run_config") or {}).items() if key != "generations"}
+    ours = {key: value for key, value in document["run_config"].items() if key != "generations"}
+    return existing.get("format") == document.get("format") and existing.get("run") == document.get("run") \
+        and same == ours
 
 
-def _fresh_run_dir(args, config) -> RunDir:
+def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
     """``runs/<board>-seed<seed>``, with ``-2``, ``-3``, ... while that run or its export exists."""
     base, n = f"{config.rules.name}-seed{config.seed}", 1
     while True:
         run_dir = RunDir(Path("runs") / (base if n == 1 else f"{base}-{n}"))
-        if not run_dir.path.exists() and not _export_path(args, run_dir, config).exists():
+        if not run_dir.path.exists() and not _export_path(genomes_dir, run_dir, config).exists():
             return run_dir
         n += 1
 
 
-def _export_path(args, run_dir: RunDir, config) -> Path:
-    return Path(args.genomes_dir) / f"{run_dir.run_id}-{config.genome}.json"
+def _export_path(genomes_dir: Path, run_dir: RunDir, config) -> Path:
+    return Path(genomes_dir) / f"{run_dir.run_id}-{config.genome}.json"
 
 
-def _evolve(args, run_dir: RunDir, config, state, toolbox) -> int:
+def _evolve(args, run_dir: RunDir, config, state, toolbox, extra) -> int:
     began = time.perf_counter()
     progress = Progress(config.generations, state.generation, quiet=args.quiet)
     if not args.quiet:
@@ -217,7 +252,7 @@ def _evolve(args, run_dir: RunDir, config, state, toolbox) -> int:
     progress.update(state.logbook[-1], config.opponents)
     while state.generation < config.generations:
         evolve.step(state, config, toolbox)
-        run_dir.save(state, config)
+        run_dir.save(state, config, extra)
         progress.update(state.logbook[-1], config.opponents)
 
     champion = state.halloffame[0]
@@ -225,9 +260,11 @@ def _evolve(args, run_dir: RunDir, config, state, toolbox) -> int:
         champion_accuracy = accuracy(config.genome, champion, config.rules)
     except ValueError:
         champion_accuracy = None
-    export = _export_path(args, run_dir, config)
+    export = Path(extra["export"])
     document = individual_document(champion, config, name=export.stem, run=run_dir.run_id,
-                                   accuracy=champion_accuracy, command=args.command)
+                                   accuracy=champion_accuracy, command=extra["command"],
+                                   **({"resumed_with": extra["resumed_with"]} if extra.get("resumed_with") else {}),
+                                   run_config=config.to_json())
     run_dir.write_outputs(state, config, document)
     if export.exists() and not args.force and not _exported_by(export, document):
         raise UsageError(f"{export} holds another run's genome; the champion stays in {run_dir.champion_path} "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import pickle
 from pathlib import Path
 
@@ -29,33 +30,69 @@ class RunDir:
     def run_id(self) -> str:
         return self.path.name
 
-    def create(self, config: Config, force: bool = False) -> None:
-        """Make the directory and write the config; refuse a non-empty one unless ``force``."""
+    def check_free(self, force: bool = False) -> None:
+        """Refuse a non-empty directory unless ``force``; make sure it can be written."""
+        if self.path.exists() and not self.path.is_dir():
+            raise ValueError(f"{self.path} is not a directory")
         if self.path.exists() and any(self.path.iterdir()) and not force:
             raise ValueError(f"{self.path} exists and is not empty; use --resume {self.path} "
                              "to continue it, or --force to start over in it")
         self.path.mkdir(parents=True, exist_ok=True)
+        if not os.access(self.path, os.W_OK):
+            raise ValueError(f"cannot write to {self.path}")
+
+    def begin(self, state: State, config: Config, extra: dict, force: bool = False) -> None:
+        """Write a new run's first checkpoint, then its config (a kill in between leaves a
+        resumable run: the checkpoint is the authority). ``force`` first removes an old run's files."""
+        self.check_free(force)
+        if force:
+            for path in self._files():
+                path.unlink(missing_ok=True)
+        self.save(state, config, extra)
         write_json(self.config_path, config.to_json())
 
-    def save(self, state: State, config: Config) -> None:
+    def save(self, state: State, config: Config, extra: dict) -> None:
         """Checkpoint and logbook after a generation."""
         write_pickle(self.checkpoint_path, {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
-                                            "config": config.to_json(), "state": freeze(state)})
+                                            "config": config.to_json(), "state": freeze(state), **extra})
         atomic_write_text(self.logbook_path, logbook_csv(state.logbook))
 
-    def load(self) -> tuple[Config, State]:
-        """The config and last checkpoint; ``ValueError`` for anything corrupt, foreign or missing."""
+    def load(self) -> tuple[Config, State, dict]:
+        """The config, last checkpoint and the run's extras (export path, command); ``ValueError``
+        for anything corrupt, foreign or missing. The checkpoint's config is the authority:
+        a ``config.json`` that differs from it only in ``generations`` (a kill while a run was
+        being extended) or is missing (a kill before it was written) is rewritten."""
         if not self.path.is_dir():
             raise ValueError(f"no run directory at {self.path}")
         self._remove_stale_temporaries()
+        data = self._read_checkpoint()
         try:
-            config = Config.from_json(read_json(self.config_path))
+            config = Config.from_json(data["config"])
         except (TypeError, KeyError, ValueError) as error:
-            raise ValueError(f"{self.config_path} is not a nim_evo run config ({error})") from None
+            raise ValueError(f"{self.checkpoint_path} holds no valid run config ({error})") from None
+        if self.config_path.exists():
+            try:
+                written = read_json(self.config_path)
+            except ValueError:
+                written = None
+            if written is not None and _without_generations(written) != _without_generations(config.to_json()):
+                raise ValueError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
+        if not self.config_path.exists() or read_json(self.config_path) != config.to_json():
+            write_json(self.config_path, config.to_json())
+        try:
+            state = thaw(data["state"], config)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ValueError(f"{self.checkpoint_path} holds no valid run state ({type(error).__name__})") from None
+        return config, state, {key: data.get(key) for key in ("export", "command")}
+
+    def _read_checkpoint(self) -> dict:
         try:
             with open(self.checkpoint_path, "rb") as handle:
                 data = pickle.load(handle)
         except FileNotFoundError:
+            if self.config_path.exists():
+                raise ValueError(f"{self.path} was stopped before its first generation was saved; "
+                                 f"start it again with --force --out {self.path}") from None
             raise ValueError(f"{self.path} has no checkpoint to resume from") from None
         except Exception as error:  # unpickling can fail in many ways; all mean a corrupt file
             raise ValueError(f"{self.checkpoint_path} is corrupt ({type(error).__name__})") from None
@@ -64,17 +101,14 @@ class RunDir:
         if data.get("version") != CHECKPOINT_VERSION:
             raise ValueError(f"{self.checkpoint_path} has checkpoint version {data.get('version')!r}; "
                              f"this nim_evo reads version {CHECKPOINT_VERSION}")
-        if data.get("config") != config.to_json():
-            raise ValueError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
-        try:
-            return config, thaw(data["state"], config)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise ValueError(f"{self.checkpoint_path} holds no valid run state ({type(error).__name__})") from None
+        return data
+
+    def _files(self) -> list[Path]:
+        return [self.config_path, self.checkpoint_path, self.logbook_path, self.halloffame_path, self.champion_path]
 
     def _remove_stale_temporaries(self) -> None:
         """Delete temporary files a killed run left mid-write (their targets are intact)."""
-        ours = {p.name for p in (self.config_path, self.checkpoint_path, self.logbook_path,
-                                 self.halloffame_path, self.champion_path)}
+        ours = {p.name for p in self._files()}
         for leftover in self.path.glob(".*.tmp"):
             if leftover.name[1:].rsplit(".", 2)[0] in ours:
                 leftover.unlink(missing_ok=True)
@@ -83,6 +117,10 @@ class RunDir:
         halloffame = [individual_document(ind, config) for ind in state.halloffame]
         write_json(self.halloffame_path, {"run": self.run_id, "individuals": halloffame})
         write_json(self.champion_path, champion_doc)
+
+
+def _without_generations(config_json: dict) -> dict:
+    return {key: value for key, value in config_json.items() if key != "generations"}
 
 
 def individual_document(ind, config: Config, **extra) -> dict:

@@ -36,16 +36,21 @@ class Solution:
         row = self.winning[self.space.index(piles)]
         return [self.space.move(k) for k in np.flatnonzero(row)]
 
-    def accuracy(self, moves: np.ndarray) -> float:
-        """Share of the space's winning positions where the move index in ``moves`` wins.
+    def accuracy(self, policy: np.ndarray) -> float:
+        """Share of the space's winning positions where ``policy`` plays a winning move.
 
         Args:
-            moves: ``(n_positions,)`` ints, one move index per position (any value where
-                the position is lost or terminal).
+            policy: ``(n_positions,)`` move indices (any value where the position is lost or
+                terminal), or a ``(n_positions, n_moves)`` probability table, for which the
+                share is the mean probability of playing a winning move.
         """
         winners = np.flatnonzero(self.win & (self.space.totals > 0))
-        chosen = np.asarray(moves)[winners]
-        return float(self.winning[winners, chosen].mean()) if len(winners) else 1.0
+        if not len(winners):
+            return 1.0
+        policy = np.asarray(policy)
+        if policy.ndim == 2:
+            return float((policy[winners] * self.winning[winners]).sum(axis=1).mean())
+        return float(self.winning[winners, policy[winners]].mean())
 
 
 def solve(rules: Rules | Space, max_positions: int = DEFAULT_MAX_POSITIONS) -> Solution:

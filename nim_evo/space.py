@@ -38,7 +38,7 @@ def check_space_size(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -
     ``max_positions`` positions, or more than :data:`MAX_CELLS` position-move pairs (each
     table over the space has that many entries)."""
     size = space_size(rules)
-    cells = size * len(rules.moves)
+    cells = size * rules.n_moves
     if size > max_positions or cells > MAX_CELLS:
         limit = (f"the limit of {max_positions:,} positions" if size > max_positions
                  else f"the limit of {MAX_CELLS:,} position-move pairs ({cells:,} here)")
@@ -49,7 +49,7 @@ def check_space_size(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -
 
 def enumerable(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> bool:
     """Can the space of ``rules`` be built within the limits?"""
-    return space_size(rules) <= max_positions and space_size(rules) * len(rules.moves) <= MAX_CELLS
+    return space_size(rules) <= max_positions and space_size(rules) * rules.n_moves <= MAX_CELLS
 
 
 class Space:
@@ -144,6 +144,6 @@ def space_for(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> Space
 
 
 def _bytes(rules: Rules, size: int) -> str:
-    moves = len(rules.moves)
+    moves = rules.n_moves
     gib = size * (moves * 5 + len(rules.piles) * 4) / 2**30
     return f"{gib:,.1f} GiB" if gib >= 1 else f"{gib * 1024:,.0f} MiB"

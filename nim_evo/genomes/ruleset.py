@@ -158,8 +158,10 @@ def from_json(data: dict, rules: Rules, container=dict):
     for situation in SITUATIONS:
         rule = table[situation]
         try:
-            genes[situation] = [PILES.index(rule["pile"]), COUNTS.index(rule["count"]),
-                                int(rule["period"]), int(rule["residue"])]
+            numbers = rule["period"], rule["residue"]
+            if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+                raise TypeError
+            genes[situation] = [PILES.index(rule["pile"]), COUNTS.index(rule["count"]), *numbers]
         except (KeyError, TypeError, ValueError):
             raise ValueError(f"the rule for {situation} is malformed: {rule!r}") from None
         if not all(0 <= v < bound for v, bound in zip(genes[situation], FIELDS)):

@@ -16,7 +16,12 @@ weights are evolved against real win rates. The policy is the mixture of the str
 policies, computed on arrays of positions, so the genome plays any board.
 
 Operators are DEAP's own for real-valued genes: ``cxBlend`` and ``mutGaussian``, then
-clipped back into ``[0, 1]``.
+clipped back into ``[0, 1]``. They draw from the ``random`` module (their ``rng`` argument is
+unused), which the evolution loop seeds at every generation, as it does for ``varOr``.
+
+The nim-sum strategy plays like the ``nimsum`` agent: Nim theory where a closed form exists,
+the solver otherwise (misère with a cap); on such a board too big to solve it falls back on
+the normal-play nim-sum guess, so the genome still plays any board.
 """
 
 from __future__ import annotations
@@ -111,7 +116,10 @@ def from_json(data: dict, rules: Rules, container=np.asarray):
     weights = data.get("weights")
     if not isinstance(weights, dict) or set(weights) != set(STRATEGIES):
         raise ValueError(f"a thresholds genome needs one weight for each of {', '.join(STRATEGIES)}")
-    genes = np.array([float(weights[name]) for name in STRATEGIES])
+    values = [weights[name] for name in STRATEGIES]
+    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) for w in values):
+        raise ValueError("thresholds weights must be numbers")
+    genes = np.array(values, dtype=float)
     if np.any(genes < 0) or np.any(genes > 1) or not np.all(np.isfinite(genes)):
         raise ValueError("thresholds weights must lie in [0, 1]")
     return container(genes)
