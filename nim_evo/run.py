@@ -20,7 +20,7 @@ from pathlib import Path
 
 from nim_evo import evolve
 from nim_evo.fitness import accuracy
-from nim_evo.genomes import KINDS, GenomeAgent
+from nim_evo.genomes import GENOME_FORMAT, KINDS, GenomeAgent
 from nim_evo.io import read_json, write_json
 from nim_evo.pilegames import pile_tournament
 from nim_evo.progress import Progress
@@ -134,7 +134,11 @@ def _prepare_resume(args):
     config, state, extra = run_dir.load()
     if args.genomes_dir or not extra.get("export"):
         extra["export"] = str(_export_path(Path(args.genomes_dir or "genomes"), run_dir, config))
-    _check_writable(Path(extra["export"]).parent)
+    export = Path(extra["export"])
+    _check_writable(export.parent)
+    if export.exists() and not args.force and \
+            not _exported_by(export, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
+        raise UsageError(f"{export} holds another run's genome; use --force to overwrite it, or another --genomes-dir")
     extra["command"] = extra.get("command") or args.command
     extra["resumed_with"] = args.command
     if args.generations is not None:

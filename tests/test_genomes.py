@@ -226,3 +226,37 @@ def test_thresholds_operators_stay_in_range():
         thresholds.crossover(a, b, rules=rules, alpha=1.0)
         assert np.all((a >= 0) & (a <= 1)) and np.all((b >= 0) & (b <= 1))
     assert copy.deepcopy(a).fitness is not a.fitness
+
+
+@pytest.mark.parametrize("kind, field, value", [
+    ("rules", "period", 2.7), ("rules", "residue", True), ("rules", "period", None),
+    ("thresholds", "nimsum", None), ("thresholds", "random", [1]), ("thresholds", "random", True),
+])
+def test_genome_json_refuses_wrong_types(tmp_path, kind, field, value):
+    """A hand-edited genome file with a wrong value type is refused in one line, not coerced."""
+    rules = Rules((2, 3, 4))
+    document = genome_document(kind, get_kind(kind).create(rules, np.random.default_rng(0)), rules)
+    if kind == "rules":
+        document["genome"]["rules"]["otherwise"][field] = value
+    else:
+        document["genome"]["weights"][field] = value
+    path = tmp_path / "g.json"
+    write_json(path, document)
+    with pytest.raises(ValueError):
+        load_strategy(path)
+
+
+def test_capped_misere_boards_with_several_piles():
+    """Every kind stays legal, and scalar play equals the table, where no closed form exists."""
+    rules = Rules((3, 3, 5, 5), 3, True)
+    space = space_for(rules)
+    rng = np.random.default_rng(8)
+    for kind in KINDS:
+        agent = GenomeAgent(kind, individual(kind, rules, rng), rules)
+        table_ = agent.policy(space)
+        check_table(table_, space)
+        for index in rng.integers(1, space.n_positions, 30):
+            row = np.zeros(space.n_moves)
+            for move, p in agent.distribution(space.position(index)):
+                row[space.move_index(move)] += p
+            np.testing.assert_allclose(row, table_[index], atol=1e-12)

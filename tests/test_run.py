@@ -3,6 +3,7 @@
 import csv
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -171,3 +172,102 @@ def test_module_entry_point_has_no_traceback():
     done = subprocess.run([sys.executable, "-m", "nim_evo.run", "--game", "1-2-x"], capture_output=True, text=True)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and done.stderr.startswith("nim_evo: error:")
+
+
+def test_runs_survive_kills_at_every_write(tmp_path, capsys):
+    """A kill before the first checkpoint, between checkpoint and config, or while a run is
+    being extended never leaves a run that cannot be resumed or started again."""
+    genomes = ["--genomes-dir", str(tmp_path / "genomes")]
+    # killed in generation 0: only an empty directory, or a config without checkpoint
+    early = tmp_path / "early"
+    early.mkdir()
+    assert run(tmp_path, "--generations", "2", "--out", str(early)) == 0  # an empty directory is free
+    (early / "checkpoint.pkl").unlink()
+    assert main(["--resume", str(early), *genomes]) == 2
+    assert f"start it again with --force --out {early}" in capsys.readouterr().err
+    # killed after the checkpoint, before config.json: the checkpoint is the authority
+    straight, lost = tmp_path / "straight", tmp_path / "lost"
+    assert run(tmp_path, "--generations", "4", "--out", str(straight)) == 0
+    assert run(tmp_path, "--generations", "2", "--out", str(lost)) == 0
+    (lost / "config.json").unlink()
+    assert main(["--resume", str(lost), "--generations", "4", "--quiet", *genomes]) == 0
+    assert logbook(lost) == logbook(straight) and (lost / "config.json").exists()
+    # killed while extending: the checkpoint says 6 generations, config.json still 4
+    config = json.loads((straight / "config.json").read_text())
+    assert main(["--resume", str(straight), "--generations", "6", "--quiet", *genomes]) == 0
+    (straight / "config.json").write_text(json.dumps(config))
+    assert main(["--resume", str(straight), "--quiet", *genomes]) == 0
+    assert json.loads((straight / "config.json").read_text())["generations"] == 6
+
+
+def test_a_resume_never_overwrites_another_runs_export(tmp_path, capsys):
+    """Two runs with the same directory name but different seeds: resuming one leaves the
+    other's export alone; a run's own export is updated when it is extended."""
+    shared = tmp_path / "genomes"
+    assert main([*SMALL, "--generations", "1", "--out", str(tmp_path / "x" / "r"), "--seed", "1",
+                 "--genomes-dir", str(shared), "--quiet"]) == 0
+    before = (shared / "r-table.json").read_bytes()
+    assert main([*SMALL, "--generations", "1", "--out", str(tmp_path / "y" / "r"), "--seed", "2",
+                 "--genomes-dir", str(tmp_path / "other"), "--quiet"]) == 0
+    assert main(["--resume", str(tmp_path / "y" / "r"), "--generations", "2", "--quiet",
+                 "--genomes-dir", str(shared)]) == 2
+    assert "another run's genome" in capsys.readouterr().err
+    assert (shared / "r-table.json").read_bytes() == before
+    # without --genomes-dir a resume exports where the run did, with the original command
+    assert main(["--resume", str(tmp_path / "y" / "r"), "--generations", "2", "--quiet"]) == 0
+    document = json.loads((tmp_path / "other" / "r-table.json").read_text())
+    assert "--seed 2" in document["command"] and document["resumed_with"].startswith("python -m nim_evo.run --resume")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seed", "-1"], "--seed must be >= 0"),
+    (["--games", "100000000000", "--fitness", "sampled"], "--games must be at most 1,000,000"),
+    (["--opponents", "random,random"], "names an opponent twice"),
+    (["--opponents", "random,,nimsum"], "empty name"),
+    (["--genome", "rules", "--piles", "3000000000", "--fitness", "sampled", "--opponents", "random"],
+     "3,000,000,000 moves"),
+])
+def test_more_bad_input(tmp_path, monkeypatch, argv, message, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+    assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("where", ["--out", "--genomes-dir"])
+def test_unwritable_paths_are_one_line_errors(tmp_path, where, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    argv = ["--generations", "1", "--quiet", "--out", str(tmp_path / "run"), "--genomes-dir", str(tmp_path / "g")]
+    argv[argv.index(where) + 1] = str(blocker / "inside")
+    assert main([*SMALL, *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("nim_evo: error: ") and err.count("\n") == 1 and "Traceback" not in err
+    assert blocker.read_text() == "not a directory"
+
+
+def test_checkpoint_version_and_leftovers(tmp_path, capsys):
+    """A checkpoint of another format version is refused; temporary files of a killed write are swept."""
+    out = tmp_path / "run"
+    assert run(tmp_path, "--generations", "1", "--out", str(out)) == 0
+    leftover = out / ".checkpoint.pkl.abc123.tmp"
+    leftover.write_bytes(b"half")
+    foreign = out / ".notes.txt.tmp"
+    foreign.write_text("not ours")
+    assert main(["--resume", str(out), "--generations", "2", "--quiet"]) == 0
+    assert not leftover.exists() and foreign.exists()
+    data = pickle.loads((out / "checkpoint.pkl").read_bytes())
+    data["version"] = 99
+    (out / "checkpoint.pkl").write_bytes(pickle.dumps(data))
+    assert main(["--resume", str(out)]) == 2
+    assert "checkpoint version 99" in capsys.readouterr().err
+
+
+def test_an_existing_export_is_refused_before_any_work(tmp_path, capsys):
+    genomes = tmp_path / "genomes"
+    genomes.mkdir()
+    (genomes / "r-table.json").write_text("{}")
+    assert run(tmp_path, "--generations", "1", "--out", str(tmp_path / "r")) == 2
+    assert "r-table.json exists" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists() and (genomes / "r-table.json").read_text() == "{}"
