@@ -1,0 +1,223 @@
+"""Fitness against an opponent panel: sampled agrees with exact seat by seat (on tables and
+on pile arrays), the starts, the sub-game value, per-position credit, jobs invariance across
+several chunks, and accuracy against the solver."""
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from nim_evo import Rules, fitness
+from nim_evo.agents import make_agent
+from nim_evo.evolve import Config, make_toolbox, start, step
+from nim_evo.fitness import Panel, accuracy, evaluate_chunk
+from nim_evo.genomes import ruleset, table, thresholds
+from nim_evo.solver import solve
+from nim_evo.space import space_for
+from nim_evo.tournament import win_probabilities
+
+BOARDS = {"1-3-5-7": Rules((1, 3, 5, 7)), "2-3-4-misere": Rules((2, 3, 4), misere=True)}
+SIGMAS = 4.5
+
+
+def assert_close_per_seat(sampled, exact, games):
+    """Every opponent's (first, second) sampled rate within SIGMAS binomial sigmas of the exact one."""
+    assert sampled.keys() == exact.keys()
+    for name in exact:
+        for seat in (0, 1):
+            p, got = exact[name][seat], sampled[name][seat]
+            tolerance = SIGMAS * np.sqrt(p * (1 - p) / games) + 1e-9
+            assert abs(got - p) <= tolerance, (
+                f"against {name}, seat {seat}: sampled {got:.4f}, exact {p:.4f} (tolerance {tolerance:.4f})")
+
+
+# -- 1. sampled matches exact, per opponent and per seat ---------------------------------------
+
+
+@pytest.mark.parametrize("board", list(BOARDS))
+def test_sampled_table_fitness_matches_exact_per_seat(board):
+    rules = BOARDS[board]
+    names = ("random", "fixed-rules")
+    sampled_panel = Panel.build(rules, names, "start", "sampled")
+    exact_panel = Panel.build(rules, names, "start", "exact")
+    rng = np.random.default_rng(11)
+    genomes = [table.create(rules, rng) for _ in range(4)]
+    games = 4000
+    seed = np.random.SeedSequence(7)
+    sampled = evaluate_chunk("table", sampled_panel, "sampled", games, genomes, seed)
+    exact = evaluate_chunk("table", exact_panel, "exact", games, genomes, seed)
+    for s, e in zip(sampled, exact, strict=True):
+        assert s.games == 2 * games * len(names) and e.games == 0
+        assert_close_per_seat(s.rates, e.rates, games)
+        assert s.fitness == pytest.approx(np.mean([s.rates[n] for n in names]), abs=1e-12)
+
+
+@pytest.mark.parametrize("board", list(BOARDS))
+def test_pile_array_fitness_matches_exact_per_seat(board):
+    """The path of boards too big to enumerate, on an enumerable board so exact values exist."""
+    rules = BOARDS[board]
+    names = ("random", "nimsum")
+    piles_panel = Panel(rules, names, None, None)
+    exact_panel = Panel.build(rules, names, "start", "exact")
+    rng = np.random.default_rng(12)
+    genomes = [ruleset.create(rules, rng) for _ in range(4)]
+    games = 3000
+    sampled = fitness._evaluate_on_piles("rules", piles_panel, games, genomes, np.random.SeedSequence(8))
+    exact = evaluate_chunk("rules", exact_panel, "exact", games, genomes, None)
+    for s, e in zip(sampled, exact, strict=True):
+        assert s.games == 2 * games * len(names) and s.subgames == 0.0 and s.credit is None
+        assert_close_per_seat(s.rates, e.rates, games)
+
+
+# -- 2. starts="all" ----------------------------------------------------------------------------
+
+
+def test_all_starts_fitness_is_the_mean_over_every_position_and_seat():
+    rules = Rules((2, 3, 4))
+    names = ("random", "nimsum")
+    space = space_for(rules)
+    genes = table.create(rules, np.random.default_rng(3))
+    everywhere = evaluate_chunk("table", Panel.build(rules, names, "all", "exact"), "exact", 0, [genes], None)[0]
+    from_start = evaluate_chunk("table", Panel.build(rules, names, "start", "exact"), "exact", 0, [genes], None)[0]
+
+    values = [win_probabilities(space, genes, make_agent(name, rules)) for name in names]  # (n, 2) each
+    assert everywhere.fitness == pytest.approx(np.mean([v[1:].mean() for v in values]), abs=1e-12)
+    for name, v in zip(names, values):
+        assert everywhere.rates[name] == pytest.approx(tuple(v[1:].mean(axis=0)), abs=1e-12)
+        assert from_start.rates[name] == pytest.approx(tuple(v[space.start]), abs=1e-12)
+    assert abs(everywhere.fitness - from_start.fitness) > 0.01
+
+
+# -- 3. the sub-game value ----------------------------------------------------------------------
+
+
+def scalar_values(rules, mine, theirs):
+    """Win probability of ``mine`` from every position, either to move, by plain recursion on
+    the scalar rules (no space arrays): ``{(piles, my_turn): p}``."""
+
+    @lru_cache(maxsize=None)
+    def value(piles, my_turn):
+        if not any(piles):  # the one to move did not take the last object
+            return rules.misere if my_turn else not rules.misere
+        moves = (mine if my_turn else theirs)(piles)
+        return sum(p * value(rules.apply(piles, m), not my_turn) for m, p in moves)
+
+    return value
+
+
+@pytest.mark.parametrize("kind", ["table", "thresholds"])
+def test_subgames_is_the_mean_win_probability_over_every_position_both_seats_and_opponents(kind):
+    rules = Rules((2, 3, 4), misere=True)
+    names = ("random", "nimsum", "fixed-rules")
+    space = space_for(rules)
+    rng = np.random.default_rng(4)
+    module = table if kind == "table" else thresholds
+    genomes = [module.create(rules, rng) for _ in range(2)]
+    results = evaluate_chunk(kind, Panel.build(rules, names, "start", "exact"), "exact", 0, genomes, None)
+    positions = [space.position(i) for i in range(1, space.n_positions)]
+    for genes, result in zip(genomes, results, strict=True):
+        if kind == "table":
+            def mine(piles, genes=genes):
+                return [(space.move(int(genes[space.index(piles)])), 1.0)]
+        else:
+            def mine(piles, genes=genes):
+                weights = thresholds.move_probabilities(genes, rules, np.array([piles]))[0]
+                return [(space.move(k), weights[k]) for k in np.flatnonzero(weights)]
+        per_opponent = []
+        for name in names:
+            value = scalar_values(rules, mine, make_agent(name, rules).distribution)
+            per_opponent.append(np.mean([value(p, turn) for p in positions for turn in (True, False)]))
+            start = (value(rules.start, True), value(rules.start, False))
+            assert result.rates[name] == pytest.approx(start, abs=1e-9)
+        assert result.subgames == pytest.approx(np.mean(per_opponent), abs=1e-9)
+        assert result.fitness == pytest.approx(np.mean([result.rates[n] for n in names]), abs=1e-9)
+
+
+# -- 4. per-position credit ---------------------------------------------------------------------
+
+
+def test_table_credit_is_the_panel_average_of_the_exact_values():
+    rules = Rules((1, 3, 5, 7))
+    names = ("random", "nimsum", "fixed-rules")
+    space = space_for(rules)
+    panel = Panel.build(rules, names, "start", "exact")
+    rng = np.random.default_rng(5)
+    genomes = [table.create(rules, rng) for _ in range(3)]
+    for genes, result in zip(genomes, evaluate_chunk("table", panel, "exact", 0, genomes, None), strict=True):
+        values = np.mean([win_probabilities(space, genes, make_agent(n, rules)) for n in names], axis=0)
+        mine, theirs = result.credit
+        assert mine.shape == theirs.shape == (space.n_positions,)
+        np.testing.assert_allclose(mine, values[:, 0], atol=1e-6)
+        np.testing.assert_allclose(theirs, values[:, 1], atol=1e-6)
+
+    others = {"rules": ruleset.create(rules, rng), "thresholds": thresholds.create(rules, rng)}
+    for kind, genes in others.items():
+        assert evaluate_chunk(kind, panel, "exact", 0, [genes], None)[0].credit is None
+    sampled = evaluate_chunk("table", panel, "sampled", 50, genomes, np.random.SeedSequence(1))
+    assert all(result.credit is None for result in sampled)
+
+
+# -- 5. jobs invariance over several chunks -----------------------------------------------------
+
+
+def test_fitness_does_not_depend_on_jobs_with_several_chunks():
+    """Whole chunks (2 at generation 0, 3 per step): results landing on the wrong chunk would
+    still give every individual a fitness, so only the values can tell."""
+    config = Config(genome="table", rules=Rules((2, 3, 4)), population=2 * fitness.CHUNK,
+                    offspring=3 * fitness.CHUNK, opponents=("random", "nimsum"), fitness="sampled", games=300, seed=9)
+    populations = []
+    for jobs in (1, 2):
+        toolbox = make_toolbox(config, jobs)
+        state = start(config, toolbox)
+        for _ in range(2):
+            step(state, config, toolbox)
+        assert state.logbook[0]["evals"] > fitness.CHUNK and state.logbook[-1]["evals"] > fitness.CHUNK
+        populations.append(state.population)
+    one, two = populations
+    assert len(one) == len(two) == config.population
+    for a, b in zip(one, two):
+        assert np.array_equal(a, b)
+        assert a.fitness.values == b.fitness.values
+        assert a.rates == b.rates
+    assert len({ind.fitness.values for ind in one}) > 1  # the comparison has something to tell apart
+
+
+# -- 6. accuracy --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", list(BOARDS))
+def test_accuracy_of_solver_moves_is_one(board):
+    rules = BOARDS[board]
+    solution = solve(rules)
+    space = solution.space
+    genes = np.zeros(space.n_positions, dtype=np.int16)
+    for index in range(1, space.n_positions):
+        piles = space.position(index)
+        winning = solution.winning_moves(piles)
+        genes[index] = space.move_index(winning[0] if winning else rules.legal_moves(piles)[-1])
+    assert accuracy("table", genes, rules) == 1.0
+    # one losing move in one winning position costs exactly that position
+    spot, move = next((i, m) for i in range(1, space.n_positions)
+                      for m in rules.legal_moves(space.position(i))
+                      if solution.winning_moves(space.position(i))
+                      and m not in solution.winning_moves(space.position(i)))
+    flawed = genes.copy()
+    flawed[spot] = space.move_index(move)
+    winners = sum(bool(solution.winning_moves(space.position(i))) for i in range(1, space.n_positions))
+    assert accuracy("table", flawed, rules) == pytest.approx(1 - 1 / winners, abs=1e-12)
+
+
+@pytest.mark.parametrize("board", list(BOARDS))
+def test_accuracy_of_all_random_thresholds_is_the_share_of_winning_moves(board):
+    rules = BOARDS[board]
+    solution = solve(rules)
+    space = solution.space
+    genes = np.zeros(len(thresholds.STRATEGIES))
+    genes[thresholds.STRATEGIES.index("random")] = 1.0
+    shares = []
+    for index in range(1, space.n_positions):
+        piles = space.position(index)
+        winning = solution.winning_moves(piles)
+        if winning:
+            shares.append(len(winning) / len(rules.legal_moves(piles)))
+    assert accuracy("thresholds", genes, rules) == pytest.approx(np.mean(shares), abs=1e-12)
