@@ -69,3 +69,26 @@ def test_learner_is_an_agent_and_pickles():
     assert record.winner in (0, 1)
     with pytest.raises(ValueError, match="epsilon"):
         QLearner(rules, ((10, 1.5),))
+
+
+def test_sorted_positions_share_scores_between_permutations():
+    """Seed 002 sorted the piles: a game from (1, 2) teaches the mirrored position (2, 1) too."""
+    rules = Rules((2, 2), misere=True)
+    learner = QLearner(rules, sorted_positions=True)
+    learner.learn_record(GameRecord((1, 2), ((1, 2), (0, 1)), winner=0))  # seat 1 took the last: loses
+    space, q = learner.space, learner.q
+    cell = lambda position, move: q[space.index(position), space.move_index(move)]
+    assert cell((1, 2), (1, 2)) == cell((2, 1), (0, 2)) == 1.0      # empty the pile of two
+    assert cell((1, 0), (0, 1)) == cell((0, 1), (1, 1)) == -1.0     # take the last single
+    assert cell((1, 2), (0, 1)) == cell((2, 1), (1, 1)) == 0.0      # untouched
+    plain = QLearner(rules)
+    plain.learn_record(GameRecord((1, 2), ((1, 2), (0, 1)), winner=0))
+    assert plain.q[space.index((2, 1)), space.move_index((0, 2))] == 0.0
+
+
+def test_sorted_training_on_an_unsorted_start():
+    """7-5-3 (seed 003's board, not sorted) trains with shared scores and keeps legal policies."""
+    rules = Rules((7, 5, 3))
+    learner = QLearner(rules, ((2000, 0.9),), sorted_positions=True)
+    learner.train(np.random.default_rng(2))
+    check_table(learner.policy(learner.space), learner.space)
