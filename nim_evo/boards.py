@@ -79,7 +79,6 @@ def winning_takes(rules: Rules, positions: np.ndarray) -> tuple[np.ndarray, np.n
     with one such pile, empty it or leave one so that an odd number of single piles remains;
     with none, any single wins when their number is even.
     """
-    k = len(positions)
     cap = rules.max_take
     grundy = positions if cap is None else positions % (cap + 1)
     s = np.bitwise_xor.reduce(grundy, axis=1)

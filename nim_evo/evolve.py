@@ -24,7 +24,6 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import asdict, dataclass, field
-from functools import partial
 
 import numpy as np
 from deap import algorithms, base, creator, tools
