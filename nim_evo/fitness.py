@@ -93,18 +93,15 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
         rng = np.random.default_rng(seed)
         per_start = -(-games // len(panel.starts))
         starts = np.repeat(panel.starts, per_start)
+        mine_samplers = [AliasSampler(as_table(policy, space), space) for policy in policies]  # once each
         for o, table in enumerate(panel.tables):
             opponent = AliasSampler(table, space)
-            for j in range(k):
-                me = AliasSampler(_table(policies[j], space), space)
+            for j, me in enumerate(mine_samplers):
                 rates[j, o, 0] = np.mean(play_games(space, me, opponent, starts, rng) == 0)
                 rates[j, o, 1] = np.mean(play_games(space, opponent, me, starts, rng) == 1)
         played = 2 * len(starts) * len(panel.tables)
-    return [Evaluation(float(rates[j].mean()), float(subgames[j]),
-                       {name: (float(rates[j, o, 0]), float(rates[j, o, 1])) for o, name in enumerate(panel.names)},
-                       played,
-                       None if mine is None else (mine[j].copy(), theirs[j].copy()))
-            for j in range(k)]
+    credit = None if mine is None else [(mine[j].copy(), theirs[j].copy()) for j in range(k)]
+    return _evaluations(panel, rates, subgames, played, credit)
 
 
 def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> list[Evaluation]:
@@ -120,10 +117,15 @@ def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed)
         second = pilegames.play_pile_games(panel.rules, them, me, k * games, rng) == 1
         rates[:, o, 0] = first.reshape(k, games).mean(axis=1)
         rates[:, o, 1] = second.reshape(k, games).mean(axis=1)
-    return [Evaluation(float(rates[j].mean()), 0.0,
+    return _evaluations(panel, rates, np.zeros(k), 2 * games * len(panel.names), None)
+
+
+def _evaluations(panel: Panel, rates: np.ndarray, subgames: np.ndarray, games: int, credit) -> list[Evaluation]:
+    """One :class:`Evaluation` per genome from ``rates (k, opponents, seats)``."""
+    return [Evaluation(float(rates[j].mean()), float(subgames[j]),
                        {name: (float(rates[j, o, 0]), float(rates[j, o, 1])) for o, name in enumerate(panel.names)},
-                       2 * games * len(panel.names))
-            for j in range(k)]
+                       games, None if credit is None else credit[j])
+            for j in range(len(rates))]
 
 
 def chunks(items: list, size: int = CHUNK) -> list[list]:
@@ -145,7 +147,3 @@ def _policies(kind: str, genomes: list, space):
     if hasattr(module, "policies"):
         return module.policies(np.stack([np.asarray(g) for g in genomes]), space)
     return np.stack([module.policy(g, space) for g in genomes])
-
-
-def _table(policy: np.ndarray, space) -> np.ndarray:
-    return as_table(policy, space)
