@@ -70,14 +70,10 @@ class RunDir:
             config = Config.from_json(data["config"])
         except (TypeError, KeyError, ValueError) as error:
             raise ValueError(f"{self.checkpoint_path} holds no valid run config ({error})") from None
-        if self.config_path.exists():
-            try:
-                written = read_json(self.config_path)
-            except ValueError:
-                written = None
-            if written is not None and _without_generations(written) != _without_generations(config.to_json()):
-                raise ValueError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
-        if not self.config_path.exists() or read_json(self.config_path) != config.to_json():
+        written = read_json(self.config_path) if self.config_path.exists() else None  # corrupt: ValueError
+        if written is not None and _without_generations(written) != _without_generations(config.to_json()):
+            raise ValueError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
+        if written != config.to_json():
             write_json(self.config_path, config.to_json())
         try:
             state = thaw(data["state"], config)
