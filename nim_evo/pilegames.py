@@ -106,7 +106,7 @@ class _NimSumMover:
         self.rules = rules
 
     def __call__(self, positions, rng, games=None):
-        if self.rules.misere and self.rules.max_take is not None:  # one heap: the children's way
+        if self.rules.misere and self.rules.max_take is not None:  # no closed form: the solver, or one heap
             winning = boards.winning_mask(self.rules, positions)
             pool = np.where(winning.any(axis=1, keepdims=True), winning, boards.legal_mask(self.rules, positions))
             return np.where(pool, rng.random(pool.shape), -1.0).argmax(axis=1)
