@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import shlex
 import sys
 import time
 from pathlib import Path
 
 from nim_evo import evolve
+from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, report_error,
+                         rules_from_args)
 from nim_evo.fitness import accuracy
 from nim_evo.genomes import GENOME_FORMAT, KINDS, GenomeAgent
 from nim_evo.io import read_json, write_json
 from nim_evo.pilegames import pile_tournament
 from nim_evo.progress import Progress
-from nim_evo.rules import DEFAULT_GAME, PRESETS, Rules
 from nim_evo.rundir import RunDir, individual_document
 from nim_evo.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
 from nim_evo.tournament import tournament
@@ -37,30 +37,15 @@ MAX_GAMES = 1_000_000
 SUMMARY_GAMES = 5000
 
 
-class UsageError(Exception):
-    """Bad input from the command line: reported in one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m nim_evo.run", description=__doc__.splitlines()[0])
+    p = Parser(prog="python -m nim_evo.run", description=__doc__.splitlines()[0])
     evo = p.add_argument_group("evolution")
     evo.add_argument("--genome", choices=list(KINDS), help="genome kind (default table)")
     evo.add_argument("--generations", type=int, help="generations to evolve (default 200)")
     evo.add_argument("--population", type=int, help="mu, the population kept (default 40)")
     evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80)")
     evo.add_argument("--seed", type=int, help="random seed (default 0)")
-    game = p.add_argument_group("the game")
-    game.add_argument("--game", help=f"a preset (see --list-games) or a name like 4-4-cap2-misere "
-                                     f"(default {DEFAULT_GAME})")
-    game.add_argument("--piles", type=int, nargs="+", metavar="N", help="pile sizes, instead of --game")
-    game.add_argument("--max-take", type=int, metavar="K", help="the most one move may take (with --piles)")
-    game.add_argument("--misere", action="store_true", help="last take loses (with --piles)")
-    game.add_argument("--list-games", action="store_true", help="list the preset games and exit")
+    add_game_arguments(p)
     fit = p.add_argument_group("fitness")
     fit.add_argument("--opponents", help="comma-separated panel (default random,nimsum,minimax)")
     fit.add_argument("--fitness", choices=["exact", "sampled"],
@@ -85,18 +70,11 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
         args.command = "python -m nim_evo.run " + shlex.join(argv)
         if args.list_games:
-            for name, description in PRESETS.items():
-                print(f"{name:16} {description}")
-            return 0
+            return list_games()
         run_dir, config, state, toolbox, extra = _prepare(args)
         return _evolve(args, run_dir, config, state, toolbox, extra)
-    except (UsageError, ValueError) as error:
-        print(f"nim_evo: error: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:  # a disk or file-system problem: one line, not a traceback
-        where = f" ({error.filename})" if error.filename else ""
-        print(f"nim_evo: error: {error.strerror or error}{where}", file=sys.stderr)
-        return 2
+    except (UsageError, ValueError, OSError) as error:  # OSError: a disk or file-system problem
+        return report_error(error)
     except KeyboardInterrupt:
         hint = f"; continue with --resume {run_dir.path}" if run_dir and run_dir.checkpoint_path.exists() else ""
         print(f"\nnim_evo: interrupted{hint}", file=sys.stderr)
@@ -116,7 +94,7 @@ def _prepare(args):
     if export.exists() and not args.force:
         raise UsageError(f"{export} exists; use --force to overwrite it, or another --out")
     toolbox = _toolbox(config, args.jobs)  # validates the panel
-    _check_writable(genomes_dir)           # only now touch the disk, and before the first generation
+    check_writable(genomes_dir)           # only now touch the disk, and before the first generation
     run_dir.check_free(force=args.force)
     state = evolve.start(config, toolbox)
     extra = {"export": str(export), "command": args.command}
@@ -135,7 +113,7 @@ def _prepare_resume(args):
     if args.genomes_dir or not extra.get("export"):
         extra["export"] = str(_export_path(Path(args.genomes_dir or "genomes"), run_dir, config))
     export = Path(extra["export"])
-    _check_writable(export.parent)
+    check_writable(export.parent)
     if export.exists() and not args.force and \
             not _exported_by(export, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
         raise UsageError(f"{export} holds another run's genome; use --force to overwrite it, or another --genomes-dir")
@@ -148,15 +126,6 @@ def _prepare_resume(args):
         run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
         write_json(run_dir.config_path, config.to_json())
     return run_dir, config, state, _toolbox(config, args.jobs), extra
-
-
-def _check_writable(directory: Path) -> None:
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot create {directory}: {error.strerror or error}") from None
-    if not directory.is_dir() or not os.access(directory, os.W_OK):
-        raise UsageError(f"cannot write to {directory}")
 
 
 def config_from_args(args) -> evolve.Config:
@@ -184,24 +153,6 @@ def config_from_args(args) -> evolve.Config:
                          population=values["population"], offspring=offspring, opponents=opponents,
                          games=values["games"], fitness=values["fitness"], starts=values["starts"],
                          seed=values["seed"])
-
-
-def rules_from_args(args) -> Rules:
-    """The game the arguments name; raises ``UsageError`` for bad or conflicting input."""
-    if args.piles is not None:
-        if args.game is not None:
-            raise UsageError("give either --game or --piles, not both")
-        try:
-            return Rules(tuple(args.piles), args.max_take, args.misere)
-        except ValueError as error:
-            raise UsageError(str(error)) from None
-    if args.max_take is not None or args.misere:
-        raise UsageError("--max-take and --misere go with --piles (or name them in --game, e.g. 5-5-cap2-misere)")
-    name = args.game or DEFAULT_GAME
-    try:
-        return Rules.preset(name) if name in PRESETS else Rules.parse(name)
-    except ValueError as error:
-        raise UsageError(f"{error}; see --list-games") from None
 
 
 def check_feasible(config: evolve.Config) -> None:

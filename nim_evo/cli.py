@@ -1,0 +1,75 @@
+"""What the command-line tools share: one-line usage errors, the game options, output checks."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from nim_evo.rules import DEFAULT_GAME, PRESETS, Rules
+
+
+class UsageError(Exception):
+    """Bad input from the command line: reported in one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are :class:`UsageError` (one line, status 2)."""
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    game = parser.add_argument_group("the game")
+    game.add_argument("--game", help=f"a preset (see --list-games) or a name like 4-4-cap2-misere "
+                                     f"(default {DEFAULT_GAME})")
+    game.add_argument("--piles", type=int, nargs="+", metavar="N", help="pile sizes, instead of --game")
+    game.add_argument("--max-take", type=int, metavar="K", help="the most one move may take (with --piles)")
+    game.add_argument("--misere", action="store_true", help="last take loses (with --piles)")
+    game.add_argument("--list-games", action="store_true", help="list the preset games and exit")
+
+
+def list_games() -> int:
+    for name, description in PRESETS.items():
+        print(f"{name:16} {description}")
+    return 0
+
+
+def rules_from_args(args) -> Rules:
+    """The game the arguments name; raises ``UsageError`` for bad or conflicting input."""
+    if args.piles is not None:
+        if args.game is not None:
+            raise UsageError("give either --game or --piles, not both")
+        try:
+            return Rules(tuple(args.piles), args.max_take, args.misere)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    if args.max_take is not None or args.misere:
+        raise UsageError("--max-take and --misere go with --piles (or name them in --game, e.g. 5-5-cap2-misere)")
+    name = args.game or DEFAULT_GAME
+    try:
+        return Rules.preset(name) if name in PRESETS else Rules.parse(name)
+    except ValueError as error:
+        raise UsageError(f"{error}; see --list-games") from None
+
+
+def check_writable(directory: Path) -> None:
+    """Create ``directory`` if needed; ``UsageError`` if it cannot be written to."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot create {directory}: {error.strerror or error}") from None
+    if not directory.is_dir() or not os.access(directory, os.W_OK):
+        raise UsageError(f"cannot write to {directory}")
+
+
+def report_error(error: BaseException) -> int:
+    """Print a usage, value or file-system error in one line; return exit status 2."""
+    if isinstance(error, OSError):
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"nim_evo: error: {error.strerror or error}{where}", file=sys.stderr)
+    else:
+        print(f"nim_evo: error: {error}", file=sys.stderr)
+    return 2
