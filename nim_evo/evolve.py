@@ -127,7 +127,7 @@ def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     toolbox.register("individual", _create, kind, individual, config.rules)
     toolbox.register("select", select_elitist, tournsize=config.tournsize)
     toolbox.register("map", joblib_map, jobs)
-    panel = fitness.Panel.build(config.rules, config.opponents, config.starts, config.fitness)
+    panel = fitness.Panel.build(config.rules, config.opponents, config.starts, config.fitness, config.seed)
     toolbox.register("evaluate", fitness.evaluate_chunk, config.genome, panel, config.fitness, config.games)
     toolbox.panel = panel
     return toolbox

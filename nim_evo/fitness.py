@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nim_evo import pilegames
-from nim_evo.agents import make_agent
+from nim_evo import opponents, pilegames
 from nim_evo.genomes import get_kind
 from nim_evo.policy import AliasSampler, as_table
 from nim_evo.rules import Rules
@@ -34,7 +33,9 @@ class Panel:
     starts: np.ndarray | None
 
     @classmethod
-    def build(cls, rules: Rules, names, starts: str = "start", fitness: str = "exact") -> Panel:
+    def build(cls, rules: Rules, names, starts: str = "start", fitness: str = "exact", seed: int = 0) -> Panel:
+        """``names``: opponent specs (see :func:`nim_evo.opponents.resolve`); ``seed`` trains
+        learned opponents on first use."""
         if not enumerable(rules):
             if fitness == "exact" or starts == "all":
                 raise ValueError(f"the board {rules.name} has {space_size(rules):,} positions, too many to "
@@ -44,7 +45,7 @@ class Panel:
                 pilegames.mover(name, rules)  # refuses opponents that need the enumerated board
             return cls(rules, tuple(names), None, None)
         space = space_for(rules)
-        tables = tuple(as_table(make_agent(name, rules), space) for name in names)
+        tables = tuple(as_table(opponents.resolve(name, rules, seed), space) for name in names)
         for table in tables:
             table.flags.writeable = False
         index = np.array([space.start]) if starts == "start" else np.arange(1, space.n_positions)

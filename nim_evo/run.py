@@ -17,12 +17,13 @@ import sys
 import time
 from pathlib import Path
 
-from nim_evo import evolve
+from nim_evo import evolve, opponents
 from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, report_error,
                          rules_from_args)
 from nim_evo.fitness import accuracy
 from nim_evo.genomes import GENOME_FORMAT, KINDS, GenomeAgent
 from nim_evo.io import read_json, write_json
+from nim_evo.learners import LEARNERS
 from nim_evo.pilegames import pile_tournament
 from nim_evo.progress import Progress
 from nim_evo.rundir import RunDir, individual_document
@@ -47,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     evo.add_argument("--seed", type=int, help="random seed (default 0)")
     add_game_arguments(p)
     fit = p.add_argument_group("fitness")
-    fit.add_argument("--opponents", help="comma-separated panel (default random,nimsum,minimax)")
+    fit.add_argument("--opponents", help="comma-separated panel of agents (random, nimsum, minimax, take-3, ...), "
+                                         "learners (qlearning, td, ...: trained on first use and cached) or "
+                                         "strategy files (default random,nimsum,minimax)")
     fit.add_argument("--fitness", choices=["exact", "sampled"],
                      help="exact win probabilities (default) or sampled games")
     fit.add_argument("--games", type=int, help="sampled games per opponent and seat (default 1000)")
@@ -93,7 +96,7 @@ def _prepare(args):
     export = _export_path(genomes_dir, run_dir, config)
     if export.exists() and not args.force:
         raise UsageError(f"{export} exists; use --force to overwrite it, or another --out")
-    toolbox = _toolbox(config, args.jobs)  # validates the panel
+    toolbox = _toolbox(config, args.jobs, args.quiet)  # validates the panel
     check_writable(genomes_dir)           # only now touch the disk, and before the first generation
     run_dir.check_free(force=args.force)
     state = evolve.start(config, toolbox)
@@ -125,7 +128,7 @@ def _prepare_resume(args):
         config = dataclasses.replace(config, generations=args.generations)
         run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
         write_json(run_dir.config_path, config.to_json())
-    return run_dir, config, state, _toolbox(config, args.jobs), extra
+    return run_dir, config, state, _toolbox(config, args.jobs, args.quiet), extra
 
 
 def config_from_args(args) -> evolve.Config:
@@ -163,11 +166,23 @@ def check_feasible(config: evolve.Config) -> None:
                          f"(limit {DEFAULT_MAX_POSITIONS:,}); --genome rules or thresholds play any board")
 
 
-def _toolbox(config, jobs):
+def _toolbox(config, jobs, quiet: bool = False):
     try:
+        _train_learned_opponents(config, quiet)
         return evolve.make_toolbox(config, jobs)
     except ValueError as error:
         raise UsageError(str(error)) from None
+
+
+def _train_learned_opponents(config, quiet: bool) -> None:
+    """Train (or find in the cache) the panel's learned opponents, saying so on stderr."""
+    for spec in config.opponents:
+        if spec in LEARNERS and enumerable(config.rules):
+            cls = LEARNERS[spec]
+            if not quiet:
+                print(f"learned opponent {spec}: {cls.episodes:,} self-play games on {config.rules.name}, "
+                      f"seed {config.seed} (cached in {opponents.cache_dir()})", file=sys.stderr)
+            opponents.trained(spec, config.rules, config.seed)
 
 
 def _exported_by(path: Path, document: dict) -> bool:
@@ -228,17 +243,19 @@ def _evolve(args, run_dir: RunDir, config, state, toolbox, extra) -> int:
     if args.quiet:
         print(export)
         return 0
-    _summary(config, champion, champion_accuracy, state, run_dir, export, args.jobs, time.perf_counter() - began)
+    _summary(config, toolbox.panel, champion, champion_accuracy, state, run_dir, export, args.jobs,
+             time.perf_counter() - began)
     return 0
 
 
-def _summary(config, champion, champion_accuracy, state, run_dir, export, jobs, seconds):
+def _summary(config, panel, champion, champion_accuracy, state, run_dir, export, jobs, seconds):
     seed = [config.seed, 2**31 - 1]
     if not enumerable(config.rules):
         results = pile_tournament(config.rules, config.genome, champion, config.opponents, SUMMARY_GAMES, seed)
     else:
         agent = GenomeAgent(config.genome, champion, config.rules, name=export.stem)
-        results = tournament(config.rules, agent, list(config.opponents), games=SUMMARY_GAMES, seed=seed, jobs=jobs)
+        results = tournament(config.rules, agent, list(panel.tables), games=SUMMARY_GAMES, seed=seed, jobs=jobs)
+        results = [dataclasses.replace(r, opponent=name) for r, name in zip(results, config.opponents)]
     acc = "" if champion_accuracy is None else f", plays a winning move in {100 * champion_accuracy:.2f}% of winning positions"
     print(f"\nchampion: fitness {champion.fitness.values[0]:.4f} (sub-games {champion.fitness.values[1]:.4f}){acc}")
     print(f"{SUMMARY_GAMES:,} games per seat from the start against each opponent:")

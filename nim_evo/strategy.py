@@ -1,25 +1,39 @@
-"""Load an exported genome (or, later, a trained learner) as a playable agent."""
+"""Load a saved strategy, an exported genome or a trained learner, as a playable agent."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from nim_evo.genomes import GenomeAgent, genome_from_document
+from nim_evo.agents import PositionalAgent
+from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document
 from nim_evo.io import read_json
 from nim_evo.rules import Rules
 
 
-def load_strategy(path, rules: Rules | None = None) -> GenomeAgent:
+def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) -> PositionalAgent:
     """The strategy saved in ``path`` as an agent with ``move(piles, rng)``.
 
     Args:
-        path: a JSON file written by ``python -m nim_evo.run`` (``genomes/...``).
+        path: a JSON file written by ``python -m nim_evo.run`` (an exported genome) or by
+            ``python -m nim_evo.learn`` (a trained learner).
         rules: if given, the rules the caller plays; a file made for other rules is refused.
+        stochastic: a learner plays greedily (its best move, ties uniformly) unless this
+            asks for its own sampling rule; genomes are deterministic either way.
     Raises:
         ValueError: one line saying what is wrong with the file, or that its rules differ.
     """
+    from nim_evo.learners.files import LEARNER_FORMAT, learner_from_document
+
     data = read_json(path)
-    kind, genes, file_rules = genome_from_document(data, source=str(path))
-    if rules is not None and rules != file_rules:
-        raise ValueError(f"{path} was evolved for {file_rules.name}, not {rules.name}")
-    return GenomeAgent(kind, genes, file_rules, name=data.get("name") or Path(path).stem)
+    if data.get("format") == LEARNER_FORMAT:
+        agent = learner_from_document(data, str(path), stochastic)
+        verb = "trained"
+    elif data.get("format") == GENOME_FORMAT:
+        kind, genes, file_rules = genome_from_document(data, source=str(path))
+        agent = GenomeAgent(kind, genes, file_rules, name=data.get("name") or Path(path).stem)
+        verb = "evolved"
+    else:
+        raise ValueError(f"{path} is not a nim_evo genome or trained learner")
+    if rules is not None and rules != agent.rules:
+        raise ValueError(f"{path} was {verb} for {agent.rules.name}, not {rules.name}")
+    return agent

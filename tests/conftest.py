@@ -22,3 +22,14 @@ def rules(request):
 @pytest.fixture
 def rng():
     return np.random.default_rng(20261122)
+
+
+@pytest.fixture(autouse=True)
+def learner_cache(tmp_path_factory, monkeypatch):
+    """Learned opponents trained by a test are cached in a directory of the test session,
+    never in the user's cache."""
+    from nim_evo.opponents import CACHE_ENV
+
+    path = tmp_path_factory.getbasetemp() / "learner-cache"
+    monkeypatch.setenv(CACHE_ENV, str(path))
+    return path / "learners"

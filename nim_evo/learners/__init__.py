@@ -1,12 +1,38 @@
-"""Learned agents (issue 5, in progress): learners that train by self-play on the shared engine.
+"""Learned agents from the seeds, on the shared engine, for any enumerable rules.
 
-A learner keeps a table over the enumerated space of its rules, trains with an explicit
-``numpy.random.Generator``, plays greedily through the standard agent interface
-(``distribution``/``move``/``policy``), and saves to versioned JSON.
+=============  ========  ===============================================================
+name           seed      what it learns
+=============  ========  ===============================================================
+wincount       001       win counts per position and move, moves drawn in proportion
+subgame        000       wins and losses of every sub-game of each game record
+quality        003       move qualities 50, +29/-11, certain moves +-1000, window 90
+qlearning      002       a score table, +1/-1 per move, decaying epsilon schedule
+td             004       Q-learning updated move by move (the seed's bugs fixed)
+montecarlo     004       Q from episodic returns (the seed's bugs fixed)
+=============  ========  ===============================================================
+
+Each trains by self-play or against an opponent (:meth:`Learner.train`) with an explicit
+``numpy.random.Generator``, plays greedily (or by its own rule with ``stochastic=True``)
+and saves to versioned JSON (:mod:`nim_evo.learners.files`).
 """
 
+from nim_evo.learners.base import SEATS, Learner
 from nim_evo.learners.qlearning import QLearner
+from nim_evo.learners.quality import QualityLearner
+from nim_evo.learners.reinforcement import MonteCarloLearner, TDLearner
+from nim_evo.learners.subgame import SubgameLearner
+from nim_evo.learners.wincount import WinCountLearner
 
-LEARNERS = {"qlearning": QLearner}
+LEARNERS = {cls.name: cls for cls in (WinCountLearner, SubgameLearner, QualityLearner, QLearner, TDLearner,
+                                      MonteCarloLearner)}
 
-__all__ = ["LEARNERS", "QLearner"]
+
+def make_learner(name: str, rules, **params) -> Learner:
+    """A fresh learner by name (see ``LEARNERS``) with the seed's parameters unless given."""
+    if name not in LEARNERS:
+        raise ValueError(f"unknown learner {name!r}; known learners: {', '.join(LEARNERS)}")
+    return LEARNERS[name](rules, **params)
+
+
+__all__ = ["LEARNERS", "SEATS", "Learner", "MonteCarloLearner", "QLearner", "QualityLearner", "SubgameLearner",
+           "TDLearner", "WinCountLearner", "make_learner"]

@@ -1,9 +1,10 @@
 """Seed 002's Q-table learner: self-play, +1 to every move of the winner, -1 to the loser's.
 
 Training follows the seed's epsilon schedule (12,000 games at 0.99, 9,000 at 0.7, 6,000 at
-0.5, 3,000 at 0.3): with probability epsilon a move is uniformly random, otherwise the move
-of highest score (ties broken at random). After each game every (position, move) the
-winner played gains ``reward`` and every one the loser played loses it.
+0.5, 3,000 at 0.3), counted in games played; past its end the last epsilon stays. With
+probability epsilon a move is uniformly random, otherwise the move of highest score (ties
+broken at random). After each game every (position, move) the winner played gains
+``reward`` and every one the loser played loses it.
 
 With ``sorted_positions`` (the seed sorted the rows after every move) positions that are
 permutations of each other share their scores: the table is kept over the *canonical*
@@ -16,32 +17,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.agents import PositionalAgent
-from nim_evo.boards import uniform_rows
-from nim_evo.game import GameRecord
+from nim_evo.learners.base import Learner
 from nim_evo.rules import Rules
-from nim_evo.space import Space, space_for
+from nim_evo.space import space_for
 
 SCHEDULE = ((12_000, 0.99), (9_000, 0.7), (6_000, 0.5), (3_000, 0.3))
 
 
-class QLearner(PositionalAgent):
-    """A Q-table over the enumerated space; plays greedily (ties uniformly) once trained."""
+class QLearner(Learner):
+    """A Q-table over the enumerated space (or its canonical, sorted form)."""
 
     name = "qlearning"
+    defaults = {"schedule": SCHEDULE, "reward": 1.0, "sorted_positions": False}
+    episodes = sum(games for games, _ in SCHEDULE)
+    state_names = ("table",)
 
-    def __init__(self, rules: Rules, schedule=SCHEDULE, reward: float = 1.0, sorted_positions: bool = False):
-        super().__init__(rules)
-        self.space = space_for(rules)
-        self.sorted_positions = bool(sorted_positions)
-        self.schedule = tuple((int(games), float(epsilon)) for games, epsilon in schedule)
+    def check_params(self):
         for games, epsilon in self.schedule:
             if games < 0 or not 0.0 <= epsilon <= 1.0:
                 raise ValueError(f"a schedule step needs games >= 0 and 0 <= epsilon <= 1, got {(games, epsilon)}")
-        self.reward = float(reward)
+
+    def reset(self):
         self._build_maps()
         self.table = np.zeros(self._table_shape)  # scores over canonical positions and moves
-        self.games_played = 0
+        self.epsilon_now = 0.0
 
     def _build_maps(self) -> None:
         """``cell[p, m]``: the flat table cell of each (position, move) of the space."""
@@ -68,67 +67,38 @@ class QLearner(PositionalAgent):
         """``(n_positions, n_moves)``: the score of every (position, move) of the space."""
         return self.table.ravel()[self.cell]
 
-    # -- learning ------------------------------------------------------------------------
+    def epsilon_at(self, games: int) -> float:
+        """The schedule's epsilon for the game after ``games`` games."""
+        for steps, epsilon in self.schedule:
+            if games < steps:
+                return epsilon
+            games -= steps
+        return self.schedule[-1][1] if self.schedule else 0.0
 
-    def train(self, rng: np.random.Generator, schedule=None) -> int:
-        """Self-play through ``schedule`` (the seed's by default); returns games played."""
-        played = 0
-        for games, epsilon in (self.schedule if schedule is None else schedule):
-            for _ in range(games):
-                self.learn(*self.self_play(rng, epsilon))
-                played += 1
-        return played
+    def begin_episode(self):
+        self.epsilon_now = self.epsilon_at(self.games_played)
 
-    def self_play(self, rng: np.random.Generator, epsilon: float) -> tuple[list, list, int]:
-        """One game against itself: ``(positions, moves, winner)``, indices, seat 0 first."""
-        space, scores_of, cell = self.space, self.table.ravel(), self.cell
-        position, positions, moves = space.start, [], []
-        legal_rows, next_rows = space.legal, space.next
-        while position:
-            legal = np.flatnonzero(legal_rows[position])
-            if rng.random() < epsilon:
-                move = legal[rng.integers(len(legal))]
-            else:
-                scores = scores_of[cell[position, legal]]
-                best = legal[scores == scores.max()]
-                move = best[rng.integers(len(best))] if len(best) > 1 else best[0]
-            positions.append(position)
-            moves.append(move)
-            position = next_rows[position, move]
-        return positions, moves, self.rules.winner((len(moves) - 1) % 2)
-
-    def learn(self, positions, moves, winner: int) -> None:
-        """The seed's update: +reward to the winner's (position, move) pairs, -reward to the loser's."""
-        positions, moves = np.asarray(positions), np.asarray(moves)
-        seat = np.arange(len(moves)) % 2
-        np.add.at(self.table.ravel(), self.cell[positions, moves], np.where(seat == winner, self.reward, -self.reward))
-        self.games_played += 1
-
-    def learn_record(self, record: GameRecord) -> None:
-        """Learn from a game record of the scalar path."""
-        positions = record.positions(self.rules)[:-1]
-        self.learn([self.space.index(p) for p in positions], [self.space.move_index(m) for m in record.moves],
-                   record.winner)
-
-    # -- playing -------------------------------------------------------------------------
-
-    def distribution(self, piles):
-        index = self.space.index(piles)
-        legal = np.flatnonzero(self.space.legal[index])
-        if not len(legal):
-            return []
-        scores = self.table.ravel()[self.cell[index, legal]]
+    def choose(self, position, legal, uniforms):
+        if uniforms.random() < self.epsilon_now:
+            return legal[uniforms.below(len(legal))]
+        scores = self.table.ravel()[self.cell[position, legal]]
         best = legal[scores == scores.max()]
-        return [(self.space.move(k), 1.0 / len(best)) for k in best]
+        return best[uniforms.below(len(best))] if len(best) > 1 else best[0]
 
-    def policy(self, space: Space) -> np.ndarray:
-        """Greedy: uniform among the legal moves of highest score."""
-        scores = np.where(space.legal, self.q, -np.inf)
-        return uniform_rows(space.legal & (scores == scores.max(axis=1, keepdims=True)))
+    def update(self, positions, moves, winner, seats):
+        """The seed's update: +reward to the winner's (position, move) pairs, -reward to the loser's."""
+        table = self.table.ravel()
+        for seat in seats:  # a game's cells are distinct: its positions shrink, so do their sorted forms
+            delta = self.reward if seat == winner else -self.reward
+            table[self.cell[positions[seat::2], moves[seat::2]]] += delta
 
-    def __getstate__(self):
-        return {**self.__dict__, "space": None}
+    def values(self):
+        return self.q
 
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        self.space = space_for(self.rules)
+    def stochastic_rows(self, rows):
+        """Epsilon-greedy with the schedule's epsilon where training stands (0.3 once the
+        seed's 30,000 games are played; 0.99 before any)."""
+        legal = self.space.legal[rows]
+        epsilon = self.epsilon_at(self.games_played)
+        explore = legal / legal.sum(axis=1, keepdims=True).clip(min=1)
+        return epsilon * explore + (1 - epsilon) * self.greedy_rows(rows)

@@ -1,0 +1,147 @@
+"""``python -m nim_evo.learn``: train a learned agent and save it as a playable strategy.
+
+    python -m nim_evo.learn --agent qlearning --game 2-3-4-5-misere --episodes 30000 --seed 1
+    python -m nim_evo.learn --agent wincount --game 21-cap3 --opponent nimsum --seat loser
+    python -m nim_evo.learn --agent td --param alpha=0.5 --param gamma=0.95
+
+Trains by self-play (or against ``--opponent``), then reports the share of winning
+positions where the learner plays a winning move (by the solver) and its exact win
+probabilities against random and nim-sum play, and writes ``genomes/<agent>-<game>-seed<seed>.json``,
+which ``nim_evo.load_strategy`` plays.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from nim_evo import opponents
+from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, report_error,
+                         rules_from_args)
+from nim_evo.learners import LEARNERS, SEATS, make_learner
+from nim_evo.learners.files import save_learner
+from nim_evo.progress import TrainingProgress
+from nim_evo.solver import solve
+from nim_evo.space import enumerable, space_size
+from nim_evo.tournament import tournament
+
+MAX_EPISODES = 100_000_000
+REPORT_OPPONENTS = ("random", "nimsum")
+
+
+def build_parser() -> Parser:
+    p = Parser(prog="python -m nim_evo.learn", description=__doc__.splitlines()[0])
+    p.add_argument("--agent", choices=list(LEARNERS), help="the learner (" + ", ".join(
+        f"{name}: seed {seed}" for name, seed in zip(LEARNERS, ("001", "000", "003", "002", "004", "004"))) + ")")
+    add_game_arguments(p)
+    train = p.add_argument_group("training")
+    train.add_argument("--episodes", type=int, help="training games (default: the seed's budget for the learner)")
+    train.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    train.add_argument("--opponent", help="train against this agent or strategy file instead of by self-play")
+    train.add_argument("--seat", choices=SEATS, default="alternate",
+                       help="the learner's seat against --opponent (default alternate)")
+    train.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                       help="a learner parameter, VALUE in JSON (repeatable), e.g. alpha=0.5")
+    out = p.add_argument_group("output")
+    out.add_argument("--out", help="the learner file (default genomes/<agent>-<game>-seed<seed>.json)")
+    out.add_argument("--force", action="store_true", help="allow overwriting an existing --out")
+    out.add_argument("--report", action="store_true", help="print the learned move at every position "
+                                                           "(seed 000's OK!/NO! report)")
+    out.add_argument("--quiet", action="store_true", help="no progress bar or report, just the file written")
+    return p
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(argv)
+        if args.list_games:
+            return list_games()
+        return _learn(args, "python -m nim_evo.learn " + shlex.join(argv))
+    except (UsageError, ValueError, OSError) as error:
+        return report_error(error)
+    except KeyboardInterrupt:
+        print("\nnim_evo: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+def parse_params(items) -> dict:
+    params = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--param takes KEY=VALUE, got {item!r}")
+        try:
+            params[key.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            raise UsageError(f"--param {key}: {text!r} is not a JSON value (numbers as 0.5, true/false)") from None
+    return params
+
+
+def _learn(args, command: str) -> int:
+    if args.agent is None:
+        raise UsageError(f"--agent is required; choose from {', '.join(LEARNERS)}")
+    rules = rules_from_args(args)
+    if not enumerable(rules):
+        raise UsageError(f"the board {rules.name} has {space_size(rules):,} positions; learners keep a table "
+                         "over every position, so they need a board that can be enumerated")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be >= 0, got {args.seed}")
+    learner = make_learner(args.agent, rules, **parse_params(args.param))
+    episodes = learner.episodes if args.episodes is None else args.episodes
+    if not 0 <= episodes <= MAX_EPISODES:
+        raise UsageError(f"--episodes must be between 0 and {MAX_EPISODES:,}, got {episodes:,}")
+    opponent = None if args.opponent is None else opponents.resolve(args.opponent, rules, args.seed)
+    if opponent is None and args.seat != "alternate":
+        raise UsageError("--seat places the learner against an --opponent; self-play uses both seats")
+    out = Path(args.out or f"genomes/{args.agent}-{rules.name}-seed{args.seed}.json")
+    if out.exists() and not args.force:
+        raise UsageError(f"{out} exists; use --force to overwrite it, or another --out")
+    if out.is_dir():
+        raise UsageError(f"{out} is a directory")
+    check_writable(out.parent)  # before training, not after
+
+    against = "self-play" if opponent is None else f"against {args.opponent} ({args.seat} seat)"
+    if not args.quiet:
+        print(f"training {args.agent} on {rules.name}: {episodes:,} games, {against}, seed {args.seed}",
+              file=sys.stderr)
+    began = time.perf_counter()
+    won = learner.train(episodes, np.random.default_rng(args.seed), opponent, args.seat,
+                        progress=TrainingProgress(episodes, quiet=args.quiet))
+    seconds = time.perf_counter() - began
+    solution = solve(learner.space)
+    accuracy = solution.accuracy(learner.policy(learner.space))
+    results = tournament(rules, learner, list(REPORT_OPPONENTS), exact=True)
+    save_learner(learner, out, command=command, accuracy=accuracy, seconds=round(seconds, 3),
+                 win_rates={r.opponent: [r.first_rate, r.second_rate] for r in results})
+    if args.quiet:
+        print(out)
+        return 0
+    rate = f" ({episodes / seconds:,.0f} games/s)" if seconds > 0 and episodes else ""
+    print(f"\n{args.agent} on {rules.name}: {episodes:,} games in {seconds:.1f} s{rate}")
+    if opponent is not None and episodes:
+        tail = won[-max(1, episodes // 10):]
+        print(f"  won {won.mean():.3f} of its training games against {args.opponent}, "
+              f"{tail.mean():.3f} of the last {len(tail):,}")
+    print(f"  plays a winning move in {100 * accuracy:.2f}% of winning positions (greedy; the solver's verdict)")
+    learner.stochastic = True
+    print(f"  {100 * solution.accuracy(learner.policy(learner.space)):.2f}% with its own stochastic rule "
+          "(the mean probability of a winning move)")
+    learner.stochastic = False
+    print("  exact win probability from the start, first seat / second seat:")
+    for r in results:
+        print(f"    {r.opponent:<8} {r.first_rate:.3f} / {r.second_rate:.3f}")
+    if args.report:
+        for line in learner.report(solution):
+            print("  " + line)
+    print(f"saved to {out}: nim_evo.load_strategy('{out}') plays it")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

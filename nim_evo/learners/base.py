@@ -1,0 +1,298 @@
+"""What every learner shares: parameters, the training loop, greedy and stochastic play.
+
+A learner keeps its state as arrays over the enumerated space of its rules (position x
+move, the engine's stable move order). :meth:`Learner.train` plays ``episodes`` games by
+self-play, or against an opponent from a chosen seat, with an explicit
+``numpy.random.Generator``; after each game the learner's :meth:`~Learner.update` sees the
+whole record. For the per-move (TD) learner this is the same as updating after each move:
+positions strictly shrink, so no position recurs within a game and an update made during
+the game could not change any later choice or target of that game.
+
+Once trained a learner is an agent (:class:`~nim_evo.agents.PositionalAgent`): greedy by
+default (uniform among the legal moves of highest value), or, with ``stochastic=True``, by
+its own sampling rule (counts in proportion, an exploration window, epsilon-greedy).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nim_evo.agents import PositionalAgent, make_agent
+from nim_evo.boards import uniform_rows
+from nim_evo.game import GameRecord
+from nim_evo.rules import Rules
+from nim_evo.space import Space, space_for
+
+SEATS = ("alternate", "first", "second", "loser")
+
+
+class Learner(PositionalAgent):
+    """Base of the learners. Subclasses set ``name``, ``defaults`` (parameter -> the seed's
+    value), ``episodes`` (the seed's training budget) and ``state_names``, and define
+    :meth:`choose`, :meth:`update` and :meth:`values`."""
+
+    name = "learner"
+    defaults: dict = {}
+    episodes = 1000
+    state_names: tuple[str, ...] = ()
+
+    def __init__(self, rules: Rules, stochastic: bool = False, **params):
+        super().__init__(rules)
+        unknown = sorted(set(params) - set(self.defaults))
+        if unknown:
+            known = ", ".join(self.defaults) or "none"
+            raise ValueError(f"{self.name} has no parameter {unknown[0]!r} (its parameters: {known})")
+        self.params = {key: _coerce(key, params.get(key, default), default) for key, default in self.defaults.items()}
+        self.check_params()
+        self.stochastic = bool(stochastic)
+        self.space = space_for(rules)
+        self.games_played = 0
+        self.training: list[dict] = []  # one entry per train() call: episodes, opponent, seat
+        self.reset()
+
+    def __getattr__(self, key):
+        params = self.__dict__.get("params")
+        if params is not None and key in params:
+            return params[key]
+        raise AttributeError(f"{type(self).__name__!s} has no attribute {key!r}")
+
+    # -- to define ---------------------------------------------------------------------
+
+    def check_params(self) -> None:
+        """Raise ``ValueError`` (one line) for parameter values out of range."""
+
+    def check_state(self) -> None:
+        """Raise ``ValueError`` (one line) for state values out of range (a loaded file)."""
+
+    def reset(self) -> None:
+        """Create the untrained state arrays (deterministic; see :meth:`initialise`)."""
+
+    def initialise(self, rng: np.random.Generator) -> None:
+        """Draw random initial values, if the learner has any (before its first game)."""
+
+    def begin_episode(self) -> None:
+        """Set per-game values (an epsilon from a schedule) before a training game."""
+
+    def end_episode(self) -> None:
+        """Decay rates after a training game."""
+
+    def choose(self, position: int, legal: np.ndarray, uniforms: Uniforms) -> int:
+        """The move index to play at ``position`` while training (``legal``: its legal
+        moves), drawing from ``uniforms.random()``."""
+        raise NotImplementedError
+
+    def update(self, positions: np.ndarray, moves: np.ndarray, winner: int, seats: tuple[int, ...]) -> None:
+        """Learn from one game: position and move indices in order (seat 0 moved first),
+        the winning seat, and the seats this learner played."""
+        raise NotImplementedError
+
+    def values(self) -> np.ndarray:
+        """``(n_positions, n_moves)``: what greedy play maximises (legal entries matter)."""
+        raise NotImplementedError
+
+    def stochastic_rows(self, rows: np.ndarray) -> np.ndarray:
+        """The learner's own sampling rule at positions ``rows``: ``(len(rows), n_moves)``."""
+        return self.greedy_rows(rows)
+
+    # -- training ----------------------------------------------------------------------
+
+    def train(self, episodes: int, rng: np.random.Generator, opponent=None, seat: str = "alternate",
+              progress=None) -> np.ndarray:
+        """Play ``episodes`` training games and learn from each.
+
+        Args:
+            rng: the only source of randomness (the learner's and the opponent's).
+            opponent: None for self-play (both seats learn), else an agent, an agent name
+                or a policy table; only the learner's seat learns (except where a learner
+                learns from the whole record, as seed 000's does).
+            seat: against an opponent, where the learner sits: ``alternate`` (first in even
+                games), ``first``, ``second``, or ``loser`` (the previous game's loser
+                starts, as the seeds' training loops did by not resetting the turn).
+            progress: called with the number of games played so far, every 1% or so.
+        Returns:
+            ``bool[episodes]``: whether the learner won each game (self-play: the first seat).
+        """
+        if episodes < 0:
+            raise ValueError(f"episodes must be >= 0, got {episodes}")
+        if seat not in SEATS:
+            raise ValueError(f"unknown seat {seat!r}; choose from {', '.join(SEATS)}")
+        if episodes == 0:
+            return np.zeros(0, dtype=bool)
+        space = self.space
+        legal_of = _legal_lists(space)
+        cumulative = None if opponent is None else _cumulative(opponent, self.rules, space)
+        last = None if cumulative is None else (cumulative < cumulative[:, -1:]).sum(axis=1)  # last move of mass
+        if self.games_played == 0:
+            self.initialise(rng)
+        uniforms = Uniforms(rng)
+        won = np.zeros(episodes, dtype=bool)
+        first = seat != "second"
+        every = max(1, episodes // 100)
+        for episode in range(episodes):
+            if opponent is None:
+                seats = (0, 1)
+            else:
+                if seat == "alternate":
+                    first = episode % 2 == 0
+                seats = (0,) if first else (1,)
+            self.begin_episode()
+            positions, moves = [], []
+            position, mover = space.start, 0
+            while position:
+                legal = legal_of[position]
+                if mover in seats:
+                    move = self.choose(position, legal, uniforms)
+                else:
+                    row = cumulative[position]
+                    move = min(int(np.searchsorted(row, uniforms.random() * row[-1], side="right")), last[position])
+                positions.append(position)
+                moves.append(move)
+                position = space.next[position, move]
+                mover ^= 1
+            winner = self.rules.winner(mover ^ 1)
+            self.update(np.array(positions), np.array(moves), winner, seats)
+            self.games_played += 1
+            self.end_episode()
+            won[episode] = winner == seats[0]
+            if seat == "loser" and opponent is not None:
+                first = not won[episode]
+            if progress is not None and ((episode + 1) % every == 0 or episode + 1 == episodes):
+                progress(episode + 1)
+        self.training.append({"episodes": int(episodes), "opponent": _describe(opponent),
+                              "seat": "self-play" if opponent is None else seat})
+        return won
+
+    def learn_record(self, record: GameRecord, seats: tuple[int, ...] = (0, 1)) -> None:
+        """Learn from a game record of the scalar path (``seats``: the seats it played)."""
+        positions = record.positions(self.rules)[:-1]
+        self.update(np.array([self.space.index(p) for p in positions], dtype=np.int64),
+                    np.array([self.space.move_index(m) for m in record.moves], dtype=np.int64),
+                    record.winner, tuple(seats))
+        self.games_played += 1
+
+    # -- playing -----------------------------------------------------------------------
+
+    def greedy_rows(self, rows: np.ndarray) -> np.ndarray:
+        legal = self.space.legal[rows]
+        values = np.where(legal, self.values()[rows], -np.inf)
+        return uniform_rows(legal & (values == values.max(axis=1, keepdims=True)))
+
+    def policy_rows(self, rows: np.ndarray) -> np.ndarray:
+        return self.stochastic_rows(rows) if self.stochastic else self.greedy_rows(rows)
+
+    def policy(self, space: Space) -> np.ndarray:
+        if space.rules != self.rules:
+            raise ValueError(f"this {self.name} learner was trained for {self.rules.name}, not {space.rules.name}")
+        return self.policy_rows(np.arange(space.n_positions))
+
+    def distribution(self, piles):
+        index = self.space.index(piles)
+        row = self.policy_rows(np.array([index]))[0]
+        return [(self.space.move(k), float(row[k])) for k in np.flatnonzero(row > 0)]
+
+    # -- reporting ---------------------------------------------------------------------
+
+    def detail(self, index: int, move: int) -> str:
+        """What the report shows beside a move's probability."""
+        return f"(value {self.values()[index, move]:.4g})"
+
+    def report(self, solution) -> list[str]:
+        """Seed 000's report, one line per non-empty position: ``OK!`` where greedy play
+        only plays winning moves, ``NO!`` where it may not, ``---`` at lost positions; then
+        the position, its winning moves, and each legal move with its probability under the
+        learner's stochastic rule (most probable first) and :meth:`detail`."""
+        space = self.space
+        rows = np.arange(space.n_positions)
+        greedy, probabilities = self.greedy_rows(rows), self.stochastic_rows(rows)
+        one_heap = len(self.rules.piles) == 1
+        label = (lambda m: str(space.move(m)[1])) if one_heap else (lambda m: str(space.move(m)))
+        lines = []
+        for index in range(1, space.n_positions):
+            legal = np.flatnonzero(space.legal[index])
+            order = legal[np.argsort(-probabilities[index, legal], kind="stable")]
+            winning = np.flatnonzero(solution.winning[index])
+            right = np.isclose((greedy[index] * solution.winning[index]).sum(), 1.0)
+            tag = "---" if not len(winning) else "OK!" if right else "NO!"
+            where = f"{space.position(index)[0]} balls" if one_heap else str(space.position(index))
+            moves = ", ".join(f"{label(m)} with p={probabilities[index, m]:.3f} {self.detail(index, m)}" for m in order)
+            lines.append(f"{tag} {where}, best {', '.join(label(m) for m in winning) or '0'} probs: {moves}")
+        return lines
+
+    def __repr__(self) -> str:
+        mode = "stochastic" if self.stochastic else "greedy"
+        return f"<{self.name} learner for {self.rules.name}, {self.games_played:,} games, {mode}>"
+
+    def __getstate__(self):
+        return {**self.__dict__, "space": None}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.space = space_for(self.rules)
+
+
+class Uniforms:
+    """Uniform draws in [0, 1) from ``rng``, a block at a time (a numpy call per draw
+    would cost more than the rest of a training move)."""
+
+    def __init__(self, rng: np.random.Generator, block: int = 4096):
+        self.rng, self.block, self.buffer = rng, block, []
+
+    def random(self) -> float:
+        if not self.buffer:
+            self.buffer = self.rng.random(self.block).tolist()
+            self.buffer.reverse()
+        return self.buffer.pop()
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        return min(int(self.random() * n), n - 1)
+
+    def proportional(self, weights: np.ndarray) -> int:
+        """An index drawn in proportion to positive ``weights``."""
+        cumulative = np.cumsum(weights)
+        index = int(np.searchsorted(cumulative, self.random() * cumulative[-1], side="right"))
+        return min(index, len(weights) - 1)
+
+
+def _coerce(key: str, value, default):
+    """A parameter value of the default's type, or a one-line ``ValueError``."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ValueError(f"parameter {key} must be true or false, got {value!r}")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise ValueError(f"parameter {key} must be an integer, got {value!r}")
+        return int(value)
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(value):
+            raise ValueError(f"parameter {key} must be a number, got {value!r}")
+        return float(value)
+    if isinstance(default, tuple):  # a schedule: pairs (games, value)
+        try:
+            pairs = tuple((_coerce(key, int_, 0), _coerce(key, x, 0.0)) for int_, x in value)
+        except (TypeError, ValueError):
+            raise ValueError(f"parameter {key} must be a list of [games, value] pairs, got {value!r}") from None
+        return pairs
+    raise TypeError(f"no coercion for parameter {key} of type {type(default).__name__}")
+
+
+def _legal_lists(space: Space) -> list[np.ndarray]:
+    return [np.flatnonzero(row) for row in space.legal]
+
+
+def _cumulative(opponent, rules: Rules, space: Space) -> np.ndarray:
+    """Row-wise cumulative move probabilities of a fixed opponent."""
+    from nim_evo.policy import as_table
+
+    agent = make_agent(opponent, rules) if isinstance(opponent, str) else opponent
+    return np.cumsum(as_table(agent, space), axis=1)
+
+
+def _describe(opponent) -> str | None:
+    if opponent is None:
+        return None
+    if isinstance(opponent, str):
+        return opponent
+    return getattr(opponent, "name", "table")

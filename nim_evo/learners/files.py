@@ -1,0 +1,112 @@
+"""A trained learner as versioned JSON: its rules, parameters, training record and state.
+
+::
+
+    {"format": "nim_evo/learner", "version": 1, "learner": "qlearning",
+     "rules": {"piles": [2, 3, 4, 5], "max_take": null, "misere": true},
+     "params": {...}, "games_played": 30000, "training": [{"episodes": 30000, ...}],
+     "state": {"table": {"shape": [360, 14], "values": [...]}}}
+
+State arrays are indexed by the engine's enumeration of the rules' positions and moves
+(:class:`nim_evo.space.Space`); the shapes are checked on loading. Floats are written
+with Python's shortest round-trip repr, so a saved learner loads bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nim_evo.io import FORMAT_VERSION, read_json, rules_from_json, rules_to_json, write_json
+from nim_evo.learners import LEARNERS, Learner
+
+LEARNER_FORMAT = "nim_evo/learner"
+
+
+def learner_document(learner: Learner, **meta) -> dict:
+    """The versioned JSON document of a learner (``meta``: extra top-level keys)."""
+    state = {}
+    for key in learner.state_names:
+        array = np.asarray(getattr(learner, key), dtype=np.float64)
+        values = array.ravel().tolist()
+        if np.all(array == np.round(array)) and np.all(np.abs(array) < 2 ** 53):
+            values = [int(v) for v in values]  # counts stay readable
+        state[key] = {"shape": list(array.shape), "values": values}
+    return {**meta, "format": LEARNER_FORMAT, "version": FORMAT_VERSION, "learner": learner.name,
+            "rules": rules_to_json(learner.rules), "params": params_json(learner), "games_played": learner.games_played,
+            "training": learner.training, "state": state}
+
+
+def params_json(learner: Learner) -> dict:
+    """The learner's parameters as JSON values (schedules as lists of pairs)."""
+    return {key: ([list(step) for step in value] if isinstance(value, tuple) else value)
+            for key, value in learner.params.items()}
+
+
+def learner_from_document(data: dict, source: str = "file", stochastic: bool = False) -> Learner:
+    """The learner a document holds; a one-line ``ValueError`` if it is not a valid one."""
+    if data.get("format") != LEARNER_FORMAT:
+        raise ValueError(f"{source} is not a nim_evo learner")
+    if type(data.get("version")) is not int or data["version"] != FORMAT_VERSION:
+        raise ValueError(f"{source} has learner format version {data.get('version')!r}; "
+                         f"this nim_evo reads version {FORMAT_VERSION}")
+    name = data.get("learner")
+    if name not in LEARNERS:
+        raise ValueError(f"{source} holds an unknown learner {name!r}")
+    try:
+        rules = rules_from_json(data.get("rules"), source)
+    except ValueError as error:
+        raise ValueError(error if str(error).startswith(source) else f"{source}: {error}") from None
+    params = data.get("params")
+    if not isinstance(params, dict):
+        raise ValueError(f"{source} records no learner parameters")
+    unknown = sorted(set(params) - set(LEARNERS[name].defaults))
+    if unknown:
+        raise ValueError(f"{source}: {name} has no parameter {unknown[0]!r}")
+    try:
+        learner = LEARNERS[name](rules, stochastic=stochastic, **params)
+    except ValueError as error:
+        raise ValueError(f"{source}: {error}") from None
+    games = data.get("games_played")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError(f"{source}: games_played must be a count, got {games!r}")
+    state = data.get("state")
+    if not isinstance(state, dict) or set(state) != set(learner.state_names):
+        raise ValueError(f"{source}: a {name} learner's state holds {', '.join(learner.state_names)}")
+    for key in learner.state_names:
+        expected = np.shape(getattr(learner, key))
+        entry = state[key]
+        try:
+            values = np.array(entry["values"], dtype=np.float64)
+            shape = tuple(entry["shape"])
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"{source}: state {key!r} is not a shape and a list of numbers") from None
+        if shape != expected:
+            raise ValueError(f"{source}: state {key!r} has shape {list(shape)}, expected {list(expected)} "
+                             f"for {rules.name}")
+        if values.ndim != 1 or values.size != int(np.prod(expected)):
+            raise ValueError(f"{source}: state {key!r} should be a flat list of {int(np.prod(expected))} numbers")
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"{source}: state {key!r} holds a value that is not a finite number")
+        value = values.reshape(expected)
+        setattr(learner, key, value if value.ndim else float(value))
+    try:
+        learner.check_state()
+    except ValueError as error:
+        raise ValueError(f"{source}: {error}") from None
+    learner.games_played = games
+    training = data.get("training", [])
+    learner.training = list(training) if isinstance(training, list) else []
+    return learner
+
+
+def save_learner(learner: Learner, path, **meta) -> None:
+    """Write ``learner`` to ``path`` atomically."""
+    write_json(path, learner_document(learner, **meta))
+
+
+def load_learner(path, rules=None, stochastic: bool = False) -> Learner:
+    """Read a learner saved by :func:`save_learner`; ``rules``, if given, must match its own."""
+    learner = learner_from_document(read_json(path), str(path), stochastic)
+    if rules is not None and rules != learner.rules:
+        raise ValueError(f"{path} was trained for {learner.rules.name}, not {rules.name}")
+    return learner

@@ -1,0 +1,118 @@
+"""Seed 004's reinforcement learners (section 4.1.5): TD Q-learning and Monte Carlo.
+
+Both keep ``Q[position, move]`` from the mover's point of view, start it with small random
+values (uniform in [0, ``init``)), choose epsilon-greedily while training and greedily in
+play, and score a game +``reward`` for the winner and -``reward`` for the loser. A
+learner's "next state" is its own next turn, two plies on: the opponent's reply is part of
+the environment, as it was in the seed (which updated after the opponent's move too).
+
+What was fixed, and how (the seed's code in quotes):
+
+* TD update: ``Q + alpha * (reward + gamma) * Q`` multiplies where Q-learning adds; it is
+  ``Q += alpha * (r + gamma * max_a' Q(s', a') - Q)``, with ``Q += alpha * (r - Q)`` at
+  the learner's last move.
+* TD decay: ``alpha *= -0.0005`` made alpha negative (then clipped to 0.1) after one game,
+  and ``epsilon - 0.1`` per game left the "0.4 epsilon" of the write-up after 3 games.
+  Here alpha decays by a factor ``1 - alpha_decay`` per game to ``alpha_min`` and epsilon
+  falls by ``epsilon_decay`` per game (0 by default: training at 0.4, as reported) to
+  ``epsilon_min``.
+* Monte Carlo keys: the seed chose moves by ``(state, action)`` but learned values keyed
+  by the state *after* the move, so its learning never reached its choices; here one table
+  serves both.
+* Monte Carlo reward: ``0 if goal else -1`` per move taught it to end games quickly, not
+  to win, and the target was raised only after the update (the last reward never
+  counted); here the return is the game's result discounted by ``gamma`` per own move
+  back from the end.
+* Monte Carlo initial values: ``random.uniform(1.0, 0.01)`` (arguments reversed, values up
+  to the size of a win) became the TD's small ``uniform(0, 0.01)``.
+* Seats: the seeds' loops never reset the turn, so the previous game's loser started the
+  next; that is a training option here (``seat="loser"``), not an accident.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nim_evo.learners.base import Learner
+
+
+class _EpsilonGreedy(Learner):
+    """Shared by TD and Monte Carlo: Q table, random initial values, epsilon-greedy, decay."""
+
+    state_names = ("q", "epsilon_now", "alpha_now")  # decayed rates are trained state
+
+    def check_params(self):
+        for key in ("epsilon", "epsilon_min", "alpha", "alpha_min", "gamma"):
+            if not 0.0 <= getattr(self, key) <= 1.0:
+                raise ValueError(f"{key} must be in [0, 1], got {getattr(self, key)}")
+        if self.epsilon_decay < 0 or not 0.0 <= self.alpha_decay < 1.0 or self.init < 0:
+            raise ValueError("epsilon_decay and init must be >= 0 and alpha_decay in [0, 1)")
+
+    def check_state(self):
+        if not (0.0 <= self.epsilon_now <= 1.0 and 0.0 <= self.alpha_now <= 1.0):
+            raise ValueError("epsilon_now and alpha_now (the decayed rates) must lie in [0, 1]")
+
+    def reset(self):
+        self.q = np.zeros(self.space.legal.shape)
+        self.epsilon_now = self.params["epsilon"]
+        self.alpha_now = self.params["alpha"]
+
+    def initialise(self, rng):
+        self.q = np.where(self.space.legal, rng.uniform(0.0, self.init, self.q.shape), 0.0)
+
+    def choose(self, position, legal, uniforms):
+        if uniforms.random() < self.epsilon_now:
+            return legal[uniforms.below(len(legal))]
+        return legal[np.argmax(self.q[position, legal])]
+
+    def end_episode(self):
+        self.epsilon_now = max(self.epsilon_now - self.epsilon_decay, self.epsilon_min)
+        self.alpha_now = max(self.alpha_now * (1.0 - self.alpha_decay), self.alpha_min)
+
+    def values(self):
+        return self.q
+
+    def stochastic_rows(self, rows):
+        """Epsilon-greedy with the epsilon training ended at."""
+        legal = self.space.legal[rows]
+        explore = legal / legal.sum(axis=1, keepdims=True).clip(min=1)
+        return self.epsilon_now * explore + (1 - self.epsilon_now) * self.greedy_rows(rows)
+
+    def _result(self, seat: int, winner: int) -> float:
+        return self.reward if seat == winner else -self.reward
+
+
+class TDLearner(_EpsilonGreedy):
+    name = "td"
+    defaults = {"epsilon": 0.4, "epsilon_decay": 0.0, "epsilon_min": 0.1, "alpha": 0.3, "alpha_decay": 0.0005,
+                "alpha_min": 0.1, "gamma": 0.9, "reward": 1.0, "init": 0.01}
+    episodes = 5000
+
+    def update(self, positions, moves, winner, seats):
+        q, alpha, gamma = self.q, self.alpha_now, self.gamma
+        legal = self.space.legal
+        for seat in seats:
+            mine = range(seat, len(moves), 2)
+            for k in mine:
+                p, m = positions[k], moves[k]
+                if k + 2 < len(moves):
+                    following = positions[k + 2]
+                    target = gamma * q[following][legal[following]].max()
+                else:
+                    target = self._result(seat, winner)
+                q[p, m] += alpha * (target - q[p, m])
+
+
+class MonteCarloLearner(_EpsilonGreedy):
+    name = "montecarlo"
+    defaults = {"epsilon": 0.3, "epsilon_decay": 0.0001, "epsilon_min": 0.0, "alpha": 0.5, "alpha_decay": 0.0,
+                "alpha_min": 0.0, "gamma": 0.9, "reward": 1.0, "init": 0.01}
+    episodes = 5000
+
+    def update(self, positions, moves, winner, seats):
+        q, alpha = self.q, self.alpha_now
+        for seat in seats:
+            mine = np.arange(seat, len(moves), 2)
+            returns = self._result(seat, winner) * self.gamma ** np.arange(len(mine))[::-1]
+            cells = positions[mine], moves[mine]
+            q[cells] += alpha * (returns - q[cells])

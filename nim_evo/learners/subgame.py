@@ -1,0 +1,59 @@
+"""Seed 000's sub-game learner: every move of a game record is a sub-game won or lost.
+
+A game record's suffixes are games of their own (seed 000, section 3): the move made at
+each position is a win for its player if that player won the game, else a loss. The
+learner keeps ``wins[p, m]`` and ``losses[p, m]`` and plays each legal move with
+probability in proportion to ``max(wins, 1) / max(losses, 1)`` (the seed's ``winProb``).
+It learns from the whole record, whoever made each move, as the seed's ``updateModel``
+did; against a fixed opponent that includes the opponent's moves.
+
+:meth:`~nim_evo.learners.base.Learner.report` gives the seed's per-position report: ``OK!``
+where the most probable move wins, ``NO!`` where it does not, ``---`` at lost positions,
+each move with its probability and its wins and losses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nim_evo.learners.base import Learner
+
+
+class SubgameLearner(Learner):
+    name = "subgame"
+    defaults: dict = {}
+    episodes = 5000
+    state_names = ("wins", "losses")
+
+    def reset(self):
+        shape = self.space.legal.shape
+        self.wins, self.losses = np.zeros(shape), np.zeros(shape)
+
+    def check_state(self):
+        if np.any(self.wins < 0) or np.any(self.losses < 0):
+            raise ValueError("wins and losses must be >= 0")
+
+    def ratio(self, rows) -> np.ndarray:
+        """The seed's ``winProb`` at positions ``rows`` (0 for illegal moves)."""
+        ratio = np.maximum(self.wins[rows], 1) / np.maximum(self.losses[rows], 1)
+        return np.where(self.space.legal[rows], ratio, 0.0)
+
+    def choose(self, position, legal, uniforms):
+        ratio = np.maximum(self.wins[position, legal], 1) / np.maximum(self.losses[position, legal], 1)
+        return legal[uniforms.proportional(ratio)]
+
+    def update(self, positions, moves, winner, seats):
+        won = np.arange(len(moves)) % 2 == winner
+        np.add.at(self.wins, (positions[won], moves[won]), 1)
+        np.add.at(self.losses, (positions[~won], moves[~won]), 1)
+
+    def values(self):
+        return self.ratio(slice(None))
+
+    def stochastic_rows(self, rows):
+        ratio = self.ratio(rows)
+        totals = ratio.sum(axis=1, keepdims=True)
+        return np.divide(ratio, totals, out=np.zeros_like(ratio), where=totals > 0)
+
+    def detail(self, index, move):
+        return f"(w={int(self.wins[index, move])},l={int(self.losses[index, move])})"

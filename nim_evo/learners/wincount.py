@@ -1,0 +1,66 @@
+"""Seed 001's win-count learner, generalised from one heap to positions of any board.
+
+1. For each position keep a count per move (all start at 1).
+2. Play each move with probability in proportion to its count.
+3. After a win, add 1 to the count of each move the learner played.
+4. After a loss, add 1 to the counts of the *other* legal moves at each position played.
+
+Normalisation (the seed's "dirty trick"): once a position's counts sum to more than
+``cutoff``, subtract ``min - 1`` from them, so the smallest is 1 again; the proportions
+between moves keep their differences and the learner keeps adapting.
+
+Departures from the seed's code: it kept three counts for every heap size, so a heap of
+1 or 2 still had counts for illegal takes (clipped to the heap when played); here only
+legal moves have counts. Its self-play is not meaningful (one ``Player`` object, so
+``winner is self`` always held); here each seat's moves are scored by that seat's result.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nim_evo.learners.base import Learner
+
+
+class WinCountLearner(Learner):
+    name = "wincount"
+    defaults = {"cutoff": 1000}
+    episodes = 100_000
+    state_names = ("counts",)
+
+    def check_params(self):
+        if self.cutoff < 1:
+            raise ValueError(f"cutoff must be >= 1, got {self.cutoff}")
+
+    def check_state(self):
+        if np.any(self.counts[self.space.legal] < 1):
+            raise ValueError("every legal move's count must be >= 1")
+
+    def reset(self):
+        self.counts = self.space.legal.astype(np.float64)
+
+    def choose(self, position, legal, uniforms):
+        return legal[uniforms.proportional(self.counts[position, legal])]
+
+    def update(self, positions, moves, winner, seats):
+        counts, legal = self.counts, self.space.legal
+        for seat in seats:
+            mine_p, mine_m = positions[seat::2], moves[seat::2]
+            if seat == winner:
+                counts[mine_p, mine_m] += 1
+            else:
+                counts[mine_p] += legal[mine_p]
+                counts[mine_p, mine_m] -= 1
+            totals = counts[mine_p].sum(axis=1)
+            full = mine_p[totals > self.cutoff]
+            if len(full):
+                low = np.where(legal[full], counts[full], np.inf).min(axis=1, keepdims=True)
+                counts[full] -= np.where(legal[full], low - 1, 0)
+
+    def values(self):
+        return self.counts
+
+    def stochastic_rows(self, rows):
+        counts = np.where(self.space.legal[rows], self.counts[rows], 0.0)
+        totals = counts.sum(axis=1, keepdims=True)
+        return np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)

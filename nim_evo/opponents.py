@@ -1,0 +1,76 @@
+"""Opponents by name or file: fixed agents, learned agents (trained on first use), files.
+
+An opponent spec is one of:
+
+* a fixed agent's name (``random``, ``nimsum``, ``minimax``, ``take-3``, ...);
+* a learner's name (``qlearning``, ``td``, ...): trained for the rules by self-play with
+  the seed's parameters and budget, with the given seed, on first use, then cached as a
+  learner file keyed by rules, learner, parameters, episodes and seed (so a second run,
+  or a resumed one, loads the same learner instead of training it again);
+* a path to a strategy file (an exported genome or a saved learner), played greedily.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from nim_evo.agents import make_agent
+from nim_evo.rules import Rules
+
+CACHE_ENV = "NIM_EVO_CACHE"
+
+
+def is_path(spec: str) -> bool:
+    return spec.endswith(".json") or os.sep in spec or "/" in spec
+
+
+def cache_dir() -> Path:
+    """Where trained opponents are kept: ``$NIM_EVO_CACHE``, else ``$XDG_CACHE_HOME/nim_evo``
+    (``~/.cache/nim_evo``), under ``learners/``."""
+    root = os.environ.get(CACHE_ENV) or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "nim_evo"
+    return Path(root) / "learners"
+
+
+def resolve(spec: str, rules: Rules, seed: int = 0, progress=None):
+    """The agent an opponent spec names, for ``rules`` (see the module docstring).
+
+    Raises:
+        ValueError: one line for an unknown name, an unreadable file or a file for other rules.
+    """
+    from nim_evo.learners import LEARNERS
+    from nim_evo.strategy import load_strategy
+
+    if is_path(spec):
+        return load_strategy(spec, rules)
+    if spec in LEARNERS:
+        return trained(spec, rules, seed, progress=progress)
+    return make_agent(spec, rules)
+
+
+def trained(name: str, rules: Rules, seed: int = 0, episodes: int | None = None, progress=None, **params):
+    """A learner trained by self-play for ``rules``: loaded from the cache when it holds one
+    trained the same way, otherwise trained and written to the cache (atomically)."""
+    from nim_evo.learners import LEARNERS
+    from nim_evo.learners.files import load_learner, params_json, save_learner
+
+    learner = LEARNERS[name](rules, **params)
+    episodes = learner.episodes if episodes is None else episodes
+    key = json.dumps({"learner": params_json(learner), "rules": rules.name, "name": name,
+                      "episodes": episodes, "seed": seed}, sort_keys=True)
+    path = cache_dir() / f"{name}-{rules.name}-seed{seed}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.json"
+    if path.exists():
+        try:
+            return load_learner(path, rules)
+        except ValueError:
+            pass  # a damaged cache entry is trained again and replaced
+    learner.train(episodes, np.random.default_rng(seed), progress=progress)
+    try:
+        save_learner(learner, path, cache_key=json.loads(key))
+    except OSError:
+        pass  # an unwritable cache costs a retraining next time, nothing else
+    return learner

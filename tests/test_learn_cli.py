@@ -1,0 +1,142 @@
+"""``python -m nim_evo.learn`` and learned opponents in ``python -m nim_evo.run``."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from nim_evo import Rules, load_strategy
+from nim_evo.learn import main
+from nim_evo.opponents import resolve, trained
+from nim_evo.run import main as run_main
+
+
+def test_learn_trains_reports_and_saves_a_playable_learner(tmp_path, capsys):
+    out = tmp_path / "q.json"
+    assert main(["--agent", "quality", "--game", "7-5-3", "--episodes", "3000", "--seed", "2", "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert "3,000 games" in printed.out and "game 3,000/3,000" in printed.err
+    accuracy = json.loads(out.read_text())["accuracy"]
+    assert f"{100 * accuracy:.2f}% of winning positions" in printed.out
+    agent = load_strategy(out, Rules((7, 5, 3)))
+    assert agent.games_played == 3000 and not agent.stochastic
+    assert agent.move((7, 5, 3), np.random.default_rng(0)) in Rules((7, 5, 3)).legal_moves((7, 5, 3))
+    again = tmp_path / "again.json"
+    assert main(["--agent", "quality", "--game", "7-5-3", "--episodes", "3000", "--seed", "2", "--out", str(again),
+                 "--quiet"]) == 0
+    first, second = json.loads(out.read_text()), json.loads(again.read_text())
+    assert first["state"] == second["state"]  # the same seed, the same learner
+
+
+def test_learn_against_an_opponent_reports_its_training_record(tmp_path, capsys):
+    out = tmp_path / "w.json"
+    assert main(["--agent", "wincount", "--game", "21-cap3", "--episodes", "4000", "--opponent", "take-3",
+                 "--seat", "loser", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "of its training games against take-3" in printed
+    document = json.loads(out.read_text())
+    assert document["training"] == [{"episodes": 4000, "opponent": "take-3", "seat": "loser"}]
+    assert document["win_rates"]["random"][0] > 0.6
+
+
+def test_subgame_report_prints_the_seed_000_lines(tmp_path, capsys):
+    assert main(["--agent", "subgame", "--game", "17-cap3-misere", "--episodes", "3000", "--report",
+                 "--out", str(tmp_path / "s.json")]) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    one = next(line for line in lines if line.startswith("--- 1 balls"))
+    assert one.startswith("--- 1 balls, best 0 probs: 1 with p=1.000 (w=0,l=")
+    for heap in range(2, 18):
+        line = next(line for line in lines if line[4:].startswith(f"{heap} balls,"))
+        assert line[:3] == ("---" if heap % 4 == 1 else "OK!"), line  # 3,000 games learn every heap
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--agent", "nope"], "invalid choice"),
+    (["--game", "7-5-3"], "--agent is required"),
+    (["--agent", "td", "--game", "9-x"], "see --list-games"),
+    (["--agent", "td", "--episodes", "-1"], "--episodes must be"),
+    (["--agent", "td", "--param", "alpha=2"], "alpha must be in [0, 1]"),
+    (["--agent", "td", "--param", "beta=1"], "no parameter 'beta'"),
+    (["--agent", "td", "--param", "alpha"], "KEY=VALUE"),
+    (["--agent", "td", "--opponent", "nobody"], "unknown agent"),
+    (["--agent", "td", "--seat", "first"], "--seat places the learner"),
+    (["--agent", "td", "--piles", "30", "30", "30", "30", "30"], "need a board that can be enumerated"),
+])
+def test_bad_input_is_one_line_and_status_2(argv, message, tmp_path, capsys):
+    assert main([*argv, "--out", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_an_existing_or_unwritable_out_is_refused_before_training(tmp_path, capsys):
+    out = tmp_path / "mine.json"
+    out.write_text("precious")
+    assert main(["--agent", "td", "--game", "2-3", "--episodes", "10", "--out", str(out)]) == 2
+    assert "exists; use --force" in capsys.readouterr().err and out.read_text() == "precious"
+    assert main(["--agent", "td", "--game", "2-3", "--episodes", "10", "--out", str(out), "--force", "--quiet"]) == 0
+    assert json.loads(out.read_text())["learner"] == "td"
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["--agent", "td", "--game", "2-3", "--episodes", "10", "--out", str(blocker / "x.json")]) == 2
+    assert "cannot create" in capsys.readouterr().err
+
+
+def test_module_entry_point(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "nim_evo.learn", "--agent", "montecarlo", "--game", "2-3-4",
+                           "--episodes", "200", "--out", str(tmp_path / "m.json"), "--quiet"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == str(tmp_path / "m.json")
+
+
+def test_learned_opponents_are_trained_once_then_cached(learner_cache):
+    rules = Rules((2, 3, 4), misere=True)
+    first = trained("qlearning", rules, seed=3, episodes=500)
+    files = list(learner_cache.glob("qlearning-2-3-4-misere-seed3-*.json"))
+    assert len(files) == 1
+    before = files[0].stat().st_mtime_ns
+    second = trained("qlearning", rules, seed=3, episodes=500)
+    assert files[0].stat().st_mtime_ns == before  # loaded, not trained again
+    np.testing.assert_array_equal(first.q, second.q)
+    other = trained("qlearning", rules, seed=4, episodes=500)
+    assert len(list(learner_cache.glob("qlearning-*.json"))) == 2 and not np.array_equal(first.q, other.q)
+    files[0].write_text("{broken")
+    repaired = trained("qlearning", rules, seed=3, episodes=500)  # a damaged entry is retrained
+    np.testing.assert_array_equal(repaired.q, first.q)
+
+
+def test_opponent_specs_resolve_to_agents_learners_and_files(tmp_path):
+    rules = Rules((2, 3, 4), misere=True)
+    assert resolve("random", rules).name == "random"
+    learner = resolve("td", rules, seed=1)
+    assert learner.name == "td" and learner.games_played == learner.episodes
+    path = tmp_path / "td.json"
+    assert main(["--agent", "td", "--game", "2-3-4-misere", "--episodes", "100", "--out", str(path), "--quiet"]) == 0
+    assert resolve(str(path), rules).games_played == 100
+    with pytest.raises(ValueError, match="trained for 2-3-4-misere, not 2-3-4"):
+        resolve(str(path), Rules((2, 3, 4)))
+
+
+def test_run_with_learned_opponents_in_its_panel(tmp_path, capsys):
+    learned = tmp_path / "quality.json"
+    assert main(["--agent", "quality", "--game", "2-3-4-misere", "--episodes", "2000", "--out", str(learned),
+                 "--quiet"]) == 0
+    out = tmp_path / "run"
+    assert run_main(["--game", "2-3-4-misere", "--generations", "3", "--population", "6", "--offspring", "6",
+                     "--opponents", f"random,qlearning,subgame,{learned}", "--out", str(out),
+                     "--genomes-dir", str(tmp_path / "g")]) == 0
+    printed = capsys.readouterr()
+    assert "learned opponent qlearning" in printed.err and "learned opponent subgame" in printed.err
+    for name in ("qlearning", "subgame", str(learned)):
+        assert f"  {name}" in printed.out  # the summary's table rows
+    header = (out / "logbook.csv").read_text().splitlines()[0].split(",")
+    assert {"qlearning", "subgame", str(learned)} <= set(header)
+    assert run_main(["--resume", str(out), "--generations", "4", "--quiet"]) == 0  # the cache serves the resume
+
+
+def test_learned_opponents_need_an_enumerable_board(tmp_path, capsys):
+    assert run_main(["--genome", "rules", "--piles", "30", "30", "30", "30", "30", "--fitness", "sampled",
+                     "--opponents", "random,td", "--out", str(tmp_path / "r"), "--quiet"]) == 2
+    assert "needs an enumerable board" in capsys.readouterr().err
