@@ -64,8 +64,8 @@ class QLearner(Learner):
 
     @property
     def q(self) -> np.ndarray:
-        """``(n_positions, n_moves)``: the score of every (position, move) of the space."""
-        return self.table.ravel()[self.cell]
+        """``(n_positions, n_moves)``: the score of every legal (position, move) of the space (0 elsewhere)."""
+        return np.where(self.space.legal, self.table.ravel()[self.cell], 0.0)
 
     def epsilon_at(self, games: int) -> float:
         """The schedule's epsilon for the game after ``games`` games."""
