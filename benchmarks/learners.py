@@ -1,7 +1,7 @@
 """The learners against their seeds' published figures, and Q-learning's training speed.
 
 Each learner trains on its own seed's game with the seed's budget and parameters, over
-several seeds (0, 1, 2), and our figure is printed beside the published one:
+five seeds (0 to 4), and our figure is printed beside the published one:
 
 - 001 (wincount): heap 21, take 1-3, normal play, 100,000 games against each opponent
   with the seed's seating (the loser of a game starts the next); the published "W/L ratio"
@@ -14,7 +14,10 @@ several seeds (0, 1, 2), and our figure is printed beside the published one:
   printed one line per heap); printed with the share of winning heaps whose most probable
   move wins.
 - 002 (qlearning): 2-3-4-5 misère, sorted positions as in the seed, the 30,000-game
-  epsilon schedule; the share of winning positions whose greedy move wins.
+  epsilon schedule, the seed's exploration (a column of the whole move row, drawn again
+  while illegal). Two counts: the seed's own (its table's rows, the 75 sorted winning
+  positions, each once: share whose greedy move wins) and ours (every winning position
+  of the board). Also with uniform exploration, to show what the retry loop is worth.
 - 003 (quality): 7-5-3 normal play, 15,000 self-play games; the same share.
 - 004 (td, montecarlo): 1-3-5-7-9, 5,000 training games against random as first player
   (the seed's setting); the exact probability that greedy play beats random from the
@@ -42,7 +45,7 @@ from nim_evo.solver import solve
 from nim_evo.space import space_for
 from nim_evo.tournament import win_probabilities
 
-SEEDS = (0, 1, 2)
+SEEDS = (0, 1, 2, 3, 4)
 SPEED_TARGET = 5000
 
 
@@ -88,6 +91,18 @@ def greedy_accuracy(name: str, game: str, episodes: int, seed: int, **params) ->
     learner = make_learner(name, rules, **params)
     learner.train(episodes, np.random.default_rng(seed))
     return solve(rules).accuracy(learner.policy(learner.space))
+
+
+def qlearning(seed: int, scale: float, exploration: str) -> tuple[float, float]:
+    """``(the seed's count, ours)`` after the schedule on 2-3-4-5 misère, sorted positions."""
+    rules = Rules.parse("2-3-4-5-misere")
+    learner = make_learner("qlearning", rules, sorted_positions=True, exploration=exploration)
+    learner.train(int(30_000 * scale), np.random.default_rng(seed))
+    solution, space = solve(rules), learner.space
+    _, first = np.unique(np.sort(space.positions, axis=1), axis=0, return_index=True)
+    sorted_winners = first[solution.win[first] & (space.totals[first] > 0)]  # one per sorted position
+    right = (learner.greedy_rows(sorted_winners) * solution.winning[sorted_winners]).sum(axis=1)
+    return float(np.mean(np.isclose(right, 1.0))), solution.accuracy(learner.policy(space))
 
 
 def versus_random(name: str, seed: int, scale: float) -> float:
@@ -154,8 +169,8 @@ def main() -> None:
             tasks[("001", opponent, seed)] = delayed(wincount)(opponent, seed, scale)
         for heap, cap in ((17, 3), (20, 4)):
             tasks[("000", (heap, cap), seed)] = delayed(subgame)(heap, cap, seed, scale)
-        tasks[("002", None, seed)] = delayed(greedy_accuracy)("qlearning", "2-3-4-5-misere", int(30_000 * scale),
-                                                              seed, sorted_positions=True)
+        for exploration in ("retry", "uniform"):
+            tasks[("002", exploration, seed)] = delayed(qlearning)(seed, scale, exploration)
         tasks[("003", None, seed)] = delayed(greedy_accuracy)("quality", "7-5-3", int(15_000 * scale), seed)
         for name in ("td", "montecarlo"):
             tasks[("004", name, seed)] = delayed(versus_random)(name, seed, scale)
@@ -173,8 +188,12 @@ def main() -> None:
         print(f"  heap {heap} take 1-{cap}: least probability of the winning move {summary(least)}   "
               f"published {published}")
         print(f"  {'':18}winning heaps whose most probable move wins {summary(share)}")
-    print(f"002 qlearning, 2-3-4-5 misère sorted, 30,000 games: winning positions with a winning greedy move "
-          f"{summary(of('002', None))}   published: all")
+    print("002 qlearning, 2-3-4-5 misère sorted, 30,000 games, winning positions whose greedy move wins:")
+    for exploration in ("retry", "uniform"):
+        counts = of("002", exploration)
+        print(f"  {exploration:<7} exploration: the seed's count (75 sorted positions) {summary([c[0] for c in counts])}"
+              f"   published: all")
+        print(f"  {'':21}every winning position of the board {summary([c[1] for c in counts])}")
     print(f"003 quality, 7-5-3, 15,000 games: winning positions with a winning greedy move "
           f"{summary(of('003', None))}   published: 'a good strategy'")
     for name in ("td", "montecarlo"):

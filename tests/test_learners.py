@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from nim_evo import GameRecord, Rules, make_agent, solve, win_probabilities
-from nim_evo.learners import LEARNERS, QualityLearner, make_learner
+from nim_evo.learners import LEARNERS, QLearner, QualityLearner, make_learner
 from nim_evo.policy import check_table
 from nim_evo.space import space_for
 
@@ -416,3 +416,25 @@ def test_learners_pickle_and_keep_training_identically(name):
     clone.train(100, np.random.default_rng(11))
     learner.train(100, np.random.default_rng(11))
     assert_same_state(clone, learner)
+
+
+@pytest.mark.parametrize("exploration, expected", [("retry", 0.0625), ("uniform", 0.25)])
+def test_qlearning_exploration_retries_illegal_columns_as_the_seed_did(exploration, expected):
+    """Seed 002 drew a column of the whole move row (14 on 2-3-4-5) and drew again while it
+    was illegal: at epsilon 0.5 with 2 legal moves a random move is played with chance
+    (0.5 * 2/14) / (0.5 * 2/14 + 0.5) = 1/8, the non-greedy one 1/16 of the time."""
+    from nim_evo.learners.base import Uniforms
+
+    learner = QLearner(Rules((2, 3, 4, 5), misere=True), exploration=exploration)
+    space = learner.space
+    position = space.index((0, 0, 1, 1))
+    legal = np.flatnonzero(space.legal[position])
+    assert len(legal) == 2 and learner.table.shape[1] == 14
+    learner.table[position, legal[0]] = 5.0  # the greedy move
+    learner.epsilon_now = 0.5
+    uniforms = Uniforms(np.random.default_rng(8))
+    other = np.mean([learner.choose(position, legal, uniforms) == legal[1] for _ in range(40_000)])
+    assert other == pytest.approx(expected, abs=0.006)
+    learner.games_played = 12_000 + 9_000  # the schedule's epsilon 0.5
+    learner.stochastic = True
+    assert learner.policy(space)[position, legal[1]] == pytest.approx(expected)

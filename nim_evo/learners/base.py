@@ -269,6 +269,10 @@ def _coerce(key: str, value, default):
                 or not np.isfinite(value):
             raise ValueError(f"parameter {key} must be a number, got {value!r}")
         return float(value)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise ValueError(f"parameter {key} must be a string, got {value!r}")
+        return value
     if isinstance(default, tuple):  # a schedule: pairs (games, value)
         try:
             pairs = tuple((_coerce(key, int_, 0), _coerce(key, x, 0.0)) for int_, x in value)

@@ -1,10 +1,22 @@
 """Seed 002's Q-table learner: self-play, +1 to every move of the winner, -1 to the loser's.
 
 Training follows the seed's epsilon schedule (12,000 games at 0.99, 9,000 at 0.7, 6,000 at
-0.5, 3,000 at 0.3), counted in games played; past its end the last epsilon stays. With
-probability epsilon a move is uniformly random, otherwise the move of highest score (ties
-broken at random). After each game every (position, move) the winner played gains
-``reward`` and every one the loser played loses it.
+0.5, 3,000 at 0.3), counted in games played; past its end the last epsilon stays. After
+each game every (position, move) the winner played gains ``reward`` and every one the
+loser played loses it.
+
+Exploration, ``exploration="retry"`` (the seed's code): each try draws, with probability
+epsilon, a column of the whole move list of the table (legal here or not), otherwise the
+legal move of highest score (ties at random); an illegal column is drawn again. Where few
+moves are legal the real exploration is far below epsilon (2 legal of 14 columns at
+epsilon 0.5: a random move 6% of the time), so endgames are played almost greedily and
+the results credited to earlier moves are less noisy. This side effect of the seed's
+retry loop, not its nominal epsilon, is what lets it learn 2-3-4-5 misère: with
+``exploration="uniform"`` (a uniformly random legal move with probability epsilon) the
+same schedule finds a winning move in about 78% of the winning positions, with the retry
+loop about 97% (sorted positions, 10 seeds; ``benchmarks/learners.py``). The seed's
+greedy pick was the first maximum over all columns, illegal ones at 0; that made no
+measurable difference and is not reproduced.
 
 With ``sorted_positions`` (the seed sorted the rows after every move) positions that are
 permutations of each other share their scores: the table is kept over the *canonical*
@@ -28,11 +40,13 @@ class QLearner(Learner):
     """A Q-table over the enumerated space (or its canonical, sorted form)."""
 
     name = "qlearning"
-    defaults = {"schedule": SCHEDULE, "reward": 1.0, "sorted_positions": False}
+    defaults = {"schedule": SCHEDULE, "reward": 1.0, "sorted_positions": False, "exploration": "retry"}
     episodes = sum(games for games, _ in SCHEDULE)
     state_names = ("table",)
 
     def check_params(self):
+        if self.exploration not in ("retry", "uniform"):
+            raise ValueError(f"exploration must be 'retry' (the seed's) or 'uniform', got {self.exploration!r}")
         for games, epsilon in self.schedule:
             if games < 0 or not 0.0 <= epsilon <= 1.0:
                 raise ValueError(f"a schedule step needs games >= 0 and 0 <= epsilon <= 1, got {(games, epsilon)}")
@@ -79,8 +93,15 @@ class QLearner(Learner):
         self.epsilon_now = self.epsilon_at(self.games_played)
 
     def choose(self, position, legal, uniforms):
-        if uniforms.random() < self.epsilon_now:
-            return legal[uniforms.below(len(legal))]
+        if self.exploration == "uniform":
+            if uniforms.random() < self.epsilon_now:
+                return legal[uniforms.below(len(legal))]
+        else:  # the seed's: a column of the whole row, drawn again while illegal
+            columns = self._table_shape[1]
+            while uniforms.random() < self.epsilon_now:
+                column = uniforms.below(columns)
+                if column < len(legal):  # len(legal) of the columns are legal: uniform among them
+                    return legal[column]
         scores = self.table.ravel()[self.cell[position, legal]]
         best = legal[scores == scores.max()]
         return best[uniforms.below(len(best))] if len(best) > 1 else best[0]
@@ -96,9 +117,14 @@ class QLearner(Learner):
         return self.q
 
     def stochastic_rows(self, rows):
-        """Epsilon-greedy with the schedule's epsilon where training stands (0.3 once the
-        seed's 30,000 games are played; 0.99 before any)."""
+        """The training rule with the schedule's epsilon where training stands (0.3 once
+        the seed's 30,000 games are played; 0.99 before any)."""
         legal = self.space.legal[rows]
         epsilon = self.epsilon_at(self.games_played)
-        explore = legal / legal.sum(axis=1, keepdims=True).clip(min=1)
+        count = legal.sum(axis=1, keepdims=True)
+        if self.exploration == "retry":  # the chance that the accepted try was a random column
+            random_try = epsilon * count / self._table_shape[1]
+            epsilon = np.divide(random_try, random_try + 1 - epsilon, out=np.ones_like(random_try, dtype=float),
+                                where=random_try + 1 - epsilon > 0)
+        explore = legal / count.clip(min=1)
         return epsilon * explore + (1 - epsilon) * self.greedy_rows(rows)
