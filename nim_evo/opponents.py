@@ -52,25 +52,49 @@ def resolve(spec: str, rules: Rules, seed: int = 0, progress=None):
     return make_agent(spec, rules)
 
 
-def trained(name: str, rules: Rules, seed: int = 0, episodes: int | None = None, progress=None, **params):
-    """A learner trained by self-play for ``rules``: loaded from the cache when it holds one
-    trained the same way, otherwise trained and written to the cache (atomically)."""
+def _cache_key(name: str, rules: Rules, seed: int, episodes: int | None, params: dict) -> tuple[Path, dict, int]:
+    from nim_evo.io import FORMAT_VERSION
     from nim_evo.learners import LEARNERS
-    from nim_evo.learners.files import load_learner, params_json, save_learner
+    from nim_evo.learners.files import params_json
 
     learner = LEARNERS[name](rules, **params)
     episodes = learner.episodes if episodes is None else episodes
-    key = json.dumps({"learner": params_json(learner), "rules": rules.name, "name": name,
-                      "episodes": episodes, "seed": seed}, sort_keys=True)
-    path = cache_dir() / f"{name}-{rules.name}-seed{seed}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.json"
+    key = {"learner": name, "algorithm": learner.algorithm, "format": FORMAT_VERSION, "params": params_json(learner),
+           "rules": rules.name, "episodes": episodes, "seed": seed}
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
+    return cache_dir() / f"{name}-{rules.name}-seed{seed}-{digest}.json", key, episodes
+
+
+def cached_path(name: str, rules: Rules, seed: int = 0, episodes: int | None = None, **params) -> Path:
+    """Where :func:`trained` keeps (or would keep) this learner."""
+    return _cache_key(name, rules, seed, episodes, params)[0]
+
+
+_TRAINED: dict = {}  # this process's trained opponents, so an unwritable cache costs one training
+
+
+def trained(name: str, rules: Rules, seed: int = 0, episodes: int | None = None, progress=None, **params):
+    """A learner trained by self-play for ``rules``: loaded from the cache when it holds one
+    trained the same way (same learner and algorithm version, parameters, board, budget and
+    seed), otherwise trained and written to the cache (atomically)."""
+    from nim_evo.learners import LEARNERS
+    from nim_evo.learners.files import load_learner, save_learner
+
+    path, key, episodes = _cache_key(name, rules, seed, episodes, params)
+    if path in _TRAINED:
+        return _TRAINED[path]
+    learner = None
     if path.exists():
         try:
-            return load_learner(path, rules)
+            learner = load_learner(path, rules)
         except ValueError:
             pass  # a damaged cache entry is trained again and replaced
-    learner.train(episodes, np.random.default_rng(seed), progress=progress)
-    try:
-        save_learner(learner, path, cache_key=json.loads(key))
-    except OSError:
-        pass  # an unwritable cache costs a retraining next time, nothing else
+    if learner is None:
+        learner = LEARNERS[name](rules, **params)
+        learner.train(episodes, np.random.default_rng(seed), progress=progress)
+        try:
+            save_learner(learner, path, cache_key=key)
+        except OSError:
+            pass  # an unwritable cache costs a retraining in the next process, nothing else
+    _TRAINED[path] = learner
     return learner

@@ -11,6 +11,7 @@ champion) and exports the champion to ``genomes/<run-id>-<kind>.json``, a playab
 from __future__ import annotations
 
 import argparse
+import hashlib
 import dataclasses
 import shlex
 import sys
@@ -23,7 +24,9 @@ from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable,
 from nim_evo.fitness import accuracy
 from nim_evo.genomes import GENOME_FORMAT, KINDS, GenomeAgent
 from nim_evo.io import read_json, write_json
+from nim_evo.agents import make_agent
 from nim_evo.learners import LEARNERS
+from nim_evo.strategy import load_strategy
 from nim_evo.pilegames import pile_tournament
 from nim_evo.progress import Progress
 from nim_evo.rundir import RunDir, individual_document
@@ -96,11 +99,12 @@ def _prepare(args):
     export = _export_path(genomes_dir, run_dir, config)
     if export.exists() and not args.force:
         raise UsageError(f"{export} exists; use --force to overwrite it, or another --out")
-    toolbox = _toolbox(config, args.jobs, args.quiet)  # validates the panel
+    files = _check_opponents(config)      # names and files, before any training
     check_writable(genomes_dir)           # only now touch the disk, and before the first generation
     run_dir.check_free(force=args.force)
+    toolbox = _toolbox(config, args.jobs, args.quiet)
     state = evolve.start(config, toolbox)
-    extra = {"export": str(export), "command": args.command}
+    extra = {"export": str(export), "command": args.command, "opponent_files": files}
     run_dir.begin(state, config, extra, force=args.force)
     return run_dir, config, state, toolbox, extra
 
@@ -120,6 +124,11 @@ def _prepare_resume(args):
     if export.exists() and not args.force and \
             not _exported_by(export, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
         raise UsageError(f"{export} holds another run's genome; use --force to overwrite it, or another --genomes-dir")
+    files = _check_opponents(config)
+    for spec, digest in (extra.get("opponent_files") or {}).items():
+        if files.get(spec) != digest:
+            raise UsageError(f"the opponent file {spec} is not the one this run began with (changed, or resumed "
+                             "from another directory); resume where the run began, with the file as it was")
     extra["command"] = extra.get("command") or args.command
     extra["resumed_with"] = args.command
     if args.generations is not None:
@@ -174,14 +183,31 @@ def _toolbox(config, jobs, quiet: bool = False):
         raise UsageError(str(error)) from None
 
 
+def _check_opponents(config) -> dict:
+    """Refuse unknown opponents and unreadable files in one line, before any training;
+    return the sha256 of each opponent file (a resumed run must find the same files)."""
+    if not enumerable(config.rules):  # a panel of named movers: cheap to build, and it checks the board
+        _toolbox(config, 1, quiet=True)
+        return {}
+    files = {}
+    for spec in config.opponents:
+        if opponents.is_path(spec):
+            load_strategy(spec, config.rules)
+            files[spec] = hashlib.sha256(Path(spec).read_bytes()).hexdigest()
+        elif spec not in LEARNERS:
+            make_agent(spec, config.rules)
+    return files
+
+
 def _train_learned_opponents(config, quiet: bool) -> None:
-    """Train (or find in the cache) the panel's learned opponents, saying so on stderr."""
+    """Train (or find in the cache) the panel's learned opponents, saying which on stderr."""
     for spec in config.opponents:
         if spec in LEARNERS and enumerable(config.rules):
-            cls = LEARNERS[spec]
+            cached = opponents.cached_path(spec, config.rules, config.seed)
             if not quiet:
-                print(f"learned opponent {spec}: {cls.episodes:,} self-play games on {config.rules.name}, "
-                      f"seed {config.seed} (cached in {opponents.cache_dir()})", file=sys.stderr)
+                what = (f"loaded from {cached}" if cached.exists() else
+                        f"training {LEARNERS[spec].episodes:,} self-play games, seed {config.seed}")
+                print(f"learned opponent {spec} for {config.rules.name}: {what}", file=sys.stderr)
             opponents.trained(spec, config.rules, config.seed)
 
 

@@ -79,7 +79,7 @@ class RunDir:
             state = thaw(data["state"], config)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"{self.checkpoint_path} holds no valid run state ({type(error).__name__})") from None
-        return config, state, {key: data.get(key) for key in ("export", "command")}
+        return config, state, {key: data.get(key) for key in ("export", "command", "opponent_files")}
 
     def _read_checkpoint(self) -> dict:
         try:

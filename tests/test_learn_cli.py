@@ -140,3 +140,17 @@ def test_learned_opponents_need_an_enumerable_board(tmp_path, capsys):
     assert run_main(["--genome", "rules", "--piles", "30", "30", "30", "30", "30", "--fitness", "sampled",
                      "--opponents", "random,td", "--out", str(tmp_path / "r"), "--quiet"]) == 2
     assert "needs an enumerable board" in capsys.readouterr().err
+
+
+def test_a_resumed_run_refuses_an_opponent_file_that_changed(tmp_path, capsys):
+    learned = tmp_path / "opp.json"
+    args = ["--agent", "td", "--game", "2-3-4-misere", "--out", str(learned), "--quiet"]
+    assert main([*args, "--episodes", "100"]) == 0
+    out = tmp_path / "run"
+    assert run_main(["--game", "2-3-4-misere", "--generations", "2", "--population", "4", "--offspring", "4",
+                     "--opponents", f"random,{learned}", "--out", str(out), "--genomes-dir", str(tmp_path / "g"),
+                     "--quiet"]) == 0
+    assert run_main(["--resume", str(out), "--generations", "3", "--quiet"]) == 0  # the same file: fine
+    assert main([*args, "--episodes", "300", "--force"]) == 0
+    assert run_main(["--resume", str(out), "--generations", "4", "--quiet"]) == 2
+    assert "is not the one this run began with" in capsys.readouterr().err

@@ -32,6 +32,7 @@ class Learner(PositionalAgent):
     :meth:`choose`, :meth:`update` and :meth:`values`."""
 
     name = "learner"
+    algorithm = 1  # bump when an update or choice rule changes: cached learners are then retrained
     defaults: dict = {}
     episodes = 1000
     state_names: tuple[str, ...] = ()
