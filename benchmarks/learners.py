@@ -19,9 +19,10 @@ five seeds (0 to 4), and our figure is printed beside the published one:
   positions, each once: share whose greedy move wins) and ours (every winning position
   of the board). Also with uniform exploration, to show what the retry loop is worth.
 - 003 (quality): 7-5-3 normal play, 15,000 self-play games; the same share.
-- 004 (td, montecarlo): 1-3-5-7-9, 5,000 training games against random as first player
-  (the seed's setting); the exact probability that greedy play beats random from the
-  start as first player (the seed measured 1,000 games).
+- 004 (td, montecarlo): 1-3-5-7-9, 5,000 training games against random, TD as first
+  player and Monte Carlo with the previous game's loser starting (the seed's settings);
+  the exact probability that greedy play beats random from the start as first player
+  (the seed measured 1,000 games).
 
 Speed: Q-learning self-play games per second through the 30,000-game schedule on
 1-3-5-7-9 on one core (target >= 5,000), with the ratio to a baseline in the same process:
@@ -108,7 +109,8 @@ def qlearning(seed: int, scale: float, exploration: str) -> tuple[float, float]:
 def versus_random(name: str, seed: int, scale: float) -> float:
     rules = Rules.parse("1-3-5-7-9")
     learner = make_learner(name, rules)
-    learner.train(int(5000 * scale), np.random.default_rng(seed), "random", seat="first")
+    seat = "first" if name == "td" else "loser"
+    learner.train(int(5000 * scale), np.random.default_rng(seed), "random", seat=seat)
     space = learner.space
     return float(win_probabilities(space, learner.policy(space), make_agent("random", rules))[space.start, 0])
 

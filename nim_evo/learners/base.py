@@ -24,6 +24,7 @@ from nim_evo.rules import Rules
 from nim_evo.space import Space, space_for
 
 SEATS = ("alternate", "first", "second", "loser")
+MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file) stays in the megabytes
 
 
 class Learner(PositionalAgent):
@@ -47,6 +48,10 @@ class Learner(PositionalAgent):
         self.check_params()
         self.stochastic = bool(stochastic)
         self.space = space_for(rules)
+        cells = self.space.n_positions * self.space.n_moves
+        if cells > MAX_CELLS:
+            raise ValueError(f"a learner on {rules.name} would keep {cells:,} position-move values (limit "
+                             f"{MAX_CELLS:,}); learners are for boards of up to about 50,000 positions")
         self.games_played = 0
         self.training: list[dict] = []  # one entry per train() call: episodes, opponent, seat
         self.reset()
@@ -90,6 +95,10 @@ class Learner(PositionalAgent):
     def values(self) -> np.ndarray:
         """``(n_positions, n_moves)``: what greedy play maximises (legal entries matter)."""
         raise NotImplementedError
+
+    def row_values(self, rows) -> np.ndarray:
+        """:meth:`values` at positions ``rows`` (override where that is cheaper than all)."""
+        return self.values()[rows]
 
     def stochastic_rows(self, rows: np.ndarray) -> np.ndarray:
         """The learner's own sampling rule at positions ``rows``: ``(len(rows), n_moves)``."""
@@ -175,8 +184,21 @@ class Learner(PositionalAgent):
 
     def greedy_rows(self, rows: np.ndarray) -> np.ndarray:
         legal = self.space.legal[rows]
-        values = np.where(legal, self.values()[rows], -np.inf)
+        values = np.where(legal, self.row_values(rows), -np.inf)
         return uniform_rows(legal & (values == values.max(axis=1, keepdims=True)))
+
+    def proportional_rows(self, weights: np.ndarray, rows) -> np.ndarray:
+        """Rows of probabilities in proportion to ``weights`` over the legal moves."""
+        weights = np.where(self.space.legal[rows], weights, 0.0)
+        totals = weights.sum(axis=1, keepdims=True)
+        return np.divide(weights, totals, out=np.zeros_like(weights), where=totals > 0)
+
+    def epsilon_rows(self, epsilon, rows) -> np.ndarray:
+        """A uniformly random legal move with probability ``epsilon`` (a number or a column),
+        else the greedy move."""
+        legal = self.space.legal[rows]
+        explore = legal / legal.sum(axis=1, keepdims=True).clip(min=1)
+        return epsilon * explore + (1 - epsilon) * self.greedy_rows(rows)
 
     def policy_rows(self, rows: np.ndarray) -> np.ndarray:
         return self.stochastic_rows(rows) if self.stochastic else self.greedy_rows(rows)
@@ -193,9 +215,9 @@ class Learner(PositionalAgent):
 
     # -- reporting ---------------------------------------------------------------------
 
-    def detail(self, index: int, move: int) -> str:
-        """What the report shows beside a move's probability."""
-        return f"(value {self.values()[index, move]:.4g})"
+    def detail(self, index: int, move: int, values: np.ndarray) -> str:
+        """What the report shows beside a move's probability (``values``: :meth:`values`)."""
+        return f"(value {values[index, move]:.4g})"
 
     def report(self, solution) -> list[str]:
         """Seed 000's report, one line per non-empty position: ``OK!`` where greedy play
@@ -205,6 +227,7 @@ class Learner(PositionalAgent):
         space = self.space
         rows = np.arange(space.n_positions)
         greedy, probabilities = self.greedy_rows(rows), self.stochastic_rows(rows)
+        values = self.values()
         one_heap = len(self.rules.piles) == 1
         label = (lambda m: str(space.move(m)[1])) if one_heap else (lambda m: str(space.move(m)))
         lines = []
@@ -215,7 +238,7 @@ class Learner(PositionalAgent):
             right = np.isclose((greedy[index] * solution.winning[index]).sum(), 1.0)
             tag = "---" if not len(winning) else "OK!" if right else "NO!"
             where = f"{space.position(index)[0]} balls" if one_heap else str(space.position(index))
-            moves = ", ".join(f"{label(m)} with p={probabilities[index, m]:.3f} {self.detail(index, m)}" for m in order)
+            moves = ", ".join(f"{label(m)} with p={probabilities[index, m]:.3f} {self.detail(index, m, values)}" for m in order)
             lines.append(f"{tag} {where}, best {', '.join(label(m) for m in winning) or '0'} probs: {moves}")
         return lines
 

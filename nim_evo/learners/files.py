@@ -14,9 +14,11 @@ with Python's shortest round-trip repr, so a saved learner loads bit for bit.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
-from nim_evo.io import FORMAT_VERSION, read_json, rules_from_json, rules_to_json, write_json
+from nim_evo.io import FORMAT_VERSION, atomic_write_text, read_json, rules_from_json, rules_to_json
 from nim_evo.learners import LEARNERS, Learner
 
 LEARNER_FORMAT = "nim_evo/learner"
@@ -100,8 +102,12 @@ def learner_from_document(data: dict, source: str = "file", stochastic: bool = F
 
 
 def save_learner(learner: Learner, path, **meta) -> None:
-    """Write ``learner`` to ``path`` atomically."""
-    write_json(path, learner_document(learner, **meta))
+    """Write ``learner`` to ``path`` atomically: the header indented, each state array on one line."""
+    document = learner_document(learner, **meta)
+    state = document.pop("state")
+    header = json.dumps(document, indent=1)
+    arrays = ",\n".join(f"  {json.dumps(key)}: {json.dumps(entry, separators=(',', ':'))}" for key, entry in state.items())
+    atomic_write_text(path, f'{header[:-2]},\n "state": {{\n{arrays}\n }}\n}}\n')
 
 
 def load_learner(path, rules=None, stochastic: bool = False) -> Learner:

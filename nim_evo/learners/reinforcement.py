@@ -25,8 +25,9 @@ What was fixed, and how (the seed's code in quotes):
   back from the end.
 * Monte Carlo initial values: ``random.uniform(1.0, 0.01)`` (arguments reversed, values up
   to the size of a win) became the TD's small ``uniform(0, 0.01)``.
-* Seats: the seeds' loops never reset the turn, so the previous game's loser started the
-  next; that is a training option here (``seat="loser"``), not an accident.
+* Seats: the seed's Monte Carlo loop never reset the turn, so the previous game's loser
+  started the next (its TD loop put the learner first every game); either is a training
+  option here (``seat="loser"``, ``seat="first"``), not an accident.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class _EpsilonGreedy(Learner):
                 raise ValueError(f"{key} must be in [0, 1], got {getattr(self, key)}")
         if self.epsilon_decay < 0 or not 0.0 <= self.alpha_decay < 1.0 or self.init < 0:
             raise ValueError("epsilon_decay and init must be >= 0 and alpha_decay in [0, 1)")
+        if self.reward <= 0:
+            raise ValueError(f"reward must be > 0 (the winner's), got {self.reward}")
 
     def check_state(self):
         if not (0.0 <= self.epsilon_now <= 1.0 and 0.0 <= self.alpha_now <= 1.0):
@@ -74,9 +77,7 @@ class _EpsilonGreedy(Learner):
 
     def stochastic_rows(self, rows):
         """Epsilon-greedy with the epsilon training ended at."""
-        legal = self.space.legal[rows]
-        explore = legal / legal.sum(axis=1, keepdims=True).clip(min=1)
-        return self.epsilon_now * explore + (1 - self.epsilon_now) * self.greedy_rows(rows)
+        return self.epsilon_rows(self.epsilon_now, rows)
 
     def _result(self, seat: int, winner: int) -> float:
         return self.reward if seat == winner else -self.reward

@@ -39,8 +39,7 @@ class SubgameLearner(Learner):
         return np.where(self.space.legal[rows], ratio, 0.0)
 
     def choose(self, position, legal, uniforms):
-        ratio = np.maximum(self.wins[position, legal], 1) / np.maximum(self.losses[position, legal], 1)
-        return legal[uniforms.proportional(ratio)]
+        return legal[uniforms.proportional(self.ratio(position)[legal])]
 
     def update(self, positions, moves, winner, seats):
         won = np.arange(len(moves)) % 2 == winner
@@ -51,9 +50,7 @@ class SubgameLearner(Learner):
         return self.ratio(slice(None))
 
     def stochastic_rows(self, rows):
-        ratio = self.ratio(rows)
-        totals = ratio.sum(axis=1, keepdims=True)
-        return np.divide(ratio, totals, out=np.zeros_like(ratio), where=totals > 0)
+        return self.proportional_rows(self.ratio(rows), rows)
 
-    def detail(self, index, move):
+    def detail(self, index, move, values):
         return f"(w={int(self.wins[index, move])},l={int(self.losses[index, move])})"

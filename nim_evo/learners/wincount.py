@@ -61,6 +61,4 @@ class WinCountLearner(Learner):
         return self.counts
 
     def stochastic_rows(self, rows):
-        counts = np.where(self.space.legal[rows], self.counts[rows], 0.0)
-        totals = counts.sum(axis=1, keepdims=True)
-        return np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
+        return self.proportional_rows(self.counts[rows], rows)
