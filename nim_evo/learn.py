@@ -37,7 +37,7 @@ REPORT_OPPONENTS = ("random", "nimsum")
 def build_parser() -> Parser:
     p = Parser(prog="python -m nim_evo.learn", description=__doc__.splitlines()[0])
     p.add_argument("--agent", choices=list(LEARNERS), help="the learner (" + ", ".join(
-        f"{name}: seed {seed}" for name, seed in zip(LEARNERS, ("001", "000", "003", "002", "004", "004"))) + ")")
+        f"{name}: seed {cls.source}" for name, cls in LEARNERS.items()) + ")")
     add_game_arguments(p)
     train = p.add_argument_group("training")
     train.add_argument("--episodes", type=int, help="training games (default: the seed's budget for the learner)")

@@ -33,6 +33,7 @@ class Learner(PositionalAgent):
     :meth:`choose`, :meth:`update` and :meth:`values`."""
 
     name = "learner"
+    source = ""  # the seed document it comes from
     algorithm = 1  # bump when an update or choice rule changes: cached learners are then retrained
     defaults: dict = {}
     episodes = 1000

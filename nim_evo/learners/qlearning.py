@@ -44,6 +44,7 @@ class QLearner(Learner):
     """A Q-table over the enumerated space (or its canonical, sorted form)."""
 
     name = "qlearning"
+    source = "002"
     defaults = {"schedule": SCHEDULE, "reward": 1.0, "sorted_positions": False, "exploration": "retry"}
     episodes = sum(games for games, _ in SCHEDULE)
     state_names = ("table",)

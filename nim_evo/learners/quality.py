@@ -27,6 +27,7 @@ from nim_evo.learners.base import Learner
 
 class QualityLearner(Learner):
     name = "quality"
+    source = "003"
     defaults = {"initial": 50.0, "window": 90.0, "win": 29.0, "lose": 11.0, "high": 100.0, "low": 0.0,
                 "certain": 1000.0}
     episodes = 15_000

@@ -85,6 +85,7 @@ class _EpsilonGreedy(Learner):
 
 class TDLearner(_EpsilonGreedy):
     name = "td"
+    source = "004"
     defaults = {"epsilon": 0.4, "epsilon_decay": 0.0, "epsilon_min": 0.1, "alpha": 0.3, "alpha_decay": 0.0005,
                 "alpha_min": 0.1, "gamma": 0.9, "reward": 1.0, "init": 0.01}
     episodes = 5000
@@ -106,6 +107,7 @@ class TDLearner(_EpsilonGreedy):
 
 class MonteCarloLearner(_EpsilonGreedy):
     name = "montecarlo"
+    source = "004"
     defaults = {"epsilon": 0.3, "epsilon_decay": 0.0001, "epsilon_min": 0.0, "alpha": 0.5, "alpha_decay": 0.0,
                 "alpha_min": 0.0, "gamma": 0.9, "reward": 1.0, "init": 0.01}
     episodes = 5000

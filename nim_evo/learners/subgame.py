@@ -21,6 +21,7 @@ from nim_evo.learners.base import Learner
 
 class SubgameLearner(Learner):
     name = "subgame"
+    source = "000"
     defaults: dict = {}
     episodes = 5000
     state_names = ("wins", "losses")

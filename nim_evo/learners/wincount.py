@@ -24,6 +24,7 @@ from nim_evo.learners.base import Learner
 
 class WinCountLearner(Learner):
     name = "wincount"
+    source = "001"
     defaults = {"cutoff": 1000}
     episodes = 100_000
     state_names = ("counts",)
