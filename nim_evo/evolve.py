@@ -4,29 +4,32 @@ The loop is DEAP's ``eaMuPlusLambda``, written out so that it can checkpoint::
 
     evaluate the initial population; update the hall of fame; record
     for gen in 1 .. generations:
-        offspring = varOr(population, toolbox, lambda_, cxpb, mutpb)
+        offspring = vary(population, toolbox, lambda_, cxpb, mutpb)    (DEAP's varOr)
         evaluate the offspring with invalid fitness          (toolbox.map: joblib)
         update the hall of fame with the offspring
         population = select(population + offspring, mu)
         record statistics; write a checkpoint
 
-What differs from ``eaMuPlusLambda``: randomness is re-derived at every generation from
-``SeedSequence([seed, gen])`` (one numpy Generator for our operators, and a seed for the
-``random`` module that DEAP's ``varOr``, ``selTournament`` and real-valued operators draw
-from), so a run resumed from any checkpoint continues exactly as it would have; the
-selection keeps the best individual (elitist tournament); evaluation is batched in chunks
+What differs from ``eaMuPlusLambda``: randomness is one numpy Generator re-derived at every
+generation from ``SeedSequence([seed, gen])`` and passed to variation, selection and the
+genome operators, so a run resumed from any checkpoint continues exactly as it would have
+and no module-level random state is touched. DEAP's ``varOr`` and ``selTournament`` draw
+from the global ``random`` module, so :func:`vary` and :func:`select_elitist` are the same
+algorithms written over the Generator (DEAP's toolbox, creator types, statistics, logbook,
+hall of fame and ``selBest`` are used as they are); the selection keeps the best individual
+(elitist tournament); evaluation is batched in chunks
 of individuals; each individual also carries its per-opponent win rates and, for table
 genomes, its per-position credit from the exact evaluator.
 """
 
 from __future__ import annotations
 
-import random
 import time
+from operator import attrgetter
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
-from deap import algorithms, base, creator, tools
+from deap import base, creator, tools
 from joblib import Parallel, delayed
 
 from nim_evo import fitness
@@ -125,7 +128,6 @@ def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     individual = INDIVIDUALS[config.genome]
     toolbox = base.Toolbox()
     toolbox.register("individual", _create, kind, individual, config.rules)
-    toolbox.register("select", select_elitist, tournsize=config.tournsize)
     toolbox.register("map", joblib_map, jobs)
     panel = fitness.Panel.build(config.rules, config.opponents, config.starts, config.fitness, config.seed)
     toolbox.register("evaluate", fitness.evaluate_chunk, config.genome, panel, config.fitness, config.games)
@@ -137,20 +139,46 @@ def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> n
     """Seed this generation's randomness and bind it to the operators; returns the Generator."""
     sequence = np.random.SeedSequence([config.seed, generation])
     rng = np.random.default_rng(sequence)
-    random.seed(int(sequence.generate_state(1)[0]))  # DEAP's varOr and selTournament use random
     kind = get_kind(config.genome)
     mutate_options = {} if config.indpb is None else {"indpb": config.indpb}
     if config.genome == "table":
         mutate_options["greedy"] = config.greedy
     toolbox.register("mate", kind.crossover, rules=config.rules, rng=rng)
     toolbox.register("mutate", kind.mutate, rules=config.rules, rng=rng, **mutate_options)
+    toolbox.register("select", select_elitist, tournsize=config.tournsize, rng=rng)
     toolbox.rng = rng
     return rng
 
 
-def select_elitist(individuals: list, k: int, tournsize: int) -> list:
-    """The best individual, then ``k - 1`` tournament winners (DEAP's selBest and selTournament)."""
-    return tools.selBest(individuals, 1) + tools.selTournament(individuals, k - 1, tournsize)
+def select_elitist(individuals: list, k: int, tournsize: int, rng: np.random.Generator) -> list:
+    """The best individual (DEAP's selBest), then ``k - 1`` winners of tournaments among
+    ``tournsize`` individuals drawn with replacement (DEAP's selTournament, over ``rng``)."""
+    aspirants = rng.integers(len(individuals), size=(k - 1, tournsize))
+    return tools.selBest(individuals, 1) + [max((individuals[i] for i in row), key=attrgetter("fitness"))
+                                             for row in aspirants]
+
+
+def vary(population: list, toolbox: base.Toolbox, lambda_: int, cxpb: float, mutpb: float,
+         rng: np.random.Generator) -> list:
+    """DEAP's ``varOr`` over ``rng``: each of ``lambda_`` offspring is a crossover of two
+    distinct parents (the first child kept, probability ``cxpb``), a mutant (``mutpb``) or
+    a parent reproduced as it is."""
+    if cxpb + mutpb > 1.0:
+        raise ValueError("the sum of the crossover and mutation probabilities must be <= 1.0")
+    offspring = []
+    for _ in range(lambda_):
+        choice = rng.random()
+        if choice < cxpb:
+            first, second = (toolbox.clone(population[i]) for i in rng.choice(len(population), 2, replace=False))
+            child, _ = toolbox.mate(first, second)
+            del child.fitness.values
+        elif choice < cxpb + mutpb:
+            child, = toolbox.mutate(toolbox.clone(population[rng.integers(len(population))]))
+            del child.fitness.values
+        else:
+            child = population[rng.integers(len(population))]
+        offspring.append(child)
+    return offspring
 
 
 def joblib_map(jobs: int, function, *iterables) -> list:
@@ -203,7 +231,7 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     began = time.perf_counter()
     generation = state.generation + 1
     bind_generation(toolbox, config, generation)
-    offspring = algorithms.varOr(state.population, toolbox, config.offspring, config.cxpb, config.mutpb)
+    offspring = vary(state.population, toolbox, config.offspring, config.cxpb, config.mutpb, toolbox.rng)
     invalid = [ind for ind in offspring if not ind.fitness.valid]
     games = evaluate(toolbox, config, invalid, generation)
     state.halloffame.update(offspring)

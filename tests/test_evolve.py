@@ -57,3 +57,31 @@ def test_checkpoint_state_round_trip():
         assert a.fitness.values == b.fitness.values and a.rates == b.rates
         np.testing.assert_array_equal(a.credit[1], b.credit[1])
     assert type(back.population[0]).__name__ == "TableIndividual"
+
+
+@pytest.mark.parametrize("genome", ["table", "thresholds"])
+def test_evolution_leaves_the_global_random_module_alone(genome):
+    """All randomness comes from the Generator of each generation: the global ``random``
+    state is untouched, and the same seed gives the same population."""
+    import random
+
+    from nim_evo.evolve import select_elitist
+
+    config = Config(genome=genome, rules=Rules((2, 3, 4)), population=6, offspring=8, generations=3)
+    random.seed(123)
+    before = random.getstate()
+    runs = []
+    for _ in range(2):
+        toolbox = make_toolbox(config)
+        state = start(config, toolbox)
+        for _ in range(3):
+            step(state, config, toolbox)
+        runs.append([np.asarray(ind).tolist() for ind in state.population])
+    assert random.getstate() == before and runs[0] == runs[1]
+    population = state.population
+    best = max(ind.fitness for ind in population)
+    chosen = select_elitist(population, 50, tournsize=3, rng=np.random.default_rng(0))
+    assert chosen[0].fitness == best and len(chosen) == 50
+    rank = {id(ind): r for r, ind in enumerate(sorted(population, key=lambda i: i.fitness))}
+    mean_rank = np.mean([rank[id(ind)] for ind in chosen[1:]])
+    assert mean_rank > (len(population) - 1) / 2  # tournaments favour the fitter

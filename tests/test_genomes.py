@@ -215,15 +215,13 @@ def test_thresholds_strategies():
 
 
 def test_thresholds_operators_stay_in_range():
-    import random
-
-    random.seed(0)
+    rng = np.random.default_rng(0)
     rules = Rules((2, 3))
     a, b = individual("thresholds", rules, np.random.default_rng(0)), individual("thresholds", rules,
                                                                                   np.random.default_rng(1))
     for _ in range(50):
-        thresholds.mutate(a, rules=rules, sigma=1.0, indpb=1.0)
-        thresholds.crossover(a, b, rules=rules, alpha=1.0)
+        thresholds.mutate(a, rules=rules, rng=rng, sigma=1.0, indpb=1.0)
+        thresholds.crossover(a, b, rules=rules, rng=rng, alpha=1.0)
         assert np.all((a >= 0) & (a <= 1)) and np.all((b >= 0) & (b <= 1))
     assert copy.deepcopy(a).fitness is not a.fitness
 

@@ -15,9 +15,9 @@ a meaningless score (the number of objects left), so it stayed near random; here
 weights are evolved against real win rates. The policy is the mixture of the strategies'
 policies, computed on arrays of positions, so the genome plays any board.
 
-Operators are DEAP's own for real-valued genes: ``cxBlend`` and ``mutGaussian``, then
-clipped back into ``[0, 1]``. They draw from the ``random`` module (their ``rng`` argument is
-unused), which the evolution loop seeds at every generation, as it does for ``varOr``.
+Operators are DEAP's real-valued ``cxBlend`` and ``mutGaussian``, written over the numpy
+Generator the evolution loop passes down (DEAP's own draw from the global ``random``
+module), then clipped back into ``[0, 1]``.
 
 The nim-sum strategy plays like the ``nimsum`` agent: Nim theory where a closed form exists,
 the solver otherwise (misère with a cap); on such a board too big to solve it falls back on
@@ -29,7 +29,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from deap import tools
 
 from nim_evo import boards
 from nim_evo.rules import Rules
@@ -44,16 +43,20 @@ def create(rules: Rules, rng: np.random.Generator, container=np.asarray):
     return container(rng.random(len(STRATEGIES)))
 
 
-def mutate(genes, rules: Rules, rng=None, sigma: float = 0.2, indpb: float = 0.3):
-    """Gaussian perturbation of each weight with probability ``indpb`` (DEAP's ``mutGaussian``)."""
-    tools.mutGaussian(genes, mu=0.0, sigma=sigma, indpb=indpb)
+def mutate(genes, rules: Rules, rng: np.random.Generator, sigma: float = 0.2, indpb: float = 0.3):
+    """DEAP's ``mutGaussian`` over ``rng``: each weight, with probability ``indpb``, gains a
+    normal deviate of mean 0 and deviation ``sigma``."""
+    hit = rng.random(len(genes)) < indpb
+    genes += np.where(hit, rng.normal(0.0, sigma, len(genes)), 0.0)
     np.clip(genes, 0.0, 1.0, out=genes)
     return (genes,)
 
 
-def crossover(a, b, rules: Rules, rng=None, alpha: float = 0.3):
-    """Blend crossover (DEAP's ``cxBlend``)."""
-    tools.cxBlend(a, b, alpha)
+def crossover(a, b, rules: Rules, rng: np.random.Generator, alpha: float = 0.3):
+    """DEAP's ``cxBlend`` over ``rng``: per weight, ``gamma = (1 + 2 alpha) u - alpha`` and
+    the children ``(1 - gamma) a + gamma b`` and ``gamma a + (1 - gamma) b``."""
+    gamma = (1.0 + 2.0 * alpha) * rng.random(len(a)) - alpha
+    a[:], b[:] = (1.0 - gamma) * a + gamma * b, gamma * a + (1.0 - gamma) * b
     np.clip(a, 0.0, 1.0, out=a)
     np.clip(b, 0.0, 1.0, out=b)
     return a, b
