@@ -28,6 +28,7 @@ from nim_evo.agents import make_agent
 from nim_evo.learners import LEARNERS
 from nim_evo.strategy import load_strategy
 from nim_evo.pilegames import pile_tournament
+from nim_evo.plots import FORMATS
 from nim_evo.progress import Progress
 from nim_evo.rundir import RunDir, individual_document
 from nim_evo.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
@@ -65,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
                                            "the run exported before)")
     out.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
     out.add_argument("--force", action="store_true", help="allow overwriting an existing run directory or export")
+    out.add_argument("--plot", nargs="?", const="png", choices=FORMATS, metavar="FORMAT",
+                     help="at the end, draw the fitness history and the champion's moves into the run "
+                          "directory (png, or svg or pdf; see python -m nim_evo.plot)")
     out.add_argument("--quiet", action="store_true", help="no progress bar or summary, just the export path")
     return p
 
@@ -266,11 +270,17 @@ def _evolve(args, run_dir: RunDir, config, state, toolbox, extra) -> int:
         raise UsageError(f"{export} holds another run's genome; the champion stays in {run_dir.champion_path} "
                          "(use --force to overwrite the export)")
     write_json(export, document)
+    if not args.quiet:
+        _summary(config, toolbox.panel, champion, champion_accuracy, state, run_dir, export, args.jobs,
+                 time.perf_counter() - began)
+    if args.plot:
+        from nim_evo.plot import draw_run
+
+        pictures = draw_run(run_dir.path, args.plot)
+        if not args.quiet:
+            print("pictures: " + ", ".join(map(str, pictures)))
     if args.quiet:
         print(export)
-        return 0
-    _summary(config, toolbox.panel, champion, champion_accuracy, state, run_dir, export, args.jobs,
-             time.perf_counter() - began)
     return 0
 
 

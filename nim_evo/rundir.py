@@ -1,5 +1,5 @@
 """A run's directory: ``config.json``, ``logbook.csv``, ``checkpoint.pkl``, ``hall_of_fame.json``,
-``champion.json``. Every file is written atomically; nothing existing is overwritten unless asked.
+``champion.json`` (and pictures, ``fitness.png`` and ``policy.png``, when drawn). Every file is written atomically; nothing existing is overwritten unless asked.
 """
 
 from __future__ import annotations
@@ -100,7 +100,10 @@ class RunDir:
         return data
 
     def _files(self) -> list[Path]:
-        return [self.config_path, self.checkpoint_path, self.logbook_path, self.halloffame_path, self.champion_path]
+        """The run's files, pictures (``python -m nim_evo.plot``) included."""
+        pictures = [self.path / f"{name}.{fmt}" for name in ("fitness", "policy") for fmt in ("png", "svg", "pdf")]
+        return [self.config_path, self.checkpoint_path, self.logbook_path, self.halloffame_path, self.champion_path,
+                *pictures]
 
     def _remove_stale_temporaries(self) -> None:
         """Delete temporary files a killed run left mid-write (their targets are intact)."""

@@ -1,0 +1,146 @@
+"""``python -m nim_evo.plot``: pictures of runs and strategies.
+
+    python -m nim_evo.plot runs/1-3-5-7-9-seed1                  # fitness.png, policy.png in the run
+    python -m nim_evo.plot runs/a runs/b runs/c --x evaluations  # and a comparison of the three
+    python -m nim_evo.plot genomes/wincount-21-cap3-seed0.json   # a strategy file's moves
+
+Each run directory gets ``fitness.<format>`` (best, mean and worst fitness, the best
+individual's win rate per opponent and its accuracy, per generation) and ``policy.<format>``
+(its champion's move in every position against the solver's verdict; stacked bars of each
+take per heap size on one-heap games). Several runs also get one comparison figure, written
+beside the first (``compare-<run ids>.<format>``). A strategy file (an exported genome or a
+trained learner) gets its policy picture, ``<name>-policy.<format>`` in the current directory.
+Pictures nim_evo names are redrawn in place; ``--out`` never replaces a file without ``--force``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from nim_evo.cli import Parser, UsageError, report_error
+from nim_evo.genomes import GenomeAgent
+from nim_evo.plots import FORMATS, save_figure
+from nim_evo.plots.history import X_AXES, draw_history, load_history
+from nim_evo.plots.policy import draw_policy
+from nim_evo.strategy import load_strategy
+
+
+
+def build_parser() -> Parser:
+    p = Parser(prog="python -m nim_evo.plot", description=__doc__.splitlines()[0])
+    p.add_argument("paths", nargs="+", metavar="RUN_DIR_OR_STRATEGY",
+                   help="run directories (runs/<run-id>) or strategy files (genomes/*.json)")
+    p.add_argument("--x", choices=list(X_AXES), default="generations",
+                   help="the fitness history's x axis (default generations; with one run, cumulative evaluations "
+                        "or games read on a second axis on top)")
+    p.add_argument("--format", choices=FORMATS, help="picture format (default png, or --out's suffix)")
+    p.add_argument("--out", help="where the main picture goes instead: the comparison of several runs, the "
+                                 "fitness history of one, or the policy picture of one strategy file")
+    p.add_argument("--no-policy", action="store_true", help="draw no policy pictures")
+    p.add_argument("--greedy", action="store_true",
+                   help="draw a learner file's greedy moves instead of its own sampling rule")
+    p.add_argument("--force", action="store_true", help="allow --out to replace an existing file")
+    return p
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(argv)
+        fmt, out = _format_and_out(args)
+        runs, files = _sort_paths(args.paths)
+        if out is not None and len(runs) + len(files) > 1 and len(files) > 0:
+            raise UsageError("--out names one picture: give it with run directories only, or one strategy file")
+        histories = [load_history(run) for run in runs]  # every input checked before anything is drawn
+        strategies = [_load(path, args.greedy) for path in files]
+        written = []
+        for run, history in zip(runs, histories):
+            main_out = out if out is not None and len(runs) == 1 else None
+            written += draw_run(run, fmt, args.x, history=history, out=main_out, policy=not args.no_policy)
+        if len(runs) > 1:
+            written.append(save_figure(draw_history(histories, args.x),
+                                 out or runs[0].parent / f"compare-{'+'.join(h.run_id for h in histories)}.{fmt}"))
+        for path, agent in zip(files, strategies):
+            written.append(save_figure(_draw_strategy(agent, path), out or Path(f"{path.stem}-policy.{fmt}")))
+    except (UsageError, ValueError, OSError) as error:
+        return report_error(error)
+    except KeyboardInterrupt:
+        print("\nnim_evo: interrupted", file=sys.stderr)
+        return 130
+    for path in written:
+        print(path)
+    return 0
+
+
+def draw_run(run_dir, fmt: str = "png", x: str = "generations", history=None, out=None,
+             policy: bool = True) -> list[Path]:
+    """Draw a run's ``fitness.<fmt>`` and its champion's ``policy.<fmt>`` into its directory
+    (the fitness history to ``out`` instead, if given); return the paths written. A champion
+    that cannot be pictured (none yet, or a board too big) is skipped with a note on stderr."""
+    run_dir = Path(run_dir)
+    history = history or load_history(run_dir)
+    written = [save_figure(draw_history([history], x), out or run_dir / f"fitness.{fmt}")]
+    if policy:
+        champion = run_dir / "champion.json"
+        try:
+            if not champion.exists():
+                raise ValueError("the run has no champion yet (it has not finished)")
+            agent = _load(champion, greedy=True)
+            title = (f"Champion of {history.run_id}: {history.genome} genome on {history.rules.name}, "
+                     f"seed {history.seed}")
+            written.append(save_figure(draw_policy(agent, title), run_dir / f"policy.{fmt}"))
+        except ValueError as error:
+            print(f"nim_evo: no policy picture for {run_dir}: {error}", file=sys.stderr)
+    return written
+
+
+def _format_and_out(args) -> tuple[str, Path | None]:
+    if args.out is None:
+        return args.format or "png", None
+    out = Path(args.out)
+    suffix = out.suffix.lstrip(".").lower()
+    if suffix in FORMATS:
+        if args.format and args.format != suffix:
+            raise UsageError(f"--out {out} is a .{suffix} file but --format says {args.format}")
+        fmt = suffix
+    else:
+        fmt = args.format or "png"
+        out = out.with_name(out.name + f".{fmt}")
+    if out.exists() and not args.force:
+        raise UsageError(f"{out} exists; use --force to replace it, or another --out")
+    if out.is_dir():
+        raise UsageError(f"{out} is a directory; --out names a picture file")
+    return fmt, out
+
+
+def _sort_paths(paths) -> tuple[list[Path], list[Path]]:
+    runs, files = [], []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            runs.append(path)
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise UsageError(f"no run directory or strategy file at {path}")
+    if len({p.resolve() for p in runs}) != len(runs):
+        raise UsageError("a run directory is named twice")
+    return runs, files
+
+
+def _load(path: Path, greedy: bool):
+    return load_strategy(path, stochastic=not greedy)
+
+
+def _draw_strategy(agent, path: Path):
+    if isinstance(agent, GenomeAgent):
+        what = f"{agent.kind} genome"
+    else:
+        what = f"{agent.name} learner (seed {agent.source}), {agent.games_played:,} games, " + \
+               ("its sampling rule" if agent.stochastic else "greedy")
+    return draw_policy(agent, f"{path.name}: {what}, on {agent.rules.name}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

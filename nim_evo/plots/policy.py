@@ -1,0 +1,176 @@
+"""A strategy's moves against the solver's verdict, over every position of its board.
+
+* **One heap**: seed 001's stacked bars, the probability of each take per heap size, with
+  the solver's winning take written above each bar (``L`` where every take loses).
+* **Piles**: a map of every position, the first piles down the side and the rest across
+  (each axis in the engine's mixed-radix order), coloured by the verdict on the move the
+  strategy plays: a winning move, a losing move where a winning one exists, or a losing
+  position (no winning move to find). A stochastic strategy that plays a winning move only
+  sometimes gets its own colour. On small boards each cell names the move, ``pile:count``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.colors import ListedColormap
+from matplotlib.patches import Patch
+
+from nim_evo.plots import new_figure
+from nim_evo.solver import solve
+from nim_evo.space import enumerable, space_size, DEFAULT_MAX_POSITIONS
+
+HEAP_SIZE = (11.0, 5.5)
+PILES_SIZE = (12.0, 8.5)
+VERDICTS = ("game over", "losing position", "winning move", "sometimes a winning move", "losing move")
+COLORS = ("white", "#d9d9d9", "#4daf4a", "#fdae61", "#d7191c")
+SEED_001_COLORS = ("#a44444", "#88a888", "#ccccac")  # take 1, 2, 3 in seed 001's picture
+MAX_LABELLED_CELLS = 400
+
+
+def draw_policy(agent, title: str):
+    """The policy picture of ``agent`` (anything with ``rules`` and ``policy(space)``).
+
+    Raises:
+        ValueError: if the board is too big to enumerate and solve.
+    """
+    rules = agent.rules
+    if not enumerable(rules):
+        raise ValueError(f"the board {rules.name} has {space_size(rules):,} positions, too many to picture "
+                         f"(limit {DEFAULT_MAX_POSITIONS:,})")
+    solution = solve(rules)
+    table = agent.policy(solution.space)
+    if len(rules.piles) == 1:
+        return _heap_bars(solution, table, title)
+    return _position_map(solution, table, title)
+
+
+def verdicts(solution, table: np.ndarray) -> np.ndarray:
+    """Each position's verdict, an index into :data:`VERDICTS`: ``(n_positions,) int8``."""
+    p_win = (table * solution.winning).sum(axis=1)
+    verdict = np.where(p_win >= 1 - 1e-9, 2, np.where(p_win <= 1e-9, 4, 3)).astype(np.int8)
+    verdict[~solution.win] = 1
+    verdict[solution.space.totals == 0] = 0
+    return verdict
+
+
+def _heap_bars(solution, table, title):
+    space, rules = solution.space, solution.rules
+    heaps = np.arange(1, rules.piles[0] + 1)
+    takes = range(1, min(rules.piles[0], rules.max_take or rules.piles[0]) + 1)
+    figure = new_figure(*HEAP_SIZE)
+    axes = figure.subplots()
+    colors = _take_colors(len(takes))
+    bottom = np.zeros(len(heaps))
+    for take, color in zip(takes, colors):
+        p = table[heaps, space.move_index((0, take))]  # a single heap's index is its size
+        axes.bar(heaps, p, bottom=bottom, width=0.8, color=color, edgecolor="white", linewidth=0.5,
+                 label=f"take {take}")
+        wrong = solution.win[heaps] & ~solution.winning[heaps, space.move_index((0, take))] & (p > 0)
+        axes.bar(heaps[wrong], p[wrong], bottom=bottom[wrong], width=0.8, facecolor="none", edgecolor="0.15",
+                 hatch="///", linewidth=0)
+        bottom += p
+    label = len(heaps) <= 60
+    for heap in heaps:
+        winning = np.flatnonzero(solution.winning[heap])
+        text = ",".join(str(space.move(k)[1]) for k in winning) if len(winning) else "L"
+        if label:
+            axes.text(heap, 1.02, text, ha="center", va="bottom", fontsize="small" if len(heaps) <= 30 else 6,
+                      color="#1a7a1a" if len(winning) else "0.45")
+    axes.set_xlim(0.3, heaps[-1] + 0.7)
+    axes.set_ylim(0, 1.1)
+    axes.set_xticks(heaps if len(heaps) <= 30 else heaps[heaps % 5 == 0])
+    axes.set_yticks(np.linspace(0, 1, 6))
+    axes.set_xlabel("objects in the heap")
+    axes.set_ylabel("probability of the take")
+    handles, _ = axes.get_legend_handles_labels()
+    handles.append(Patch(facecolor="white", edgecolor="0.15", hatch="///", label="a losing take\nwhere one wins"))
+    axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+                ncols=1 if len(takes) <= 12 else 2, title="move")
+    if label:
+        axes.text(1.01, 0.05, "above the bars:\nthe solver's winning\ntake (L: every take\nloses)",
+                  transform=axes.transAxes, fontsize="small", va="bottom", color="0.3")
+    figure.suptitle(f"{title}\n{_accuracy_line(solution, table, 'heap sizes')}")
+    return figure
+
+
+def _position_map(solution, table, title):
+    space, rules = solution.space, solution.rules
+    split = _split(rules.piles)
+    radices = np.array(rules.piles) + 1
+    n_rows, n_cols = int(np.prod(radices[:split])), int(np.prod(radices[split:]))
+    verdict = verdicts(solution, table)
+    grid = verdict.reshape(n_rows, n_cols)  # first pile most significant: row-major is the index order
+    figure = new_figure(*PILES_SIZE)
+    axes = figure.subplots()
+    axes.imshow(grid, cmap=ListedColormap(COLORS), vmin=-0.5, vmax=len(COLORS) - 0.5, aspect="auto",
+                interpolation="nearest")
+    _position_ticks(axes.set_yticks, rules.piles[:split], n_rows, axes.axhline)
+    _position_ticks(axes.set_xticks, rules.piles[split:], n_cols, axes.axvline)
+    axes.set_ylabel(_axis_name(rules.piles, range(split)))
+    axes.set_xlabel(_axis_name(rules.piles, range(split, len(rules.piles))))
+    axes.tick_params(axis="x", labelrotation=90 if n_cols > 12 else 0, labelsize="small")
+    axes.tick_params(axis="y", labelsize="small")
+    deterministic = np.all(np.isclose(table.max(axis=1), 1) | (space.totals == 0))
+    if deterministic and grid.size <= MAX_LABELLED_CELLS:
+        moves = table.argmax(axis=1)
+        for index in range(1, space.n_positions):
+            pile, count = space.move(int(moves[index]))
+            axes.text(index % n_cols, index // n_cols, f"{pile + 1}:{count}", ha="center", va="center",
+                      fontsize=6 if grid.size > 200 else 7, color="black")
+    counts = np.bincount(verdict, minlength=len(VERDICTS))
+    handles = [Patch(facecolor=color, edgecolor="0.5", label=f"{name} ({counts[k]:,})")
+               for k, (name, color) in enumerate(zip(VERDICTS, COLORS)) if k and counts[k]]
+    note = "\ncell text: the move,\npile:count" if deterministic and grid.size <= MAX_LABELLED_CELLS else ""
+    axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+                title="the strategy's move" + note)
+    figure.suptitle(f"{title}\n{_accuracy_line(solution, table, 'positions')}")
+    return figure
+
+
+def _accuracy_line(solution, table, what: str) -> str:
+    winners = int(np.count_nonzero(solution.win & (solution.space.totals > 0)))
+    return f"a winning move in {100 * solution.accuracy(table):.1f}% of the {winners:,} winning {what}"
+
+
+def _split(piles) -> int:
+    """How many leading piles go down the side: the split whose grid is closest to 3:2 across."""
+    radices = np.array(piles) + 1
+    best, best_error = 1, np.inf
+    for k in range(1, len(piles)):
+        rows, cols = np.prod(radices[:k]), np.prod(radices[k:])
+        error = abs(np.log(cols / rows / 1.5))
+        if error < best_error:
+            best, best_error = k, error
+    return best
+
+
+def _position_ticks(set_ticks, piles, n: int, line) -> None:
+    """Ticks at the start of each block of the inner piles (every cell when there are few),
+    labelled with the pile sizes there; lines between blocks, heavier between the outer pile's."""
+    radices = np.array(piles) + 1
+    inner = np.cumprod(radices[::-1])[::-1]  # inner[k]: cells in one block of pile k
+    step = next((int(size) for size in (*inner[1:], 1)[::-1] if n // size <= 40), int(inner[1]) if len(piles) > 1 else -(-n // 20))
+    starts = np.arange(0, n, step)
+    labels = [" ".join(str(i // int(np.prod(radices[k + 1:])) % radices[k]) for k in range(len(piles))) for i in starts]
+    set_ticks(starts, labels)
+    if len(piles) > 1:
+        for edge in range(step, n, step):
+            heavy = edge % int(inner[1]) == 0
+            line(edge - 0.5, color="0.15" if heavy else "0.55", linewidth=0.9 if heavy else 0.4)
+
+
+def _axis_name(piles, indices) -> str:
+    names = [str(i + 1) for i in indices]
+    which = f"pile {names[0]}" if len(names) == 1 else f"piles {', '.join(names)}"
+    return f"{which} (objects left in each)"
+
+
+def _take_colors(n: int) -> list:
+    """Seed 001's three colours, else light ones (the hatching must show on them)."""
+    from matplotlib import colormaps
+
+    if n <= len(SEED_001_COLORS):
+        return list(SEED_001_COLORS[:n])
+    if n <= 12:
+        return [colormaps["Set3"](k) for k in range(n)]
+    return [colormaps["Spectral"](0.1 + 0.8 * k / (n - 1)) for k in range(n)]

@@ -1,0 +1,225 @@
+"""Pictures: fitness histories, policy pictures, the plot CLI and run --plot.
+
+The PNGs are opened and measured; colours in the policy pictures are counted against the
+solver; every text and legend must lie inside its figure (nothing clipped).
+"""
+
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.legend import Legend
+from PIL import Image
+
+from nim_evo import Rules, make_agent, solve
+from nim_evo.plot import main as plot
+from nim_evo.plots import DPI, pixel_size, save_figure
+from nim_evo.plots.history import SIZE, draw_history, load_history
+from nim_evo.plots.policy import COLORS, HEAP_SIZE, PILES_SIZE, draw_policy, verdicts
+from nim_evo.run import main as run
+from nim_evo.strategy import load_strategy
+
+GREEN, RED = (0x4D, 0xAF, 0x4A), (0xD7, 0x19, 0x1C)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two short runs on 2-3-4 (table and rules genomes) and one sampled run."""
+    root = tmp_path_factory.mktemp("runs")
+    small = ["--game", "2-3-4", "--population", "8", "--offspring", "12", "--generations", "6", "--quiet",
+             "--genomes-dir", str(root / "genomes")]
+    for name, extra in [("table", ["--genome", "table"]), ("rules", ["--genome", "rules", "--seed", "2"]),
+                        ("sampled", ["--genome", "rules", "--fitness", "sampled", "--games", "50"])]:
+        assert run([*small, *extra, "--out", str(root / name)]) == 0
+    return root
+
+
+def png(path):
+    """The opened PNG (which must be one), as RGB."""
+    image = Image.open(path)
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def pixels(image, color) -> int:
+    return int(np.all(np.asarray(image) == color, axis=-1).sum())
+
+
+def assert_nothing_clipped(figure):
+    """Everything drawn (texts, tick labels, legends) lies inside the figure: its tight
+    bounding box, the one ``bbox_inches="tight"`` would crop to, is within the page."""
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    width, height = figure.get_size_inches()
+    tight = figure.get_tightbbox(renderer)
+    assert tight.x0 >= -0.01 and tight.y0 >= -0.01 and tight.x1 <= width + 0.01 and tight.y1 <= height + 0.01, tight
+    legends = figure.findobj(Legend)
+    assert legends
+    for legend in legends:
+        box = legend.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= width * DPI and box.y1 <= height * DPI, legend
+
+
+def test_history_reads_the_logbook(runs):
+    history = load_history(runs / "table")
+    assert history.genome == "table" and history.rules == Rules((2, 3, 4)) and history.seed == 0
+    assert history.opponents == ("random", "nimsum", "minimax")
+    assert list(history.x("generations")) == list(range(7))
+    assert history.x("evaluations")[0] == 8 and np.all(np.diff(history.x("evaluations")) > 0)
+    with pytest.raises(ValueError, match="exact fitness and plays no games"):
+        history.x("games")
+    sampled = load_history(runs / "sampled")
+    assert np.all(np.diff(sampled.x("games")) > 0)
+
+
+def test_history_figure_is_labelled_and_nothing_is_clipped(runs):
+    histories = [load_history(runs / name) for name in ("table", "rules", "sampled")]
+    for chosen in (histories[:1], histories):
+        figure = draw_history(chosen)
+        assert pixel_size(figure) == (SIZE[0] * DPI, SIZE[1] * DPI)
+        axes = figure.axes[:3]
+        assert [a.get_ylabel().split("\n")[0] for a in axes] == ["fitness", "best individual's", "best individual's"]
+        assert axes[2].get_xlabel() == "generation"
+        assert all(a.get_legend() is not None for a in axes[:2])
+        assert_nothing_clipped(figure)
+    title = draw_history(histories[:1]).get_suptitle()
+    assert "table genome on 2-3-4, seed 0" in title and "random, nimsum, minimax" in title
+    figure = draw_history(histories)
+    assert figure.get_suptitle().startswith("3 runs on 2-3-4")
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == [
+        "table, 2-3-4, seed 0", "rules, 2-3-4, seed 2", "rules, 2-3-4, seed 0"]
+
+
+def test_one_run_has_a_second_axis_of_evaluations(runs):
+    figure = draw_history([load_history(runs / "table")])
+    assert any(getattr(a, "get_xlabel", lambda: "")() == "evaluations (cumulative)" for a in figure.axes[0].child_axes)
+
+
+def test_verdicts_against_the_solver():
+    rules = Rules((7, 5, 3))
+    solution = solve(rules)
+    space = solution.space
+    for name, expected in [("nimsum", {0, 1, 2}), ("random", {0, 1, 2, 3}), ("dumb", {0, 1, 2, 4})]:
+        verdict = verdicts(solution, make_agent(name, rules).policy(space))
+        assert set(np.unique(verdict)) == expected, name
+        assert verdict[0] == 0 and np.count_nonzero(verdict == 1) == np.count_nonzero(~solution.win[1:])
+    # random play is surely right only where every legal move wins
+    verdict = verdicts(solution, make_agent("random", rules).policy(space))
+    every_move_wins = solution.win & np.all(solution.winning == space.legal, axis=1)
+    assert np.array_equal(verdict == 2, every_move_wins)
+
+
+def test_policy_map_colours_match_the_solver(tmp_path):
+    """Perfect play shows no red; a random agent's colours cover the map in its verdicts' proportions."""
+    rules = Rules((2, 3, 4, 5), misere=True)
+    perfect = draw_policy(make_agent("minimax", rules), "minimax")
+    assert pixel_size(perfect) == (PILES_SIZE[0] * DPI, PILES_SIZE[1] * DPI)
+    assert_nothing_clipped(perfect)
+    save_figure(perfect, tmp_path / "perfect.png")
+    image = png(tmp_path / "perfect.png")
+    assert image.size == (1200, 850)
+    assert pixels(image, GREEN) > 50_000 and pixels(image, RED) == 0
+    random = make_agent("random", rules)
+    save_figure(draw_policy(random, "random"), tmp_path / "random.png")
+    image = png(tmp_path / "random.png")
+    counts = np.bincount(verdicts(solve(rules), random.policy(solve(rules).space)), minlength=5)
+    areas = np.array([pixels(image, tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))) for c in COLORS[1:]])
+    assert np.allclose(areas / areas.sum(), counts[1:] / counts[1:].sum(), atol=0.01)  # each cell its verdict
+    assert counts[3] > counts[2] > 0 and counts[4] == 0
+    assert "a winning move in 100.0% of the 305 winning positions" in perfect.get_suptitle()
+
+
+def test_heap_bars_follow_seed_001(tmp_path):
+    """One heap: a stacked bar per heap size, seed 001's colours, the solver's take above."""
+    agent = load_strategy("genomes/wincount-21-cap3-seed0.json", stochastic=True)
+    figure = draw_policy(agent, "wincount")
+    assert pixel_size(figure) == (HEAP_SIZE[0] * DPI, HEAP_SIZE[1] * DPI)
+    axes = figure.axes[0]
+    heights = np.array([p.get_height() for p in axes.patches if p.get_facecolor()[3] > 0])
+    assert len(heights) == 3 * 21
+    totals = heights.reshape(3, 21).sum(axis=0)
+    assert np.allclose(totals, 1)
+    above = [t.get_text() for t in axes.texts if t.get_position()[1] == 1.02]
+    assert above[:8] == ["1", "2", "3", "L", "1", "2", "3", "L"]  # 21 take 1-3, normal play: lost at 4k
+    assert_nothing_clipped(figure)
+    save_figure(figure, tmp_path / "bars.png")
+    assert png(tmp_path / "bars.png").size == (1100, 550)
+    assert pixels(png(tmp_path / "bars.png"), (0xA4, 0x44, 0x44)) > 1000  # seed 001's "take 1" red
+
+
+def test_policy_refuses_a_board_too_big():
+    with pytest.raises(ValueError, match="too many to picture"):
+        draw_policy(make_agent("random", Rules((30,) * 6)), "random")
+
+
+def test_plot_cli_writes_run_pictures(runs, capsys):
+    assert plot([str(runs / "table")]) == 0
+    written = capsys.readouterr().out.split()
+    assert written == [str(runs / "table" / "fitness.png"), str(runs / "table" / "policy.png")]
+    assert png(written[0]).size == (1100, 1000)
+    assert png(written[1]).size == (1200, 850)
+
+
+def test_plot_cli_compares_runs_and_draws_strategy_files(runs, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    genome = sorted((runs / "genomes").glob("*.json"))[0]
+    assert plot([str(runs / "table"), str(runs / "rules"), "--no-policy", "--x", "evaluations"]) == 0
+    written = capsys.readouterr().out.split()
+    assert written[-1] == str(runs / "compare-table+rules.png")
+    assert not (runs / "rules" / "policy.png").exists()
+    assert png(written[-1]).size == (1100, 1000)
+    assert plot([str(genome)]) == 0
+    assert capsys.readouterr().out.strip() == f"{genome.stem}-policy.png"
+    assert png(tmp_path / f"{genome.stem}-policy.png").size == (1200, 850)
+
+
+def test_plot_cli_formats_and_out(runs, tmp_path, capsys):
+    out = tmp_path / "history.svg"
+    assert plot([str(runs / "rules"), "--out", str(out), "--no-policy"]) == 0
+    assert b"<svg" in out.read_bytes()[:1000]
+    assert plot([str(runs / "rules"), "--format", "pdf", "--no-policy", "--out", str(tmp_path / "h")]) == 0
+    assert (tmp_path / "h.pdf").read_bytes().startswith(b"%PDF")
+    before = out.read_bytes()
+    assert plot([str(runs / "rules"), "--out", str(out)]) == 2
+    assert out.read_bytes() == before
+    assert "exists; use --force" in capsys.readouterr().err
+    assert plot([str(runs / "rules"), "--out", str(out), "--force", "--no-policy"]) == 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["nowhere"], "no run directory or strategy file at nowhere"),
+    (["RUN", "--x", "games"], "uses exact fitness and plays no games"),
+    (["RUN", "--out", "x.svg", "--format", "png"], "is a .svg file but --format says png"),
+    (["RUN", "RUN"], "a run directory is named twice"),
+])
+def test_plot_cli_errors_are_one_line(runs, capsys, argv, message):
+    argv = [str(runs / "table") if a == "RUN" else a for a in argv]
+    assert plot(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and err.startswith("nim_evo: error:")
+
+
+def test_plot_cli_refuses_a_directory_that_is_no_run(tmp_path, capsys):
+    assert plot([str(tmp_path)]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_run_plot_draws_at_the_end(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert run(["--game", "17-cap3-misere", "--genome", "rules", "--generations", "3", "--population", "6",
+                "--offspring", "6", "--out", str(out), "--genomes-dir", str(tmp_path), "--plot"]) == 0
+    assert "pictures: " in capsys.readouterr().out
+    assert png(out / "fitness.png").size == (1100, 1000)
+    assert png(out / "policy.png").size == (1100, 550)
+
+
+def test_run_plot_on_a_board_too_big_draws_the_history_only(tmp_path, capsys):
+    out = tmp_path / "big"
+    assert run(["--piles", "30", "30", "30", "30", "30", "--genome", "rules", "--fitness", "sampled", "--games", "20",
+                "--opponents", "random", "--generations", "2", "--population", "4", "--offspring", "4",
+                "--out", str(out), "--genomes-dir", str(tmp_path), "--plot", "svg", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert "no policy picture" in captured.err and "too many to picture" in captured.err
+    assert (out / "fitness.svg").exists() and not (out / "policy.svg").exists()
+    figure = draw_history([load_history(out)])
+    assert any("not measured" in t.get_text() for t in figure.axes[2].texts)
