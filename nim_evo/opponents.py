@@ -52,6 +52,16 @@ def resolve(spec: str, rules: Rules, seed: int = 0, progress=None):
     return make_agent(spec, rules)
 
 
+def announce(name: str, rules: Rules, seed: int = 0, role: str = "opponent") -> str:
+    """One line saying whether learner ``name`` will be loaded from the cache or trained."""
+    from nim_evo.learners import LEARNERS
+
+    cached = cached_path(name, rules, seed)
+    what = (f"loaded from {cached}" if cached.exists() else
+            f"training {LEARNERS[name].episodes:,} self-play games, seed {seed}")
+    return f"learned {role} {name} for {rules.name}: {what}"
+
+
 def _cache_key(name: str, rules: Rules, seed: int, episodes: int | None, params: dict) -> tuple[Path, dict, int]:
     from nim_evo.io import FORMAT_VERSION
     from nim_evo.learners import LEARNERS

@@ -207,11 +207,8 @@ def _train_learned_opponents(config, quiet: bool) -> None:
     """Train (or find in the cache) the panel's learned opponents, saying which on stderr."""
     for spec in config.opponents:
         if spec in LEARNERS and enumerable(config.rules):
-            cached = opponents.cached_path(spec, config.rules, config.seed)
             if not quiet:
-                what = (f"loaded from {cached}" if cached.exists() else
-                        f"training {LEARNERS[spec].episodes:,} self-play games, seed {config.seed}")
-                print(f"learned opponent {spec} for {config.rules.name}: {what}", file=sys.stderr)
+                print(opponents.announce(spec, config.rules, config.seed), file=sys.stderr)
             opponents.trained(spec, config.rules, config.seed)
 
 

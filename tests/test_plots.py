@@ -53,9 +53,7 @@ def assert_nothing_clipped(figure):
     width, height = figure.get_size_inches()
     tight = figure.get_tightbbox(renderer)
     assert tight.x0 >= -0.01 and tight.y0 >= -0.01 and tight.x1 <= width + 0.01 and tight.y1 <= height + 0.01, tight
-    legends = figure.findobj(Legend)
-    assert legends
-    for legend in legends:
+    for legend in figure.findobj(Legend):
         box = legend.get_window_extent(renderer)
         assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= width * DPI and box.y1 <= height * DPI, legend
 
@@ -223,3 +221,22 @@ def test_run_plot_on_a_board_too_big_draws_the_history_only(tmp_path, capsys):
     assert (out / "fitness.svg").exists() and not (out / "policy.svg").exists()
     figure = draw_history([load_history(out)])
     assert any("not measured" in t.get_text() for t in figure.axes[2].texts)
+
+
+@pytest.mark.parametrize("names", [("nimsum", "random"), ("nimsum", "minimax", "random", "take-3", "aggressive",
+                                                         "dumb", "fixed-rules")])
+def test_arena_heat_map_is_labelled_and_nothing_is_clipped(names):
+    from nim_evo.plots.matrix import draw_arena, figure_size
+    from nim_evo.roundrobin import round_robin
+
+    rules = Rules((3, 4, 5))
+    result = round_robin(rules, {name: make_agent(name, rules) for name in names}, games=100)
+    figure = draw_arena(result)
+    assert pixel_size(figure) == tuple(round(v * DPI) for v in figure_size(len(names)))
+    axes = figure.axes[0]
+    assert axes.get_xlabel() == "opponent" and axes.get_ylabel() == "player"
+    assert [t.get_text() for t in axes.get_xticklabels()] == list(names)
+    assert "Arena on 3-4-5: 100 games per seat, seed 0" in figure.get_suptitle()
+    cells = [t.get_text() for t in axes.texts if t.get_text() != "-"]
+    assert len(cells) == len(names) * (len(names) - 1) and all("[" in c for c in cells)
+    assert_nothing_clipped(figure)

@@ -1,0 +1,148 @@
+"""``python -m nim_evo.arena``: a round robin between agents and strategy files on one board.
+
+    python -m nim_evo.arena nimsum minimax random genomes/7-5-3-seed1-rules.json
+    python -m nim_evo.arena nimsum random qlearning --game 2-3-4-5-misere --games 5000 --jobs 2
+    python -m nim_evo.arena random take-3 genomes/wincount-21-cap3-seed0.json --exact
+
+Every pair plays ``--games`` games with each moving first (or, with ``--exact``, the exact
+win probabilities from the start). Prints the win-rate matrix (row against column, both seats)
+with 95% Wilson intervals and a ranking, and writes ``arena.csv`` and ``arena.png`` (a heat
+map) to ``runs/arena-<game>-seed<seed>/`` or ``--out``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from nim_evo import opponents
+from nim_evo.cli import Parser, UsageError, add_game_arguments, check_writable, list_games, report_error, rules_from_args
+from nim_evo.io import atomic_write_text
+from nim_evo.learners import LEARNERS
+from nim_evo.roundrobin import round_robin
+from nim_evo.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
+from nim_evo.strategy import load_strategy
+
+MAX_GAMES = 1_000_000
+OUTPUTS = ("arena.csv", "arena.png")
+
+
+def build_parser() -> Parser:
+    p = Parser(prog="python -m nim_evo.arena", description=__doc__.splitlines()[0])
+    p.add_argument("players", nargs="*", metavar="AGENT_OR_FILE",
+                   help="named agents (random, nimsum, minimax, take-3, ...), learners (qlearning, td, ...: "
+                        "trained on first use and cached) or strategy files (genomes/*.json); two or more")
+    add_game_arguments(p)
+    p.add_argument("--games", type=int, default=1000, help="games per pair and seat (default 1000)")
+    p.add_argument("--exact", action="store_true", help="exact win probabilities from the start instead of games")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="parallel workers; results do not depend on it (default 1)")
+    p.add_argument("--out", help="the output directory (default runs/arena-<game>-seed<seed>)")
+    p.add_argument("--force", action="store_true", help="allow replacing arena.csv and arena.png in --out")
+    p.add_argument("--quiet", action="store_true", help="print only the files written")
+    return p
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(argv)
+        if args.list_games:
+            return list_games()
+        rules = _rules(args)
+        out = _out_dir(args, rules)
+        players = _players(args.players, rules, args.seed, args.quiet)
+        check_writable(out)
+        result = round_robin(rules, players, games=args.games, seed=args.seed, exact=args.exact, jobs=args.jobs)
+        from nim_evo.plots import save_figure
+        from nim_evo.plots.matrix import draw_arena
+
+        atomic_write_text(out / "arena.csv", result.to_csv())
+        save_figure(draw_arena(result), out / "arena.png")
+    except (UsageError, ValueError, OSError) as error:
+        return report_error(error)
+    except KeyboardInterrupt:
+        print("\nnim_evo: interrupted", file=sys.stderr)
+        return 130
+    if not args.quiet:
+        print(format_table(result))
+    print(out / "arena.csv")
+    print(out / "arena.png")
+    return 0
+
+
+def format_table(result) -> str:
+    """The matrix as text: a row per player, its win rate and interval against each column."""
+    names = [name if len(name) <= 24 else name[:23] + "~" for name in result.names]
+    width = max(10, *(len(n) for n in names)) + 2
+    cells = [max(7 if result.exact else 22, len(n) + 2) for n in names]
+    how = "exact win probabilities from the start" if result.exact else \
+        f"{result.games:,} games per pair and seat, seed {result.seed}, 95% Wilson intervals"
+    lines = [f"arena on {result.rules.name}: {how}", "row's win rate against column, both seats",
+             " " * width + "".join(f"{n:>{c}}" for n, c in zip(names, cells)) + f"{'mean':>8}"]
+    for i, name in enumerate(names):
+        row = f"{name:<{width}}"
+        for j, c in enumerate(cells):
+            if i == j:
+                text = "-"
+            elif result.exact:
+                text = f"{result.rate[i, j]:.3f}"
+            else:
+                text = f"{result.rate[i, j]:.3f} [{result.low[i, j]:.3f},{result.high[i, j]:.3f}]"
+            row += text.rjust(c)
+        lines.append(row + f"{result.mean_rates()[i]:>8.3f}")
+    lines.append("ranking: " + ", ".join(f"{name} {mean:.3f}" for name, mean in result.ranking()))
+    return "\n".join(lines)
+
+
+def _rules(args):
+    """The board: --game/--piles, else the first strategy file's, else the default game."""
+    if len(args.players) < 2:
+        raise UsageError(f"name two or more agents or strategy files (got {len(args.players)})")
+    if args.games < 1 or args.games > MAX_GAMES:
+        raise UsageError(f"--games must be between 1 and {MAX_GAMES:,}, got {args.games}")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be >= 1, got {args.jobs}")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be >= 0, got {args.seed}")
+    given = args.game is not None or args.piles is not None
+    files = [spec for spec in args.players if opponents.is_path(spec)]
+    rules = rules_from_args(args) if given or not files else load_strategy(files[0]).rules
+    if not enumerable(rules):
+        raise UsageError(f"the board {rules.name} has {space_size(rules):,} positions; the arena plays on boards "
+                         f"of at most {DEFAULT_MAX_POSITIONS:,}")
+    return rules
+
+
+def _out_dir(args, rules) -> Path:
+    if args.out:
+        out = Path(args.out)
+        taken = [name for name in OUTPUTS if (out / name).exists()]
+        if taken and not args.force:
+            raise UsageError(f"{out / taken[0]} exists; use --force to replace it, or another --out")
+        return out
+    base = f"arena-{rules.name}-" + ("exact" if args.exact else f"seed{args.seed}")
+    n = 1
+    while any((Path("runs") / (base if n == 1 else f"{base}-{n}") / name).exists() for name in OUTPUTS):
+        n += 1
+    return Path("runs") / (base if n == 1 else f"{base}-{n}")
+
+
+def _players(specs, rules, seed: int, quiet: bool) -> dict:
+    """Name -> agent; a file is named by its stem. Learners are trained (or loaded) with ``seed``."""
+    names = [Path(spec).stem if opponents.is_path(spec) else spec for spec in specs]
+    twice = next((name for name in names if names.count(name) > 1), None)
+    if twice:
+        raise UsageError(f"{twice} takes part twice; name each participant once")
+    players = {name: None if spec in LEARNERS else opponents.resolve(spec, rules, seed)  # cheap ones first
+               for name, spec in zip(names, specs)}
+    for name, spec in zip(names, specs):
+        if spec in LEARNERS:
+            if not quiet:
+                print(opponents.announce(spec, rules, seed, "participant"), file=sys.stderr)
+            players[name] = opponents.resolve(spec, rules, seed)
+    return players
+
+
+if __name__ == "__main__":
+    sys.exit(main())
