@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 from nim_evo import opponents
-from nim_evo.cli import Parser, UsageError, add_game_arguments, check_writable, list_games, report_error, rules_from_args
+from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, refuse_overwrite,
+                         report_error, rules_from_args)
 from nim_evo.io import atomic_write_text
 from nim_evo.learners import LEARNERS
 from nim_evo.roundrobin import round_robin
@@ -117,9 +118,8 @@ def _rules(args):
 def _out_dir(args, rules) -> Path:
     if args.out:
         out = Path(args.out)
-        taken = [name for name in OUTPUTS if (out / name).exists()]
-        if taken and not args.force:
-            raise UsageError(f"{out / taken[0]} exists; use --force to replace it, or another --out")
+        for name in OUTPUTS:
+            refuse_overwrite(out / name, args.force)
         return out
     base = f"arena-{rules.name}-" + ("exact" if args.exact else f"seed{args.seed}")
     n = 1
@@ -130,7 +130,7 @@ def _out_dir(args, rules) -> Path:
 
 def _players(specs, rules, seed: int, quiet: bool) -> dict:
     """Name -> agent; a file is named by its stem. Learners are trained (or loaded) with ``seed``."""
-    names = [Path(spec).stem if opponents.is_path(spec) else spec for spec in specs]
+    names = [opponents.label(spec) for spec in specs]
     twice = next((name for name in names if names.count(name) > 1), None)
     if twice:
         raise UsageError(f"{twice} takes part twice; name each participant once")
@@ -138,9 +138,7 @@ def _players(specs, rules, seed: int, quiet: bool) -> dict:
                for name, spec in zip(names, specs)}
     for name, spec in zip(names, specs):
         if spec in LEARNERS:
-            if not quiet:
-                print(opponents.announce(spec, rules, seed, "participant"), file=sys.stderr)
-            players[name] = opponents.resolve(spec, rules, seed)
+            players[name] = opponents.resolve_saying(spec, rules, seed, "participant", quiet)
     return players
 
 

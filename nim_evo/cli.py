@@ -55,6 +55,12 @@ def rules_from_args(args) -> Rules:
         raise UsageError(f"{error}; see --list-games") from None
 
 
+def refuse_overwrite(path: Path, force: bool) -> None:
+    """``UsageError`` if ``path`` exists and ``--force`` was not given: a user's file is never replaced."""
+    if Path(path).exists() and not force:
+        raise UsageError(f"{path} exists; use --force to overwrite it, or another --out")
+
+
 def check_writable(directory: Path) -> None:
     """Create ``directory`` if needed; ``UsageError`` if it cannot be written to."""
     try:
@@ -66,7 +72,16 @@ def check_writable(directory: Path) -> None:
 
 
 def report_error(error: BaseException) -> int:
-    """Print a usage, value or file-system error in one line; return exit status 2."""
+    """Print a usage, value or file-system error in one line; return exit status 2.
+
+    A reader that closed the pipe (``... | head``) is no error: nothing is printed, and the
+    status is the shell's for a process ended by SIGPIPE, 141."""
+    if isinstance(error, BrokenPipeError):
+        try:  # the interpreter's last flush of stdout must not fail again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
     if isinstance(error, OSError):
         where = f" ({error.filename})" if error.filename else ""
         print(f"nim_evo: error: {error.strerror or error}{where}", file=sys.stderr)

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from nim_evo import opponents
-from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, report_error,
-                         rules_from_args)
+from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, refuse_overwrite,
+                         report_error, rules_from_args)
 from nim_evo.learners import LEARNERS, SEATS, make_learner
 from nim_evo.learners.files import save_learner
 from nim_evo.progress import TrainingProgress
@@ -100,8 +100,7 @@ def _learn(args, command: str) -> int:
     if opponent is None and args.seat != "alternate":
         raise UsageError("--seat places the learner against an --opponent; self-play uses both seats")
     out = Path(args.out or f"genomes/{args.agent}-{rules.name}-seed{args.seed}.json")
-    if out.exists() and not args.force:
-        raise UsageError(f"{out} exists; use --force to overwrite it, or another --out")
+    refuse_overwrite(out, args.force)
     if out.is_dir():
         raise UsageError(f"{out} is a directory")
     check_writable(out.parent)  # before training, not after

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,11 @@ CACHE_ENV = "NIM_EVO_CACHE"
 
 def is_path(spec: str) -> bool:
     return spec.endswith(".json") or os.sep in spec or "/" in spec
+
+
+def label(spec: str) -> str:
+    """How an opponent spec is named in tables and pictures: a file by its stem."""
+    return Path(spec).stem if is_path(spec) else spec
 
 
 def cache_dir() -> Path:
@@ -52,14 +58,19 @@ def resolve(spec: str, rules: Rules, seed: int = 0, progress=None):
     return make_agent(spec, rules)
 
 
-def announce(name: str, rules: Rules, seed: int = 0, role: str = "opponent") -> str:
-    """One line saying whether learner ``name`` will be loaded from the cache or trained."""
+def resolve_saying(spec: str, rules: Rules, seed: int = 0, role: str = "opponent", quiet: bool = False):
+    """:func:`resolve`, saying on stderr (unless ``quiet``) whether a learner is loaded from the
+    cache or trained, and then showing a progress bar."""
     from nim_evo.learners import LEARNERS
+    from nim_evo.progress import TrainingProgress
 
-    cached = cached_path(name, rules, seed)
-    what = (f"loaded from {cached}" if cached.exists() else
-            f"training {LEARNERS[name].episodes:,} self-play games, seed {seed}")
-    return f"learned {role} {name} for {rules.name}: {what}"
+    if spec not in LEARNERS or quiet:
+        return resolve(spec, rules, seed)
+    cached = cached_path(spec, rules, seed)
+    episodes = LEARNERS[spec].episodes
+    what = f"loaded from {cached}" if cached.exists() else f"training {episodes:,} self-play games, seed {seed}"
+    print(f"learned {role} {spec} for {rules.name}: {what}", file=sys.stderr)
+    return resolve(spec, rules, seed, progress=None if cached.exists() else TrainingProgress(episodes))
 
 
 def _cache_key(name: str, rules: Rules, seed: int, episodes: int | None, params: dict) -> tuple[Path, dict, int]:

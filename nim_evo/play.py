@@ -18,7 +18,6 @@ import contextlib
 import copy
 import re
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -27,7 +26,6 @@ from nim_evo.cli import Parser, UsageError, add_game_arguments, list_games, repo
 from nim_evo.game import play_game
 from nim_evo.learners import LEARNERS
 from nim_evo.learners.base import Learner
-from nim_evo.progress import TrainingProgress
 from nim_evo.rules import Move, Position, Rules
 from nim_evo.solver import solve
 from nim_evo.space import enumerable
@@ -267,36 +265,37 @@ def play_computers(console: Console, rules: Rules, players, names, games: int, f
              "alternate": f"taking turns to start, {names[0]} first", "random": "a coin decides who starts"}
     console.say(f"{names[0]} against {names[1]}: {games:,} game{'s' * (games != 1)}, {seats[first]}.")
     wins, seated = [[0, 0], [0, 0]], [[0, 0], [0, 0]]  # [player][seat]
-    for game in range(1, games + 1):
-        strategy_first = {"strategy": True, "other": False, "alternate": game % 2 == 1}.get(first)
-        order = (0, 1) if (rng.random() < 0.5 if strategy_first is None else strategy_first) else (1, 0)
-        record = play_game(rules, [players[p] for p in order], rng)
-        for seat, player in enumerate(order):
-            seated[player][seat] += 1
-        wins[order[record.winner]][record.winner] += 1
-        if watch:
-            _watch(console, rules, record, [names[p] for p in order], game)
+    played = 0
+    try:
+        for game in range(1, games + 1):
+            strategy_first = {"strategy": True, "other": False, "alternate": game % 2 == 1}.get(first)
+            order = (0, 1) if (rng.random() < 0.5 if strategy_first is None else strategy_first) else (1, 0)
+            record = play_game(rules, [players[p] for p in order], rng)
+            for seat, player in enumerate(order):
+                seated[player][seat] += 1
+            wins[order[record.winner]][record.winner] += 1
+            played = game
+            if watch:
+                _watch(console, rules, record, [names[p] for p in order], game)
+    except KeyboardInterrupt:
+        console.say()
+        console.say(f"— Interrupted after {played:,} game{'s' * (played != 1)} —")
+        _tally(console, names, wins, seated, played)
+        raise
     console.say(f"— Completed {games:,} game{'s' * (games != 1)} —")
+    _tally(console, names, wins, seated, games)
+    return 0
+
+
+def _tally(console: Console, names, wins, seated, games: int) -> None:
+    """Each player's wins, in total and by seat."""
     width, digits = max(map(len, names)), len(f"{games:,}")
     for player, name in enumerate(names):
         by_seat = ", ".join(f"{wins[player][s]:,} of {seated[player][s]:,} {where}"
                             for s, where in enumerate(("first", "second")) if seated[player][s])
         total = sum(wins[player])
-        console.say(f"{name:<{width}}  {total:>{digits},} win{'s' * (total != 1)}, {100 * total / games:5.1f}% "
-                    f"({by_seat})")
-    return 0
-
-
-def _agent(spec: str, rules: Rules, seed: int):
-    """A named agent or learner (trained on first use, saying so on stderr) for ``rules``."""
-    if spec in LEARNERS and enumerable(rules) and not opponents.cached_path(spec, rules, seed).exists():
-        print(opponents.announce(spec, rules, seed, "player"), file=sys.stderr)
-        return opponents.resolve(spec, rules, seed, progress=TrainingProgress(LEARNERS[spec].episodes))
-    return opponents.resolve(spec, rules, seed)
-
-
-def _name(spec: str) -> str:
-    return Path(spec).stem if opponents.is_path(spec) else spec
+        share = f"{100 * total / games:5.1f}%" if games else "-"
+        console.say(f"{name:<{width}}  {total:>{digits},} win{'s' * (total != 1)}, {share} ({by_seat})")
 
 
 def _prepare(args):
@@ -323,16 +322,16 @@ def _prepare(args):
                              "leave out the game options to play its own game")
     else:
         rules = rules_from_args(args)
-        agent = _agent(args.strategy, rules, seed)
+        agent = opponents.resolve_saying(args.strategy, rules, seed, "player")
         if args.stochastic and isinstance(agent, Learner):
             agent = copy.copy(agent)  # the trained learner is shared within the process
             agent.stochastic = True
     if args.stochastic and not isinstance(agent, Learner):
         raise UsageError(f"--stochastic is for learners (a learner file or name); {args.strategy} plays one way")
-    agents, names = [agent], [_name(args.strategy)]
+    agents, names = [agent], [opponents.label(args.strategy)]
     if args.against is not None:
-        agents.append(_agent(args.against, rules, seed))
-        names.append(_name(args.against))
+        agents.append(opponents.resolve_saying(args.against, rules, seed, "player"))
+        names.append(opponents.label(args.against))
         if names[0] == names[1]:
             names = [f"{names[0]} (1)", f"{names[1]} (2)"]
     return rules, agents, names

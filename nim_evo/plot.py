@@ -1,30 +1,32 @@
 """``python -m nim_evo.plot``: pictures of runs and strategies.
 
     python -m nim_evo.plot runs/1-3-5-7-9-seed1                  # fitness.png, policy.png in the run
-    python -m nim_evo.plot runs/a runs/b runs/c --x evaluations  # and a comparison of the three
+    python -m nim_evo.plot runs/a runs/b runs/c --x evaluations  # one figure comparing the three
     python -m nim_evo.plot genomes/wincount-21-cap3-seed0.json   # a strategy file's moves
 
-Each run directory gets ``fitness.<format>`` (best, mean and worst fitness, the best
+One run directory gets ``fitness.<format>`` (best, mean and worst fitness, the best
 individual's win rate per opponent and its accuracy, per generation) and ``policy.<format>``
 (its champion's move in every position against the solver's verdict; stacked bars of each
-take per heap size on one-heap games). Several runs also get one comparison figure, written
-beside the first (``compare-<run ids>.<format>``). A strategy file (an exported genome or a
-trained learner) gets its policy picture, ``<name>-policy.<format>`` in the current directory.
-Pictures nim_evo names are redrawn in place; ``--out`` never replaces a file without ``--force``.
+take per heap size on one-heap games). Several runs get one comparison figure, written beside
+the first (``compare-<run ids>.<format>``), and with ``--each`` their own pictures too. A
+strategy file (an exported genome or a trained learner) gets its policy picture,
+``runs/policy-<name>.<format>``. Pictures nim_evo names are outputs, redrawn in place;
+``--out`` never replaces a file without ``--force``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import sys
 from pathlib import Path
 
-from nim_evo.cli import Parser, UsageError, report_error
+from nim_evo.cli import Parser, UsageError, refuse_overwrite, report_error
 from nim_evo.genomes import GenomeAgent
 from nim_evo.plots import FORMATS, save_figure
 from nim_evo.plots.history import X_AXES, draw_history, load_history
 from nim_evo.plots.policy import draw_policy
 from nim_evo.strategy import load_strategy
-
 
 
 def build_parser() -> Parser:
@@ -35,8 +37,9 @@ def build_parser() -> Parser:
                    help="the fitness history's x axis (default generations; with one run, cumulative evaluations "
                         "or games read on a second axis on top)")
     p.add_argument("--format", choices=FORMATS, help="picture format (default png, or --out's suffix)")
-    p.add_argument("--out", help="where the main picture goes instead: the comparison of several runs, the "
-                                 "fitness history of one, or the policy picture of one strategy file")
+    p.add_argument("--out", help="a file for the one main picture instead: the comparison of several runs, "
+                                 "the fitness history of one run, or the policy picture of one strategy file")
+    p.add_argument("--each", action="store_true", help="with several runs, also draw each run's own pictures")
     p.add_argument("--no-policy", action="store_true", help="draw no policy pictures")
     p.add_argument("--greedy", action="store_true",
                    help="draw a learner file's greedy moves instead of its own sampling rule")
@@ -50,19 +53,22 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
         fmt, out = _format_and_out(args)
         runs, files = _sort_paths(args.paths)
-        if out is not None and len(runs) + len(files) > 1 and len(files) > 0:
-            raise UsageError("--out names one picture: give it with run directories only, or one strategy file")
+        if out is not None and (len(files) > 1 or (files and runs) or (args.each and len(runs) > 1)):
+            raise UsageError("--out names one picture: give it with one strategy file, one run, or several runs "
+                             "without --each")
         histories = [load_history(run) for run in runs]  # every input checked before anything is drawn
-        strategies = [_load(path, args.greedy) for path in files]
+        for history in histories:
+            history.x(args.x)
+        strategies = [load_strategy(path, stochastic=not args.greedy) for path in files]
         written = []
-        for run, history in zip(runs, histories):
-            main_out = out if out is not None and len(runs) == 1 else None
-            written += draw_run(run, fmt, args.x, history=history, out=main_out, policy=not args.no_policy)
+        if len(runs) == 1 or args.each:
+            for run, history in zip(runs, histories):
+                written += draw_run(run, fmt, args.x, history=history, out=out if len(runs) == 1 else None,
+                                    policy=not args.no_policy)
         if len(runs) > 1:
-            written.append(save_figure(draw_history(histories, args.x),
-                                 out or runs[0].parent / f"compare-{'+'.join(h.run_id for h in histories)}.{fmt}"))
+            written.append(save_figure(draw_history(histories, args.x), out or _comparison_path(runs, histories, fmt)))
         for path, agent in zip(files, strategies):
-            written.append(save_figure(_draw_strategy(agent, path), out or Path(f"{path.stem}-policy.{fmt}")))
+            written.append(save_figure(_draw_strategy(agent, path), out or Path("runs") / f"policy-{path.stem}.{fmt}"))
     except (UsageError, ValueError, OSError) as error:
         return report_error(error)
     except KeyboardInterrupt:
@@ -86,7 +92,7 @@ def draw_run(run_dir, fmt: str = "png", x: str = "generations", history=None, ou
         try:
             if not champion.exists():
                 raise ValueError("the run has no champion yet (it has not finished)")
-            agent = _load(champion, greedy=True)
+            agent = load_strategy(champion)
             title = (f"Champion of {history.run_id}: {history.genome} genome on {history.rules.name}, "
                      f"seed {history.seed}")
             written.append(save_figure(draw_policy(agent, title), run_dir / f"policy.{fmt}"))
@@ -99,18 +105,16 @@ def _format_and_out(args) -> tuple[str, Path | None]:
     if args.out is None:
         return args.format or "png", None
     out = Path(args.out)
+    if args.out.endswith(("/", os.sep)) or out.is_dir():
+        raise UsageError(f"--out {args.out} is a directory; --out names a picture file")
     suffix = out.suffix.lstrip(".").lower()
-    if suffix in FORMATS:
-        if args.format and args.format != suffix:
-            raise UsageError(f"--out {out} is a .{suffix} file but --format says {args.format}")
-        fmt = suffix
-    else:
-        fmt = args.format or "png"
-        out = out.with_name(out.name + f".{fmt}")
-    if out.exists() and not args.force:
-        raise UsageError(f"{out} exists; use --force to replace it, or another --out")
-    if out.is_dir():
-        raise UsageError(f"{out} is a directory; --out names a picture file")
+    if suffix and suffix not in FORMATS:
+        raise UsageError(f"--out {out}: nim_evo draws " + ", ".join(f".{f}" for f in FORMATS) + " pictures")
+    if suffix and args.format and args.format != suffix:
+        raise UsageError(f"--out {out} is a .{suffix} file but --format says {args.format}")
+    fmt = suffix or args.format or "png"
+    out = out if suffix else out.with_name(out.name + f".{fmt}")
+    refuse_overwrite(out, args.force)
     return fmt, out
 
 
@@ -126,18 +130,29 @@ def _sort_paths(paths) -> tuple[list[Path], list[Path]]:
             raise UsageError(f"no run directory or strategy file at {path}")
     if len({p.resolve() for p in runs}) != len(runs):
         raise UsageError("a run directory is named twice")
+    stems = [p.stem for p in files]
+    twice = next((stem for stem in stems if stems.count(stem) > 1), None)
+    if twice:
+        raise UsageError(f"two strategy files are named {twice}; draw them one at a time with --out")
     return runs, files
 
 
-def _load(path: Path, greedy: bool):
-    return load_strategy(path, stochastic=not greedy)
+def _comparison_path(runs, histories, fmt: str) -> Path:
+    """``compare-<id>+<id>.<fmt>`` beside the first run; past three runs or 100 characters,
+    ``compare-<first id>-and-<n>-more-<hash of all ids>.<fmt>``."""
+    ids = [h.run_id for h in histories]
+    name = "+".join(ids)
+    if len(ids) > 3 or len(name) > 100:
+        digest = hashlib.sha256("\0".join(ids).encode()).hexdigest()[:8]
+        name = f"{ids[0][:60]}-and-{len(ids) - 1}-more-{digest}"
+    return runs[0].resolve().parent / f"compare-{name}.{fmt}"
 
 
 def _draw_strategy(agent, path: Path):
     if isinstance(agent, GenomeAgent):
         what = f"{agent.kind} genome"
     else:
-        what = f"{agent.name} learner (seed {agent.source}), {agent.games_played:,} games, " + \
+        what = f"{agent.name} learner (seed document {agent.source}), {agent.games_played:,} games, " + \
                ("its sampling rule" if agent.stochastic else "greedy")
     return draw_policy(agent, f"{path.name}: {what}, on {agent.rules.name}")
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,9 +75,10 @@ def round_robin(rules: Rules, players: dict, games: int = 1000, seed: int = 0, e
                 jobs: int = 1) -> RoundRobin:
     """Play every pair of ``players`` (name -> agent) on ``rules``.
 
-    Each pair ``(i, j)``, ``i`` before ``j``, is one :func:`~nim_evo.tournament.tournament`
-    seeded with ``[seed, i, j]``, so a pair's games do not depend on the other participants
-    or on ``jobs``.
+    Each pair is one :func:`~nim_evo.tournament.tournament`, the player whose name sorts
+    first against the other, seeded with ``[seed, crc32(name), crc32(other name)]``: a pair's
+    games depend on the two names and the seed, not on the other participants, their order
+    or ``jobs``.
 
     Raises:
         ValueError: fewer than two players, or a board too big to enumerate.
@@ -86,14 +89,14 @@ def round_robin(rules: Rules, players: dict, games: int = 1000, seed: int = 0, e
     agents = list(players.values())
     n = len(names)
     matrices = {key: np.full((n, n), np.nan) for key in ("rate", "low", "high", "first", "second")}
-    for i in range(n):
-        for j in range(i + 1, n):
-            result, = tournament(rules, agents[i], [agents[j]], games=games, seed=[seed, i, j], exact=exact,
-                                 jobs=jobs)
-            for key, mine, theirs in (("rate", result.win_rate, 1 - result.win_rate),
-                                      ("low", result.ci_low, 1 - result.ci_high),
-                                      ("high", result.ci_high, 1 - result.ci_low),
-                                      ("first", result.first_rate, 1 - result.second_rate),
-                                      ("second", result.second_rate, 1 - result.first_rate)):
-                matrices[key][i, j], matrices[key][j, i] = mine, theirs
+    for pair in itertools.combinations(range(n), 2):
+        i, j = sorted(pair, key=lambda k: names[k])
+        result, = tournament(rules, agents[i], [agents[j]], games=games, exact=exact, jobs=jobs,
+                             seed=[seed, zlib.crc32(names[i].encode()), zlib.crc32(names[j].encode())])
+        for key, mine, theirs in (("rate", result.win_rate, 1 - result.win_rate),
+                                  ("low", result.ci_low, 1 - result.ci_high),
+                                  ("high", result.ci_high, 1 - result.ci_low),
+                                  ("first", result.first_rate, 1 - result.second_rate),
+                                  ("second", result.second_rate, 1 - result.first_rate)):
+            matrices[key][i, j], matrices[key][j, i] = mine, theirs
     return RoundRobin(rules, names, 0 if exact else games, exact, seed, **matrices)

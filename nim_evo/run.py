@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from nim_evo import evolve, opponents
-from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, report_error,
-                         rules_from_args)
+from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, refuse_overwrite,
+                         report_error, rules_from_args)
 from nim_evo.fitness import accuracy
 from nim_evo.genomes import GENOME_FORMAT, KINDS, GenomeAgent
 from nim_evo.io import read_json, write_json
@@ -101,8 +101,7 @@ def _prepare(args):
     genomes_dir = Path(args.genomes_dir or "genomes")
     run_dir = RunDir(args.out) if args.out else _fresh_run_dir(genomes_dir, config)
     export = _export_path(genomes_dir, run_dir, config)
-    if export.exists() and not args.force:
-        raise UsageError(f"{export} exists; use --force to overwrite it, or another --out")
+    refuse_overwrite(export, args.force)
     files = _check_opponents(config)      # names and files, before any training
     check_writable(genomes_dir)           # only now touch the disk, and before the first generation
     run_dir.check_free(force=args.force)
@@ -207,9 +206,7 @@ def _train_learned_opponents(config, quiet: bool) -> None:
     """Train (or find in the cache) the panel's learned opponents, saying which on stderr."""
     for spec in config.opponents:
         if spec in LEARNERS and enumerable(config.rules):
-            if not quiet:
-                print(opponents.announce(spec, config.rules, config.seed), file=sys.stderr)
-            opponents.trained(spec, config.rules, config.seed)
+            opponents.resolve_saying(spec, config.rules, config.seed, quiet=quiet)
 
 
 def _exported_by(path: Path, document: dict) -> bool:
@@ -270,15 +267,25 @@ def _evolve(args, run_dir: RunDir, config, state, toolbox, extra) -> int:
     if not args.quiet:
         _summary(config, toolbox.panel, champion, champion_accuracy, state, run_dir, export, args.jobs,
                  time.perf_counter() - began)
-    if args.plot:
-        from nim_evo.plot import draw_run
-
-        pictures = draw_run(run_dir.path, args.plot)
-        if not args.quiet:
-            print("pictures: " + ", ".join(map(str, pictures)))
     if args.quiet:
         print(export)
+    if args.plot:
+        _plot(run_dir, args.plot, args.quiet)
     return 0
+
+
+def _plot(run_dir: RunDir, fmt: str, quiet: bool) -> None:
+    """Draw the run's pictures; a failure is a warning: the run and its export are done."""
+    from nim_evo.plot import draw_run
+
+    try:
+        pictures = draw_run(run_dir.path, fmt)
+    except (ValueError, OSError) as error:
+        print(f"nim_evo: warning: no pictures drawn ({error}); python -m nim_evo.plot {run_dir.path} "
+              "tries again", file=sys.stderr)
+        return
+    if not quiet:
+        print("pictures: " + ", ".join(map(str, pictures)))
 
 
 def _summary(config, panel, champion, champion_accuracy, state, run_dir, export, jobs, seconds):

@@ -1,5 +1,6 @@
 """A run's directory: ``config.json``, ``logbook.csv``, ``checkpoint.pkl``, ``hall_of_fame.json``,
-``champion.json`` (and pictures, ``fitness.png`` and ``policy.png``, when drawn). Every file is written atomically; nothing existing is overwritten unless asked.
+``champion.json`` (and pictures, ``fitness.png`` and ``policy.png``, when drawn).
+Every file is written atomically; nothing existing is overwritten unless asked.
 """
 
 from __future__ import annotations

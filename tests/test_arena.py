@@ -2,6 +2,7 @@
 
 import csv
 import io
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +13,8 @@ from nim_evo.arena import main as arena
 from nim_evo.plots import DPI
 from nim_evo.plots.matrix import figure_size
 from nim_evo.roundrobin import round_robin
+
+LEARNER_FILE = str(Path(__file__).parents[1] / "genomes" / "wincount-21-cap3-seed0.json")
 
 BOARD = Rules((7, 5, 3))  # the first player wins with perfect play
 
@@ -51,12 +54,13 @@ def test_sampled_agrees_with_exact_within_its_intervals():
     assert np.allclose((sampled.low + sampled.high.T)[off], 1)  # the column's interval mirrors the row's
 
 
-def test_same_seed_same_matrix_whatever_the_jobs_or_the_company():
+def test_same_seed_same_matrix_whatever_the_jobs_the_company_or_the_order():
     one = round_robin(BOARD, players(BOARD, "random", "take-3"), games=500, seed=7, jobs=1)
     two = round_robin(BOARD, players(BOARD, "random", "take-3"), games=500, seed=7, jobs=2)
     assert np.array_equal(one.rate, two.rate, equal_nan=True)
-    more = round_robin(BOARD, players(BOARD, "random", "take-3", "nimsum"), games=500, seed=7)
-    assert more.rate[0, 1] == one.rate[0, 1]  # a pair's games depend on the pair and the seed only
+    more = round_robin(BOARD, players(BOARD, "nimsum", "take-3", "aggressive", "random"), games=500, seed=7)
+    assert more.rate[3, 1] == one.rate[0, 1]  # a pair's games depend on the pair and the seed only
+    assert more.first[1, 3] == one.first[1, 0] and more.second[3, 1] == one.second[0, 1]
     other = round_robin(BOARD, players(BOARD, "random", "take-3"), games=500, seed=8)
     assert other.rate[0, 1] != one.rate[0, 1]
 
@@ -96,7 +100,7 @@ def test_cli_prints_and_writes_the_matrix(tmp_path, capsys):
 
 def test_cli_exact_with_a_strategy_file_takes_its_board(tmp_path, capsys):
     out = tmp_path / "b"
-    assert arena(["genomes/wincount-21-cap3-seed0.json", "nimsum", "random", "--exact", "--out", str(out),
+    assert arena([LEARNER_FILE, "nimsum", "random", "--exact", "--out", str(out),
                   "--quiet"]) == 0
     assert capsys.readouterr().out.split() == [str(out / "arena.csv"), str(out / "arena.png")]
     rows = {(r["player"], r["opponent"]): r for r in csv.DictReader(open(out / "arena.csv"))}
@@ -128,7 +132,7 @@ def test_cli_default_directory_is_numbered(tmp_path, monkeypatch, capsys):
     (["nimsum", "nobody"], "nobody"),
     (["nimsum", "nimsum"], "nimsum takes part twice"),
     (["nimsum", "random", "--games", "0"], "--games must be between 1"),
-    (["nimsum", "genomes/wincount-21-cap3-seed0.json", "--game", "7-5-3"], "not 7-5-3"),
+    (["nimsum", LEARNER_FILE, "--game", "7-5-3"], "not 7-5-3"),
     (["nimsum", "random", "--piles", "40", "40", "40", "40", "40"], "the arena plays on boards of at most"),
     (["nimsum", "random", "--game", "bogus"], "cannot read game"),
 ])

@@ -235,6 +235,16 @@ def test_a_piped_game_through_a_real_process():
     assert done.stdout.endswith("Play again? [Y/n] n\nGoodbye.\n")
 
 
+def test_a_reader_that_stops_early_ends_the_match_quietly():
+    """``... | head -2``: no "Broken pipe" error, the status of a process ended by SIGPIPE."""
+    play = subprocess.Popen([sys.executable, "-m", "nim_evo.play", "nimsum", "--against", "random", "--games", "2000",
+                             "--watch", "--game", "7-5-3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    assert play.stdout.readline().startswith(b"Nim 7-5-3")
+    play.stdout.close()
+    assert play.wait(timeout=60) == 141
+    assert play.stderr.read() == b""
+
+
 def test_playing_an_exported_genome_takes_the_game_from_the_file():
     rules = Rules((7, 5, 3))
     status, text = session([GENOME, "--first", "you", "--seed", "0"], rules, winning(rules))
@@ -291,6 +301,26 @@ def test_alternating_seats_add_up():
     assert [(of, seat) for _, of, seat in a_seats] == [(51, "first"), (50, "second")]
     assert [(of, seat) for _, of, seat in b_seats] == [(50, "first"), (51, "second")]
     assert a_seats[0][0] + b_seats[1][0] == 51 and a_seats[1][0] + b_seats[0][0] == 50  # each game has one winner
+
+
+def test_ctrl_c_during_a_match_prints_the_tally_so_far(monkeypatch):
+    import nim_evo.play
+
+    played = []
+
+    def interrupted_after_ten(*args):
+        if len(played) == 10:
+            raise KeyboardInterrupt
+        played.append(1)
+        return nim_evo.game.play_game(*args)
+
+    monkeypatch.setattr(nim_evo.play, "play_game", interrupted_after_ten)
+    out = io.StringIO()
+    assert main(["nimsum", "--against", "random", "--games", "1000", "--game", "7-5-3", "--seed", "1",
+                 "--first", "strategy"], io.StringIO(""), out) == 130
+    text = out.getvalue()
+    assert "— Interrupted after 10 games —" in text and text.rstrip().endswith("Goodbye.")
+    assert tallies(text) == {"nimsum": (10, [(10, 10, "first")]), "random": (0, [(0, 10, "second")])}
 
 
 def test_watch_prints_every_game_and_the_same_seed_gives_the_same_output():

@@ -4,6 +4,9 @@ The PNGs are opened and measured; colours in the policy pictures are counted aga
 solver; every text and legend must lie inside its figure (nothing clipped).
 """
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -129,7 +132,7 @@ def test_policy_map_colours_match_the_solver(tmp_path):
 
 def test_heap_bars_follow_seed_001(tmp_path):
     """One heap: a stacked bar per heap size, seed 001's colours, the solver's take above."""
-    agent = load_strategy("genomes/wincount-21-cap3-seed0.json", stochastic=True)
+    agent = load_strategy(Path(__file__).parents[1] / "genomes" / "wincount-21-cap3-seed0.json", stochastic=True)
     figure = draw_policy(agent, "wincount")
     assert pixel_size(figure) == (HEAP_SIZE[0] * DPI, HEAP_SIZE[1] * DPI)
     axes = figure.axes[0]
@@ -167,8 +170,26 @@ def test_plot_cli_compares_runs_and_draws_strategy_files(runs, tmp_path, capsys,
     assert not (runs / "rules" / "policy.png").exists()
     assert png(written[-1]).size == (1100, 1000)
     assert plot([str(genome)]) == 0
-    assert capsys.readouterr().out.strip() == f"{genome.stem}-policy.png"
-    assert png(tmp_path / f"{genome.stem}-policy.png").size == (1200, 850)
+    assert capsys.readouterr().out.strip() == f"runs/policy-{genome.stem}.png"
+    assert png(tmp_path / "runs" / f"policy-{genome.stem}.png").size == (1200, 850)
+    assert plot([str(runs / "table"), str(runs / "rules"), "--each", "--no-policy"]) == 0
+    assert capsys.readouterr().out.split() == [str(runs / "table" / "fitness.png"), str(runs / "rules" / "fitness.png"),
+                                               str(runs / "compare-table+rules.png")]
+
+
+def test_comparison_names_stay_short_and_run_ids_are_real_names(runs, tmp_path, capsys, monkeypatch):
+    many = [runs / "table", runs / "rules", runs / "sampled"]
+    for k in range(2):
+        target = tmp_path / f"copy{k}"
+        target.mkdir()
+        for name in ("config.json", "logbook.csv"):
+            (target / name).write_bytes((runs / "table" / name).read_bytes())
+        many.append(target)
+    assert plot([*map(str, many), "--no-policy"]) == 0
+    name = Path(capsys.readouterr().out.split()[-1]).name
+    assert name.startswith("compare-table-and-4-more-") and len(name) < 50
+    monkeypatch.chdir(runs / "rules")
+    assert load_history(".").run_id == "rules"
 
 
 def test_plot_cli_formats_and_out(runs, tmp_path, capsys):
@@ -189,9 +210,13 @@ def test_plot_cli_formats_and_out(runs, tmp_path, capsys):
     (["RUN", "--x", "games"], "uses exact fitness and plays no games"),
     (["RUN", "--out", "x.svg", "--format", "png"], "is a .svg file but --format says png"),
     (["RUN", "RUN"], "a run directory is named twice"),
+    (["RUN", "--out", "x.jpg"], "nim_evo draws .png, .svg, .pdf pictures"),
+    (["RUN", "--out", "RUN"], "is a directory"),
+    (["RUN", "--out", "newdir/"], "is a directory"),
+    (["RUN", "RUN2", "--out", "x.png", "--each"], "--out names one picture"),
 ])
 def test_plot_cli_errors_are_one_line(runs, capsys, argv, message):
-    argv = [str(runs / "table") if a == "RUN" else a for a in argv]
+    argv = [{"RUN": str(runs / "table"), "RUN2": str(runs / "rules")}.get(a, a) for a in argv]
     assert plot(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and err.startswith("nim_evo: error:")
@@ -209,6 +234,49 @@ def test_run_plot_draws_at_the_end(tmp_path, capsys):
     assert "pictures: " in capsys.readouterr().out
     assert png(out / "fitness.png").size == (1100, 1000)
     assert png(out / "policy.png").size == (1100, 550)
+
+
+def test_run_plot_failing_is_a_warning_after_the_export(tmp_path, capsys, monkeypatch):
+    import nim_evo.plot
+
+    def broken(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(nim_evo.plot, "draw_run", broken)
+    assert run(["--game", "3-4", "--generations", "2", "--population", "4", "--offspring", "4", "--quiet",
+                "--out", str(tmp_path / "r"), "--genomes-dir", str(tmp_path), "--plot"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip() == str(tmp_path / "r-table.json")
+    assert "warning: no pictures drawn" in captured.err and "No space left" in captured.err
+
+
+def test_several_runs_keep_each_opponent_its_line_style(runs, tmp_path):
+    """Runs with different panels: an opponent's lines share one style, the legend's."""
+    other = tmp_path / "other"
+    other.mkdir()
+    config = json.loads((runs / "table" / "config.json").read_text())
+    config["opponents"] = ["nimsum", "random"]
+    (other / "config.json").write_text(json.dumps(config))
+    (other / "logbook.csv").write_bytes((runs / "table" / "logbook.csv").read_bytes())
+    figure = draw_history([load_history(runs / "table"), load_history(other)])
+    rates = figure.axes[1]
+    legend = {t.get_text(): h.get_linestyle() for t, h in zip(rates.get_legend().get_texts(),
+                                                               rates.get_legend().legend_handles)}
+    lines = rates.get_lines()
+    assert [line.get_linestyle() for line in lines] == [legend["random"], legend["nimsum"], legend["minimax"],
+                                                        legend["nimsum"], legend["random"]]
+
+
+def test_a_big_heap_is_drawn_as_a_map(tmp_path):
+    rules = Rules((500,))
+    figure = draw_policy(make_agent("nimsum", rules), "nimsum")
+    assert pixel_size(figure) == (HEAP_SIZE[0] * DPI, HEAP_SIZE[1] * DPI)
+    axes = figure.axes[0]
+    assert axes.get_xlabel() == "objects in the heap" and axes.get_ylabel() == "take"
+    assert axes.images[0].get_array().shape == (500, 500)
+    winning = axes.collections[0].get_offsets()
+    assert np.array_equal(winning[:, 0], winning[:, 1])  # normal play, one heap: take it all
+    assert_nothing_clipped(figure)
 
 
 def test_run_plot_on_a_board_too_big_draws_the_history_only(tmp_path, capsys):

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
 from nim_evo.io import read_json, rules_from_json
 from nim_evo.plots import new_figure
@@ -102,7 +103,7 @@ def load_history(run_dir) -> History:
                    for name in needed}
     except (TypeError, ValueError):
         raise ValueError(f"{path} holds a value that is not a number") from None
-    return History(run_dir.name, config, rules, opponents, columns)
+    return History(run_dir.resolve().name, config, rules, opponents, columns)
 
 
 def draw_history(histories: list[History], x: str = "generations"):
@@ -114,6 +115,7 @@ def draw_history(histories: list[History], x: str = "generations"):
     figure = new_figure(*SIZE)
     fitness, rates, accuracy = figure.subplots(3, 1, sharex=True, height_ratios=(3, 3, 2))
     colors = [f"C{k % 10}" for k in range(len(histories))]
+    opponents = list(dict.fromkeys(o for h in histories for o in h.opponents))  # one line style each
     for history, color, label in zip(histories, colors, labels):
         xs = history.x(x)
         c = history.columns
@@ -121,9 +123,9 @@ def draw_history(histories: list[History], x: str = "generations"):
         for key, column in (("best", "max"), ("mean", "mean"), ("worst", "min")):
             fitness.plot(xs, c[column], _STYLES[key], color=color, linewidth=1.6 if key == "best" else 1.1)
         for k, opponent in enumerate(history.opponents):
-            style = "-" if single else _OPPONENT_STYLES[k % len(_OPPONENT_STYLES)]
+            style = "-" if single else _OPPONENT_STYLES[opponents.index(opponent) % len(_OPPONENT_STYLES)]
             rates.plot(xs, c[opponent], linestyle=style, color=f"C{k % 10}" if single else color,
-                       label=opponent if single else None)
+                       label=_short(opponent) if single else None)
         if np.isfinite(c["accuracy"]).any():
             accuracy.plot(xs, 100 * c["accuracy"], color=color, linewidth=1.6, label=label)
     _decorate_fitness(fitness, histories, colors, single)
@@ -133,9 +135,8 @@ def draw_history(histories: list[History], x: str = "generations"):
     if single:
         rates.legend(title="opponent", **_OUTSIDE)
     else:
-        opponents = list(dict.fromkeys(o for h in histories for o in h.opponents))
         rates.legend([Line2D([], [], color="0.3", linestyle=_OPPONENT_STYLES[k % len(_OPPONENT_STYLES)])
-                      for k in range(len(opponents))], opponents, title="opponent", **_OUTSIDE)
+                      for k in range(len(opponents))], [_short(o) for o in opponents], title="opponent", **_OUTSIDE)
     accuracy.set_ylabel("best individual's\naccuracy (%)")
     accuracy.set_ylim(-3, 103)
     accuracy.grid(alpha=0.3)
@@ -144,6 +145,7 @@ def draw_history(histories: list[History], x: str = "generations"):
         accuracy.text(0.01, 0.5, "not measured (board too big to solve): " + ", ".join(unsolved),
                       transform=accuracy.transAxes, fontsize="small", color="0.4")
     accuracy.set_xlabel(X_AXES[x])
+    accuracy.xaxis.set_major_locator(MaxNLocator(integer=True))
     if single and x == "generations":
         _second_axis(fitness, histories[0])
     if not single:
@@ -175,6 +177,13 @@ def _second_axis(axes, history: History) -> None:
     top.set_xlabel(X_AXES[kind], fontsize="small")
 
 
+def _short(opponent: str) -> str:
+    """An opponent as the legend names it: a strategy file by its name without the folder."""
+    from nim_evo.opponents import label
+
+    return label(opponent)
+
+
 def _interp(x, xp, fp):
     """``np.interp``, continued linearly beyond both ends (axis limits reach past the data)."""
     x = np.asarray(x, dtype=float)
@@ -194,7 +203,7 @@ def _title(histories: list[History]) -> str:
         h = histories[0]
         fit = h.config.get("fitness", "exact")
         return (f"Evolution of a {h.genome} genome on {h.rules.name}, seed {h.seed}\n"
-                f"against {', '.join(h.opponents)}; {fit} fitness; population {h.config.get('population')}, "
+                f"against {', '.join(map(_short, h.opponents))}; {fit} fitness; population {h.config.get('population')}, "
                 f"{h.config.get('offspring')} offspring per generation")
     boards = list(dict.fromkeys(h.rules.name for h in histories))
     kinds = list(dict.fromkeys(h.genome for h in histories))

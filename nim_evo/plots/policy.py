@@ -25,6 +25,7 @@ VERDICTS = ("game over", "losing position", "winning move", "sometimes a winning
 COLORS = ("white", "#d9d9d9", "#4daf4a", "#fdae61", "#d7191c")
 SEED_001_COLORS = ("#a44444", "#88a888", "#ccccac")  # take 1, 2, 3 in seed 001's picture
 MAX_LABELLED_CELLS = 400
+MAX_BAR_TAKES, MAX_BAR_HEAPS = 12, 60  # beyond, one heap is drawn as a map of heap x take
 
 
 def draw_policy(agent, title: str):
@@ -57,6 +58,8 @@ def _heap_bars(solution, table, title):
     space, rules = solution.space, solution.rules
     heaps = np.arange(1, rules.piles[0] + 1)
     takes = range(1, min(rules.piles[0], rules.max_take or rules.piles[0]) + 1)
+    if len(takes) > MAX_BAR_TAKES or len(heaps) > MAX_BAR_HEAPS:
+        return _heap_map(solution, table, title)
     figure = new_figure(*HEAP_SIZE)
     axes = figure.subplots()
     colors = _take_colors(len(takes))
@@ -69,13 +72,11 @@ def _heap_bars(solution, table, title):
         axes.bar(heaps[wrong], p[wrong], bottom=bottom[wrong], width=0.8, facecolor="none", edgecolor="0.15",
                  hatch="///", linewidth=0)
         bottom += p
-    label = len(heaps) <= 60
     for heap in heaps:
         winning = np.flatnonzero(solution.winning[heap])
         text = ",".join(str(space.move(k)[1]) for k in winning) if len(winning) else "L"
-        if label:
-            axes.text(heap, 1.02, text, ha="center", va="bottom", fontsize="small" if len(heaps) <= 30 else 6,
-                      color="#1a7a1a" if len(winning) else "0.45")
+        axes.text(heap, 1.02, text, ha="center", va="bottom", fontsize="small" if len(heaps) <= 30 else 6,
+                  color="#1a7a1a" if len(winning) else "0.45")
     axes.set_xlim(0.3, heaps[-1] + 0.7)
     axes.set_ylim(0, 1.1)
     axes.set_xticks(heaps if len(heaps) <= 30 else heaps[heaps % 5 == 0])
@@ -85,11 +86,36 @@ def _heap_bars(solution, table, title):
     handles, _ = axes.get_legend_handles_labels()
     handles.append(Patch(facecolor="white", edgecolor="0.15", hatch="///", label="a losing take\nwhere one wins"))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
-                ncols=1 if len(takes) <= 12 else 2, title="move")
-    if label:
-        axes.text(1.01, 0.05, "above the bars:\nthe solver's winning\ntake (L: every take\nloses)",
-                  transform=axes.transAxes, fontsize="small", va="bottom", color="0.3")
+                title="move")
+    axes.text(1.01, 0.05, "above the bars:\nthe solver's winning\ntake (L: every take\nloses)",
+              transform=axes.transAxes, fontsize="small", va="bottom", color="0.3")
     figure.suptitle(f"{title}\n{_accuracy_line(solution, table, 'heap sizes')}")
+    return figure
+
+
+def _heap_map(solution, table, title):
+    """A big heap: the probability of each take (up) at each heap size (across) as a map, the
+    solver's winning takes marked."""
+    from matplotlib.ticker import MaxNLocator
+
+    rules = solution.rules
+    size = rules.piles[0]
+    n_takes = min(size, rules.max_take or size)
+    # a single heap's index is its size, and its move index is the take minus one
+    probabilities = table[1:, :n_takes].T
+    figure = new_figure(*HEAP_SIZE)
+    axes = figure.subplots()
+    image = axes.imshow(probabilities, origin="lower", aspect="auto", cmap="Greys", vmin=0, vmax=1,
+                        extent=(0.5, size + 0.5, 0.5, n_takes + 0.5), interpolation="nearest")
+    heap, take = np.nonzero(solution.winning[1:, :n_takes])
+    axes.scatter(heap + 1, take + 1, s=6, color="#1a9a1a", marker="o", linewidths=0)
+    axes.set_xlabel("objects in the heap")
+    axes.set_ylabel("take")
+    figure.colorbar(image, ax=axes, label="probability of the take", shrink=0.9)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    figure.suptitle(f"{title}\n{_accuracy_line(solution, table, 'heap sizes')}\n"
+                    "shade: the probability of each take; green dots: the solver's winning takes", fontsize="medium")
     return figure
 
 
