@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from nim_evo import evolve, opponents
+from nim_evo import cluster, evolve, opponents
 from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, refuse_overwrite,
                          report_error, rules_from_args)
 from nim_evo.fitness import accuracy
@@ -59,7 +59,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="exact win probabilities (default) or sampled games")
     fit.add_argument("--games", type=int, help="sampled games per opponent and seat (default 1000)")
     fit.add_argument("--starts", choices=["start", "all"], help="games from the start (default) or every position")
-    fit.add_argument("--jobs", type=int, default=1, help="parallel workers; results do not depend on it (default 1)")
+    fit.add_argument("--jobs", type=int, help="parallel workers, local (default 1) or of a local Dask cluster "
+                                              "(default one per core); results do not depend on it")
+    fit.add_argument("--backend", choices=cluster.BACKENDS, default="local",
+                     help="where fitness tasks run: joblib's local process pool (default) or a Dask cluster "
+                          f"(pip install '{cluster.EXTRA}'); the same seed gives the same result on either")
+    fit.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                     help="with --backend dask, the scheduler of a running cluster (default: start a local one)")
     out = p.add_argument_group("output")
     out.add_argument("--out", help="the run directory (default runs/<run-id>)")
     out.add_argument("--genomes-dir", help="where the champion is exported (default genomes; on --resume, where "
@@ -81,8 +87,16 @@ def main(argv=None) -> int:
         args.command = "python -m nim_evo.run " + shlex.join(argv)
         if args.list_games:
             return list_games()
-        run_dir, config, state, toolbox, extra = _prepare(args)
-        return _evolve(args, run_dir, config, state, toolbox, extra)
+        if args.jobs is not None and args.jobs < 1:
+            raise UsageError(f"--jobs must be >= 1, got {args.jobs}")
+        cluster.check_backend(args.backend, args.scheduler, args.jobs)
+        with cluster.evaluation_backend(args.backend, args.jobs, args.scheduler) as jobs:
+            run_dir, config, state, toolbox, extra = _prepare(args, jobs)
+            return _evolve(args, run_dir, config, state, toolbox, extra, jobs)
+    except cluster.ClusterError as error:
+        saved = f"; the run is saved at its last generation: continue with --resume {run_dir.path}" if run_dir else ""
+        print(f"nim_evo: error: {error}{saved}", file=sys.stderr)
+        return 1
     except (UsageError, ValueError, OSError) as error:  # OSError: a disk or file-system problem
         return report_error(error)
     except KeyboardInterrupt:
@@ -91,11 +105,9 @@ def main(argv=None) -> int:
         return 130
 
 
-def _prepare(args):
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be >= 1, got {args.jobs}")
+def _prepare(args, jobs: int):
     if args.resume:
-        return _prepare_resume(args)
+        return _prepare_resume(args, jobs)
     config = config_from_args(args)
     check_feasible(config)
     genomes_dir = Path(args.genomes_dir or "genomes")
@@ -105,14 +117,14 @@ def _prepare(args):
     files = _check_opponents(config)      # names and files, before any training
     check_writable(genomes_dir)           # only now touch the disk, and before the first generation
     run_dir.check_free(force=args.force)
-    toolbox = _toolbox(config, args.jobs, args.quiet)
+    toolbox = _toolbox(config, jobs, args.quiet)
     state = evolve.start(config, toolbox)
     extra = {"export": str(export), "command": args.command, "opponent_files": files}
     run_dir.begin(state, config, extra, force=args.force)
     return run_dir, config, state, toolbox, extra
 
 
-def _prepare_resume(args):
+def _prepare_resume(args, jobs: int):
     given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
                                "opponents", "fitness", "games", "starts", "out")
              if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
@@ -140,7 +152,7 @@ def _prepare_resume(args):
         config = dataclasses.replace(config, generations=args.generations)
         run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
         write_json(run_dir.config_path, config.to_json())
-    return run_dir, config, state, _toolbox(config, args.jobs, args.quiet), extra
+    return run_dir, config, state, _toolbox(config, jobs, args.quiet), extra
 
 
 def config_from_args(args) -> evolve.Config:
@@ -236,7 +248,7 @@ def _export_path(genomes_dir: Path, run_dir: RunDir, config) -> Path:
     return Path(genomes_dir) / f"{run_dir.run_id}-{config.genome}.json"
 
 
-def _evolve(args, run_dir: RunDir, config, state, toolbox, extra) -> int:
+def _evolve(args, run_dir: RunDir, config, state, toolbox, extra, jobs: int) -> int:
     began = time.perf_counter()
     progress = Progress(config.generations, state.generation, quiet=args.quiet)
     if not args.quiet:
@@ -265,7 +277,7 @@ def _evolve(args, run_dir: RunDir, config, state, toolbox, extra) -> int:
                          "(use --force to overwrite the export)")
     write_json(export, document)
     if not args.quiet:
-        _summary(config, toolbox.panel, champion, champion_accuracy, state, run_dir, export, args.jobs,
+        _summary(config, toolbox.panel, champion, champion_accuracy, state, run_dir, export, jobs,
                  time.perf_counter() - began)
     if args.quiet:
         print(export)

@@ -1,0 +1,150 @@
+"""Fitness on Dask through joblib: the same result as the local pool, a worker killed mid-run,
+a scheduler lost mid-run, and one-line errors. A real cluster on loopback."""
+
+import csv
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from nim_evo import cluster
+from nim_evo.run import main as run
+
+distributed = pytest.importorskip("distributed")
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = ["--game", "3-4-5", "--genome", "rules", "--fitness", "sampled", "--games", "100", "--generations", "4",
+         "--population", "8", "--offspring", "16", "--quiet"]
+BIG = ["--genome", "rules", "--piles", "5", "8", "11", "14", "17", "20", "23", "26", "29", "30",
+       "--opponents", "random,nimsum", "--fitness", "sampled", "--games", "150", "--population", "16",
+       "--offspring", "32", "--quiet", "--seed", "3"]
+
+
+@pytest.fixture(scope="module")
+def local_cluster():
+    """Two single-threaded worker processes under nannies (a killed one is restarted)."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  silence_logs=logging.ERROR) as running:
+        with distributed.Client(running) as client:
+            yield running, client
+
+
+def outcome(out: Path, genomes: Path):
+    """The logbook without wall time, and the exported champion's genome and fitness."""
+    with open(out / "logbook.csv") as handle:
+        rows = [{k: v for k, v in row.items() if k != "seconds"} for row in csv.DictReader(handle)]
+    export = json.loads(next(genomes.glob(f"{out.name}-*.json")).read_text())
+    return rows, export["genome"], export["fitness"]
+
+
+def test_dask_gives_the_local_result(tmp_path, local_cluster):
+    running, _ = local_cluster
+    genomes = tmp_path / "g"
+    assert run([*SMALL, "--out", str(tmp_path / "local"), "--genomes-dir", str(genomes), "--jobs", "2"]) == 0
+    assert run([*SMALL, "--out", str(tmp_path / "dask"), "--genomes-dir", str(genomes), "--backend", "dask",
+                "--scheduler", running.scheduler_address]) == 0
+    assert outcome(tmp_path / "dask", genomes) == outcome(tmp_path / "local", genomes)
+    assert int(outcome(tmp_path / "dask", genomes)[0][-1]["games"]) > 0  # sampled: real games were played
+
+
+def test_dask_without_a_scheduler_starts_a_local_cluster(tmp_path):
+    genomes = tmp_path / "g"
+    assert run([*SMALL, "--generations", "2", "--out", str(tmp_path / "a"), "--genomes-dir", str(genomes)]) == 0
+    assert run([*SMALL, "--generations", "2", "--out", str(tmp_path / "b"), "--genomes-dir", str(genomes),
+                "--backend", "dask", "--jobs", "2"]) == 0
+    assert outcome(tmp_path / "b", genomes) == outcome(tmp_path / "a", genomes)
+
+
+def _start(out: Path, genomes: Path, scheduler: str, generations: int) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "nim_evo.run", *BIG, "--generations", str(generations),
+                             "--backend", "dask", "--scheduler", scheduler, "--out", str(out),
+                             "--genomes-dir", str(genomes)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for_generation(out: Path, generation: int, process, timeout: float = 120) -> None:
+    """Until the logbook holds ``generation``; fails if the run ends first."""
+    began = time.monotonic()
+    while time.monotonic() - began < timeout:
+        path = out / "logbook.csv"
+        if path.exists() and len(path.read_text().splitlines()) >= generation + 2:
+            return
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.02)
+    raise AssertionError(f"no generation {generation} after {timeout} s")
+
+
+def test_a_worker_killed_mid_run_is_replaced_and_the_result_is_unchanged(tmp_path, local_cluster):
+    running, client = local_cluster
+    genomes = tmp_path / "g"
+    assert run([*BIG, "--generations", "4", "--out", str(tmp_path / "local"), "--genomes-dir", str(genomes)]) == 0
+    process = _start(tmp_path / "dask", genomes, running.scheduler_address, 4)
+    _wait_for_generation(tmp_path / "dask", 1, process)
+    before = client.run(os.getpid)
+    os.kill(next(iter(before.values())), signal.SIGKILL)  # in the middle of generation 2's tasks
+    stdout, stderr = process.communicate(timeout=300)
+    assert process.returncode == 0, stderr
+    assert outcome(tmp_path / "dask", genomes) == outcome(tmp_path / "local", genomes)
+    client.wait_for_workers(2, timeout=60)
+    assert set(client.run(os.getpid).values()) != set(before.values())  # the nanny started a new worker
+
+
+def test_a_lost_scheduler_stops_the_run_and_it_resumes_from_its_checkpoint(tmp_path):
+    """The whole cluster gone mid-run: a clear error, exit 1, the checkpoint intact; resumed on
+    the local pool the run ends as an uninterrupted one."""
+    genomes = tmp_path / "g"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", "0", "--no-dashboard"], stderr=subprocess.PIPE, text=True)
+    workers = None
+    try:
+        address = next(line.split("at:")[-1].strip() for line in scheduler.stderr
+                       if "Scheduler at:" in line)
+        workers = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "2",
+                                    "--nthreads", "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
+        process = _start(tmp_path / "dask", genomes, address, 6)
+        _wait_for_generation(tmp_path / "dask", 1, process)
+        scheduler.kill()
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        scheduler.kill()
+        if workers is not None:
+            workers.kill()
+    assert process.returncode == 1
+    assert stderr.count("\n") == 1 and "lost the Dask scheduler" in stderr
+    assert f"continue with --resume {tmp_path / 'dask'}" in stderr
+    assert run(["--resume", str(tmp_path / "dask"), "--quiet"]) == 0
+    assert run([*BIG, "--generations", "6", "--out", str(tmp_path / "local"), "--genomes-dir", str(genomes)]) == 0
+    assert outcome(tmp_path / "dask", genomes) == outcome(tmp_path / "local", genomes)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler goes with --backend dask"),
+    (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--jobs", "2"], "a --scheduler's cluster has its own"),
+    (["--backend", "dask", "--jobs", "0"], "--jobs must be >= 1"),
+    (["--backend", "spark"], "invalid choice: 'spark'"),
+])
+def test_backend_options_are_checked_in_one_line(tmp_path, capsys, argv, message):
+    assert run([*SMALL, "--out", str(tmp_path / "r"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "r").exists()
+
+
+def test_an_unreachable_scheduler_is_one_line_and_writes_nothing(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
+    assert run([*SMALL, "--out", str(tmp_path / "r"), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and err.count("\n") == 1
+    assert not (tmp_path / "r").exists()
+
+
+def test_without_dask_the_error_names_the_extra(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
+    assert run([*SMALL, "--out", str(tmp_path / "r"), "--backend", "dask"]) == 2
+    assert capsys.readouterr().err == "nim_evo: error: --backend dask needs Dask: pip install 'nim-evo[distributed]'\n"
