@@ -3,9 +3,9 @@ Dask backend (``pip install 'nim-evo[distributed]'``).
 
 The tasks are the same either way (cut by the problem, one seed stream each, results in
 submission order), so a run gives the same champion and logbook on any backend. Dask
-reschedules the tasks of a worker that is lost; a cluster that cannot go on (a task that
-keeps killing workers, a scheduler gone) stops the run with :class:`ClusterError`, and the
-last checkpoint resumes it.
+reschedules the tasks of a worker that is lost; a scheduler lost stops the run with
+:class:`ClusterError`, and the last checkpoint resumes it. Connecting checks that the
+cluster has a worker and that its workers run the same nim_evo.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
+import warnings
 from collections.abc import Iterator
 
 from joblib import parallel_config
@@ -20,12 +22,12 @@ from joblib import parallel_config
 BACKENDS = ("local", "dask")
 EXTRA = "nim-evo[distributed]"
 CONNECT_TIMEOUT = "10s"
+WORKER_TIMEOUT = 30  # seconds for a scheduler's first worker
 # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which also fixes glibc's
 # mmap threshold: every numpy array over 128 KiB is then mapped and unmapped afresh, and our
-# batched games ran 1.7 times slower on two workers. Local clusters unset it; the README says
-# how to start remote workers without it.
+# batched games ran 1.7 times slower on two workers. Local clusters unset it (Dask's None);
+# the README says how to start remote workers without it.
 TRIM_SETTING = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
-WORKER_ENVIRONMENT = "DASK_DISTRIBUTED__NANNY__PRE_SPAWN_ENVIRON__MALLOC_TRIM_THRESHOLD_=None"
 
 
 class ClusterError(RuntimeError):
@@ -66,29 +68,75 @@ def evaluation_backend(backend: str = "local", jobs: int | None = None, schedule
 
     with contextlib.ExitStack() as stack:
         stack.enter_context(_quiet_dask_logs())  # our errors say what went wrong, in one line
+        stack.enter_context(_environment_kept())  # nannies leak their workers' variables into us
         if scheduler is None:
-            stack.enter_context(dask.config.set({TRIM_SETTING: None}))  # see WORKER_ENVIRONMENT
+            stack.enter_context(dask.config.set({TRIM_SETTING: None}))  # see TRIM_SETTING
+            os.environ.pop("MALLOC_TRIM_THRESHOLD_", None)  # nor inherited (restored after)
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                dashboard_address=":0", silence_logs=logging.ERROR))
+                dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR))
             address = cluster.scheduler_address
         else:
             address = scheduler
-        try:
-            client = stack.enter_context(distributed.Client(address, timeout=CONNECT_TIMEOUT))
-        except (OSError, TimeoutError, ValueError) as error:
-            raise ValueError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        client = stack.enter_context(_connect(distributed, address))
         stack.enter_context(parallel_config(backend="dask"))
         try:
             yield -1
-        except distributed.KilledWorker as error:
-            raise ClusterError(f"Dask workers kept dying while running a fitness task ({error})") from None
         except (FutureCancelledError, distributed.comm.CommClosedError) as error:
             raise ClusterError(f"lost the Dask scheduler at {address} ({type(error).__name__})") from None
         except (OSError, TimeoutError) as error:
             if client.status == "running":
                 raise  # not the cluster's: a disk or file-system problem of the run
             raise ClusterError(f"lost the Dask scheduler at {address} ({type(error).__name__}: {error})") from None
+
+
+def _connect(distributed, address: str):
+    """A client of the scheduler at ``address`` whose workers can run nim_evo's tasks; a
+    one-line ``ValueError`` otherwise (Dask's own warnings, e.g. of mismatched versions,
+    come as one line each)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+        except Exception as error:  # refused, timed out, not a Dask scheduler, a bad address: all one line
+            text = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise ValueError(f"cannot reach the Dask scheduler at {address}: {text}") from None
+    for warning in caught:
+        print(f"nim_evo: warning: {str(warning.message).splitlines()[0]}", file=sys.stderr)
+    try:
+        client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+        versions = client.run(_nim_evo_version)
+    except Exception as error:
+        client.close()
+        reason = "no worker joined it" if isinstance(error, TimeoutError) else \
+            f"its workers cannot run nim_evo ({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})"
+        raise ValueError(f"the Dask cluster at {address}: {reason}; install nim-evo on every worker") from None
+    mine = _nim_evo_version()
+    others = sorted({v for v in versions.values() if v != mine})
+    if others:
+        client.close()
+        raise ValueError(f"the Dask cluster at {address} runs nim_evo {', '.join(others)}; this is {mine}")
+    return client
+
+
+def _nim_evo_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("nim-evo")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+@contextlib.contextmanager
+def _environment_kept() -> Iterator[None]:
+    """This process's environment as it was before the body."""
+    saved = dict(os.environ)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 @contextlib.contextmanager

@@ -95,7 +95,8 @@ def main(argv=None) -> int:
             return _evolve(args, run_dir, config, state, toolbox, extra, jobs)
     except cluster.ClusterError as error:
         saved = f"; the run is saved at its last generation: continue with --resume {run_dir.path}" if run_dir else ""
-        print(f"nim_evo: error: {error}{saved}", file=sys.stderr)
+        below_bar = "\n" if sys.stderr.isatty() and not args.quiet else ""  # a bar's line ends without one
+        print(f"{below_bar}nim_evo: error: {error}{saved}", file=sys.stderr)
         return 1
     except (UsageError, ValueError, OSError) as error:  # OSError: a disk or file-system problem
         return report_error(error)

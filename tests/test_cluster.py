@@ -19,8 +19,11 @@ from nim_evo.run import main as run
 distributed = pytest.importorskip("distributed")
 
 ROOT = Path(__file__).resolve().parents[1]
+# two chunks of individuals per generation at least: a single task would run in this process
 SMALL = ["--game", "3-4-5", "--genome", "rules", "--fitness", "sampled", "--games", "100", "--generations", "4",
-         "--population", "8", "--offspring", "16", "--quiet"]
+         "--population", "24", "--offspring", "40", "--quiet"]
+EXACT = ["--game", "1-3-5-7-9", "--genome", "table", "--generations", "3", "--population", "24", "--offspring", "40",
+         "--quiet"]
 BIG = ["--genome", "rules", "--piles", "5", "8", "11", "14", "17", "20", "23", "26", "29", "30",
        "--opponents", "random,nimsum", "--fitness", "sampled", "--games", "150", "--population", "16",
        "--offspring", "32", "--quiet", "--seed", "3"]
@@ -37,7 +40,7 @@ def local_cluster():
 
 
 def _cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
                                   silence_logs=logging.ERROR) as running:
         with distributed.Client(running) as client:
             yield running, client
@@ -59,6 +62,20 @@ def test_dask_gives_the_local_result(tmp_path, local_cluster):
                 "--scheduler", running.scheduler_address]) == 0
     assert outcome(tmp_path / "dask", genomes) == outcome(tmp_path / "local", genomes)
     assert int(outcome(tmp_path / "dask", genomes)[0][-1]["games"]) > 0  # sampled: real games were played
+    assert run([*EXACT, "--out", str(tmp_path / "exact-local"), "--genomes-dir", str(genomes)]) == 0
+    assert run([*EXACT, "--out", str(tmp_path / "exact-dask"), "--genomes-dir", str(genomes), "--backend", "dask",
+                "--scheduler", running.scheduler_address]) == 0
+    assert outcome(tmp_path / "exact-dask", genomes) == outcome(tmp_path / "exact-local", genomes)
+
+
+def test_tasks_run_on_the_workers(local_cluster):
+    """Not in this process: a run's chunks go to the cluster's worker processes."""
+    from joblib import Parallel, delayed
+
+    running, client = local_cluster
+    with cluster.evaluation_backend("dask", scheduler=running.scheduler_address) as jobs:
+        pids = set(Parallel(n_jobs=jobs)(delayed(os.getpid)() for _ in range(8)))
+    assert pids <= set(client.run(os.getpid).values()) and os.getpid() not in pids
 
 
 def test_dask_without_a_scheduler_starts_a_local_cluster(tmp_path):
@@ -74,15 +91,15 @@ def test_local_cluster_workers_keep_glibc_defaults(monkeypatch):
     numpy kept to one thread per worker as Dask sets it."""
     from joblib import Parallel, delayed
 
-    # a nanny leaks its workers' variables into the process that runs it: the module's
-    # cluster (Dask's defaults) has left it in this one
-    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")  # as a nanny of Dask's defaults leaves it behind
 
+    before = dict(os.environ)
     with cluster.evaluation_backend("dask", jobs=2) as jobs:
         assert jobs == -1
         environ = Parallel(n_jobs=jobs)(delayed(os.environ.get)(key, "unset")
                                         for key in ("MALLOC_TRIM_THRESHOLD_", "OMP_NUM_THREADS"))
     assert environ == ["unset", "1"]
+    assert dict(os.environ) == before  # what the nannies set here is taken back
 
 
 def _start(out: Path, genomes: Path, scheduler: str, generations: int) -> subprocess.Popen:
@@ -111,7 +128,8 @@ def test_a_worker_killed_mid_run_is_replaced_and_the_result_is_unchanged(tmp_pat
     process = _start(tmp_path / "dask", genomes, running.scheduler_address, 4)
     _wait_for_generation(tmp_path / "dask", 1, process)
     before = client.run(os.getpid)
-    os.kill(next(iter(before.values())), signal.SIGKILL)  # in the middle of generation 2's tasks
+    victim = _busy_worker(client, process)
+    os.kill(before[victim], signal.SIGKILL)  # in the middle of one of its tasks
     stdout, stderr = process.communicate(timeout=300)
     assert process.returncode == 0, stderr
     assert outcome(tmp_path / "dask", genomes) == outcome(tmp_path / "local", genomes)
@@ -119,16 +137,29 @@ def test_a_worker_killed_mid_run_is_replaced_and_the_result_is_unchanged(tmp_pat
     assert set(client.run(os.getpid).values()) != set(before.values())  # the nanny started a new worker
 
 
+def _busy_worker(client, process, timeout: float = 60) -> str:
+    """The address of a worker running a task right now."""
+    began = time.monotonic()
+    while time.monotonic() - began < timeout:
+        busy = [worker for worker, tasks in client.processing().items() if tasks]
+        if busy:
+            return busy[0]
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.01)
+    raise AssertionError("no worker got a task")
+
+
 def test_a_lost_scheduler_stops_the_run_and_it_resumes_from_its_checkpoint(tmp_path):
     """The whole cluster gone mid-run: a clear error, exit 1, the checkpoint intact; resumed on
     the local pool the run ends as an uninterrupted one."""
     genomes = tmp_path / "g"
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", "0", "--no-dashboard"], stderr=subprocess.PIPE, text=True)
+    log = tmp_path / "scheduler.log"
+    with open(log, "w") as handle:
+        scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                      "--port", "0", "--no-dashboard"], stderr=handle)
     workers = None
     try:
-        address = next(line.split("at:")[-1].strip() for line in scheduler.stderr
-                       if "Scheduler at:" in line)
+        address = _scheduler_address(log, scheduler)
         workers = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "2",
                                     "--nthreads", "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
         process = _start(tmp_path / "dask", genomes, address, 6)
@@ -136,15 +167,27 @@ def test_a_lost_scheduler_stops_the_run_and_it_resumes_from_its_checkpoint(tmp_p
         scheduler.kill()
         stdout, stderr = process.communicate(timeout=120)
     finally:
-        scheduler.kill()
-        if workers is not None:
-            workers.kill()
+        for started in (scheduler, workers):
+            if started is not None:
+                started.kill()
+                started.wait(timeout=60)
     assert process.returncode == 1
     assert stderr.count("\n") == 1 and "lost the Dask scheduler" in stderr
     assert f"continue with --resume {tmp_path / 'dask'}" in stderr
     assert run(["--resume", str(tmp_path / "dask"), "--quiet"]) == 0
     assert run([*BIG, "--generations", "6", "--out", str(tmp_path / "local"), "--genomes-dir", str(genomes)]) == 0
     assert outcome(tmp_path / "dask", genomes) == outcome(tmp_path / "local", genomes)
+
+
+def _scheduler_address(log: Path, scheduler, timeout: float = 60) -> str:
+    began = time.monotonic()
+    while time.monotonic() - began < timeout:
+        for line in log.read_text().splitlines():
+            if "Scheduler at:" in line:
+                return line.split("at:")[-1].strip()
+        assert scheduler.poll() is None, log.read_text()
+        time.sleep(0.05)
+    raise AssertionError("the scheduler did not start")
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -160,11 +203,22 @@ def test_backend_options_are_checked_in_one_line(tmp_path, capsys, argv, message
     assert not (tmp_path / "r").exists()
 
 
-def test_an_unreachable_scheduler_is_one_line_and_writes_nothing(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:9", "tls://127.0.0.1:9", "nonsense"])
+def test_an_unreachable_scheduler_is_one_line_and_writes_nothing(tmp_path, capsys, monkeypatch, address):
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
-    assert run([*SMALL, "--out", str(tmp_path / "r"), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    assert run([*SMALL, "--out", str(tmp_path / "r"), "--backend", "dask", "--scheduler", address]) == 2
     err = capsys.readouterr().err
-    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err and err.count("\n") == 1
+    assert f"cannot reach the Dask scheduler at {address}" in err and err.count("\n") == 1
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_cluster_without_workers_is_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(cluster, "WORKER_TIMEOUT", 1)
+    with distributed.LocalCluster(n_workers=0, dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as empty:
+        assert run([*SMALL, "--out", str(tmp_path / "r"), "--backend", "dask", "--scheduler",
+                    empty.scheduler_address]) == 2
+    err = capsys.readouterr().err
+    assert "no worker joined it" in err and err.count("\n") == 1
     assert not (tmp_path / "r").exists()
 
 
