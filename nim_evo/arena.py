@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 from nim_evo import opponents
-from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, refuse_overwrite,
-                         report_error, rules_from_args)
+from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, command, list_games,
+                         refuse_overwrite, rules_from_args)
 from nim_evo.io import atomic_write_text
 from nim_evo.learners import LEARNERS
 from nim_evo.roundrobin import round_robin
@@ -44,27 +44,21 @@ def build_parser() -> Parser:
     return p
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        args = build_parser().parse_args(argv)
-        if args.list_games:
-            return list_games()
-        rules = _rules(args)
-        out = _out_dir(args, rules)
-        players = _players(args.players, rules, args.seed, args.quiet)
-        check_writable(out)
-        result = round_robin(rules, players, games=args.games, seed=args.seed, exact=args.exact, jobs=args.jobs)
-        from nim_evo.plots import save_figure
-        from nim_evo.plots.matrix import draw_arena
+@command()
+def main(argv) -> int:
+    args = build_parser().parse_args(argv)
+    if args.list_games:
+        return list_games()
+    rules = _rules(args)
+    out = _out_dir(args, rules)
+    players = _players(args.players, rules, args.seed, args.quiet)
+    check_writable(out)
+    result = round_robin(rules, players, games=args.games, seed=args.seed, exact=args.exact, jobs=args.jobs)
+    from nim_evo.plots import save_figure
+    from nim_evo.plots.matrix import draw_arena
 
-        atomic_write_text(out / "arena.csv", result.to_csv())
-        save_figure(draw_arena(result), out / "arena.png")
-    except (UsageError, ValueError, OSError) as error:
-        return report_error(error)
-    except KeyboardInterrupt:
-        print("\nnim_evo: interrupted", file=sys.stderr)
-        return 130
+    atomic_write_text(out / "arena.csv", result.to_csv())
+    save_figure(draw_arena(result), out / "arena.png")
     if not args.quiet:
         print(format_table(result))
     print(out / "arena.csv")

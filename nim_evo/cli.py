@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from pathlib import Path
@@ -19,6 +20,24 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise UsageError(message)
+
+
+def command(interrupted: str = "interrupted"):
+    """Make a command's ``main(argv=None) -> status`` from its body ``body(argv) -> status``:
+    usage, value and file-system errors in one line (status 2), Ctrl-C as ``interrupted``
+    (status 130), never a traceback."""
+    def wrap(body):
+        @functools.wraps(body)
+        def main(argv=None) -> int:
+            try:
+                return body(sys.argv[1:] if argv is None else list(argv))
+            except (UsageError, ValueError, OSError) as error:
+                return report_error(error)
+            except KeyboardInterrupt:
+                print(f"\nnim_evo: {interrupted}", file=sys.stderr)
+                return 130
+        return main
+    return wrap
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:

@@ -11,6 +11,7 @@ cluster has a worker and that its workers run the same nim_evo.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import sys
@@ -99,6 +100,9 @@ def _connect(distributed, address: str):
         try:
             client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
         except Exception as error:  # refused, timed out, not a Dask scheduler, a bad address: all one line
+            # the half-made client's __del__ must run now: run by the garbage collector while
+            # another client starts, it deadlocks on their shared loop runner's lock
+            gc.collect()
             text = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise ValueError(f"cannot reach the Dask scheduler at {address}: {text}") from None
     for warning in caught:

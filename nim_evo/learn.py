@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from nim_evo import opponents
-from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, refuse_overwrite,
-                         report_error, rules_from_args)
+from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, command, list_games,
+                         refuse_overwrite, rules_from_args)
 from nim_evo.learners import LEARNERS, SEATS, make_learner
 from nim_evo.learners.files import save_learner
 from nim_evo.progress import TrainingProgress
@@ -56,18 +56,12 @@ def build_parser() -> Parser:
     return p
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        args = build_parser().parse_args(argv)
-        if args.list_games:
-            return list_games()
-        return _learn(args, "python -m nim_evo.learn " + shlex.join(argv))
-    except (UsageError, ValueError, OSError) as error:
-        return report_error(error)
-    except KeyboardInterrupt:
-        print("\nnim_evo: interrupted; nothing was written", file=sys.stderr)
-        return 130
+@command(interrupted="interrupted; nothing was written")
+def main(argv) -> int:
+    args = build_parser().parse_args(argv)
+    if args.list_games:
+        return list_games()
+    return _learn(args, "python -m nim_evo.learn " + shlex.join(argv))
 
 
 def parse_params(items) -> dict:

@@ -21,7 +21,7 @@ import os
 import sys
 from pathlib import Path
 
-from nim_evo.cli import Parser, UsageError, refuse_overwrite, report_error
+from nim_evo.cli import Parser, UsageError, command, refuse_overwrite
 from nim_evo.genomes import GenomeAgent
 from nim_evo.plots import FORMATS, save_figure
 from nim_evo.plots.history import X_AXES, draw_history, load_history
@@ -47,33 +47,27 @@ def build_parser() -> Parser:
     return p
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        args = build_parser().parse_args(argv)
-        fmt, out = _format_and_out(args)
-        runs, files = _sort_paths(args.paths)
-        if out is not None and (len(files) > 1 or (files and runs) or (args.each and len(runs) > 1)):
-            raise UsageError("--out names one picture: give it with one strategy file, one run, or several runs "
-                             "without --each")
-        histories = [load_history(run) for run in runs]  # every input checked before anything is drawn
-        for history in histories:
-            history.x(args.x)
-        strategies = [load_strategy(path, stochastic=not args.greedy) for path in files]
-        written = []
-        if len(runs) == 1 or args.each:
-            for run, history in zip(runs, histories):
-                written += draw_run(run, fmt, args.x, history=history, out=out if len(runs) == 1 else None,
-                                    policy=not args.no_policy)
-        if len(runs) > 1:
-            written.append(save_figure(draw_history(histories, args.x), out or _comparison_path(runs, histories, fmt)))
-        for path, agent in zip(files, strategies):
-            written.append(save_figure(_draw_strategy(agent, path), out or Path("runs") / f"policy-{path.stem}.{fmt}"))
-    except (UsageError, ValueError, OSError) as error:
-        return report_error(error)
-    except KeyboardInterrupt:
-        print("\nnim_evo: interrupted", file=sys.stderr)
-        return 130
+@command()
+def main(argv) -> int:
+    args = build_parser().parse_args(argv)
+    fmt, out = _format_and_out(args)
+    runs, files = _sort_paths(args.paths)
+    if out is not None and (len(files) > 1 or (files and runs) or (args.each and len(runs) > 1)):
+        raise UsageError("--out names one picture: give it with one strategy file, one run, or several runs "
+                         "without --each")
+    histories = [load_history(run) for run in runs]  # every input checked before anything is drawn
+    for history in histories:
+        history.x(args.x)
+    strategies = [load_strategy(path, stochastic=not args.greedy) for path in files]
+    written = []
+    if len(runs) == 1 or args.each:
+        for run, history in zip(runs, histories):
+            written += draw_run(run, fmt, args.x, history=history, out=out if len(runs) == 1 else None,
+                                policy=not args.no_policy)
+    if len(runs) > 1:
+        written.append(save_figure(draw_history(histories, args.x), out or _comparison_path(runs, histories, fmt)))
+    for path, agent in zip(files, strategies):
+        written.append(save_figure(_draw_strategy(agent, path), out or Path("runs") / f"policy-{path.stem}.{fmt}"))
     for path in written:
         print(path)
     return 0
