@@ -6,12 +6,13 @@ from functools import lru_cache
 
 import numpy as np
 
+from nim_evo.multiset import MultisetSpace
 from nim_evo.rules import Move, Position, Rules
 from nim_evo.space import DEFAULT_MAX_POSITIONS, Space, space_for
 
 
 class Solution:
-    """Win/loss and winning moves of every position of a space.
+    """Win/loss and winning moves of every position of a space (ordered or of multisets).
 
     Attributes (read-only numpy arrays over the space's indices):
         win: ``(n_positions,) bool``, the player to move wins with perfect play.
@@ -32,12 +33,17 @@ class Solution:
         return bool(self.win[self.space.index(piles)])
 
     def winning_moves(self, piles: Position) -> list[Move]:
-        """The moves from ``piles`` that win, in the engine's move order (empty if lost)."""
+        """The moves from ``piles`` that win, in the engine's move order (empty if lost);
+        on a multiset space, every concrete move of ``piles`` that a winning column stands for."""
         row = self.winning[self.space.index(piles)]
-        return [self.space.move(k) for k in np.flatnonzero(row)]
+        return sorted(move for k in np.flatnonzero(row) for move in self.space.concrete_moves(piles, k))
 
     def accuracy(self, policy: np.ndarray) -> float:
-        """Share of the space's winning positions where ``policy`` plays a winning move.
+        """Share of the board's winning positions where ``policy`` plays a winning move.
+
+        On a multiset space each multiset counts for the positions of the board it stands
+        for (:attr:`~nim_evo.multiset.MultisetSpace.weights`), so the share is the same as
+        over the ordered space for a policy that treats equal piles alike.
 
         Args:
             policy: ``(n_positions,)`` move indices (any value where the position is lost or
@@ -49,8 +55,10 @@ class Solution:
             return 1.0
         policy = np.asarray(policy)
         if policy.ndim == 2:
-            return float((policy[winners] * self.winning[winners]).sum(axis=1).mean())
-        return float(self.winning[winners, policy[winners]].mean())
+            right = (policy[winners] * self.winning[winners]).sum(axis=1)
+        else:
+            right = self.winning[winners, policy[winners]]
+        return float(np.average(right, weights=self.space.weights[winners]))
 
 
 def solve(rules: Rules | Space, max_positions: int = DEFAULT_MAX_POSITIONS) -> Solution:
@@ -68,13 +76,13 @@ def solve(rules: Rules | Space, max_positions: int = DEFAULT_MAX_POSITIONS) -> S
                                      else max(remoteness[next[p, m]] for legal m))
 
     Works for normal and misère play, with or without a cap, on any enumerable board.
-    ``rules`` may be a :class:`Space` already built (with its own limit). Results are cached
-    (they are read-only).
+    ``rules`` may be a :class:`Space` or :class:`~nim_evo.multiset.MultisetSpace` already
+    built (with its own limit). Results are cached (they are read-only).
 
     Raises:
         SpaceTooLarge: if the board has more than ``max_positions`` positions.
     """
-    space = rules if isinstance(rules, Space) else space_for(rules, max_positions)
+    space = rules if isinstance(rules, (Space, MultisetSpace)) else space_for(rules, max_positions)
     return _solve(space)
 
 

@@ -13,44 +13,14 @@ move]`` is the position a move leads to, -1 where the move is illegal.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from math import prod
+from functools import cached_property, lru_cache
 
 import numpy as np
 
+from nim_evo.multiset import MultisetSpace, multiset_space
 from nim_evo.rules import Move, Position, Rules
-
-DEFAULT_MAX_POSITIONS = 2_000_000
-MAX_CELLS = 100_000_000  # positions x moves: the transition table and each policy table
-
-
-class SpaceTooLarge(ValueError):
-    """The enumerated space of a board would exceed the configured limit."""
-
-
-def space_size(rules: Rules) -> int:
-    """Number of positions in the space of ``rules``, computed without building it."""
-    return prod(p + 1 for p in rules.piles)
-
-
-def check_space_size(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> int:
-    """Return the space size, or raise :class:`SpaceTooLarge` if it has more than
-    ``max_positions`` positions, or more than :data:`MAX_CELLS` position-move pairs (each
-    table over the space has that many entries)."""
-    size = space_size(rules)
-    cells = size * rules.n_moves
-    if size > max_positions or cells > MAX_CELLS:
-        limit = (f"the limit of {max_positions:,} positions" if size > max_positions
-                 else f"the limit of {MAX_CELLS:,} position-move pairs ({cells:,} here)")
-        raise SpaceTooLarge(f"the board {rules.name} has {size:,} positions, above {limit}; "
-                            f"enumerating it would need about {_bytes(rules, size)}")
-    return size
-
-
-def enumerable(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> bool:
-    """Can the space of ``rules`` be built within the limits?"""
-    return space_size(rules) <= max_positions and space_size(rules) * rules.n_moves <= MAX_CELLS
-
+from nim_evo.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, SpaceTooLarge, check_space_size, enumerable,  # noqa: F401
+                           space_size)
 
 class Space:
     """The enumerated positions of one game, its move index and transition table.
@@ -61,7 +31,13 @@ class Space:
         moves: ``(n_moves, 2) int32``, the ``(pile, count)`` of each move index.
         legal: ``(n_positions, n_moves) bool``.
         next: ``(n_positions, n_moves) int32``, the index reached, -1 where illegal.
+
+    It answers the questions of :class:`nim_evo.multiset.MultisetSpace` too (``weights``,
+    ``multiplicity``, ``columns``, ``merge``, ``move_index_at``, ``concrete_moves``), where
+    every position stands for itself.
     """
+
+    multiset = False
 
     def __init__(self, rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS):
         self.rules = rules
@@ -136,14 +112,57 @@ class Space:
         pile, count = self.moves[move_index]
         return int(pile), int(count)
 
+    # -- what a multiset space adds, trivially here -------------------------------------
+
+    @cached_property
+    def weights(self) -> np.ndarray:
+        """``(n_positions,) float64``: each position stands for one position."""
+        return _read_only(np.ones(self.n_positions))
+
+    @cached_property
+    def multiplicity(self) -> np.ndarray:
+        """``(n_positions, n_moves) int16``: each legal move stands for one move."""
+        return _read_only(self.legal.astype(np.int16))
+
+    @cached_property
+    def columns(self) -> np.ndarray:
+        """``(n_positions, n_moves) int32``: each legal move is its own column (-1 where illegal)."""
+        return _read_only(np.where(self.legal, np.arange(self.n_moves, dtype=np.int32), np.int32(-1)))
+
+    @property
+    def concrete_legal(self) -> np.ndarray:
+        return self.legal
+
+    def merge(self, table: np.ndarray) -> np.ndarray:
+        """A policy over positions' moves is already one over this space."""
+        return np.asarray(table, dtype=float)
+
+    def move_index_at(self, position: Position, move: Move) -> int:
+        """The move index of a legal move in ``position``."""
+        if not self.rules.is_legal(tuple(position), move):
+            raise ValueError(f"illegal move {move} in position {tuple(position)} of {self.rules.name}")
+        return self.move_index(move)
+
+    def concrete_moves(self, position: Position, move_index: int) -> list[Move]:
+        """The move a move index stands for in ``position`` (empty if illegal there)."""
+        return [self.move(move_index)] if self.legal[self.index(position), move_index] else []
+
+    def concrete_move(self, position: Position, move_index: int) -> Move:
+        moves = self.concrete_moves(position, move_index)
+        if not moves:
+            raise ValueError(f"move index {move_index} is not a legal move in {tuple(position)}")
+        return moves[0]
+
 
 @lru_cache(maxsize=4)
-def space_for(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> Space:
-    """A shared, cached :class:`Space` for ``rules`` (spaces are read-only)."""
+def space_for(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False):
+    """A shared, cached :class:`Space` for ``rules`` (spaces are read-only), or with
+    ``multiset`` its :class:`~nim_evo.multiset.MultisetSpace`."""
+    if multiset:
+        return multiset_space(rules, max_positions)
     return Space(rules, max_positions)
 
 
-def _bytes(rules: Rules, size: int) -> str:
-    moves = rules.n_moves
-    gib = size * (moves * 5 + len(rules.piles) * 4) / 2**30
-    return f"{gib:,.1f} GiB" if gib >= 1 else f"{gib * 1024:,.0f} MiB"
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array

@@ -1,0 +1,245 @@
+"""The batched path over multisets: one entry per position up to the order of its piles.
+
+In every game here the piles are interchangeable: a position's value, its winning moves and
+any sensible strategy depend only on the multiset of its pile sizes. A :class:`MultisetSpace`
+keeps one position per multiset (1-3-5-7-9-11-13: 21,318 instead of 645,120) and answers the
+same questions as the ordered :class:`nim_evo.space.Space`, so the solver, the exact
+evaluator, the batched games and the table genome run on it unchanged.
+
+- **Positions.** A multiset is indexed by the lexicographic rank of its pile sizes sorted in
+  ascending order, among every sorted tuple that is at most the sorted start pile by pile
+  (exactly the multisets reachable from the start). The empty board is index 0, the start
+  the last, and every move lowers the rank. Its row in ``positions`` is a *representative*,
+  a real position of the board: the smallest size on the pile that started smallest, and so
+  on (ties by pile index).
+- **Moves** are the board's ``(pile, count)`` columns, read on the representative. Where
+  several piles hold the same size, only the first of them is a legal column (the others
+  lead to the same multiset); ``multiplicity[p, m]`` says how many concrete moves a column
+  stands for, and ``columns[p, k]`` maps every concretely legal column ``k`` of the
+  representative to the column it merges into.
+- **Weights.** ``weights[p]`` is how many positions of the ordered board the multiset
+  stands for (the arrangements of its sizes that fit the starting piles), so averages over
+  the ordered space, accuracy above all, are weighted averages here.
+
+A policy of the ordered board compiles to this space by what it does at the representative,
+merged over equal piles (:meth:`MultisetSpace.merge`); for an agent that treats equal piles
+alike (every built-in one does) that is exact: its games, win probabilities and accuracy are
+those of the ordered board. An agent that reads pile order is judged as it plays the
+representatives.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from nim_evo.rules import Move, Position, Rules
+from nim_evo.sizes import DEFAULT_MAX_POSITIONS, check_space_size, completions
+
+class MultisetSpace:
+    """The enumerated multisets of one game, with moves, transitions and maps to the board.
+
+    Attributes (read-only numpy arrays; ``n`` multisets, ``m`` moves of the board):
+        positions: ``(n, n_piles) int32``, the representative of each multiset.
+        totals: ``(n,) int32``, objects left.
+        moves: ``(m, 2) int32``, the ``(pile, count)`` of each column (the board's moves).
+        legal: ``(n, m) bool``, one legal column per distinct move of the multiset.
+        next: ``(n, m) int32``, the multiset reached, -1 where illegal.
+        multiplicity: ``(n, m) int16``, concrete moves each legal column stands for.
+        columns: ``(n, m) int32``, the legal column each concretely legal column of the
+            representative merges into (-1 where the representative cannot play it).
+        weights: ``(n,) float64``, positions of the ordered board each multiset stands for.
+    """
+
+    multiset = True
+
+    def __init__(self, rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS):
+        self.rules = rules
+        self.n_positions = check_space_size(rules, max_positions, multiset=True)
+        piles = np.array(rules.piles, dtype=np.int64)
+        n_piles = len(piles)
+        self._start_sorted = np.sort(piles)
+        self._pile_of_rank = np.argsort(piles, kind="stable")   # rank r's size lies on this pile
+        self._rank_of_pile = np.argsort(self._pile_of_rank)
+        self._completions = completions(list(self._start_sorted), dtype=np.int64)
+        ordered = _enumerate(self._start_sorted)                # (n, n_piles), ascending rows
+        self.positions = np.empty_like(ordered, dtype=np.int32)
+        self.positions[:, self._pile_of_rank] = ordered
+        self.totals = ordered.sum(axis=1).astype(np.int32)
+
+        self.moves = np.array(rules.moves, dtype=np.int32).reshape(-1, 2)
+        self.n_moves = len(self.moves)
+        self._move_index = {(int(p), int(c)): k for k, (p, c) in enumerate(self.moves)}
+        widths = np.array([min(n, rules.max_take or n) for n in rules.piles], dtype=np.int64)
+        self._offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
+
+        same = self.positions[:, :, None] == self.positions[:, None, :]   # (n, piles, piles)
+        first_pile = same.argmax(axis=2)                                   # first pile of equal size
+        group = same.sum(axis=2)
+        self.legal = np.zeros((self.n_positions, self.n_moves), dtype=bool)
+        self.next = np.full((self.n_positions, self.n_moves), -1, dtype=np.int32)
+        self.multiplicity = np.zeros((self.n_positions, self.n_moves), dtype=np.int16)
+        self.columns = np.full((self.n_positions, self.n_moves), -1, dtype=np.int32)
+        for k, (pile, count) in enumerate(self.moves):
+            size = ordered[:, self._rank_of_pile[pile]]
+            playable = size >= count
+            canonical = playable & (first_pile[:, pile] == pile)
+            self.legal[:, k] = canonical
+            self.multiplicity[:, k] = np.where(canonical, group[:, pile], 0)
+            self.columns[:, k] = np.where(playable, self._offsets[first_pile[:, pile]] + count - 1, -1)
+            rows = np.flatnonzero(canonical)
+            child = ordered[rows]
+            child[np.arange(len(rows)), self._rank_of_pile[pile]] -= count
+            child.sort(axis=1)
+            self.next[rows, k] = self._rank(child)
+
+        self.weights = _arrangements(ordered, self._start_sorted)
+        order = np.argsort(self.totals, kind="stable")
+        bounds = np.searchsorted(self.totals[order], np.arange(sum(rules.piles) + 2))
+        self._levels = [order[bounds[t]:bounds[t + 1]] for t in range(sum(rules.piles) + 1)]
+        for array in (self.positions, self.totals, self.moves, self.legal, self.next, self.multiplicity,
+                      self.columns, self.weights, self._completions):
+            array.flags.writeable = False
+
+    def __reduce__(self):
+        return _rebuild, (self.rules, self.n_positions)
+
+    @property
+    def start(self) -> int:
+        return self.n_positions - 1
+
+    @property
+    def max_total(self) -> int:
+        return len(self._levels) - 1
+
+    @property
+    def concrete_legal(self) -> np.ndarray:
+        """``(n, m) bool``: the columns the representative can play, duplicates included."""
+        return self.columns >= 0
+
+    def level(self, total: int) -> np.ndarray:
+        """Indices of the multisets with exactly ``total`` objects left, ascending."""
+        return self._levels[total]
+
+    # -- concrete positions and moves ----------------------------------------------------
+
+    def index(self, position: Position) -> int:
+        """Index of the multiset of a position (its piles in any order); ``ValueError`` if
+        it is not reachable from the start."""
+        position = self.rules.check_position(position)
+        ordered = np.sort(np.array(position, dtype=np.int64))
+        if np.any(ordered > self._start_sorted):
+            raise ValueError(f"position {position} is not reachable from the start {self.rules.piles}")
+        return int(self._rank(ordered[None])[0])
+
+    def indices(self, positions: np.ndarray) -> np.ndarray:
+        """Multiset indices of many positions, ``(k, n_piles)`` in any pile order (not validated)."""
+        return self._rank(np.sort(np.asarray(positions, dtype=np.int64), axis=1))
+
+    def position(self, index: int) -> Position:
+        """The representative position of a multiset index."""
+        if not 0 <= index < self.n_positions:
+            raise ValueError(f"position index {index} is outside 0..{self.n_positions - 1}")
+        return tuple(int(p) for p in self.positions[index])
+
+    def move_index(self, move: Move) -> int:
+        """The column of a ``(pile, count)`` move of the board (as played on a representative)."""
+        try:
+            return self._move_index[tuple(int(v) for v in move)]
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"{move} is not a move of {self.rules.name}") from None
+
+    def move(self, move_index: int) -> Move:
+        """The ``(pile, count)`` of a column, as played on a representative."""
+        if not 0 <= move_index < self.n_moves:
+            raise ValueError(f"move index {move_index} is outside 0..{self.n_moves - 1}")
+        pile, count = self.moves[move_index]
+        return int(pile), int(count)
+
+    def move_index_at(self, position: Position, move: Move) -> int:
+        """The legal column of the multiset of ``position`` that a concrete move stands for."""
+        position = tuple(position)
+        if not self.rules.is_legal(position, move):
+            raise ValueError(f"illegal move {move} in position {position} of {self.rules.name}")
+        pile, count = int(move[0]), int(move[1])
+        representative = self.positions[self.index(position)]
+        first = int(np.flatnonzero(representative == position[pile])[0])
+        return int(self._offsets[first] + count - 1)
+
+    def concrete_moves(self, position: Position, move_index: int) -> list[Move]:
+        """Every move of ``position`` (its piles in any order) that column ``move_index`` of
+        its multiset stands for, in the engine's order (empty if the column is illegal)."""
+        position = tuple(position)
+        index = self.index(position)
+        if not self.legal[index, move_index]:
+            return []
+        pile, count = self.move(move_index)
+        size = int(self.positions[index, pile])
+        return [(i, count) for i, n in enumerate(position) if n == size]
+
+    def concrete_move(self, position: Position, move_index: int) -> Move:
+        """The move of ``position`` that column ``move_index`` stands for (the first pile of
+        the size it takes from); ``ValueError`` if the column is illegal there."""
+        moves = self.concrete_moves(position, move_index)
+        if not moves:
+            raise ValueError(f"column {move_index} is not a legal move of the multiset of {tuple(position)}")
+        return moves[0]
+
+    def merge(self, table: np.ndarray) -> np.ndarray:
+        """A policy over the representatives' concrete columns (``(n, m)`` or a stack
+        ``(k, n, m)``) as a policy over this space: equal piles' probabilities added up."""
+        table = np.asarray(table, dtype=float)
+        if table.ndim == 3:
+            return np.stack([self.merge(t) for t in table])
+        playable = self.columns >= 0
+        flat = (np.arange(self.n_positions)[:, None] * self.n_moves + self.columns)[playable]
+        merged = np.bincount(flat, weights=table[playable], minlength=self.n_positions * self.n_moves)
+        return merged.reshape(self.n_positions, self.n_moves)
+
+    def _rank(self, ordered: np.ndarray) -> np.ndarray:
+        """Lexicographic rank of ascending rows among the reachable multisets.
+
+        With ``C[i, v]`` the number of reachable completions of ranks ``i..`` whose size at
+        rank ``i`` is at least ``v``, the rows before ``p`` that first differ at rank ``i``
+        number ``C[i, p[i-1]] - C[i, p[i]]`` (``p[-1] = 0``).
+        """
+        ordered = np.asarray(ordered, dtype=np.int64)
+        before = np.concatenate([np.zeros((len(ordered), 1), dtype=np.int64), ordered[:, :-1]], axis=1)
+        rows = np.arange(ordered.shape[1])
+        table = self._completions
+        return (table[rows, before] - table[rows, ordered]).sum(axis=1)
+
+
+@lru_cache(maxsize=4)
+def multiset_space(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> MultisetSpace:
+    """A shared, cached :class:`MultisetSpace` for ``rules`` (spaces are read-only)."""
+    return MultisetSpace(rules, max_positions)
+
+
+def _rebuild(rules: Rules, n_positions: int) -> MultisetSpace:
+    return multiset_space(rules, max(n_positions, DEFAULT_MAX_POSITIONS))
+
+
+def _enumerate(start_sorted: np.ndarray) -> np.ndarray:
+    """Every ascending row at most ``start_sorted`` pile by pile, in lexicographic order."""
+    rows = np.arange(start_sorted[0] + 1, dtype=np.int64)[:, None]
+    for bound in start_sorted[1:]:
+        last = rows[:, -1]
+        width = bound - last + 1
+        parent = np.repeat(np.arange(len(rows)), width)
+        offset = np.arange(len(parent)) - np.repeat(np.cumsum(width) - width, width)
+        rows = np.concatenate([rows[parent], (last[parent] + offset)[:, None]], axis=1)
+    return rows
+
+
+def _arrangements(ordered: np.ndarray, start_sorted: np.ndarray) -> np.ndarray:
+    """How many positions of the ordered board hold each multiset: with the sizes taken
+    largest first, the ``k``-th can go on any of the piles that start at least that large
+    and are not yet used (those sets are nested), divided by the orders of equal sizes."""
+    largest_first = ordered[:, ::-1]
+    fits = len(start_sorted) - np.searchsorted(start_sorted, largest_first, side="left")
+    slots = np.maximum(fits - np.arange(ordered.shape[1]), 0).astype(float)
+    repeats = (np.arange(ordered.shape[1]) - (largest_first[:, None, :] > largest_first[:, :, None]).sum(axis=2)
+               ) + 1  # 1, 2, ... along each run of equal sizes
+    return np.prod(slots / repeats, axis=1)

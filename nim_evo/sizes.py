@@ -1,0 +1,78 @@
+"""How big a board's enumerated space is, and the limits the engine keeps to."""
+
+from __future__ import annotations
+
+from math import prod
+
+import numpy as np
+
+from nim_evo.rules import Rules
+
+DEFAULT_MAX_POSITIONS = 2_000_000
+MAX_CELLS = 100_000_000  # positions x moves: the transition table and each policy table
+
+
+class SpaceTooLarge(ValueError):
+    """The enumerated space of a board would exceed the configured limit."""
+
+
+def space_size(rules: Rules, multiset: bool = False) -> int:
+    """Number of positions in the space of ``rules`` (of multisets, with ``multiset``),
+    computed without building it."""
+    if multiset:
+        return multiset_count(rules.piles)
+    return prod(p + 1 for p in rules.piles)
+
+
+def check_space_size(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False) -> int:
+    """Return the space size, or raise :class:`SpaceTooLarge` if it has more than
+    ``max_positions`` positions, or more than :data:`MAX_CELLS` position-move pairs (each
+    table over the space has that many entries)."""
+    size = space_size(rules, multiset)
+    cells = size * rules.n_moves
+    what = "multisets of piles" if multiset else "positions"
+    if size > max_positions or cells > MAX_CELLS:
+        limit = (f"the limit of {max_positions:,} {what}" if size > max_positions
+                 else f"the limit of {MAX_CELLS:,} position-move pairs ({cells:,} here)")
+        raise SpaceTooLarge(f"the board {rules.name} has {size:,} {what}, above {limit}; "
+                            f"enumerating it would need about {_bytes(rules, size)}")
+    return size
+
+
+def enumerable(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False) -> bool:
+    """Can the space of ``rules`` (of its multisets, with ``multiset``) be built within the limits?"""
+    size = space_size(rules, multiset)
+    return size <= max_positions and size * rules.n_moves <= MAX_CELLS
+
+
+_DP_CELLS = 50_000_000  # work bound of the exact multiset count (piles x largest pile)
+
+
+def multiset_count(piles) -> int:
+    """How many multisets are reachable from ``piles`` (sorted tuples at most the sorted
+    start pile by pile), counted without enumerating them. A board whose largest pile is
+    too big to count this way gets a lower bound that is already far above any space limit."""
+    start = sorted(int(p) for p in piles)
+    if len(start) * (start[-1] + 2) > _DP_CELLS:
+        return max(start[-1] + 1, _DP_CELLS)
+    total = float(completions(start, dtype=float)[0, 0])
+    return int(total) if total < 2.0**62 else int(min(total, float(prod(p + 1 for p in piles))))
+
+
+def completions(start_sorted, dtype) -> np.ndarray:
+    """``C[i, v]``: ascending completions of ranks ``i..`` (each size at most the sorted
+    start's at its rank) whose size at rank ``i`` is at least ``v`` (``C[n, v] = 1``), for
+    ``v`` in ``0 .. max + 1``."""
+    n, top = len(start_sorted), int(start_sorted[-1]) + 2
+    table = np.zeros((n + 1, top), dtype=dtype)
+    table[n] = 1
+    for i in range(n - 1, -1, -1):
+        reach = int(start_sorted[i]) + 1
+        table[i, :reach] = np.cumsum(table[i + 1, :reach][::-1])[::-1]
+    return table
+
+
+def _bytes(rules: Rules, size: int) -> str:
+    moves = rules.n_moves
+    gib = size * (moves * 5 + len(rules.piles) * 4) / 2**30
+    return f"{gib:,.1f} GiB" if gib >= 1 else f"{gib * 1024:,.0f} MiB"
