@@ -14,7 +14,7 @@ from nim_evo import theory
 from nim_evo.boards import uniform_rows
 from nim_evo.rules import Move, Position, Rules
 from nim_evo.solver import solve
-from nim_evo.space import Space
+from nim_evo.space import Space, space_for
 
 
 class PositionalAgent:
@@ -51,11 +51,15 @@ class PositionalAgent:
 
     def policy(self, space: Space) -> np.ndarray:
         """The policy table: ``(n_positions, n_moves) float64``, each row the probability
-        of each move (a zero row on the empty board). Subclasses vectorise where they can."""
+        of each move (a zero row on the empty board). Subclasses vectorise where they can.
+
+        On a multiset space a row is what the agent does at the multiset's representative
+        position, equal piles' moves added up (see :mod:`nim_evo.multiset`)."""
         table = np.zeros((space.n_positions, space.n_moves))
         for index in range(1, space.n_positions):
-            for move, p in self.distribution(space.position(index)):
-                table[index, space.move_index(move)] += p
+            position = space.position(index)
+            for move, p in self.distribution(position):
+                table[index, space.move_index_at(position, move)] += p
         return table
 
 
@@ -78,7 +82,7 @@ class RandomAgent(PositionalAgent):
         return moves[rng.integers(len(moves))]
 
     def policy(self, space):
-        return uniform_rows(space.legal)
+        return uniform_rows(space.multiplicity)
 
 
 class NimSumAgent(PositionalAgent):
@@ -100,10 +104,10 @@ class NimSumAgent(PositionalAgent):
 
     def policy(self, space):
         winning = solve(space).winning
-        return uniform_rows(np.where(winning.any(axis=1, keepdims=True), winning, space.legal))
+        return uniform_rows(np.where(winning.any(axis=1, keepdims=True), winning, space.legal) * space.multiplicity)
 
     def _solution(self):
-        return solve(self.rules)
+        return solve(space_for(self.rules, multiset=True))
 
 
 class TakeNAgent(PositionalAgent):

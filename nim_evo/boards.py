@@ -13,7 +13,7 @@ import numpy as np
 
 from nim_evo import theory
 from nim_evo.rules import Rules
-from nim_evo.space import enumerable
+from nim_evo.space import enumerable, space_for
 
 BLOCK = 32_768  # positions per block when a (k, n_moves, n_piles) array would be large
 
@@ -58,10 +58,10 @@ def winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
     children[:, np.arange(len(moves)), moves[:, 0]] -= moves[:, 1]
     children = np.maximum(children, 0)
     verdict, known = theory.known_wins(rules, children)
-    if not known.all() and enumerable(rules):
+    if not known.all() and enumerable(rules, multiset=True):
         from nim_evo.solver import solve
 
-        solution = solve(rules)
+        solution = solve(space_for(rules, multiset=True))
         verdict = solution.win[solution.space.indices(children.reshape(-1, children.shape[-1]))]
         verdict = verdict.reshape(children.shape[:2])
     return legal & ~verdict
@@ -134,6 +134,7 @@ def longest(positions: np.ndarray) -> np.ndarray:
 
 
 def uniform_rows(mask: np.ndarray) -> np.ndarray:
-    """Uniform probabilities over the True entries of each row (zero rows stay zero)."""
+    """Uniform probabilities over the True entries of each row (zero rows stay zero); with
+    counts instead of booleans, probabilities in proportion to them."""
     counts = mask.sum(axis=1, keepdims=True)
     return np.divide(mask, counts, out=np.zeros(mask.shape), where=counts > 0)

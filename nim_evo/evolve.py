@@ -43,6 +43,7 @@ creator.create("TableIndividual", np.ndarray, fitness=creator.FitnessWin)
 creator.create("ThresholdsIndividual", np.ndarray, fitness=creator.FitnessWin)
 creator.create("RulesIndividual", dict, fitness=creator.FitnessWin)
 
+SPACES = ("multiset", "ordered")
 INDIVIDUALS = {"table": creator.TableIndividual, "thresholds": creator.ThresholdsIndividual,
                "rules": creator.RulesIndividual}
 CHECKPOINT_VERSION = 1
@@ -69,6 +70,15 @@ class Config:
     indpb: float | None = None   # per-gene mutation probability; None: the kind's default
     greedy: float = 0.9          # table genome: share of credit-guided gene mutations
     credit: bool = True          # table genome: operators read per-position credit (False: a plain GA)
+    space: str = "multiset"      # the enumerated space fitness and table genes live on: multiset or ordered
+
+    def __post_init__(self):
+        if self.space not in SPACES:
+            raise ValueError(f"space must be one of {', '.join(SPACES)}, got {self.space!r}")
+
+    @property
+    def multiset(self) -> bool:
+        return self.space == "multiset"
 
     def to_json(self) -> dict:
         data = asdict(self)
@@ -79,6 +89,7 @@ class Config:
     @classmethod
     def from_json(cls, data: dict) -> Config:
         data = dict(data)
+        data.setdefault("space", "ordered")  # runs begun before multisets
         data["rules"] = rules_from_json(data.get("rules"), "the run's config")
         data["opponents"] = tuple(data["opponents"])
         return cls(**data)
@@ -127,9 +138,11 @@ def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     kind = get_kind(config.genome)
     individual = INDIVIDUALS[config.genome]
     toolbox = base.Toolbox()
-    toolbox.register("individual", _create, kind, individual, config.rules)
+    options = {"multiset": config.multiset} if config.genome == "table" else {}
+    toolbox.register("individual", _create, kind, individual, config.rules, **options)
     toolbox.register("map", joblib_map, jobs)
-    panel = fitness.Panel.build(config.rules, config.opponents, config.starts, config.fitness, config.seed)
+    panel = fitness.Panel.build(config.rules, config.opponents, config.starts, config.fitness, config.seed,
+                                multiset=config.multiset)
     toolbox.register("evaluate", fitness.evaluate_chunk, config.genome, panel, config.fitness, config.games)
     toolbox.panel = panel
     return toolbox
@@ -276,8 +289,8 @@ def _thaw(item: dict, individual):
     return ind
 
 
-def _create(kind, individual, rules, rng):
-    return kind.create(rules, rng, container=individual)
+def _create(kind, individual, rules, rng, **options):
+    return kind.create(rules, rng, container=individual, **options)
 
 
 def _genes(ind):

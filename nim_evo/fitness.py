@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nim_evo import opponents, pilegames
-from nim_evo.genomes import get_kind
+from nim_evo.genomes import get_kind, table as table_genome
 from nim_evo.policy import AliasSampler, as_table
 from nim_evo.rules import Rules
 from nim_evo.space import enumerable, space_for, space_size
@@ -24,32 +24,42 @@ CHUNK = 16  # individuals per evaluation task
 
 @dataclass(frozen=True)
 class Panel:
-    """The opponents of a run: on an enumerable board compiled once to policy tables (and
-    the start indices); on a bigger one just named, for games on pile arrays."""
+    """The opponents of a run: on an enumerable board compiled once to policy tables over
+    its space (of multisets, or ordered), with the start indices and their weights (how
+    many positions of the board each stands for); on a bigger board just named, for games
+    on pile arrays."""
 
     rules: Rules
     names: tuple[str, ...]
     tables: tuple[np.ndarray, ...] | None
     starts: np.ndarray | None
+    multiset: bool = False
+    weights: np.ndarray | None = None
 
     @classmethod
-    def build(cls, rules: Rules, names, starts: str = "start", fitness: str = "exact", seed: int = 0) -> Panel:
+    def build(cls, rules: Rules, names, starts: str = "start", fitness: str = "exact", seed: int = 0,
+              multiset: bool = False) -> Panel:
         """``names``: opponent specs (see :func:`nim_evo.opponents.resolve`); ``seed`` trains
-        learned opponents on first use."""
-        if not enumerable(rules):
+        learned opponents on first use; ``multiset``: play on the space of multisets."""
+        if not enumerable(rules, multiset=multiset):
             if fitness == "exact" or starts == "all":
-                raise ValueError(f"the board {rules.name} has {space_size(rules):,} positions, too many to "
+                what = "multisets of piles" if multiset else "positions"
+                raise ValueError(f"the board {rules.name} has {space_size(rules, multiset):,} {what}, too many to "
                                  "enumerate: use --fitness sampled from the start position")
             pilegames.check_board(rules)
             for name in names:
                 pilegames.mover(name, rules)  # refuses opponents that need the enumerated board
-            return cls(rules, tuple(names), None, None)
-        space = space_for(rules)
+            return cls(rules, tuple(names), None, None, multiset)
+        space = space_for(rules, multiset=multiset)
         tables = tuple(as_table(opponents.resolve(name, rules, seed), space) for name in names)
         for table in tables:
             table.flags.writeable = False
         index = np.array([space.start]) if starts == "start" else np.arange(1, space.n_positions)
-        return cls(rules, tuple(names), tables, index)
+        return cls(rules, tuple(names), tables, index, multiset, space.weights[index])
+
+    @property
+    def space(self):
+        return space_for(self.rules, multiset=self.multiset)
 
 
 @dataclass
@@ -71,7 +81,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
     ``seed`` (a SeedSequence) draws the sampled games."""
     if panel.tables is None:
         return _evaluate_on_piles(kind, panel, games, genomes, seed)
-    space = space_for(panel.rules)
+    space = panel.space
     policies = _policies(kind, genomes, space)
     k = len(genomes)
     rates = np.zeros((k, len(panel.names), 2))
@@ -84,8 +94,8 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
             theirs = np.zeros((k, space.n_positions), dtype=np.float32)
         for o, table in enumerate(panel.tables):
             values = win_probabilities(space, policies, table)  # (k, n, 2)
-            rates[:, o] = values[:, panel.starts].mean(axis=1)
-            subgames += values[:, 1:].mean(axis=(1, 2)) / len(panel.tables)
+            rates[:, o] = np.average(values[:, panel.starts], weights=panel.weights, axis=1)
+            subgames += np.average(values[:, 1:].mean(axis=2), weights=space.weights[1:], axis=1) / len(panel.tables)
             if keep_credit:
                 mine += values[..., 0] / len(panel.tables)
                 theirs += values[..., 1] / len(panel.tables)
@@ -94,12 +104,13 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
         rng = np.random.default_rng(seed)
         per_start = -(-games // len(panel.starts))
         starts = np.repeat(panel.starts, per_start)
+        weights = np.repeat(panel.weights, per_start)  # a game counts for the positions its start stands for
         mine_samplers = [AliasSampler(as_table(policy, space), space) for policy in policies]  # once each
         for o, table in enumerate(panel.tables):
             opponent = AliasSampler(table, space)
             for j, me in enumerate(mine_samplers):
-                rates[j, o, 0] = np.mean(play_games(space, me, opponent, starts, rng) == 0)
-                rates[j, o, 1] = np.mean(play_games(space, opponent, me, starts, rng) == 1)
+                rates[j, o, 0] = np.average(play_games(space, me, opponent, starts, rng) == 0, weights=weights)
+                rates[j, o, 1] = np.average(play_games(space, opponent, me, starts, rng) == 1, weights=weights)
         played = 2 * len(starts) * len(panel.tables)
     credit = None if mine is None else [(mine[j].copy(), theirs[j].copy()) for j in range(k)]
     return _evaluations(panel, rates, subgames, played, credit)
@@ -134,11 +145,14 @@ def chunks(items: list, size: int = CHUNK) -> list[list]:
 
 
 def accuracy(kind: str, genome, rules: Rules) -> float:
-    """Share of the space's winning positions where the genome plays a winning move
-    (for a stochastic genome, the mean probability it does). Measured with the solver."""
+    """Share of the board's winning positions where the genome plays a winning move
+    (for a stochastic genome, the mean probability it does). Measured with the solver, over
+    multisets (weighted by the positions each stands for) except for a table genome over
+    the ordered space, which is judged position by position."""
     from nim_evo.solver import solve
 
-    solution = solve(rules)
+    space = table_genome.genes_space(genome, rules) if kind == "table" else space_for(rules, multiset=True)
+    solution = solve(space)
     return solution.accuracy(_policies(kind, [genome], solution.space)[0])
 
 

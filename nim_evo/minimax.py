@@ -143,7 +143,7 @@ class MinimaxAgent(PositionalAgent):
         values = self.space_values(space, None if self.depth is None else self.depth - 1)
         nxt = np.where(space.legal, space.next, 0)
         q = np.where(space.legal, _one_ply_back(-values[nxt]), -np.inf)
-        return uniform_rows(space.legal & (q == q.max(axis=1, keepdims=True)))
+        return uniform_rows((space.legal & (q == q.max(axis=1, keepdims=True))) * space.multiplicity)
 
     def space_values(self, space: Space, depth: int | None) -> np.ndarray:
         """``V_depth`` of every position (``None``: exact values from the solver)."""

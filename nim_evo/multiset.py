@@ -197,6 +197,15 @@ class MultisetSpace:
         merged = np.bincount(flat, weights=table[playable], minlength=self.n_positions * self.n_moves)
         return merged.reshape(self.n_positions, self.n_moves)
 
+    def fold(self, moves: np.ndarray) -> np.ndarray:
+        """Move arrays over the representatives' concrete columns (``(n,)`` or ``(k, n)``) as
+        move arrays over this space: each move replaced by the legal column it stands for
+        (entries the representative cannot play, the empty board's, are kept)."""
+        moves = np.asarray(moves)
+        rows = np.arange(self.n_positions)
+        merged = self.columns[rows, moves]
+        return np.where(merged >= 0, merged, moves)
+
     def _rank(self, ordered: np.ndarray) -> np.ndarray:
         """Lexicographic rank of ascending rows among the reachable multisets.
 

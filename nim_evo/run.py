@@ -37,7 +37,7 @@ from nim_evo.tournament import tournament
 _CONFIG = {f.name: f.default for f in dataclasses.fields(evolve.Config)}
 DEFAULTS = {"genome": "table", "opponents": ",".join(_CONFIG["opponents"]),
             **{key: _CONFIG[key] for key in ("generations", "population", "offspring", "games", "fitness",
-                                             "starts", "seed")}}
+                                             "starts", "seed", "space")}}
 MAX_GAMES = 1_000_000
 SUMMARY_GAMES = 5000
 
@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="exact win probabilities (default) or sampled games")
     fit.add_argument("--games", type=int, help="sampled games per opponent and seat (default 1000)")
     fit.add_argument("--starts", choices=["start", "all"], help="games from the start (default) or every position")
+    fit.add_argument("--space", choices=list(evolve.SPACES),
+                     help="the enumerated space of fitness and table genes: multisets of pile sizes (default; "
+                          "one entry for every arrangement of the same piles) or ordered positions")
     fit.add_argument("--jobs", type=int, help="parallel workers, local (default 1) or of a local Dask cluster "
                                               "(default one per core); results do not depend on it")
     fit.add_argument("--backend", choices=cluster.BACKENDS, default="local",
@@ -127,7 +130,7 @@ def _prepare(args, jobs: int):
 
 def _prepare_resume(args, jobs: int):
     given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
-                               "opponents", "fitness", "games", "starts", "out")
+                               "opponents", "fitness", "games", "starts", "space", "out")
              if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
     if given:
         raise UsageError(f"--resume continues a run as it was configured; drop --{given[0].replace('_', '-')}")
@@ -180,14 +183,15 @@ def config_from_args(args) -> evolve.Config:
     return evolve.Config(genome=values["genome"], rules=rules_from_args(args), generations=values["generations"],
                          population=values["population"], offspring=offspring, opponents=opponents,
                          games=values["games"], fitness=values["fitness"], starts=values["starts"],
-                         seed=values["seed"])
+                         seed=values["seed"], space=values["space"])
 
 
 def check_feasible(config: evolve.Config) -> None:
     """Refuse, in one line, a table genome on a board too big to enumerate."""
-    size = space_size(config.rules)
-    if config.genome == "table" and not enumerable(config.rules):
-        raise UsageError(f"the board {config.rules.name} has {size:,} positions, too many for a table genome "
+    size = space_size(config.rules, config.multiset)
+    what = "multisets of piles" if config.multiset else "positions"
+    if config.genome == "table" and not enumerable(config.rules, multiset=config.multiset):
+        raise UsageError(f"the board {config.rules.name} has {size:,} {what}, too many for a table genome "
                          f"(limit {DEFAULT_MAX_POSITIONS:,}); --genome rules or thresholds play any board")
 
 
@@ -202,7 +206,7 @@ def _toolbox(config, jobs, quiet: bool = False):
 def _check_opponents(config) -> dict:
     """Refuse unknown opponents and unreadable files in one line, before any training;
     return the sha256 of each opponent file (a resumed run must find the same files)."""
-    if not enumerable(config.rules):  # a panel of named movers: cheap to build, and it checks the board
+    if not enumerable(config.rules, multiset=config.multiset):  # a panel of named movers: cheap, checks the board
         _toolbox(config, 1, quiet=True)
         return {}
     files = {}
@@ -218,7 +222,7 @@ def _check_opponents(config) -> dict:
 def _train_learned_opponents(config, quiet: bool) -> None:
     """Train (or find in the cache) the panel's learned opponents, saying which on stderr."""
     for spec in config.opponents:
-        if spec in LEARNERS and enumerable(config.rules):
+        if spec in LEARNERS and enumerable(config.rules, multiset=config.multiset):
             opponents.resolve_saying(spec, config.rules, config.seed, quiet=quiet)
 
 
@@ -303,11 +307,12 @@ def _plot(run_dir: RunDir, fmt: str, quiet: bool) -> None:
 
 def _summary(config, panel, champion, champion_accuracy, state, run_dir, export, jobs, seconds):
     seed = [config.seed, 2**31 - 1]
-    if not enumerable(config.rules):
+    if panel.tables is None:
         results = pile_tournament(config.rules, config.genome, champion, config.opponents, SUMMARY_GAMES, seed)
     else:
         agent = GenomeAgent(config.genome, champion, config.rules, name=export.stem)
-        results = tournament(config.rules, agent, list(panel.tables), games=SUMMARY_GAMES, seed=seed, jobs=jobs)
+        results = tournament(config.rules, agent, list(panel.tables), games=SUMMARY_GAMES, seed=seed, jobs=jobs,
+                             multiset=config.multiset)
         results = [dataclasses.replace(r, opponent=name) for r, name in zip(results, config.opponents)]
     acc = "" if champion_accuracy is None else f", plays a winning move in {100 * champion_accuracy:.2f}% of winning positions"
     print(f"\nchampion: fitness {champion.fitness.values[0]:.4f} (sub-games {champion.fitness.values[1]:.4f}){acc}")

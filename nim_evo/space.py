@@ -137,6 +137,10 @@ class Space:
         """A policy over positions' moves is already one over this space."""
         return np.asarray(table, dtype=float)
 
+    def fold(self, moves: np.ndarray) -> np.ndarray:
+        """Move arrays over positions' moves are already over this space."""
+        return np.asarray(moves)
+
     def move_index_at(self, position: Position, move: Move) -> int:
         """The move index of a legal move in ``position``."""
         if not self.rules.is_legal(tuple(position), move):

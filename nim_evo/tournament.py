@@ -124,7 +124,8 @@ class TournamentResult:
 
 
 def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact: bool = False,
-               starts="start", jobs: int = 1, max_positions: int = DEFAULT_MAX_POSITIONS) -> list[TournamentResult]:
+               starts="start", jobs: int = 1, max_positions: int = DEFAULT_MAX_POSITIONS,
+               multiset: bool = False) -> list[TournamentResult]:
     """Play ``player`` against each opponent from both seats.
 
     Args:
@@ -140,32 +141,37 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
             seed 000's sub-games), or position indices.
         jobs: joblib workers for the sampled games.
         max_positions: the space limit (see :class:`nim_evo.space.Space`).
+        multiset: play on the space of multisets (:mod:`nim_evo.multiset`); start indices
+            are then multisets, each standing for the positions of the board it holds
+            (``"all"`` plays as many games from each as the ordered board would from them).
     Returns:
         One :class:`TournamentResult` per opponent, in order; the 95% interval is Wilson's
         (scipy's ``binomtest``), and collapses to the value when ``exact``.
     """
     from nim_evo.agents import make_agent
 
-    space = space_for(rules, max_positions)
+    space = space_for(rules, max_positions, multiset=multiset)
     opponents = [make_agent(o, rules) if isinstance(o, str) else o for o in opponents]
     start_idx = _starts(space, starts)
+    weights = space.weights[start_idx]
     mine = as_table(player, space)
     if exact:
         results = []
         for opponent in opponents:
-            first, second = (float(r) for r in win_probabilities(space, mine, opponent)[start_idx].mean(axis=0))
+            values = win_probabilities(space, mine, opponent)[start_idx]
+            first, second = (float(r) for r in np.average(values, weights=weights, axis=0))
             mean = (first + second) / 2
             results.append(TournamentResult(_name(opponent), 0, mean, mean, mean, first, second, True))
         return results
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
-    per_start = max(1, -(-games // len(start_idx)))
+    per_start = max(1, -(-games // int(weights.sum())))
     samplers = [AliasSampler(as_table(o, space), space) for o in opponents]  # built once per table
     my_sampler = AliasSampler(mine, space)
     tasks = [(o, seat, chunk) for o in range(len(opponents)) for seat in (0, 1)
-             for chunk in _chunks(len(start_idx) * per_start)]
+             for chunk in _chunks(int(per_start * weights.sum()))]
     streams = seed_sequence(seed).spawn(len(tasks))
-    repeated = np.repeat(start_idx, per_start)
+    repeated = np.repeat(start_idx, per_start * weights.astype(np.int64))
     wins = Parallel(n_jobs=jobs)(
         delayed(_play_task)(space, my_sampler, samplers[o], seat, repeated[chunk], stream)
         for (o, seat, chunk), stream in zip(tasks, streams))

@@ -11,7 +11,7 @@ from nim_evo import Rules, fitness
 from nim_evo.agents import make_agent
 from nim_evo.evolve import Config, make_toolbox, start, step
 from nim_evo.fitness import Panel, accuracy, evaluate_chunk
-from nim_evo.genomes import ruleset, table, thresholds
+from nim_evo.genomes import GenomeAgent, get_kind, ruleset, table, thresholds
 from nim_evo.solver import solve
 from nim_evo.space import space_for
 from nim_evo.tournament import win_probabilities
@@ -72,15 +72,19 @@ def test_pile_array_fitness_matches_exact_per_seat(board):
 # -- 2. starts="all" ----------------------------------------------------------------------------
 
 
-def test_all_starts_fitness_is_the_mean_over_every_position_and_seat():
+@pytest.mark.parametrize("multiset", [False, True], ids=["ordered", "multiset"])
+def test_all_starts_fitness_is_the_mean_over_every_position_and_seat(multiset):
+    """Over multisets too: each multiset counts for the positions it stands for."""
     rules = Rules((2, 3, 4))
     names = ("random", "nimsum")
     space = space_for(rules)
-    genes = table.create(rules, np.random.default_rng(3))
-    everywhere = evaluate_chunk("table", Panel.build(rules, names, "all", "exact"), "exact", 0, [genes], None)[0]
-    from_start = evaluate_chunk("table", Panel.build(rules, names, "start", "exact"), "exact", 0, [genes], None)[0]
+    genes = table.create(rules, np.random.default_rng(3), multiset=multiset)
+    everywhere, from_start = (
+        evaluate_chunk("table", Panel.build(rules, names, starts, "exact", multiset=multiset), "exact", 0,
+                       [genes], None)[0] for starts in ("all", "start"))
 
-    values = [win_probabilities(space, genes, make_agent(name, rules)) for name in names]  # (n, 2) each
+    # the ground truth on the ordered space
+    values = [win_probabilities(space, table.policy(genes, space), make_agent(name, rules)) for name in names]
     assert everywhere.fitness == pytest.approx(np.mean([v[1:].mean() for v in values]), abs=1e-12)
     for name, v in zip(names, values):
         assert everywhere.rates[name] == pytest.approx(tuple(v[1:].mean(axis=0)), abs=1e-12)
@@ -105,24 +109,22 @@ def scalar_values(rules, mine, theirs):
     return value
 
 
-@pytest.mark.parametrize("kind", ["table", "thresholds"])
-def test_subgames_is_the_mean_win_probability_over_every_position_both_seats_and_opponents(kind):
+@pytest.mark.parametrize("multiset", [False, True], ids=["ordered", "multiset"])
+@pytest.mark.parametrize("kind", ["table", "rules", "thresholds"])
+def test_subgames_is_the_mean_win_probability_over_every_position_both_seats_and_opponents(kind, multiset):
+    """By plain recursion on the scalar rules over every position of the board: the panel on
+    the space of multisets gives the same rates and sub-game value as on the ordered one."""
     rules = Rules((2, 3, 4), misere=True)
     names = ("random", "nimsum", "fixed-rules")
     space = space_for(rules)
     rng = np.random.default_rng(4)
-    module = table if kind == "table" else thresholds
-    genomes = [module.create(rules, rng) for _ in range(2)]
-    results = evaluate_chunk(kind, Panel.build(rules, names, "start", "exact"), "exact", 0, genomes, None)
+    options = {"multiset": multiset} if kind == "table" else {}
+    genomes = [get_kind(kind).create(rules, rng, **options) for _ in range(2)]
+    panel = Panel.build(rules, names, "start", "exact", multiset=multiset)
+    results = evaluate_chunk(kind, panel, "exact", 0, genomes, None)
     positions = [space.position(i) for i in range(1, space.n_positions)]
     for genes, result in zip(genomes, results, strict=True):
-        if kind == "table":
-            def mine(piles, genes=genes):
-                return [(space.move(int(genes[space.index(piles)])), 1.0)]
-        else:
-            def mine(piles, genes=genes):
-                weights = thresholds.move_probabilities(genes, rules, np.array([piles]))[0]
-                return [(space.move(k), weights[k]) for k in np.flatnonzero(weights)]
+        mine = GenomeAgent(kind, genes, rules).distribution
         per_opponent = []
         for name in names:
             value = scalar_values(rules, mine, make_agent(name, rules).distribution)
@@ -136,13 +138,14 @@ def test_subgames_is_the_mean_win_probability_over_every_position_both_seats_and
 # -- 4. per-position credit ---------------------------------------------------------------------
 
 
-def test_table_credit_is_the_panel_average_of_the_exact_values():
+@pytest.mark.parametrize("multiset", [False, True], ids=["ordered", "multiset"])
+def test_table_credit_is_the_panel_average_of_the_exact_values(multiset):
     rules = Rules((1, 3, 5, 7))
     names = ("random", "nimsum", "fixed-rules")
-    space = space_for(rules)
-    panel = Panel.build(rules, names, "start", "exact")
+    space = space_for(rules, multiset=multiset)
+    panel = Panel.build(rules, names, "start", "exact", multiset=multiset)
     rng = np.random.default_rng(5)
-    genomes = [table.create(rules, rng) for _ in range(3)]
+    genomes = [table.create(rules, rng, multiset=multiset) for _ in range(3)]
     for genes, result in zip(genomes, evaluate_chunk("table", panel, "exact", 0, genomes, None), strict=True):
         values = np.mean([win_probabilities(space, genes, make_agent(n, rules)) for n in names], axis=0)
         mine, theirs = result.credit

@@ -20,8 +20,8 @@ BOARDS = [Rules((2, 3, 4)), Rules((3, 4, 5), 2), Rules((2, 3, 4, 5), misere=True
 IDS = [r.name for r in BOARDS]
 
 
-def individual(kind, rules, rng):
-    return get_kind(kind).create(rules, rng, container=INDIVIDUALS[kind])
+def individual(kind, rules, rng, **options):
+    return get_kind(kind).create(rules, rng, container=INDIVIDUALS[kind], **options)
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
@@ -97,12 +97,13 @@ def test_load_strategy_refuses_what_it_cannot_play(tmp_path):
 
 # -- table ---------------------------------------------------------------------------------
 
-def test_greedy_mutation_plays_the_best_sub_game():
+@pytest.mark.parametrize("multiset", [False, True], ids=["ordered", "multiset"])
+def test_greedy_mutation_plays_the_best_sub_game(multiset):
     """With greedy=1, every mutated gene takes a move with the best credit after it."""
     rules = Rules((2, 3, 4))
-    space = space_for(rules)
+    space = space_for(rules, multiset=multiset)
     rng = np.random.default_rng(5)
-    genes = individual("table", rules, rng)
+    genes = individual("table", rules, rng, multiset=multiset)
     theirs = rng.random(space.n_positions).astype(np.float32)
     genes.credit = (np.zeros(space.n_positions, np.float32), theirs)
     before = genes.copy()
@@ -115,14 +116,15 @@ def test_greedy_mutation_plays_the_best_sub_game():
     assert space.legal[np.arange(1, space.n_positions), genes[1:]].all()
 
 
-def test_credit_crossover_child_is_at_least_as_good_as_both_parents():
+@pytest.mark.parametrize("multiset", [False, True], ids=["ordered", "multiset"])
+def test_credit_crossover_child_is_at_least_as_good_as_both_parents(multiset):
     """Against one opponent, the first child wins every position at least as often as either parent."""
     rules = Rules((2, 3, 4, 3))
-    space = space_for(rules)
+    space = space_for(rules, multiset=multiset)
     opponent = make_agent("fixed-rules", rules)
     rng = np.random.default_rng(11)
     for _ in range(5):
-        a, b = individual("table", rules, rng), individual("table", rules, rng)
+        a, b = (individual("table", rules, rng, multiset=multiset) for _ in range(2))
         values = win_probabilities(space, np.stack([a, b]), opponent)
         a.credit, b.credit = (values[0, :, 0], values[0, :, 1]), (values[1, :, 0], values[1, :, 1])
         parents = values
@@ -132,14 +134,30 @@ def test_credit_crossover_child_is_at_least_as_good_as_both_parents():
         assert np.mean(after[:, 0] > parents[:, :, 0].max(axis=0) + 1e-9) > 0.01  # and often better
 
 
-def test_table_json_is_readable_moves():
+@pytest.mark.parametrize("multiset, size", [(False, 6), (True, 5)], ids=["ordered", "multiset"])
+def test_table_json_is_readable_moves(multiset, size):
+    """A move per position (per multiset, read on its representative), and the space named."""
     rules = Rules((1, 2))
-    genes = table.create(rules, np.random.default_rng(0))
-    moves = table.to_json(genes, rules)["moves"]
-    assert moves[0] is None and len(moves) == 6
-    space = space_for(rules)
+    genes = table.create(rules, np.random.default_rng(0), multiset=multiset)
+    document = table.to_json(genes, rules)
+    moves = document["moves"]
+    assert moves[0] is None and len(moves) == size
+    assert document["space"] == ("multiset" if multiset else "ordered")
+    space = space_for(rules, multiset=multiset)
     for index, move in enumerate(moves[1:], start=1):
         assert rules.is_legal(space.position(index), tuple(move))
+    assert np.array_equal(table.from_json(document, rules), genes)
+
+
+def test_a_table_file_written_before_multisets_still_loads():
+    """No ``space`` key: the ordered space, one move per position."""
+    rules = Rules((1, 2))
+    genes = table.create(rules, np.random.default_rng(0), multiset=False)
+    document = table.to_json(genes, rules)
+    del document["space"]
+    assert np.array_equal(table.from_json(document, rules), genes)
+    with pytest.raises(ValueError, match="space is one of"):
+        table.from_json({**document, "space": "tree"}, rules)
 
 
 # -- rules ---------------------------------------------------------------------------------
@@ -242,3 +260,27 @@ def test_genome_json_refuses_wrong_types(tmp_path, kind, field, value):
     write_json(path, document)
     with pytest.raises(ValueError):
         load_strategy(path)
+
+
+def test_a_multiset_table_plays_every_position_of_its_board(tmp_path):
+    """Exported over multisets, a champion plays each arrangement of the piles: a legal move
+    to the multiset its gene names, the same win probabilities as its table; and it loads."""
+    from nim_evo.io import write_json
+    from nim_evo.strategy import load_strategy
+    from nim_evo.tournament import win_probabilities
+
+    rules = Rules((2, 4, 3, 4))
+    genes = table.create(rules, np.random.default_rng(2))
+    space, ordered = space_for(rules, multiset=True), space_for(rules)
+    assert len(genes) == space.n_positions < ordered.n_positions
+    path = tmp_path / "champion.json"
+    write_json(path, genome_document("table", genes, rules))
+    agent = load_strategy(path, rules)
+    for index in range(1, ordered.n_positions):
+        position = ordered.position(index)
+        (move, p), = agent.distribution(position)
+        assert p == 1.0 and rules.is_legal(position, move)
+        assert space.index(rules.apply(position, move)) == space.next[space.index(position), genes[space.index(position)]]
+    opponent = make_agent("random", rules)
+    by_table = win_probabilities(space, genes, opponent)[space.indices(ordered.positions)]
+    assert np.allclose(win_probabilities(ordered, agent, opponent), by_table, atol=1e-12)

@@ -281,7 +281,7 @@ def test_a_big_heap_is_drawn_as_a_map(tmp_path):
 
 def test_run_plot_on_a_board_too_big_draws_the_history_only(tmp_path, capsys):
     out = tmp_path / "big"
-    assert run(["--piles", "30", "30", "30", "30", "30", "--genome", "rules", "--fitness", "sampled", "--games", "20",
+    assert run(["--piles", *["30"] * 10, "--genome", "rules", "--fitness", "sampled", "--games", "20",
                 "--opponents", "random", "--generations", "2", "--population", "4", "--offspring", "4",
                 "--out", str(out), "--genomes-dir", str(tmp_path), "--plot", "svg", "--quiet"]) == 0
     captured = capsys.readouterr()

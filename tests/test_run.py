@@ -136,7 +136,7 @@ def test_default_run_ids_never_collide(tmp_path, monkeypatch):
     (["--piles", "0", "0"], "at least one object"),
     (["--piles", "3", "--max-take", "0"], "max_take must be >= 1"),
     (["--game", "7-5-3", "--piles", "3"], "either --game or --piles"),
-    (["--piles", "20", "20", "20", "20", "20"], "too many for a table genome"),
+    (["--piles", *["20"] * 12], "too many for a table genome"),
     (["--opponents", "genius"], "unknown agent 'genius'"),
     (["--generations", "0"], "--generations must be >= 1"),
     (["--population", "1"], "--population must be >= 2"),

@@ -15,7 +15,7 @@ from nim_evo.agents import PositionalAgent
 from nim_evo.genomes import ruleset, table, thresholds
 from nim_evo.io import FORMAT_VERSION, rules_from_json, rules_to_json
 from nim_evo.rules import Rules
-from nim_evo.space import Space, space_for
+from nim_evo.space import Space
 
 KINDS = {"table": table, "rules": ruleset, "thresholds": thresholds}
 GENOME_FORMAT = "nim_evo/genome"
@@ -30,7 +30,9 @@ def get_kind(name: str):
 
 
 class GenomeAgent(PositionalAgent):
-    """A genome as a playable strategy with the standard agent interface."""
+    """A genome as a playable strategy with the standard agent interface (a table genome
+    over multisets plays every arrangement of their piles: its move on the first pile of
+    the size it takes from)."""
 
     def __init__(self, kind: str, genes, rules: Rules, name: str | None = None):
         super().__init__(rules)
@@ -43,9 +45,9 @@ class GenomeAgent(PositionalAgent):
         if not any(piles):
             return []
         if self.kind == "table":
-            space = space_for(self.rules)
+            space = table.genes_space(self.genes, self.rules)
             move = int(np.asarray(self.genes)[space.index(piles)])
-            return [(space.move(move), 1.0)]
+            return [(space.concrete_move(piles, move), 1.0)]
         probabilities = get_kind(self.kind).move_probabilities(self.genes, self.rules, np.array([piles]))[0]
         moves = table_moves(self.rules)
         return [(moves[k], float(probabilities[k])) for k in np.flatnonzero(probabilities > 0)]

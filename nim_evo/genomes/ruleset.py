@@ -128,8 +128,9 @@ def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray
 
 
 def policy(genes, space: Space) -> np.ndarray:
-    """The move array of the genome over the space (deterministic)."""
-    return moves(genes, space.rules, space.positions, _space_features(space.rules))
+    """The move array of the genome over the space (deterministic; over multisets, its
+    move at each representative)."""
+    return space.fold(moves(genes, space.rules, space.positions, _space_features(space)))
 
 
 def situations(positions: np.ndarray) -> np.ndarray:
@@ -170,10 +171,8 @@ def from_json(data: dict, rules: Rules, container=dict):
 
 
 @lru_cache(maxsize=4)
-def _space_features(rules: Rules) -> dict:
-    from nim_evo.space import space_for
-
-    return board_features(rules, space_for(rules).positions)
+def _space_features(space: Space) -> dict:
+    return board_features(space.rules, space.positions)
 
 
 def _random_rule(rng) -> list[int]:

@@ -80,13 +80,15 @@ def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray
 
 
 def policy(genes, space: Space) -> np.ndarray:
-    return np.einsum("s,skm->km", probabilities(genes), _space_tables(space.rules))
+    """The policy table over the space (over multisets: at the representatives, equal
+    piles' moves added up)."""
+    return np.einsum("s,skm->km", probabilities(genes), _space_tables(space))
 
 
 def policies(stack: np.ndarray, space: Space) -> np.ndarray:
     """Policy tables of many genomes at once: ``(k, n_positions, n_moves)``."""
     weights = np.stack([probabilities(g) for g in stack])
-    return np.einsum("is,skm->ikm", weights, _space_tables(space.rules))
+    return np.einsum("is,skm->ikm", weights, _space_tables(space))
 
 
 def strategy_tables(rules: Rules, positions: np.ndarray) -> np.ndarray:
@@ -129,9 +131,7 @@ def from_json(data: dict, rules: Rules, container=np.asarray):
 
 
 @lru_cache(maxsize=4)
-def _space_tables(rules: Rules) -> np.ndarray:
-    from nim_evo.space import space_for
-
-    tables = strategy_tables(rules, space_for(rules).positions)
+def _space_tables(space: Space) -> np.ndarray:
+    tables = space.merge(strategy_tables(space.rules, space.positions))
     tables.flags.writeable = False
     return tables

@@ -205,9 +205,16 @@ class Learner(PositionalAgent):
         return self.stochastic_rows(rows) if self.stochastic else self.greedy_rows(rows)
 
     def policy(self, space: Space) -> np.ndarray:
+        """The learner's table over ``space``: its own space, or the other kind of space of
+        its board (ordered or of multisets), read at that space's positions."""
         if space.rules != self.rules:
             raise ValueError(f"this {self.name} learner was trained for {self.rules.name}, not {space.rules.name}")
-        return self.policy_rows(np.arange(space.n_positions))
+        if space is self.space:
+            return self.policy_rows(np.arange(space.n_positions))
+        rows = self.policy_rows(self.space.indices(space.positions))
+        if self.space.multiset:  # multiset columns, read back on the other space's positions
+            return _unfold(self.space, rows, space)
+        return space.merge(rows)
 
     def distribution(self, piles):
         index = self.space.index(piles)
@@ -305,6 +312,17 @@ def _coerce(key: str, value, default):
             raise ValueError(f"parameter {key} must be a list of [games, value] pairs, got {value!r}") from None
         return pairs
     raise TypeError(f"no coercion for parameter {key} of type {type(default).__name__}")
+
+
+def _unfold(own, rows: np.ndarray, space: Space) -> np.ndarray:
+    """Rows over the multiset columns of ``own`` as rows over the moves of ``space``'s
+    positions: each column's probability on the first pile of the size it takes from."""
+    table = np.zeros((space.n_positions, space.n_moves))
+    for index in range(1, space.n_positions):
+        position = space.position(index)
+        for column in np.flatnonzero(rows[index]):
+            table[index, space.move_index(own.concrete_move(position, column))] += rows[index, column]
+    return space.merge(table)
 
 
 def _legal_lists(space: Space) -> list[np.ndarray]:
