@@ -46,6 +46,27 @@ creator.create("RulesIndividual", dict, fitness=creator.FitnessWin)
 SPACES = ("multiset", "ordered")
 INDIVIDUALS = {"table": creator.TableIndividual, "thresholds": creator.ThresholdsIndividual,
                "rules": creator.RulesIndividual}
+
+
+def _deepcopy_individual(ind, memo):
+    """DEAP's clone and hall of fame deep-copy individuals: copy the genes and the fitness,
+    share the rates and the credit (an evaluation replaces them, nothing changes them in
+    place), which spares copying two arrays of a value per position each time."""
+    if isinstance(ind, np.ndarray):
+        copy = np.ndarray.copy(ind)  # keeps the class and the dtype (DEAP's constructor goes through a list)
+        copy.fitness = type(ind.fitness)()
+    else:
+        copy = type(ind)({key: list(value) for key, value in ind.items()})
+    if ind.fitness.valid:
+        copy.fitness.values = ind.fitness.values
+    for name in ("rates", "credit"):
+        if name in ind.__dict__:
+            setattr(copy, name, ind.__dict__[name])
+    return copy
+
+
+for _individual in INDIVIDUALS.values():
+    _individual.__deepcopy__ = _deepcopy_individual
 CHECKPOINT_VERSION = 1
 HALL_OF_FAME = 5
 
@@ -68,7 +89,7 @@ class Config:
     seed: int = 0
     tournsize: int = 3
     indpb: float | None = None   # per-gene mutation probability; None: the kind's default
-    greedy: float = 0.9          # table genome: share of credit-guided gene mutations
+    greedy: float = 1.0          # table genome: share of credit-guided gene mutations
     credit: bool = True          # table genome: operators read per-position credit (False: a plain GA)
     space: str = "multiset"      # the enumerated space fitness and table genes live on: multiset or ordered
 
@@ -89,7 +110,10 @@ class Config:
     @classmethod
     def from_json(cls, data: dict) -> Config:
         data = dict(data)
-        data.setdefault("space", "ordered")  # runs begun before multisets
+        if "space" not in data:  # runs begun before multisets kept the operators of their time
+            data["space"] = "ordered"
+            if data.get("genome") == "table" and data.get("indpb") is None:
+                data["indpb"] = 0.05
         data["rules"] = rules_from_json(data.get("rules"), "the run's config")
         data["opponents"] = tuple(data["opponents"])
         return cls(**data)
@@ -204,7 +228,7 @@ def joblib_map(jobs: int, function, *iterables) -> list:
 
 def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generation: int) -> int:
     """Evaluate individuals in fixed chunks through ``toolbox.map``; returns games played."""
-    groups = fitness.chunks(individuals)
+    groups = fitness.chunks(individuals, fitness.chunk_size(toolbox.panel, config.fitness))
     seeds = np.random.SeedSequence([config.seed, generation, 1]).spawn(len(groups))
     results = toolbox.map(toolbox.evaluate, [[_genes(ind) for ind in group] for group in groups], seeds)
     played = 0

@@ -70,6 +70,27 @@ def play_matches(space: Space, player, opponent, starts, games: int, rng: np.ran
     return wins
 
 
+class Transitions:
+    """An opponent's policy table as one sparse matrix per level (objects left): row ``p``
+    of level ``t`` holds, at column ``q``, the probability that the opponent moves from
+    ``p`` to ``q``. Built once per opponent and space; the evaluator's opponent step is then
+    one sparse-times-dense product per level, over the moves the opponent can play only."""
+
+    def __init__(self, space: Space, table: np.ndarray):
+        from scipy.sparse import csr_matrix
+
+        table = as_table(table, space)
+        self.n_positions = space.n_positions
+        self.levels = [None]
+        for total in range(1, space.max_total + 1):
+            idx = space.level(total)
+            rows, moves = np.nonzero(table[idx] > 0)
+            matrix = csr_matrix((table[idx[rows], moves], (rows, space.next[idx[rows], moves])),
+                                shape=(len(idx), space.n_positions))
+            matrix.sum_duplicates()
+            self.levels.append(matrix)
+
+
 def win_probabilities(space: Space, player, opponent) -> np.ndarray:
     """Exact probability that ``player`` wins from every position, either to move.
 
@@ -81,32 +102,52 @@ def win_probabilities(space: Space, player, opponent) -> np.ndarray:
             P[p, opponent to move] = sum_m opponent[p, m] * P[next[p, m], player to move]
             P[p, player to move]   = sum_m player[p, m]   * P[next[p, m], opponent to move]
 
+    Values are kept position-major, ``(n_positions, k)``, so that the opponent's step is a
+    sparse product (:class:`Transitions`) and a deterministic player's a gather.
+
     Args:
         player: one policy (agent, table or move array) or a stack of ``k`` tables
             ``(k, n_positions, n_moves)`` or move arrays ``(k, n_positions)``, evaluated together.
-        opponent: one policy.
+        opponent: one policy, or its :class:`Transitions` (built once, reused).
     Returns:
         ``(n_positions, 2)``, or ``(k, n_positions, 2)`` for a stack: column 0 with the
         player to move, column 1 with the opponent to move.
     """
-    opp = as_table(opponent, space)
+    return next(win_probabilities_each(space, player, [opponent]))
+
+
+def win_probabilities_each(space: Space, player, opponents):
+    """:func:`win_probabilities` of one player (or stack) against each opponent in turn,
+    the player checked once; yields one array per opponent."""
     stack, tables, moves = _as_stack(player, space)
     k = len(tables if tables is not None else moves)
-    mine = np.empty((k, space.n_positions))   # player to move
-    theirs = np.empty((k, space.n_positions))  # opponent to move
-    mine[:, 0] = space.rules.to_move_wins_at_end
-    theirs[:, 0] = not space.rules.to_move_wins_at_end
+    if moves is not None:
+        moves = np.ascontiguousarray(moves.T)  # (n, k)
+    for opponent in opponents:
+        opp = opponent if isinstance(opponent, Transitions) else Transitions(space, as_table(opponent, space))
+        if opp.n_positions != space.n_positions:
+            raise ValueError(f"the opponent's transitions are for {opp.n_positions} positions, the space has "
+                             f"{space.n_positions}")
+        result = _induction(space, opp, tables, moves, k)
+        yield result if stack else result[0]
+
+
+def _induction(space: Space, opp: Transitions, tables, moves, k: int) -> np.ndarray:
+    mine = np.empty((space.n_positions, k))    # player to move
+    theirs = np.empty((space.n_positions, k))  # opponent to move
+    mine[0] = space.rules.to_move_wins_at_end
+    theirs[0] = not space.rules.to_move_wins_at_end
+    columns = np.arange(k)
     for total in range(1, space.max_total + 1):
         idx = space.level(total)
-        nxt = np.where(space.legal[idx], space.next[idx], 0)
-        theirs[:, idx] = np.einsum("lm,klm->kl", opp[idx], mine[:, nxt])
+        theirs[idx] = opp.levels[total] @ mine
         if moves is not None:
-            chosen = space.next[idx[None, :], moves[:, idx]]
-            mine[:, idx] = np.take_along_axis(theirs, chosen, axis=1)
+            chosen = space.next[idx[:, None], moves[idx]]  # (l, k)
+            mine[idx] = theirs[chosen, columns]
         else:
-            mine[:, idx] = np.einsum("klm,klm->kl", tables[:, idx], theirs[:, nxt])
-    result = np.stack([mine, theirs], axis=-1)
-    return result if stack else result[0]
+            nxt = np.where(space.legal[idx], space.next[idx], 0)
+            mine[idx] = np.einsum("klm,lmk->lk", tables[:, idx], theirs[nxt])
+    return np.stack([mine.T, theirs.T], axis=-1)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ panel: its probability of winning from each position with itself, or the opponen
 move. The operators read it (never the solver):
 
 - mutation re-draws a gene either uniformly among the legal moves or, with probability
-  ``greedy``, as the move with the best ``theirs[next[p, m]]`` (the sub-game after it);
+  ``greedy`` (1 by default), as the move with the best ``theirs[next[p, m]]`` (the sub-game
+  after it);
 - crossover gives the first child, at every position, the gene of the parent that wins
   that position's sub-game more often. Against one opponent this child wins every
   position at least as often as both parents (by induction on objects left: its moves are
@@ -47,18 +48,30 @@ def genes_space(genes, rules: Rules):
     return space_for(rules, multiset=len(genes) != space_size(rules))
 
 
-def mutate(genes, rules: Rules, rng: np.random.Generator, indpb: float = 0.05, greedy: float = 0.9):
+GUIDED_INDPB = 0.3  # credit-guided re-draws never make a sub-game worse: many at once
+RANDOM_INDPB = 0.05  # random ones mostly break what works: few
+
+
+def mutate(genes, rules: Rules, rng: np.random.Generator, indpb: float | None = None, greedy: float = 1.0):
     """Re-draw each gene with probability ``indpb``: greedily from the credit with
-    probability ``greedy`` (when the individual has credit), otherwise uniformly."""
+    probability ``greedy`` (when the individual has credit), otherwise uniformly.
+
+    ``indpb`` defaults to 0.3 for an individual with credit and 0.05 without. A greedy
+    re-draw of every gene at once is a step of policy iteration against the panel (each
+    position's move becomes the best reply given the genome's own play below it), so it
+    can only raise every sub-game's value against one opponent; random re-draws are what
+    stall the last genes (on seven heaps, 10% of them kept the champion at 99.89% for 150
+    generations), so ``greedy`` is 1 by default."""
     space = genes_space(genes, rules)
+    if indpb is None:
+        indpb = RANDOM_INDPB if getattr(genes, "credit", None) is None else GUIDED_INDPB
     chosen = np.flatnonzero(rng.random(space.n_positions) < indpb)
     chosen = chosen[chosen > 0]
-    new = _random_legal(space, chosen, rng)
     credit = getattr(genes, "credit", None)
-    if credit is not None and len(chosen):
-        smart = rng.random(len(chosen)) < greedy
-        new[smart] = _best_moves(space, chosen[smart], credit[1], rng)
-    genes[chosen] = new
+    smart = np.zeros(len(chosen), dtype=bool) if credit is None else rng.random(len(chosen)) < greedy
+    genes[chosen[~smart]] = _random_legal(space, chosen[~smart], rng)
+    if smart.any():
+        genes[chosen[smart]] = _best_moves(space, chosen[smart], credit[1], rng)
     return (genes,)
 
 
