@@ -103,9 +103,9 @@ def _rules(args):
     given = args.game is not None or args.piles is not None
     files = [spec for spec in args.players if opponents.is_path(spec)]
     rules = rules_from_args(args) if given or not files else load_strategy(files[0]).rules
-    if not enumerable(rules):
-        raise UsageError(f"the board {rules.name} has {space_size(rules):,} positions; the arena plays on boards "
-                         f"of at most {DEFAULT_MAX_POSITIONS:,}")
+    if not enumerable(rules, multiset=True):
+        raise UsageError(f"the board {rules.name} has {space_size(rules, True):,} multisets of piles; the arena "
+                         f"plays on boards of at most {DEFAULT_MAX_POSITIONS:,}")
     return rules
 
 

@@ -12,6 +12,8 @@ which ``nim_evo.load_strategy`` plays.
 
 from __future__ import annotations
 
+import argparse
+
 import json
 import shlex
 import sys
@@ -47,6 +49,9 @@ def build_parser() -> Parser:
                        help="the learner's seat against --opponent (default alternate)")
     train.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                        help="a learner parameter, VALUE in JSON (repeatable), e.g. alpha=0.5")
+    train.add_argument("--symmetry", action=argparse.BooleanOptionalAction,
+                       help="learn over multisets of pile sizes, one entry for every arrangement of the same "
+                            "piles (default: as the seed did, on for qlearning, off for the others)")
     out = p.add_argument_group("output")
     out.add_argument("--out", help="the learner file (default genomes/<agent>-<game>-seed<seed>.json)")
     out.add_argument("--force", action="store_true", help="allow overwriting an existing --out")
@@ -81,12 +86,17 @@ def _learn(args, command: str) -> int:
     if args.agent is None:
         raise UsageError(f"--agent is required; choose from {', '.join(LEARNERS)}")
     rules = rules_from_args(args)
-    if not enumerable(rules):
-        raise UsageError(f"the board {rules.name} has {space_size(rules):,} positions; learners keep a table "
-                         "over every position, so they need a board that can be enumerated")
+    params = parse_params(args.param)
+    if args.symmetry is not None:
+        params["symmetry"] = args.symmetry
+    symmetry = params.get("symmetry", LEARNERS[args.agent].symmetric)
+    if isinstance(symmetry, bool) and not enumerable(rules, multiset=symmetry):
+        what = "multisets of piles" if symmetry else "positions"
+        raise UsageError(f"the board {rules.name} has {space_size(rules, symmetry):,} {what}; learners keep a "
+                         f"table over every one of them, so they need a board that can be enumerated")
     if args.seed < 0:
         raise UsageError(f"--seed must be >= 0, got {args.seed}")
-    learner = make_learner(args.agent, rules, **parse_params(args.param))
+    learner = make_learner(args.agent, rules, **params)
     episodes = learner.episodes if args.episodes is None else args.episodes
     if not 0 <= episodes <= MAX_EPISODES:
         raise UsageError(f"--episodes must be between 0 and {MAX_EPISODES:,}, got {episodes:,}")
@@ -109,7 +119,7 @@ def _learn(args, command: str) -> int:
     seconds = time.perf_counter() - began
     solution = solve(learner.space)
     accuracy = solution.accuracy(learner.policy(learner.space))
-    results = tournament(rules, learner, list(REPORT_OPPONENTS), exact=True)
+    results = tournament(rules, learner, list(REPORT_OPPONENTS), exact=True, multiset=learner.symmetry)
     save_learner(learner, out, command=command, accuracy=accuracy, seconds=round(seconds, 3),
                  win_rates={r.opponent: [r.first_rate, r.second_rate] for r in results})
     if args.quiet:

@@ -83,7 +83,8 @@ def mover(name_or_genome, rules: Rules, genes=None):
     if name_or_genome == "random":
         return _RandomMover(rules)
     if name_or_genome == "nimsum":
-        if rules.misere and rules.max_take is not None and len(rules.piles) > 1 and not enumerable(rules):
+        if rules.misere and rules.max_take is not None and len(rules.piles) > 1 \
+                and not enumerable(rules, multiset=True):
             raise ValueError(f"nimsum on {rules.name} would need the solver (misère with a cap has no "
                              "closed form) and the board is too big to solve")
         return _NimSumMover(rules)

@@ -28,7 +28,7 @@ from nim_evo.learners import LEARNERS
 from nim_evo.learners.base import Learner
 from nim_evo.rules import Move, Position, Rules
 from nim_evo.solver import solve
-from nim_evo.space import enumerable
+from nim_evo.space import enumerable, space_for
 from nim_evo.strategy import load_strategy
 
 MAX_GAMES = 1_000_000
@@ -146,9 +146,9 @@ def hint(piles: Position, rules: Rules) -> str:
     """The solver's advice: a winning move, or that every move loses against perfect play."""
     moves = theory.winning_moves(rules, piles)
     if moves is None:
-        if not enumerable(rules):
+        if not enumerable(rules, multiset=True):
             return f"Hints are unavailable: {rules.name} is too large to solve."
-        moves = solve(rules).winning_moves(piles)
+        moves = solve(space_for(rules, multiset=True)).winning_moves(piles)
     if not moves:
         return "Hint: every move loses against perfect play; play on and hope for a mistake."
     pile, count = moves[0]

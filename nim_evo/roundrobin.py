@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nim_evo.rules import Rules
+from nim_evo.space import enumerable
 from nim_evo.tournament import tournament
 
 CSV_COLUMNS = ("player", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high", "first_rate", "second_rate")
@@ -80,9 +81,14 @@ def round_robin(rules: Rules, players: dict, games: int = 1000, seed: int = 0, e
     games depend on the two names and the seed, not on the other participants, their order
     or ``jobs``.
 
+    Games are played on the ordered space, exact for any player; a board too big for it
+    but not for its multisets (eight heaps) plays on the multisets, where a player that
+    reads pile order is judged as it plays each multiset's representative.
+
     Raises:
         ValueError: fewer than two players, or a board too big to enumerate.
     """
+    multiset = not enumerable(rules)
     names = tuple(players)
     if len(names) < 2:
         raise ValueError(f"a round robin needs at least two participants, got {len(names)}")
@@ -91,7 +97,7 @@ def round_robin(rules: Rules, players: dict, games: int = 1000, seed: int = 0, e
     matrices = {key: np.full((n, n), np.nan) for key in ("rate", "low", "high", "first", "second")}
     for pair in itertools.combinations(range(n), 2):
         i, j = sorted(pair, key=lambda k: names[k])
-        result, = tournament(rules, agents[i], [agents[j]], games=games, exact=exact, jobs=jobs,
+        result, = tournament(rules, agents[i], [agents[j]], games=games, exact=exact, jobs=jobs, multiset=multiset,
                              seed=[seed, zlib.crc32(names[i].encode()), zlib.crc32(names[j].encode())])
         for key, mine, theirs in (("rate", result.win_rate, 1 - result.win_rate),
                                   ("low", result.ci_low, 1 - result.ci_high),

@@ -133,7 +133,7 @@ def test_cli_default_directory_is_numbered(tmp_path, monkeypatch, capsys):
     (["nimsum", "nimsum"], "nimsum takes part twice"),
     (["nimsum", "random", "--games", "0"], "--games must be between 1"),
     (["nimsum", LEARNER_FILE, "--game", "7-5-3"], "not 7-5-3"),
-    (["nimsum", "random", "--piles", "40", "40", "40", "40", "40"], "the arena plays on boards of at most"),
+    (["nimsum", "random", "--piles", *["40"] * 10], "the arena plays on boards of at most"),
     (["nimsum", "random", "--game", "bogus"], "cannot read game"),
 ])
 def test_cli_errors_are_one_line(tmp_path, capsys, argv, message):

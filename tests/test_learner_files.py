@@ -12,8 +12,8 @@ from nim_evo.learners import LEARNERS, Learner, make_learner
 from nim_evo.learners.files import learner_document, learner_from_document, load_learner, save_learner
 
 RULES = Rules((2, 3, 4), misere=True)
-PARAMS = {"qlearning": {"schedule": ((100, 0.9), (100, 0.4)), "sorted_positions": True},
-          "wincount": {"cutoff": 50}, "td": {"alpha": 0.4, "epsilon_decay": 0.001}}
+PARAMS = {"qlearning": {"schedule": ((100, 0.9), (100, 0.4)), "symmetry": True},
+          "wincount": {"cutoff": 50}, "td": {"alpha": 0.4, "epsilon_decay": 0.001, "symmetry": True}}
 GENOMES = sorted((Path(__file__).parent.parent / "genomes").glob("*.json"))
 
 
@@ -50,7 +50,7 @@ def test_counts_are_written_as_integers():
     document = learner_document(trained("wincount"))
     values = document["state"]["counts"]["values"]
     assert all(type(v) is int for v in values) and document["state"]["counts"]["shape"] == [60, 9]
-    assert document["params"] == {"cutoff": 50}
+    assert document["params"] == {"cutoff": 50, "symmetry": False}
     assert learner_document(trained("qlearning"))["params"]["schedule"] == [[100, 0.9], [100, 0.4]]
 
 
@@ -98,7 +98,7 @@ BAD = {
     "games_played": (lambda d: d.update(games_played=-1), "games_played must be a count"),
     "missing state": (lambda d: d["state"].pop("alpha_now"), "state holds q, epsilon_now, alpha_now"),
     "extra state": (lambda d: d["state"].update(table={"shape": [], "values": [0]}), "state holds"),
-    "wrong shape": (lambda d: d["state"]["q"].update(shape=[60, 8]), "'q' has shape \\[60, 8\\], expected \\[60, 9\\]"),
+    "wrong shape": (lambda d: d["state"]["q"].update(shape=[60, 8]), "'q' has shape \\[60, 8\\], expected \\[28, 9\\]"),
     "short values": (lambda d: d["state"]["q"].update(values=d["state"]["q"]["values"][:-1]), "'q' should be a flat list"),
     "nested values": (lambda d: d["state"]["q"].update(values=[d["state"]["q"]["values"]]), "'q' should be a flat list"),
     "text values": (lambda d: d["state"]["q"].update(values="0.1 0.2"), "not a shape and a list of numbers"),

@@ -171,7 +171,7 @@ def test_quality_window_zero_is_refused():
 
 
 def test_qlearning_plus_one_to_the_winner_minus_one_to_the_loser():
-    learner = make_learner("qlearning", R23_MISERE)
+    learner = make_learner("qlearning", R23_MISERE, symmetry=False)
     record = GameRecord((2, 3), ((1, 3), (0, 1), (0, 1)), winner=1)
     learner.learn_record(record)
     learner.learn_record(record, seats=(0,))
@@ -179,27 +179,40 @@ def test_qlearning_plus_one_to_the_winner_minus_one_to_the_loser():
         ((2, 3), (1, 3)): -2, ((2, 0), (0, 1)): 1, ((1, 0), (0, 1)): -2}))
 
 
-def test_qlearning_sorted_positions_share_scores_between_permutations():
-    rules = Rules((3, 2), 2, True)  # canonical board 2-3-cap2-misere
+def test_qlearning_over_multisets_shares_scores_between_arrangements():
+    """The seed sorted its rows: by default the table is over multisets, and arrangements of
+    the same piles (and moves from equal piles) share one score."""
+    rules = Rules((3, 2), 2, True)
     records = [GameRecord((2, 1), ((0, 1), (0, 1), (1, 1)), winner=1),  # (2,1) (1,1) (0,1): seat 0 took the last
                GameRecord((3, 0), ((0, 2), (0, 1)), winner=0)]  # (3,0) (1,0): seat 1 took the last
-    plain, shared = make_learner("qlearning", rules), make_learner("qlearning", rules, sorted_positions=True)
+    plain, shared = make_learner("qlearning", rules, symmetry=False), make_learner("qlearning", rules)
+    assert shared.symmetry and not plain.symmetry
     for record in records:
         plain.learn_record(record)
         shared.learn_record(record)
     np.testing.assert_array_equal(plain.q, expected_from(rules, 0.0, {
         ((2, 1), (0, 1)): -1, ((0, 1), (1, 1)): -1, ((1, 1), (0, 1)): 1, ((3, 0), (0, 2)): 1, ((1, 0), (0, 1)): -1}))
-    legal = shared.space.legal  # (illegal entries of a shared q read some canonical cell: never used)
-    np.testing.assert_array_equal(np.where(legal, shared.q, 0), expected_from(rules, 0.0, {
-        ((2, 1), (0, 1)): -1, ((1, 2), (1, 1)): -1,  # sorted (1,2), taking from the 2
-        ((0, 1), (1, 1)): -2, ((1, 0), (0, 1)): -2,  # sorted (0,1): one cell, both games
-        ((1, 1), (0, 1)): 1, ((3, 0), (0, 2)): 1}))
-    assert shared.table.shape == space_for(Rules((2, 3), 2, True)).legal.shape
-    three = make_learner("qlearning", Rules((3, 1, 2), misere=True), sorted_positions=True)  # sorts by a 3-cycle
+    assert shared.table.shape == (space_for(rules, multiset=True).n_positions, rules.n_moves) == (9, 4)
+
+    def cell(learner, piles, move):
+        return learner.q[learner.space.index(piles), learner.space.move_index_at(piles, move)]
+
+    assert [cell(shared, (2, 1), (0, 1)), cell(shared, (1, 2), (1, 1)),  # take one from the 2
+            cell(shared, (0, 1), (1, 1)), cell(shared, (1, 0), (0, 1)),  # one cell, both games
+            cell(shared, (1, 1), (0, 1)), cell(shared, (1, 1), (1, 1)),  # equal piles: one move
+            cell(shared, (3, 0), (0, 2)), cell(shared, (0, 3), (1, 2)), cell(shared, (2, 1), (1, 1))] \
+        == [-1, -1, -2, -2, 1, 1, 1, 1, 0]
+    three = make_learner("qlearning", Rules((3, 1, 2), misere=True))  # arrangements by a 3-cycle
     three.learn_record(GameRecord((2, 0, 1), ((0, 1), (0, 1), (2, 1)), winner=1))  # seat 0 takes 1 of the 2: -1
-    cell = lambda piles, move: three.q[three.space.index(piles), three.space.move_index(move)]  # noqa: E731
-    assert [cell((2, 0, 1), (0, 1)), cell((2, 1, 0), (0, 1)), cell((0, 1, 2), (2, 1)), cell((1, 0, 2), (2, 1)),
-            cell((2, 0, 1), (2, 1)), cell((0, 1, 2), (1, 1))] == [-1, -1, -1, -1, 0, 0]
+    assert [cell(three, (2, 0, 1), (0, 1)), cell(three, (2, 1, 0), (0, 1)), cell(three, (0, 1, 2), (2, 1)),
+            cell(three, (1, 0, 2), (2, 1)), cell(three, (2, 0, 1), (2, 1)), cell(three, (0, 1, 2), (1, 1))] \
+        == [-1, -1, -1, -1, 0, 0]
+
+
+def test_qlearning_retry_draws_from_the_seeds_grid():
+    """Seed 002's (row, value) grid: 4 x 5 = 20 pairs on 2-3-4-5, 14 of them moves of the board."""
+    learner = make_learner("qlearning", Rules((2, 3, 4, 5), misere=True))
+    assert len(learner._grid) == 20 and sorted(k for k in learner._grid if k >= 0) == list(range(14))
 
 
 def test_qlearning_epsilon_schedule():
@@ -263,7 +276,7 @@ def test_reinforcement_rates_decay_per_game_and_initial_values_are_small():
     ("wincount", {"cutoff": 0}, "cutoff"), ("wincount", {"cutoff": 2.5}, "integer"),
     ("wincount", {"cutof": 5}, "no parameter"), ("quality", {"window": -1.0}, "window"),
     ("quality", {"initial": 200.0}, "bounds"), ("qlearning", {"schedule": ((10, 1.5),)}, "epsilon"),
-    ("qlearning", {"sorted_positions": 1}, "true or false"), ("td", {"gamma": 1.5}, "gamma"),
+    ("qlearning", {"symmetry": 1}, "true or false"), ("td", {"gamma": 1.5}, "gamma"),
     ("montecarlo", {"alpha_decay": 1.0}, "alpha_decay"), ("td", {"alpha": float("nan")}, "number"),
 ])
 def test_bad_parameters_are_refused(name, params, word):
@@ -346,13 +359,16 @@ def test_training_seats_against_a_deterministic_opponent(seat):
 
 # -- policies -----------------------------------------------------------------------------
 
+RETRY = .99 * 5 / 6 / (.99 * 5 / 6 + .01)
 HAND = {  # name: (state settings at the start of 2-3, greedy row, stochastic row)
     "wincount": ({"counts": [1, 3, 2, 3, 1]}, [0, .5, 0, .5, 0], [.1, .3, .2, .3, .1]),
     "subgame": ({"wins": [0, 4, 2, 6, 1], "losses": [3, 2, 0, 3, 0]},  # ratios 1/3, 2, 2, 2, 1
                 [0, 1 / 3, 1 / 3, 1 / 3, 0], [1 / 22, 6 / 22, 6 / 22, 6 / 22, 3 / 22]),
     "quality": ({"quality": [50, 100, 10, 60, 0]}, [0, 1, 0, 0, 0], [1 / 3, 1 / 3, 0, 1 / 3, 0]),  # > 100 - 90
+    # epsilon 0.99 before any game; the retry draws from the seed's grid of 2 x 3 pairs, 5 of them legal
+    # here, so the move is random with probability r = .99 * 5/6 / (.99 * 5/6 + .01)
     "qlearning": ({"table": [0, 2, -1, 2, 1]}, [0, .5, 0, .5, 0],
-                  [.99 / 5, .99 / 5 + .005, .99 / 5, .99 / 5 + .005, .99 / 5]),  # epsilon 0.99 before any game
+                  [RETRY / 5, RETRY / 5 + (1 - RETRY) / 2, RETRY / 5, RETRY / 5 + (1 - RETRY) / 2, RETRY / 5]),
     "td": ({"q": [.1, .5, .2, .3, .4]}, [0, 1, 0, 0, 0], [.08, .68, .08, .08, .08]),  # epsilon 0.4
     "montecarlo": ({"q": [.1, .5, .2, .3, .4], "epsilon_now": 0.2}, [0, 1, 0, 0, 0], [.04, .84, .04, .04, .04]),
 }
@@ -380,7 +396,9 @@ def test_qlearning_stochastic_uses_the_schedules_epsilon_at_its_games_played():
     learner = make_learner("qlearning", R23, stochastic=True)
     learner.table[learner.space.start] = [0, 2, -1, 2, 1]
     learner.games_played = 30_000
-    np.testing.assert_allclose(learner.policy(learner.space)[learner.space.start], [.06, .41, .06, .41, .06])
+    r = .3 * 5 / 6 / (.3 * 5 / 6 + .7)  # epsilon 0.3; a random pair of the grid's 6 is legal 5 times in 6
+    np.testing.assert_allclose(learner.policy(learner.space)[learner.space.start],
+                               [r / 5, r / 5 + (1 - r) / 2, r / 5, r / 5 + (1 - r) / 2, r / 5])
 
 
 @pytest.mark.parametrize("name", LEARNERS)
@@ -418,16 +436,17 @@ def test_learners_pickle_and_keep_training_identically(name):
     assert_same_state(clone, learner)
 
 
-@pytest.mark.parametrize("exploration, expected", [("retry", 0.0625), ("uniform", 0.25)])
+@pytest.mark.parametrize("exploration, expected", [("retry", 1 / 22), ("uniform", 0.25)])
 def test_qlearning_exploration_retries_illegal_columns_as_the_seed_did(exploration, expected):
-    """Seed 002 drew a column of the whole move row (14 on 2-3-4-5) and drew again while it
-    was illegal: at epsilon 0.5 with 2 legal moves a random move is played with chance
-    (0.5 * 2/14) / (0.5 * 2/14 + 0.5) = 1/8, the non-greedy one 1/16 of the time."""
+    """Seed 002 drew a (row, value) pair of its whole grid (4 x 5 = 20 on 2-3-4-5) and drew
+    again while it was no legal move: at epsilon 0.5 with 2 legal moves a random move is
+    played with chance (0.5 * 2/20) / (0.5 * 2/20 + 0.5) = 1/11, the non-greedy one 1/22 of
+    the time."""
     from nim_evo.learners.base import Uniforms
 
     learner = QLearner(Rules((2, 3, 4, 5), misere=True), exploration=exploration)
     space = learner.space
-    position = space.index((0, 0, 1, 1))
+    position = space.index((0, 0, 0, 2))
     legal = np.flatnonzero(space.legal[position])
     assert len(legal) == 2 and learner.table.shape[1] == 14
     learner.table[position, legal[0]] = 5.0  # the greedy move

@@ -21,7 +21,7 @@ from nim_evo.agents import PositionalAgent, make_agent
 from nim_evo.boards import uniform_rows
 from nim_evo.game import GameRecord
 from nim_evo.rules import Rules
-from nim_evo.space import Space, space_for
+from nim_evo.space import Space, space_for, space_size
 
 SEATS = ("alternate", "first", "second", "loser")
 MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file) stays in the megabytes
@@ -30,29 +30,43 @@ MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file
 class Learner(PositionalAgent):
     """Base of the learners. Subclasses set ``name``, ``defaults`` (parameter -> the seed's
     value), ``episodes`` (the seed's training budget) and ``state_names``, and define
-    :meth:`choose`, :meth:`update` and :meth:`values`."""
+    :meth:`choose`, :meth:`update` and :meth:`values`.
+
+    Every learner also takes ``symmetry``: learn over multisets of pile sizes
+    (:mod:`nim_evo.multiset`), one entry for every arrangement of the same piles, as seed
+    002 did by sorting the piles after each move. Its default is ``symmetric`` (True where
+    the seed did it); a symmetric learner plays a concrete position by the multiset's
+    move on the first pile of the size it takes from."""
 
     name = "learner"
     source = ""  # the seed document it comes from
     algorithm = 1  # bump when an update or choice rule changes: cached learners are then retrained
     defaults: dict = {}
     episodes = 1000
+    symmetric = False  # the default of the symmetry parameter
     state_names: tuple[str, ...] = ()
+
+    @classmethod
+    def parameters(cls) -> dict:
+        """Every parameter with its default: the learner's own, then ``symmetry``."""
+        return {**cls.defaults, "symmetry": cls.symmetric}
 
     def __init__(self, rules: Rules, stochastic: bool = False, **params):
         super().__init__(rules)
-        unknown = sorted(set(params) - set(self.defaults))
+        defaults = self.parameters()
+        unknown = sorted(set(params) - set(defaults))
         if unknown:
-            known = ", ".join(self.defaults) or "none"
+            known = ", ".join(defaults)
             raise ValueError(f"{self.name} has no parameter {unknown[0]!r} (its parameters: {known})")
-        self.params = {key: _coerce(key, params.get(key, default), default) for key, default in self.defaults.items()}
+        self.params = {key: _coerce(key, params.get(key, default), default) for key, default in defaults.items()}
         self.check_params()
         self.stochastic = bool(stochastic)
-        self.space = space_for(rules)
-        cells = self.space.n_positions * self.space.n_moves
+        cells = space_size(rules, self.symmetry) * rules.n_moves
         if cells > MAX_CELLS:
-            raise ValueError(f"a learner on {rules.name} would keep {cells:,} position-move values (limit "
-                             f"{MAX_CELLS:,}); learners are for boards of up to about 50,000 positions")
+            what = "multisets of piles" if self.symmetry else "positions"
+            raise ValueError(f"a learner on {rules.name} would keep {cells:,} values of {what} and moves (limit "
+                             f"{MAX_CELLS:,}); learners are for boards of up to about 50,000 {what}")
+        self.space = space_for(rules, multiset=self.symmetry)
         self.games_played = 0
         self.training: list[dict] = []  # one entry per train() call: episodes, opponent, seat
         self.reset()
@@ -177,7 +191,7 @@ class Learner(PositionalAgent):
         """Learn from a game record of the scalar path (``seats``: the seats it played)."""
         positions = record.positions(self.rules)[:-1]
         self.update(np.array([self.space.index(p) for p in positions], dtype=np.int64),
-                    np.array([self.space.move_index(m) for m in record.moves], dtype=np.int64),
+                    np.array([self.space.move_index_at(p, m) for p, m in zip(positions, record.moves)], dtype=np.int64),
                     record.winner, tuple(seats))
         self.games_played += 1
 
@@ -259,7 +273,7 @@ class Learner(PositionalAgent):
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self.space = space_for(self.rules)
+        self.space = space_for(self.rules, multiset=self.symmetry)
 
 
 class Uniforms:

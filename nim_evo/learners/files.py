@@ -8,7 +8,8 @@
      "state": {"table": {"shape": [360, 14], "values": [...]}}}
 
 State arrays are indexed by the engine's enumeration of the rules' positions and moves
-(:class:`nim_evo.space.Space`); the shapes are checked on loading. Floats are written
+(:class:`nim_evo.space.Space`), or of its multisets with the parameter ``symmetry``
+(:class:`nim_evo.multiset.MultisetSpace`); the shapes are checked on loading. Floats are written
 with Python's shortest round-trip repr, so a saved learner loads bit for bit.
 """
 
@@ -61,7 +62,10 @@ def learner_from_document(data: dict, source: str = "file", stochastic: bool = F
     params = data.get("params")
     if not isinstance(params, dict):
         raise ValueError(f"{source} records no learner parameters")
-    unknown = sorted(set(params) - set(LEARNERS[name].defaults))
+    if "sorted_positions" in params and name == "qlearning":
+        raise ValueError(f"{source} was written by an older nim_evo (sorted_positions, now symmetry over "
+                         "multisets); train it again")
+    unknown = sorted(set(params) - set(LEARNERS[name].parameters()))
     if unknown:
         raise ValueError(f"{source}: {name} has no parameter {unknown[0]!r}")
     try:

@@ -22,11 +22,15 @@ its own play) most likely saw more than the 30,000 scheduled games. The seed's
 greedy pick was the first maximum over all columns, illegal ones at 0; that made no
 measurable difference and is not reproduced.
 
-With ``sorted_positions`` (the seed sorted the rows after every move) positions that are
-permutations of each other share their scores: the table is kept over the *canonical*
-board, the start's piles sorted, where a position is its piles sorted (a sorted reachable
-position always fits inside the sorted start) and a move is (rank of its pile in that
-order, count).
+By default (``symmetry``; the seed sorted the rows after every move) the table is kept over
+multisets of pile sizes (:mod:`nim_evo.multiset`), so positions that are arrangements of
+each other share their scores (90 rows on 2-3-4-5 instead of 360), and moves from equal
+piles share one score.
+
+The retry exploration draws from the seed's grid of (row, value) pairs, every pile with
+every count up to the largest pile (4 x 5 = 20 on 2-3-4-5, of which 14 are moves of the
+board); a pair that is not a legal move there (or that takes from a pile equal to an
+earlier one: the same move over multisets) is drawn again.
 """
 
 from __future__ import annotations
@@ -34,19 +38,19 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.learners.base import Learner
-from nim_evo.rules import Rules
-from nim_evo.space import space_for
 
 SCHEDULE = ((12_000, 0.99), (9_000, 0.7), (6_000, 0.5), (3_000, 0.3))
 
 
 class QLearner(Learner):
-    """A Q-table over the enumerated space (or its canonical, sorted form)."""
+    """A Q-table over the enumerated space (by default of multisets, as the seed sorted)."""
 
     name = "qlearning"
     source = "002"
-    defaults = {"schedule": SCHEDULE, "reward": 1.0, "sorted_positions": False, "exploration": "retry"}
+    algorithm = 2  # 2: the retry draws from the seed's (row, value) grid; multisets replace sorted_positions
+    defaults = {"schedule": SCHEDULE, "reward": 1.0, "exploration": "retry"}
     episodes = sum(games for games, _ in SCHEDULE)
+    symmetric = True
     state_names = ("table",)
 
     def check_params(self):
@@ -59,34 +63,19 @@ class QLearner(Learner):
                 raise ValueError(f"a schedule step needs games >= 0 and 0 <= epsilon <= 1, got {(games, epsilon)}")
 
     def reset(self):
-        self._build_maps()
-        self.table = np.zeros(self._table_shape)  # scores over canonical positions and moves
-        self.epsilon_now = 0.0
-
-    def _build_maps(self) -> None:
-        """``cell[p, m]``: the flat table cell of each (position, move) of the space."""
         space = self.space
-        if not self.sorted_positions:
-            self._table_shape = (space.n_positions, space.n_moves)
-            self.cell = np.arange(space.n_positions * space.n_moves).reshape(space.n_positions, space.n_moves)
-            return
-        canon = space_for(Rules(tuple(sorted(self.rules.piles)), self.rules.max_take, self.rules.misere))
-        order = np.argsort(space.positions, axis=1, kind="stable")
-        rank = np.argsort(order, axis=1)  # rank of each pile in its position's sorted order
-        canon_position = canon.indices(np.take_along_axis(space.positions, order, axis=1))
-        pile, count = space.moves[:, 0], space.moves[:, 1]
-        canon_pile = rank[:, pile]  # (n_positions, n_moves)
-        offsets = np.concatenate([[0], np.cumsum([min(n, self.rules.max_take or n) for n in canon.rules.piles])])
-        widths = np.diff(offsets)
-        valid = space.legal & (count <= widths[canon_pile])
-        canon_move = np.where(valid, offsets[canon_pile] + count - 1, 0)
-        self._table_shape = (canon.n_positions, canon.n_moves)
-        self.cell = canon_position[:, None] * canon.n_moves + canon_move
+        self.table = np.zeros((space.n_positions, space.n_moves))
+        self.epsilon_now = 0.0
+        # the seed's grid: (pile, value) for every pile and value up to the largest pile; -1 where no move
+        width = max(self.rules.piles)
+        pile, count = np.divmod(np.arange(len(self.rules.piles) * width), width)
+        index = {move: k for k, move in enumerate(self.rules.moves)}
+        self._grid = [index.get((int(p), int(c) + 1), -1) for p, c in zip(pile, count)]
 
     @property
     def q(self) -> np.ndarray:
         """``(n_positions, n_moves)``: the score of every legal (position, move) of the space (0 elsewhere)."""
-        return np.where(self.space.legal, self.table.ravel()[self.cell], 0.0)
+        return np.where(self.space.legal, self.table, 0.0)
 
     def epsilon_at(self, games: int) -> float:
         """The schedule's epsilon for the game after ``games`` games."""
@@ -103,35 +92,34 @@ class QLearner(Learner):
         if self.exploration == "uniform":
             if uniforms.random() < self.epsilon_now:
                 return legal[uniforms.below(len(legal))]
-        else:  # the seed's: a column of the whole row, drawn again while illegal
-            columns = self._table_shape[1]
+        else:  # the seed's: a (row, value) pair of the whole grid, drawn again while no legal move
+            legal_here = self.space.legal[position]
             while uniforms.random() < self.epsilon_now:
-                column = uniforms.below(columns)
-                if column < len(legal):  # len(legal) of the columns are legal: uniform among them
-                    return legal[column]
-        scores = self.table.ravel()[self.cell[position, legal]]
+                column = self._grid[uniforms.below(len(self._grid))]
+                if column >= 0 and legal_here[column]:
+                    return column
+        scores = self.table[position, legal]
         best = legal[scores == scores.max()]
         return best[uniforms.below(len(best))] if len(best) > 1 else best[0]
 
     def update(self, positions, moves, winner, seats):
         """The seed's update: +reward to the winner's (position, move) pairs, -reward to the loser's."""
-        table = self.table.ravel()
-        for seat in seats:  # a game's cells are distinct: its positions shrink, so do their sorted forms
+        for seat in seats:  # a game's positions are distinct: they shrink
             delta = self.reward if seat == winner else -self.reward
-            table[self.cell[positions[seat::2], moves[seat::2]]] += delta
+            self.table[positions[seat::2], moves[seat::2]] += delta
 
     def values(self):
         return self.q
 
     def row_values(self, rows):
-        return np.where(self.space.legal[rows], self.table.ravel()[self.cell[rows]], 0.0)
+        return np.where(self.space.legal[rows], self.table[rows], 0.0)
 
     def stochastic_rows(self, rows):
         """The training rule with the schedule's epsilon where training stands (0.3 once
         the seed's 30,000 games are played; 0.99 before any)."""
         epsilon = self.epsilon_at(self.games_played)
-        if self.exploration == "retry":  # the chance that the accepted try was a random column
-            random_try = epsilon * self.space.legal[rows].sum(axis=1, keepdims=True) / self._table_shape[1]
+        if self.exploration == "retry":  # the chance that the accepted try was a random pair
+            random_try = epsilon * self.space.legal[rows].sum(axis=1, keepdims=True) / len(self._grid)
             epsilon = np.divide(random_try, random_try + 1 - epsilon, out=np.ones_like(random_try, dtype=float),
                                 where=random_try + 1 - epsilon > 0)
         return self.epsilon_rows(epsilon, rows)
