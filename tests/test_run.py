@@ -68,7 +68,8 @@ def test_table_run_on_7_5_3_finds_perfect_play(tmp_path):
     assert json.loads((out / "champion.json").read_text())["accuracy"] == 1.0
 
 
-def test_same_seed_same_result_with_one_or_two_jobs(tmp_path):
+def test_same_seed_same_result_with_one_or_two_jobs(tmp_path, monkeypatch):
+    monkeypatch.setattr("nim_evo.fitness.EXACT_CHUNK_SMALL", 5)  # exact fitness in several tasks here too
     for fitness in ["exact", "sampled"]:
         a, b = tmp_path / f"{fitness}-1", tmp_path / f"{fitness}-2"
         common = ["--generations", "3", "--fitness", fitness, "--games", "200", "--seed", "5"]
@@ -76,6 +77,39 @@ def test_same_seed_same_result_with_one_or_two_jobs(tmp_path):
         assert run(tmp_path, *common, "--out", str(b), "--jobs", "2") == 0
         assert logbook(a) == logbook(b)
         assert champion(a) == champion(b)
+
+
+@pytest.mark.parametrize("space, genes", [(None, 28), ("multiset", 28), ("ordered", 60)])
+def test_table_genes_live_on_the_chosen_space(tmp_path, space, genes):
+    """Multisets by default (28 on 2-3-4 instead of 60 positions); the export says which,
+    and plays every position of the board (over multisets, every arrangement of its piles)."""
+    out = tmp_path / "r"
+    assert run(tmp_path, "--generations", "2", "--out", str(out), *(["--space", space] if space else [])) == 0
+    document = json.loads((out / "champion.json").read_text())
+    assert document["genome"]["space"] == (space or "multiset") and len(document["genome"]["moves"]) == genes
+    assert json.loads((out / "config.json").read_text())["space"] == (space or "multiset")
+    agent = load_strategy(tmp_path / "genomes" / "r-table.json")
+    rules = Rules((2, 3, 4))
+    arrangements = [(4, 3, 2), (3, 0, 1)] if space != "ordered" else []
+    for position in [(2, 3, 4), (0, 0, 1), (1, 1, 0), (2, 0, 2), *arrangements]:
+        assert rules.is_legal(position, agent.move(position, np.random.default_rng(0)))
+    if space == "ordered":
+        with pytest.raises(ValueError, match="not reachable"):
+            agent.move((4, 3, 2), np.random.default_rng(0))
+
+
+def test_a_run_begun_before_multisets_resumes_as_it_was():
+    """A config without ``space`` is an ordered run, with the table operators of its time."""
+    from nim_evo.evolve import Config
+
+    data = Config(genome="table", rules=Rules((2, 3, 4))).to_json()
+    del data["space"]
+    data["greedy"], data["indpb"] = 0.9, None
+    old = Config.from_json(data)
+    assert (old.space, old.indpb, old.greedy) == ("ordered", 0.05, 0.9)
+    assert Config.from_json(Config(genome="table", rules=Rules((2, 3, 4))).to_json()).space == "multiset"
+    with pytest.raises(ValueError, match="space must be one of"):
+        Config(genome="table", rules=Rules((2, 3, 4)), space="tree")
 
 
 def test_resume_continues_exactly(tmp_path):

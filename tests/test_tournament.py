@@ -173,3 +173,19 @@ def test_play_games_with_any_bit_generator(bit_generator):
     won = play_games(space, table, table, np.full(games, space.start), rng)
     sigma = np.sqrt(games * exact * (1 - exact))
     assert abs(np.count_nonzero(won == 0) - games * exact) <= 4.5 * sigma, (np.mean(won == 0), exact)
+
+
+@pytest.mark.parametrize("starts", ["start", "all"])
+def test_a_tournament_over_multisets_is_the_ordered_one(starts):
+    """Exact: the same rates to the last digits; sampled from every position: each multiset
+    plays as many games as the positions it stands for, so the rates agree within sampling."""
+    rules = Rules((3, 2, 3), misere=True)
+    player = make_agent("fixed-rules", rules)
+    for exact, games in ((True, 1), (False, 20)):
+        ordered = tournament(rules, player, ["random", "nimsum"], games=games, exact=exact, starts=starts, seed=3)
+        folded = tournament(rules, player, ["random", "nimsum"], games=games, exact=exact, starts=starts, seed=3,
+                            multiset=True)
+        for a, b in zip(ordered, folded, strict=True):
+            assert a.games == b.games
+            tolerance = 1e-12 if exact else 4.5 * np.sqrt(0.25 / a.games) * 2
+            assert abs(a.first_rate - b.first_rate) <= tolerance and abs(a.second_rate - b.second_rate) <= tolerance
