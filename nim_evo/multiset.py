@@ -34,10 +34,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from nim_evo.enumeration import EnumeratedSpace
 from nim_evo.rules import Move, Position, Rules
 from nim_evo.sizes import DEFAULT_MAX_POSITIONS, check_space_size, completions
 
-class MultisetSpace:
+class MultisetSpace(EnumeratedSpace):
     """The enumerated multisets of one game, with moves, transitions and maps to the board.
 
     Attributes (read-only numpy arrays; ``n`` multisets, ``m`` moves of the board):
@@ -70,7 +71,6 @@ class MultisetSpace:
 
         self.moves = np.array(rules.moves, dtype=np.int32).reshape(-1, 2)
         self.n_moves = len(self.moves)
-        self._move_index = {(int(p), int(c)): k for k, (p, c) in enumerate(self.moves)}
         widths = np.array([min(n, rules.max_take or n) for n in rules.piles], dtype=np.int64)
         self._offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
 
@@ -95,32 +95,16 @@ class MultisetSpace:
             self.next[rows, k] = self._rank(child)
 
         self.weights = _arrangements(ordered, self._start_sorted)
-        order = np.argsort(self.totals, kind="stable")
-        bounds = np.searchsorted(self.totals[order], np.arange(sum(rules.piles) + 2))
-        self._levels = [order[bounds[t]:bounds[t + 1]] for t in range(sum(rules.piles) + 1)]
-        for array in (self.positions, self.totals, self.moves, self.legal, self.next, self.multiplicity,
-                      self.columns, self.weights, self._completions):
-            array.flags.writeable = False
+        self._finish(self.positions, self.totals, self.moves, self.legal, self.next, self.multiplicity,
+                     self.columns, self.weights, self._completions)
 
     def __reduce__(self):
         return _rebuild, (self.rules, self.n_positions)
 
     @property
-    def start(self) -> int:
-        return self.n_positions - 1
-
-    @property
-    def max_total(self) -> int:
-        return len(self._levels) - 1
-
-    @property
     def concrete_legal(self) -> np.ndarray:
         """``(n, m) bool``: the columns the representative can play, duplicates included."""
         return self.columns >= 0
-
-    def level(self, total: int) -> np.ndarray:
-        """Indices of the multisets with exactly ``total`` objects left, ascending."""
-        return self._levels[total]
 
     # -- concrete positions and moves ----------------------------------------------------
 
@@ -136,26 +120,6 @@ class MultisetSpace:
     def indices(self, positions: np.ndarray) -> np.ndarray:
         """Multiset indices of many positions, ``(k, n_piles)`` in any pile order (not validated)."""
         return self._rank(np.sort(np.asarray(positions, dtype=np.int64), axis=1))
-
-    def position(self, index: int) -> Position:
-        """The representative position of a multiset index."""
-        if not 0 <= index < self.n_positions:
-            raise ValueError(f"position index {index} is outside 0..{self.n_positions - 1}")
-        return tuple(int(p) for p in self.positions[index])
-
-    def move_index(self, move: Move) -> int:
-        """The column of a ``(pile, count)`` move of the board (as played on a representative)."""
-        try:
-            return self._move_index[tuple(int(v) for v in move)]
-        except (KeyError, TypeError, ValueError):
-            raise ValueError(f"{move} is not a move of {self.rules.name}") from None
-
-    def move(self, move_index: int) -> Move:
-        """The ``(pile, count)`` of a column, as played on a representative."""
-        if not 0 <= move_index < self.n_moves:
-            raise ValueError(f"move index {move_index} is outside 0..{self.n_moves - 1}")
-        pile, count = self.moves[move_index]
-        return int(pile), int(count)
 
     def move_index_at(self, position: Position, move: Move) -> int:
         """The legal column of the multiset of ``position`` that a concrete move stands for."""
@@ -177,14 +141,6 @@ class MultisetSpace:
         pile, count = self.move(move_index)
         size = int(self.positions[index, pile])
         return [(i, count) for i, n in enumerate(position) if n == size]
-
-    def concrete_move(self, position: Position, move_index: int) -> Move:
-        """The move of ``position`` that column ``move_index`` stands for (the first pile of
-        the size it takes from); ``ValueError`` if the column is illegal there."""
-        moves = self.concrete_moves(position, move_index)
-        if not moves:
-            raise ValueError(f"column {move_index} is not a legal move of the multiset of {tuple(position)}")
-        return moves[0]
 
     def merge(self, table: np.ndarray) -> np.ndarray:
         """A policy over the representatives' concrete columns (``(n, m)`` or a stack

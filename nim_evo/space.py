@@ -17,12 +17,13 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from nim_evo.enumeration import EnumeratedSpace
 from nim_evo.multiset import MultisetSpace, multiset_space
 from nim_evo.rules import Move, Position, Rules
 from nim_evo.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, SpaceTooLarge, check_space_size, enumerable,  # noqa: F401
                            space_size)
 
-class Space:
+class Space(EnumeratedSpace):
     """The enumerated positions of one game, its move index and transition table.
 
     Attributes (all read-only numpy arrays):
@@ -51,7 +52,6 @@ class Space:
         cap = rules.max_take
         self.moves = np.array(rules.moves, dtype=np.int32).reshape(-1, 2)
         self.n_moves = len(rules.moves)
-        self._move_index = {m: k for k, m in enumerate(rules.moves)}
         self.legal = np.empty((self.n_positions, self.n_moves), dtype=bool)
         self.next = np.empty((self.n_positions, self.n_moves), dtype=np.int32)
         index32 = index.astype(np.int32)
@@ -64,24 +64,7 @@ class Space:
             column += len(counts)
         np.copyto(self.next, -1, where=~self.legal)
 
-        order = np.argsort(self.totals, kind="stable")
-        bounds = np.searchsorted(self.totals[order], np.arange(sum(rules.piles) + 2))
-        self._levels = [order[bounds[t]:bounds[t + 1]] for t in range(sum(rules.piles) + 1)]
-        for array in (self.strides, self.positions, self.totals, self.moves, self.legal, self.next):
-            array.flags.writeable = False
-
-    @property
-    def start(self) -> int:
-        """Index of the starting position (all piles full)."""
-        return self.n_positions - 1
-
-    @property
-    def max_total(self) -> int:
-        return len(self._levels) - 1
-
-    def level(self, total: int) -> np.ndarray:
-        """Indices of the positions with exactly ``total`` objects left, ascending."""
-        return self._levels[total]
+        self._finish(self.strides, self.positions, self.totals, self.moves, self.legal, self.next)
 
     def index(self, position: Position) -> int:
         """Index of a position; raises ``ValueError`` if it is not on this board."""
@@ -94,23 +77,6 @@ class Space:
     def indices(self, positions: np.ndarray) -> np.ndarray:
         """Indices of many positions, ``(k, n_piles)`` in, ``(k,) int64`` out (not validated)."""
         return np.asarray(positions, dtype=np.int64) @ self.strides
-
-    def position(self, index: int) -> Position:
-        if not 0 <= index < self.n_positions:
-            raise ValueError(f"position index {index} is outside 0..{self.n_positions - 1}")
-        return tuple(int(p) for p in self.positions[index])
-
-    def move_index(self, move: Move) -> int:
-        try:
-            return self._move_index[tuple(move)]
-        except KeyError:
-            raise ValueError(f"{move} is not a move of {self.rules.name}") from None
-
-    def move(self, move_index: int) -> Move:
-        if not 0 <= move_index < self.n_moves:
-            raise ValueError(f"move index {move_index} is outside 0..{self.n_moves - 1}")
-        pile, count = self.moves[move_index]
-        return int(pile), int(count)
 
     # -- what a multiset space adds, trivially here -------------------------------------
 
@@ -150,12 +116,6 @@ class Space:
     def concrete_moves(self, position: Position, move_index: int) -> list[Move]:
         """The move a move index stands for in ``position`` (empty if illegal there)."""
         return [self.move(move_index)] if self.legal[self.index(position), move_index] else []
-
-    def concrete_move(self, position: Position, move_index: int) -> Move:
-        moves = self.concrete_moves(position, move_index)
-        if not moves:
-            raise ValueError(f"move index {move_index} is not a legal move in {tuple(position)}")
-        return moves[0]
 
 
 @lru_cache(maxsize=4)
