@@ -66,9 +66,14 @@ class AliasSampler:
     Walker's alias method, one row per position: column ``j`` is kept with probability
     ``keep[row, j]`` and otherwise replaced by ``alias[row, j]``. One random 32-bit word
     ``r`` does both: ``r * n_moves >> 32`` picks the column, the low 32 bits of the product
-    (uniform given the column) decide keep-or-alias against a 32-bit threshold, so
-    probabilities are honoured to 2**-32. The transition is baked in: a step is one gather
-    for the threshold and one into the concatenated kept/alias next positions.
+    (uniform given the column) decide keep-or-alias against a 32-bit threshold ``t``, so
+    probabilities are honoured to 2**-32. The threshold is stored as the word it amounts to:
+    the low bits reach ``t`` exactly when ``r >= ceil((j * 2**32 + t) / n_moves)`` (``cut``),
+    so the word itself is compared, with no second product.
+
+    Games are advanced as *row offsets*, ``position * n_moves`` (:meth:`advance`): a step is
+    one gather for the cut at ``offset + column`` and one into the interleaved kept/alias
+    next offsets at twice that plus the comparison's bit.
 
     A move that empties the board leads to the sentinel ``ENDED`` (index ``n_positions``);
     the sentinels ``ENDED`` and ``ENDED + 1`` swap at every later ply, so a finished game's
@@ -77,29 +82,70 @@ class AliasSampler:
 
     def __init__(self, table: np.ndarray, space: Space):
         n, m = table.shape
+        if (n + 2) * m * 2 >= 2**31:
+            raise ValueError(f"a space of {n} positions and {m} moves is too large for the sampler")
         # only legal, non-negative mass can ever be drawn, whatever tolerance a table passed with
         table = np.where(space.legal, np.maximum(table, 0.0), 0.0)
         keep, alias = alias_tables(table / np.maximum(table.sum(axis=1, keepdims=True), 1e-300))
-        nxt = np.where(space.legal, space.next, 0).astype(np.int32)
-        nxt[space.legal & (space.next == 0)] = n
-        sentinels = np.repeat(np.array([[n + 1], [n]], dtype=np.int32), m, axis=1)
-        kept = np.vstack([nxt, sentinels])
-        aliased = np.vstack([np.take_along_axis(nxt, alias, axis=1), sentinels])
-        threshold = np.minimum(np.floor(keep * 2.0**32), 2**32 - 1).astype(np.uint32)
-        self.threshold = np.vstack([threshold, np.zeros((2, m), dtype=np.uint32)]).ravel()
-        self.next = np.concatenate([kept.ravel(), aliased.ravel()])
+        # next row offsets (position * m), kept and aliased interleaved, two sentinel rows below
+        kept = np.where(space.legal, space.next, 0).astype(np.int32)
+        kept[space.legal & (space.next == 0)] = n
+        kept *= m
+        nxt = np.empty((n + 2, m, 2), dtype=np.int32)
+        nxt[:n, :, 0] = kept
+        nxt[:n, :, 1] = kept.ravel().take(alias + np.arange(0, n * m, m, dtype=np.int32)[:, None])
+        nxt[n:] = np.array([n + 1, n], dtype=np.int32)[:, None, None] * m
+        keep *= 2.0**32
+        np.floor(keep, out=keep)
+        np.minimum(keep, 2**32 - 1, out=keep)
+        cut = np.empty((n + 2, m), dtype=np.uint64)
+        cut[:n] = keep
+        cut[n:] = 0
+        cut += np.arange(m, dtype=np.uint64) << np.uint64(32)
+        cut += np.uint64(m - 1)
+        cut //= np.uint64(m)  # ceil((column * 2**32 + threshold) / m) < 2**38: exact
+        never = cut >= 2**32  # no 32-bit word of the column reaches the threshold: always kept
+        nxt[never, 1] = nxt[never, 0]
+        cut[never] = 0
+        self.cut = cut.astype(np.uint32).ravel()
+        self.next = nxt.ravel()
         self.ended = n
         self.n_moves = m
 
     def step(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The next position of each game (``(k,) int32`` in and out)."""
-        product = random_words(rng, len(positions)).astype(np.uint64)
-        product *= self.n_moves
-        flat = positions * self.n_moves
-        flat += (product >> 32).astype(np.int32)
-        aliased = product.astype(np.uint32) >= self.threshold.take(flat)
-        flat += aliased.astype(np.int32) * np.int32(len(self.threshold))
+        offsets = np.asarray(positions, dtype=np.int32) * np.int32(self.n_moves)
+        return self.advance(offsets, rng) // np.int32(self.n_moves)
+
+    def advance(self, offsets: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """:meth:`step` on row offsets, ``position * n_moves`` (``(k,) int32`` in and out): the
+        batched runner's form, one multiplication less per ply. The sentinels are the offsets
+        ``ENDED * n_moves`` and ``(ENDED + 1) * n_moves``."""
+        words = random_words(rng, len(offsets))
+        flat = words.astype(np.uint64)
+        flat *= self.n_moves
+        flat >>= 32                      # the column, r * n_moves >> 32
+        flat = flat.view(np.int64)
+        flat += offsets
+        aliased = words >= self.cut.take(flat)
+        flat <<= 1
+        flat += aliased
         return self.next.take(flat)
+
+
+def samplers_for(tables, space: Space) -> list[AliasSampler]:
+    """One :class:`AliasSampler` per table, built once per distinct table: equal tables (a
+    player meeting its own policy, one agent named twice) share one sampler, and so one
+    copy of its arrays in the cache. Draws are those of separate samplers."""
+    built: list[tuple[np.ndarray, AliasSampler]] = []
+    result = []
+    for table in tables:
+        sampler = next((s for t, s in built if t is table or np.array_equal(t, table)), None)
+        if sampler is None:
+            sampler = AliasSampler(table, space)
+            built.append((table, sampler))
+        result.append(sampler)
+    return result
 
 
 def random_words(rng: np.random.Generator, k: int) -> np.ndarray:
@@ -124,11 +170,14 @@ def alias_tables(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     since the unsettled columns always hold one unit each on average). ``m - 1`` steps in all.
     """
     n, m = table.shape
+    base = np.arange(0, n * m, m)                # flat offset of each row
     order = np.argsort(table, axis=1, kind="stable")
-    value = np.take_along_axis(table * m, order, axis=1).ravel()
+    order += base[:, None]                       # flat slot of each sorted slot
+    order = order.ravel()
+    value = table.ravel().take(order)
+    value *= m
     keep_sorted = np.ones(n * m)
-    donor_sorted = np.tile(np.arange(m), n)     # settled slot -> slot it borrows from
-    base = np.arange(n) * m                      # flat offset of each row
+    donor_sorted = np.arange(n * m)              # settled sorted slot -> sorted slot it borrows from
     i = base.copy()
     j = base + m - 1
     for _ in range(m - 1):
@@ -136,13 +185,14 @@ def alias_tables(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         settle = np.where(donor_rich, i, j)      # flat slot settled this step
         donor = np.where(donor_rich, j, j - 1)   # flat slot it borrows from
         mass = value.take(settle)
-        keep_sorted.put(settle, np.clip(mass, 0.0, 1.0))
-        donor_sorted.put(settle, donor - base)
+        keep_sorted.put(settle, np.minimum(np.maximum(mass, 0.0), 1.0))
+        donor_sorted.put(settle, donor)
         value.put(donor, value.take(donor) - (1.0 - mass))
         i += donor_rich
         j -= ~donor_rich
-    keep = np.empty((n, m))
-    alias = np.empty((n, m), dtype=np.int32)
-    np.put_along_axis(keep, order, keep_sorted.reshape(n, m), axis=1)
-    np.put_along_axis(alias, order, np.take_along_axis(order, donor_sorted.reshape(n, m), axis=1), axis=1)
-    return keep, alias
+    keep = np.empty(n * m)
+    keep.put(order, keep_sorted)
+    alias = np.empty((n, m), dtype=np.int64)
+    alias.ravel().put(order, order.take(donor_sorted))  # flat slots, of the same row
+    alias -= base[:, None]
+    return keep.reshape(n, m), alias.astype(np.int32)

@@ -8,7 +8,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from scipy.stats import binomtest
 
-from nim_evo.policy import AliasSampler, as_table, check_table
+from nim_evo.policy import AliasSampler, as_table, check_table, samplers_for
 from nim_evo.rules import Rules
 from nim_evo.seeds import seed_sequence
 from nim_evo.space import DEFAULT_MAX_POSITIONS, Space, space_for
@@ -19,10 +19,11 @@ CHUNK = 50_000  # games per task: work is cut by the problem, never by the worke
 def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Play one game from each start at once; ``first`` moves first. Returns the winning seat.
 
-    All games advance in lockstep, a ply at a time, each as two array gathers (see
-    :class:`~nim_evo.policy.AliasSampler`). A finished game waits in a sentinel state that
-    records the parity of its last ply; finished games leave the arrays whenever they are
-    a quarter of them.
+    All games advance in lockstep, a ply at a time, each as two array gathers on row
+    offsets (see :meth:`~nim_evo.policy.AliasSampler.advance`). A finished game waits in a
+    sentinel state that records the parity of its last ply; finished games leave the arrays
+    whenever they are a quarter of them, in order, their winners noted (one bit each) beside
+    the indices of the games kept, and put back in game order once, at the end.
 
     Args:
         first, second: policy tables ``(n_positions, n_moves)``, or their :class:`AliasSampler`.
@@ -36,21 +37,29 @@ def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.G
     if bad.any():
         raise ValueError(f"games must start on non-empty positions (indices 1..{space.n_positions - 1}), "
                          f"got {position[bad][0]}")
-    ended = space.n_positions
-    winner = np.empty(len(position), dtype=np.int8)
-    game = np.arange(len(position))
+    m = samplers[0].n_moves
+    ended = np.int32(space.n_positions * m)          # offset of the sentinel ENDED
+    offsets = position * np.int32(m)
+    misere = int(space.rules.winner(0))              # 0 in normal play: the last mover wins
+    levels = []
     ply = 0
-    while len(game):
-        position = samplers[ply % 2].step(position, rng)
-        live = np.count_nonzero(position < ended)
-        if live < 0.75 * len(position):
-            over = position >= ended
-            # in ENDED the game ended on a ply of this one's parity, in ENDED + 1 the other
-            last_mover = (ply + position[over] - ended) % 2
-            winner[game[over]] = space.rules.winner(last_mover)
-            game, position = game[~over], position[~over]
+    while len(offsets):
+        offsets = samplers[ply & 1].advance(offsets, rng)
+        live = offsets < ended
+        if np.count_nonzero(live) < 0.75 * len(offsets):
+            # in ENDED the game ended on a ply of this one's parity, in ENDED + 1 the other:
+            # the last mover is (ply + offset is ENDED + 1) mod 2, and it won unless misère
+            won = offsets == ended if (ply + misere) & 1 else offsets != ended
+            kept = np.flatnonzero(live)
+            levels.append((won, kept))
+            offsets = offsets.take(kept)
         ply += 1
-    return winner
+    winner = np.empty(0, dtype=np.int8)
+    for won, kept in reversed(levels):
+        won = won.view(np.int8)
+        won[kept] = winner
+        winner = won
+    return winner if levels else np.empty(len(position), dtype=np.int8)
 
 
 def play_matches(space: Space, player, opponent, starts, games: int, rng: np.random.Generator) -> np.ndarray:
@@ -60,7 +69,7 @@ def play_matches(space: Space, player, opponent, starts, games: int, rng: np.ran
         ``(2, len(starts)) int64``: row 0, the player's wins moving first from each start;
         row 1, its wins moving second.
     """
-    player, opponent = (AliasSampler(as_table(p, space), space) for p in (player, opponent))
+    player, opponent = samplers_for([as_table(p, space) for p in (player, opponent)], space)
     starts = np.atleast_1d(np.asarray(starts, dtype=np.int64))
     repeated = np.repeat(starts, games)
     wins = np.empty((2, len(starts)), dtype=np.int64)
@@ -207,12 +216,12 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     per_start = max(1, -(-games // int(weights.sum())))
-    samplers = [AliasSampler(as_table(o, space), space) for o in opponents]  # built once per table
-    my_sampler = AliasSampler(mine, space)
+    # built once per distinct table (random against random: one sampler for both seats)
+    my_sampler, *samplers = samplers_for([mine] + [as_table(o, space) for o in opponents], space)
     tasks = [(o, seat, chunk) for o in range(len(opponents)) for seat in (0, 1)
              for chunk in _chunks(int(per_start * weights.sum()))]
     streams = seed_sequence(seed).spawn(len(tasks))
-    repeated = np.repeat(start_idx, per_start * weights.astype(np.int64))
+    repeated = np.repeat(start_idx.astype(np.int32), per_start * weights.astype(np.int64))
     wins = Parallel(n_jobs=jobs)(
         delayed(_play_task)(space, my_sampler, samplers[o], seat, repeated[chunk], stream)
         for (o, seat, chunk), stream in zip(tasks, streams))
@@ -234,7 +243,7 @@ def result_from_wins(opponent: str, first: int, second: int, games: int) -> Tour
 def _play_task(space, mine, theirs, seat, starts, stream) -> int:
     rng = np.random.default_rng(stream)
     first, second = (mine, theirs) if seat == 0 else (theirs, mine)
-    return int(np.sum(play_games(space, first, second, starts, rng) == seat))
+    return int(np.count_nonzero(play_games(space, first, second, starts, rng) == seat))
 
 
 def _chunks(n: int) -> list[slice]:
