@@ -1,4 +1,5 @@
-"""Fitness on Dask: a rules-genome run on a big board with 1 and 2 local Dask workers.
+"""Fitness on 2 workers over 1: a rules-genome run on a big board on local Dask clusters, and a
+seven-heap exact table run on the local pool and on Dask.
 
 The board is 10 piles of 5 to 30 (about 2.6e13 positions, far past enumeration), so the run
 evolves with sampled tournaments on pile arrays against random and nim-sum play: the work
@@ -12,11 +13,26 @@ the baseline is the same work without Dask's transport: the speed-up counts Dask
 against it.) The champions and logbooks must agree (the same seed gives the same result on
 any backend).
 
-    python benchmarks/distributed.py            # 8 generations, 200 games per opponent and seat
-    python benchmarks/distributed.py --quick    # 2 generations
+The second part is a table genome over the multisets of seven heaps (1 3 5 7 9 11 13: 21,318
+positions, 49 moves) with exact fitness against random, nim-sum and minimax play, the run of
+``python -m nim_evo.run --genome table --piles 1 3 5 7 9 11 13 --generations 10``: ten tasks
+of eight offspring a generation, each a few tens of milliseconds of work, against a panel of
+25 MB of policy tables (and 8 MB of their sparse transitions), which the workers get once.
+It runs on joblib's local pool with ``--jobs`` 1 and 2, and on a local Dask cluster of 1 and
+2 workers (one worker: joblib runs the tasks in this process), each configuration
+``--repeat`` times in turns, and reports the fastest run of each: the seconds of generation 0
+(apart: it starts the pool's workers and brings them the panel), of generations 1 to 10,
+and of fitness evaluation in them (the part that runs on the workers; varying, selecting
+and recording stay in this process), and the speed-ups of 2 workers over 1. All runs must
+give the same champion and logbook.
+
+    python benchmarks/distributed.py                # both parts: 8 and 10 generations
+    python benchmarks/distributed.py --quick        # 2 generations each
+    python benchmarks/distributed.py --part table   # the seven-heap table run only
 """
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -30,6 +46,7 @@ from nim_evo.genomes import get_kind  # noqa: E402
 
 BOARD = Rules((5, 8, 11, 14, 17, 20, 23, 26, 29, 30))
 OPPONENTS = ("random", "nimsum")
+SEVEN = Rules((1, 3, 5, 7, 9, 11, 13))
 
 
 def evolve_on(workers: int, config: evolve.Config) -> tuple[float, float, str, str, int]:
@@ -42,30 +59,107 @@ def evolve_on(workers: int, config: evolve.Config) -> tuple[float, float, str, s
         while state.generation < config.generations:
             evolve.step(state, config, toolbox)
         seconds = time.perf_counter() - started
+    return started - began, seconds, *_outcome(state, config)
+
+
+def _outcome(state: evolve.State, config: evolve.Config) -> tuple[str, str, int]:
+    """``(champion JSON, logbook JSON without seconds, games)`` (JSON: NaN compares equal)."""
     logbook = [{k: v for k, v in record.items() if k != "seconds"} for record in state.logbook]
     champion = json.dumps(get_kind(config.genome).to_json(state.halloffame[0], config.rules), sort_keys=True)
-    return started - began, seconds, champion, json.dumps(logbook), state.games  # JSON: NaN compares equal
+    return champion, json.dumps(logbook), state.games
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="2 generations instead of 8")
-    parser.add_argument("--games", type=int, default=200, help="games per opponent and seat (default 200)")
-    args = parser.parse_args()
-    config = evolve.Config(genome="rules", rules=BOARD, generations=2 if args.quick else 8, opponents=OPPONENTS,
-                           fitness="sampled", games=args.games, seed=0)
+@contextlib.contextmanager
+def _fitness_clock(spent: list):
+    """Appends the seconds of each ``evolve.evaluate`` call of the body to ``spent``."""
+    evaluate = evolve.evaluate
+
+    def timed(*args, **kwargs):
+        began = time.perf_counter()
+        try:
+            return evaluate(*args, **kwargs)
+        finally:
+            spent.append(time.perf_counter() - began)
+
+    evolve.evaluate = timed  # start and step call it by the module's name
+    try:
+        yield
+    finally:
+        evolve.evaluate = evaluate
+
+
+def table_run(backend: str, workers: int, config: evolve.Config) -> dict:
+    """One seven-heap run: seconds of generation 0, of generations 1.., of fitness in them."""
+    spent = []
+    with cluster.evaluation_backend(backend, jobs=workers) as jobs, _fitness_clock(spent):
+        toolbox = evolve.make_toolbox(config, jobs)
+        began = time.perf_counter()
+        state = evolve.start(config, toolbox)
+        started = time.perf_counter()
+        while state.generation < config.generations:
+            evolve.step(state, config, toolbox)
+        seconds = time.perf_counter() - started
+    return {"start": started - began, "seconds": seconds, "fitness": sum(spent[1:]), "outcome": _outcome(state, config)}
+
+
+def table_part(quick: bool, repeat: int) -> None:
+    config = evolve.Config(genome="table", rules=SEVEN, generations=2 if quick else 10, seed=0)
+    print(f"table genome on {SEVEN.name} over multisets, exact fitness against {', '.join(config.opponents)}: "
+          f"{config.generations} generations, population {config.population} + {config.offspring} offspring; "
+          f"each configuration {repeat} times, the fastest kept")
+    setups = [("local", 1), ("local", 2), ("dask", 1), ("dask", 2)]
+    runs = {setup: [] for setup in setups}
+    for _ in range(repeat):  # in turns, so that a slow spell of the machine spreads over all four
+        for setup in setups:
+            runs[setup].append(table_run(*setup, config))
+    best = {setup: {key: min(run[key] for run in runs[setup]) for key in ("start", "seconds", "fitness")}
+            for setup in setups}
+    labels = {"local": "local pool, --jobs", "dask": "Dask workers:     "}
+    for backend in ("local", "dask"):
+        for workers in (1, 2):
+            run = best[backend, workers]
+            print(f"  {labels[backend]} {workers}: generation 0 {run['start']:5.2f} s; generations 1-{config.generations} "
+                  f"{run['seconds']:6.2f} s, fitness in them {run['fitness']:6.2f} s")
+        one, two = best[backend, 1], best[backend, 2]
+        print(f"  {backend:5s} speed-up, 2 workers over 1: fitness {one['fitness'] / two['fitness']:.2f}x, "
+              f"generations {one['seconds'] / two['seconds']:.2f}x")
+    same = len({run["outcome"] for setup in setups for run in runs[setup]}) == 1
+    print(f"same champion and logbook with 1 and 2 local jobs and 1 and 2 Dask workers: {'yes' if same else 'NO'}")
+
+
+def rules_part(quick: bool, games: int) -> None:
+    config = evolve.Config(genome="rules", rules=BOARD, generations=2 if quick else 8, opponents=OPPONENTS,
+                           fitness="sampled", games=games, seed=0)
     print(f"rules genome on {BOARD.name}: {config.generations} generations, population {config.population} + "
           f"{config.offspring} offspring, {config.games} sampled games per opponent and seat")
     results = {}
     for workers in (1, 2):
-        startup, seconds, champion, logbook, games = evolve_on(workers, config)
+        startup, seconds, champion, logbook, played = evolve_on(workers, config)
         results[workers] = (seconds, champion, logbook)
         print(f"  {workers} Dask worker{'s' if workers > 1 else ' '}: cluster start {startup:5.1f} s, evolution "
-              f"{seconds:6.1f} s, {games / seconds:10,.0f} games/s, best fitness {json.loads(logbook)[-1]['max']:.4f}")
+              f"{seconds:6.1f} s, {played / seconds:10,.0f} games/s, best fitness {json.loads(logbook)[-1]['max']:.4f}")
     same = results[1][1:] == results[2][1:]
-    print(f"{games:,} games in all")
+    print(f"{played:,} games in all")
     print(f"speed-up, 2 workers over 1 (the baseline): {results[1][0] / results[2][0]:.2f}x")
     print(f"same champion and logbook on 1 and 2 workers: {'yes' if same else 'NO'}")
+
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2 generations instead of 8 and 10")
+    parser.add_argument("--games", type=int, default=200, help="games per opponent and seat (default 200)")
+    parser.add_argument("--part", choices=["all", "rules", "table"], default="all",
+                        help="the big-board rules run, the seven-heap table run, or both (default)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each seven-heap configuration, the fastest kept (default 3)")
+    args = parser.parse_args()
+    if args.part in ("all", "rules"):
+        rules_part(args.quick, args.games)
+    if args.part == "all":
+        print()
+    if args.part in ("all", "table"):
+        table_part(args.quick, args.repeat)
 
 
 if __name__ == "__main__":

@@ -6,19 +6,27 @@ submission order), so a run gives the same champion and logbook on any backend. 
 reschedules the tasks of a worker that is lost; a scheduler lost stops the run with
 :class:`ClusterError`, and the last checkpoint resumes it. Connecting checks that the
 cluster has a worker and that its workers run the same nim_evo.
+
+What every task takes, the opponent panel, goes to the workers once (:func:`workers`): to a
+Dask cluster's workers when the run begins (scattered, a task carrying its key), to the
+local pool's as memory-mapped tables once per run (one ``Parallel`` for the run), each
+worker process rebuilding the rest once (see :class:`nim_evo.fitness.Panel`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import gc
 import logging
 import os
 import sys
 import warnings
+import weakref
 from collections.abc import Iterator
 
-from joblib import parallel_config
+from joblib import Parallel, parallel_config
 
 BACKENDS = ("local", "dask")
 EXTRA = "nim-evo[distributed]"
@@ -26,9 +34,23 @@ CONNECT_TIMEOUT = "10s"
 WORKER_TIMEOUT = 30  # seconds for a scheduler's first worker
 # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which also fixes glibc's
 # mmap threshold: every numpy array over 128 KiB is then mapped and unmapped afresh, and our
-# batched games ran 1.7 times slower on two workers. Local clusters unset it (Dask's None);
-# the README says how to start remote workers without it.
+# batched games ran 1.7 times slower on two workers. The README says how to start remote
+# workers without it. And under glibc's defaults a worker process gives back the memory of a
+# task's large temporaries when the task ends (nothing else holds the top of its heap, as
+# the evolving process's objects hold its own), and the next task faults it in again page by
+# page: some 2,000 page faults, a fifth of a task's time on seven heaps, which the evolving
+# process (--jobs 1) never pays. So the worker processes that runs start themselves (a local
+# Dask cluster's, through its nannies' environment; the local pool's, see keep_freed_memory)
+# serve arrays up to MMAP_THRESHOLD from the heap and keep up to TRIM_THRESHOLD of freed
+# memory for the next task (setting either fixes the other: both are set).
 TRIM_SETTING = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
+MMAP_SETTING = "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_"
+MMAP_THRESHOLD = 32 * 2**20  # glibc's own ceiling for its sliding threshold
+TRIM_THRESHOLD = 64 * 2**20
+# The scheduler's active memory manager drops all copies of a key but one (its ReduceReplicas
+# policy, its only default one), so that the panel scattered to every worker would travel
+# again each generation to the workers that lost theirs. Local clusters run without it.
+AMM_POLICIES = "distributed.scheduler.active-memory-manager.policies"
 
 
 class ClusterError(RuntimeError):
@@ -71,8 +93,11 @@ def evaluation_backend(backend: str = "local", jobs: int | None = None, schedule
         stack.enter_context(_quiet_dask_logs())  # our errors say what went wrong, in one line
         stack.enter_context(_environment_kept())  # nannies leak their workers' variables into us
         if scheduler is None:
-            stack.enter_context(dask.config.set({TRIM_SETTING: None}))  # see TRIM_SETTING
-            os.environ.pop("MALLOC_TRIM_THRESHOLD_", None)  # nor inherited (restored after)
+            # see TRIM_SETTING, MMAP_THRESHOLD and AMM_POLICIES
+            stack.enter_context(dask.config.set({TRIM_SETTING: str(TRIM_THRESHOLD), MMAP_SETTING: str(MMAP_THRESHOLD),
+                                                 AMM_POLICIES: []}))
+            for name in ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_"):
+                os.environ.pop(name, None)  # inherited, they would win (restored after)
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                 dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR))
@@ -89,6 +114,117 @@ def evaluation_backend(backend: str = "local", jobs: int | None = None, schedule
             if client.status == "running":
                 raise  # not the cluster's: a disk or file-system problem of the run
             raise ClusterError(f"lost the Dask scheduler at {address} ({type(error).__name__}: {error})") from None
+
+
+def workers(jobs: int, *shared) -> Scattered | LocalPool | None:
+    """The workers of a run's fitness tasks, for tasks that all take the ``shared`` objects:
+    under the Dask backend of :func:`evaluation_backend`, a :class:`Scattered` (the objects
+    on every worker, once for the run); with joblib's local pool and ``jobs`` > 1, a
+    :class:`LocalPool` (one ``Parallel`` for the run); otherwise (one job, another joblib
+    backend) ``None``: a ``Parallel`` for each map."""
+    from joblib.parallel import get_active_backend
+
+    backend, _ = get_active_backend()
+    kind = type(backend).__name__
+    client = getattr(backend, "client", None)
+    if kind == "DaskDistributedBackend" and client is not None:
+        return Scattered(client, shared)
+    if kind == "LokyBackend" and jobs != 1:
+        return LocalPool(jobs)
+    return None
+
+
+class Scattered:
+    """Objects that every task of a run takes as arguments, sent once to every worker of a
+    Dask cluster: joblib's Dask backend with its ``scatter`` option (Dask's
+    ``Client.scatter(..., broadcast=True)``), which gives a task their keys in their place,
+    and Dask each worker's copy to the tasks it runs (a task that joblib runs in this
+    process, on a cluster of one thread, takes the objects themselves). A worker that joins
+    later (one replacing a lost one) fetches them from another, and so does a worker whose
+    copy the scheduler dropped (its active memory manager keeps one copy of a key, unless
+    its ``ReduceReplicas`` policy is off, as on the local clusters of
+    :func:`evaluation_backend`). If the cluster loses them (every worker that held them gone
+    at once), :meth:`map` sends them again once a worker is there and runs again: a task
+    gives the same result whenever it runs. They are released with this object."""
+
+    def __init__(self, client, objects):
+        self.client = client
+        self.objects = list(objects)
+        self.backend = self._send()
+
+    def _send(self):
+        with parallel_config(backend="dask", client=self.client, scatter=self.objects) as config:
+            return config["backend"]
+
+    def map(self, calls: list) -> list:
+        """The results of joblib's delayed ``calls``, one task each, in order."""
+        from concurrent.futures import CancelledError
+
+        while True:
+            try:
+                return Parallel(n_jobs=-1, backend=self.backend, batch_size=1)(calls)
+            except CancelledError:
+                futures = getattr(self.backend, "data_futures", {}).values()  # joblib's futures of the objects
+                if self.client.status != "running" or all(future.status == "finished" for future in futures):
+                    raise  # not the objects' loss: the scheduler's, or another cancellation
+            self.client.wait_for_workers(1)  # as joblib waits on a cluster without workers
+            self.backend = self._send()
+
+
+class LocalPool:
+    """joblib's local process pool with one ``Parallel`` for the whole run (``with
+    Parallel(...)``, kept open until this object is released): its worker processes, and
+    the memory-mapped files joblib writes for the large numpy arrays of the tasks (a
+    panel's tables), last from one map to the next. (A ``Parallel`` of its own for each map
+    writes the tables again each time, and after it waits for the workers to let go of
+    them before it deletes them: a tenth of a second, a generation's work on two workers.)"""
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self._open()
+
+    def _open(self) -> None:
+        self.parallel = Parallel(n_jobs=self.jobs, batch_size=1, pre_dispatch="all")
+        self.parallel.__enter__()
+        self._close = weakref.finalize(self, self.parallel.__exit__, None, None, None)
+
+    def map(self, calls: list) -> list:
+        """The results of joblib's delayed ``calls``, one task each, in order."""
+        calls = [(pool_task, (function, *args), kwargs) for function, args, kwargs in calls]
+        try:
+            return self.parallel(calls)
+        except RuntimeError as error:  # joblib's shared executor shut down under it (a Parallel of
+            if "shut" not in str(error):  # other options in between): a new one, the calls again
+                raise
+        self.close()
+        self._open()
+        return self.parallel(calls)
+
+    def close(self) -> None:
+        self._close()
+
+
+def pool_task(function, *args, **kwargs):
+    """A task of :class:`LocalPool`: ``function(*args, **kwargs)`` in a worker process that
+    keeps freed memory for the next task (see :func:`keep_freed_memory`)."""
+    keep_freed_memory()
+    return function(*args, **kwargs)
+
+
+@functools.cache
+def keep_freed_memory() -> bool:
+    """Once per process, on Linux's glibc: arrays up to :data:`MMAP_THRESHOLD` from the heap,
+    up to :data:`TRIM_THRESHOLD` of freed memory kept (``mallopt``, as the environment
+    variables of Dask's nannies set it for the workers of :func:`evaluation_backend`'s local
+    clusters). ``False`` where there is no glibc to tell."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's malloc.h
+    return bool(mallopt(m_mmap_threshold, MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, TRIM_THRESHOLD))
 
 
 def _connect(distributed, address: str):

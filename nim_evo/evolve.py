@@ -27,12 +27,13 @@ from __future__ import annotations
 import time
 from operator import attrgetter
 from dataclasses import asdict, dataclass, field
+from functools import partial
 
 import numpy as np
 from deap import base, creator, tools
 from joblib import Parallel, delayed
 
-from nim_evo import fitness
+from nim_evo import cluster, fitness
 from nim_evo.genomes import get_kind
 from nim_evo.io import rules_from_json, rules_to_json
 from nim_evo.rules import Rules
@@ -164,9 +165,10 @@ def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     toolbox = base.Toolbox()
     options = {"multiset": config.multiset} if config.genome == "table" else {}
     toolbox.register("individual", _create, kind, individual, config.rules, **options)
-    toolbox.register("map", joblib_map, jobs)
     panel = fitness.Panel.build(config.rules, config.opponents, config.starts, config.fitness, config.seed,
                                 multiset=config.multiset)
+    # the run's workers: on Dask, the panel goes to every one now, once (a task carries its key)
+    toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, panel) if jobs != 1 else None)
     toolbox.register("evaluate", fitness.evaluate_chunk, config.genome, panel, config.fitness, config.games)
     toolbox.panel = panel
     return toolbox
@@ -218,12 +220,24 @@ def vary(population: list, toolbox: base.Toolbox, lambda_: int, cxpb: float, mut
     return offspring
 
 
-def joblib_map(jobs: int, function, *iterables) -> list:
-    """``toolbox.map`` on joblib: results in submission order, whatever the worker count."""
+def joblib_map(jobs: int, function, *iterables, workers: cluster.Scattered | cluster.LocalPool | None = None) -> list:
+    """``toolbox.map`` on joblib: results in submission order, whatever the worker count.
+
+    A ``functools.partial`` (``toolbox.evaluate``) is sent as its function and arguments, so
+    that the panel is an argument of every task, the same object each time, which joblib
+    sends once: the run's local pool memory-maps its tables once for the run (see
+    :class:`fitness.Panel` for how it pickles), and on Dask the panel is on the workers
+    already and a task carries its key (see :func:`cluster.workers`). One task per chunk
+    (``batch_size=1``): chunks are cut by the problem, not to be grouped.
+    """
     items = list(zip(*iterables))
     if jobs == 1 or len(items) <= 1:
         return [function(*item) for item in items]
-    return Parallel(n_jobs=jobs)(delayed(function)(*item) for item in items)
+    arguments = ()
+    if isinstance(function, partial) and not function.keywords:
+        function, arguments = function.func, function.args
+    calls = [delayed(function)(*arguments, *item) for item in items]
+    return Parallel(n_jobs=jobs, batch_size=1)(calls) if workers is None else workers.map(calls)
 
 
 def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generation: int) -> int:

@@ -8,7 +8,12 @@ module-level and take arrays, cheap to pickle for joblib's workers.
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 
@@ -64,6 +69,63 @@ class Panel:
     @property
     def space(self):
         return space_for(self.rules, multiset=self.multiset)
+
+    # -- pickling: what a worker receives --------------------------------------------------------
+    # A worker needs the tables (and, for exact fitness, their transitions, built from them).
+    # Pickled, a panel is its digest and its arrays, not its 150-odd sparse transition
+    # matrices: the tables are a few large arrays, which joblib's process pool memory-maps
+    # (written once for a Parallel, each task carrying file references) and which a Dask
+    # cluster receives once per run (scattered to every worker). Each process keeps the
+    # panels it rebuilt by digest, so it builds the transitions once, however many tasks
+    # it runs, and a task's unpickling costs it a dictionary look-up.
+    SHARED: ClassVar[int] = 2  # panels each process keeps
+    _shared: ClassVar[OrderedDict] = OrderedDict()
+    _shared_lock: ClassVar = threading.Lock()
+
+    @cached_property
+    def digest(self) -> str:
+        """A digest of everything that decides the panel's evaluations."""
+        h = hashlib.blake2b(digest_size=16)
+        h.update(repr((self.rules, self.names, self.multiset, self.transitions is not None)).encode())
+        for array in (self.starts, self.weights, *(self.tables or ())):
+            if array is None:
+                h.update(b"none")
+                continue
+            array = np.ascontiguousarray(array)
+            h.update(repr((array.shape, array.dtype.str)).encode())
+            h.update(array.view(np.uint8).reshape(-1))
+        return h.hexdigest()
+
+    def __reduce__(self):
+        if self.tables is None:  # a board too big to enumerate: names only
+            return Panel, (self.rules, self.names, None, self.starts, self.multiset, self.weights, None)
+        return Panel._restore, (self.digest, self.rules, self.names, self.tables, self.starts, self.multiset,
+                                self.weights, self.transitions is not None)
+
+    @classmethod
+    def _restore(cls, digest: str, rules: Rules, names, tables, starts, multiset: bool, weights,
+                 exact: bool) -> Panel:
+        """The unpickled panel: this process's own if it has one of that digest, else
+        rebuilt (its arrays copied into memory, its transitions built as :meth:`build` does)."""
+        with cls._shared_lock:
+            panel = cls._shared.get(digest)
+            if panel is not None:
+                cls._shared.move_to_end(digest)
+                return panel
+        tables = tuple(np.array(table) for table in tables)  # not a memory map, nor a received buffer
+        for table in tables:
+            table.flags.writeable = False
+        space = space_for(rules, multiset=multiset)
+        transitions = tuple(Transitions(space, table) for table in tables) if exact else None
+        panel = cls(rules, tuple(names), tables, None if starts is None else np.array(starts), multiset,
+                    None if weights is None else np.array(weights), transitions)
+        panel.__dict__["digest"] = digest
+        with cls._shared_lock:
+            panel = cls._shared.setdefault(digest, panel)
+            cls._shared.move_to_end(digest)
+            while len(cls._shared) > cls.SHARED:
+                cls._shared.popitem(last=False)
+        return panel
 
 
 @dataclass

@@ -1,13 +1,15 @@
 """Fitness against an opponent panel: sampled agrees with exact seat by seat (on tables and
 on pile arrays), the starts, the sub-game value, per-position credit, jobs invariance across
-several chunks, and accuracy against the solver."""
+several chunks, accuracy against the solver, and what a task sends to a worker."""
 
+import io
+import pickle
 from functools import lru_cache
 
 import numpy as np
 import pytest
 
-from nim_evo import Rules, fitness
+from nim_evo import Rules, cluster, fitness
 from nim_evo.agents import make_agent
 from nim_evo.evolve import Config, make_toolbox, start, step
 from nim_evo.fitness import Panel, accuracy, evaluate_chunk
@@ -163,20 +165,23 @@ def test_table_credit_is_the_panel_average_of_the_exact_values(multiset):
 # -- 5. jobs invariance over several chunks -----------------------------------------------------
 
 
+def evolved(config: Config, jobs: int, generations: int = 2):
+    """The state of a run of ``config`` on ``jobs`` workers after ``generations`` steps."""
+    toolbox = make_toolbox(config, jobs)
+    state = start(config, toolbox)
+    for _ in range(generations):
+        step(state, config, toolbox)
+    return state
+
+
 def test_fitness_does_not_depend_on_jobs_with_several_chunks():
     """Whole chunks (2 at generation 0, 3 per step): results landing on the wrong chunk would
     still give every individual a fitness, so only the values can tell."""
     config = Config(genome="table", rules=Rules((2, 3, 4)), population=2 * fitness.CHUNK,
                     offspring=3 * fitness.CHUNK, opponents=("random", "nimsum"), fitness="sampled", games=300, seed=9)
-    populations = []
-    for jobs in (1, 2):
-        toolbox = make_toolbox(config, jobs)
-        state = start(config, toolbox)
-        for _ in range(2):
-            step(state, config, toolbox)
-        assert state.logbook[0]["evals"] > fitness.CHUNK and state.logbook[-1]["evals"] > fitness.CHUNK
-        populations.append(state.population)
-    one, two = populations
+    states = [evolved(config, jobs) for jobs in (1, 2)]
+    assert all(s.logbook[0]["evals"] > fitness.CHUNK and s.logbook[-1]["evals"] > fitness.CHUNK for s in states)
+    one, two = (state.population for state in states)
     assert len(one) == len(two) == config.population
     for a, b in zip(one, two):
         assert np.array_equal(a, b)
@@ -224,3 +229,101 @@ def test_accuracy_of_all_random_thresholds_is_the_share_of_winning_moves(board):
         if winning:
             shares.append(len(winning) / len(rules.legal_moves(piles)))
     assert accuracy("thresholds", genes, rules) == pytest.approx(np.mean(shares), abs=1e-12)
+
+
+# -- 7. what a task sends -----------------------------------------------------------------------
+
+SEVEN = Rules((1, 3, 5, 7, 9, 11, 13))  # 21,318 multisets: exact fitness in tasks of 8 individuals
+
+
+@lru_cache(maxsize=1)
+def seven_panel() -> Panel:
+    return Panel.build(SEVEN, ("random", "nimsum", "minimax"), multiset=True)
+
+
+def test_a_pickled_panel_is_its_tables_and_a_process_rebuilds_it_once():
+    """Pickled, a panel is a digest and its dense tables (a few large arrays: memory-mapped by
+    joblib's pool, scattered once by Dask), never its 147 sparse transition matrices, which
+    the receiving process builds from the tables once and keeps by digest."""
+    panel = seven_panel()
+    buffers = []
+    inband = pickle.dumps(panel, protocol=5, buffer_callback=buffers.append)
+    tables = sum(table.nbytes for table in panel.tables)
+    assert len(inband) < 2_000
+    assert tables <= sum(buffer.raw().nbytes for buffer in buffers) < tables + 1_000
+    assert len(pickle.dumps(panel)) < tables + 2_000  # the transitions (8 MB) stay behind
+    Panel._shared.pop(panel.digest, None)
+    restored = pickle.loads(inband, buffers=buffers)
+    assert restored is not panel and restored.digest == panel.digest
+    assert pickle.loads(pickle.dumps(panel)) is restored  # this process has it: not rebuilt
+    assert all(not table.flags.writeable and not isinstance(table, np.memmap) for table in restored.tables)
+    for mine, theirs in zip(panel.transitions, restored.transitions, strict=True):
+        for a, b in zip(mine.levels[1:], theirs.levels[1:], strict=True):
+            assert (a != b).nnz == 0 and a.shape == b.shape
+    rng = np.random.default_rng(3)
+    genomes = [table.create(SEVEN, rng) for _ in range(3)]
+    for a, b in zip(evaluate_chunk("table", panel, "exact", 0, genomes, None),
+                    evaluate_chunk("table", restored, "exact", 0, genomes, None), strict=True):
+        assert (a.fitness, a.subgames, a.rates) == (b.fitness, b.subgames, b.rates)
+        assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit))
+    other = Panel.build(Rules((1, 3, 5)), ("random",), multiset=True)
+    assert pickle.loads(pickle.dumps(other)).digest != panel.digest
+
+
+class PoolPickler(pickle.Pickler):
+    """Pickles as joblib's process pool does: a numpy array over ``max_nbytes`` (1 MB) is
+    written once to a memory-mapped file, and a task holds a reference to it (stood for here
+    by an empty array)."""
+
+    def reducer_override(self, obj):
+        if isinstance(obj, np.ndarray) and obj.nbytes > 2**20:
+            return np.empty, ((0,),)
+        return NotImplemented
+
+
+def pool_size(obj) -> int:
+    buffer = io.BytesIO()
+    PoolPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
+    return len(buffer.getvalue())
+
+
+def test_a_local_task_carries_its_genomes_not_the_panel(monkeypatch):
+    """What one task of ``--jobs 2`` sends, pickled as joblib's process pool pickles it: its
+    genomes and seed, and the panel as a digest and references to its tables: ~340 KB,
+    where the task used to carry the panel in its function (33 MB pickled, 8.4 MB past
+    joblib's memory maps: the transitions' sparse matrices are small arrays each)."""
+    sent = []
+
+    class Recorder:
+        """The run's workers, in this process, measuring each task as the pool would send it."""
+
+        def map(self, calls):
+            results = []
+            for function, args, kwargs in calls:
+                genomes = sum(np.asarray(g).nbytes for g in args[-2])
+                sent.append((pool_size((function, args, kwargs)), genomes, args[1]))
+                results.append(function(*args, **kwargs))
+            return results
+
+    monkeypatch.setattr(cluster, "workers", lambda jobs, *shared: Recorder())
+    config = Config(genome="table", rules=SEVEN, population=8, offspring=16, seed=5)
+    toolbox = make_toolbox(config, 2)
+    step(start(config, toolbox), config, toolbox)
+    assert len(sent) == 2  # 16 offspring in tasks of 8 (the 8 of generation 0: one task, run here)
+    assert all(panel is toolbox.panel for _, _, panel in sent)  # one object: joblib maps its tables once
+    assert all(size < genomes + 20_000 for size, genomes, _ in sent), sent
+    assert pool_size(toolbox.panel.transitions) > 7_000_000  # what stays behind: built where it is needed
+
+
+def test_seven_heaps_give_the_same_result_with_1_and_2_jobs():
+    """Exact fitness in several tasks on real workers: the workers rebuild the panel from
+    its pickle and give what this process gives, credit included."""
+    config = Config(genome="table", rules=SEVEN, population=8, offspring=16, seed=5)
+    one, two = (evolved(config, jobs) for jobs in (1, 2))
+    assert len(one.logbook) == 3 and \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in one.logbook] == \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in two.logbook]
+    for a, b in zip(one.population, two.population, strict=True):
+        assert np.array_equal(a, b)
+        assert a.fitness.values == b.fitness.values and a.rates == b.rates
+        assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit))
