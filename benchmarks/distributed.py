@@ -5,7 +5,7 @@ The board is 10 piles of 5 to 30 (about 2.6e13 positions, far past enumeration),
 evolves with sampled tournaments on pile arrays against random and nim-sum play: the work
 issue 7 hands to a cluster. Each configuration starts its own ``dask.distributed`` local
 cluster (single-threaded worker processes, the start-up timed apart), evolves the same
-seed for the same generations through ``nim_evo.cluster.evaluation_backend`` (the code path
+seed for the same generations through ``nim_evo.evolution.cluster.evaluation_backend`` (the code path
 of ``python -m nim_evo.run --backend dask``), and reports the evolution's wall time. The
 baseline in the same process is one worker; the speed-up is its time over two workers'.
 (joblib's Dask backend runs the tasks of a cluster of one thread in the client process, so
@@ -41,7 +41,9 @@ from pathlib import Path
 # This file's name would hide the ``distributed`` package from the script's own folder.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from nim_evo import Rules, cluster, evolve  # noqa: E402
+from nim_evo import Rules
+from nim_evo.evolution import cluster
+from nim_evo.evolution import loop as evolve  # noqa: E402
 from nim_evo.genomes import get_kind  # noqa: E402
 
 BOARD = Rules((5, 8, 11, 14, 17, 20, 23, 26, 29, 30))

@@ -14,9 +14,9 @@ import time
 import numpy as np
 
 from nim_evo import Rules, make_agent, play_game, play_games, win_probabilities
-from nim_evo.space import space_for
-from nim_evo.policy import AliasSampler, one_hot
-from nim_evo.tournament import CHUNK
+from nim_evo.engine.policy import AliasSampler, one_hot
+from nim_evo.engine.space import space_for
+from nim_evo.evaluation.tournament import CHUNK
 
 RATIO_TARGET = 200
 

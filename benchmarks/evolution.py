@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 
 from nim_evo import Rules
-from nim_evo import evolve
-from nim_evo.fitness import accuracy
+from nim_evo.evolution import loop as evolve
+from nim_evo.evolution.fitness import accuracy
 
 GAME = "1-3-5-7-9"
 KINDS = ("table", "rules", "thresholds")

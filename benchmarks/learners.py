@@ -42,11 +42,11 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from nim_evo import Rules, make_agent
+from nim_evo.engine.solver import solve
+from nim_evo.engine.space import space_for
+from nim_evo.evaluation.tournament import win_probabilities
 from nim_evo.learners import make_learner
 from nim_evo.learners.qlearning import SCHEDULE
-from nim_evo.solver import solve
-from nim_evo.space import space_for
-from nim_evo.tournament import win_probabilities
 
 SEEDS = (0, 1, 2, 3, 4)
 Q_SEEDS = (1, 2, 3, 4, 5)  # seed 002's figure is judged over these

@@ -11,8 +11,8 @@ import time
 from functools import lru_cache
 
 from nim_evo import Rules
-from nim_evo.solver import _solve
-from nim_evo.space import Space
+from nim_evo.engine.solver import _solve
+from nim_evo.engine.space import Space
 
 TARGET_SECONDS = 2.0
 

@@ -15,14 +15,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from nim_evo import opponents
-from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, command, list_games,
-                         refuse_overwrite, rules_from_args)
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_writable, command, list_games,
+                              refuse_overwrite, rules_from_args)
+from nim_evo.cli.opponents import resolve_saying
+from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
+from nim_evo.evaluation import opponents
+from nim_evo.evaluation.roundrobin import round_robin
+from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.io import atomic_write_text
 from nim_evo.learners import LEARNERS
-from nim_evo.roundrobin import round_robin
-from nim_evo.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
-from nim_evo.strategy import load_strategy
 
 MAX_GAMES = 1_000_000
 OUTPUTS = ("arena.csv", "arena.png")
@@ -132,7 +133,7 @@ def _players(specs, rules, seed: int, quiet: bool) -> dict:
                for name, spec in zip(names, specs)}
     for name, spec in zip(names, specs):
         if spec in LEARNERS:
-            players[name] = opponents.resolve_saying(spec, rules, seed, "participant", quiet)
+            players[name] = resolve_saying(spec, rules, seed, "participant", quiet)
     return players
 
 

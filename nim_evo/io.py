@@ -8,8 +8,6 @@ import pickle
 import tempfile
 from pathlib import Path
 
-from nim_evo.rules import Rules
-
 FORMAT_VERSION = 1
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
@@ -61,13 +59,3 @@ def read_json(path) -> dict:
         raise ValueError(f"{path} does not hold a JSON object")
     return data
 
-
-def rules_to_json(rules: Rules) -> dict:
-    return {"piles": list(rules.piles), "max_take": rules.max_take, "misere": rules.misere}
-
-
-def rules_from_json(data, source="file") -> Rules:
-    try:
-        return Rules(tuple(data["piles"]), data.get("max_take"), data.get("misere", False))
-    except (KeyError, TypeError, AttributeError):
-        raise ValueError(f"{source} does not record valid rules") from None

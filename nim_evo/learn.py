@@ -13,7 +13,6 @@ which ``nim_evo.load_strategy`` plays.
 from __future__ import annotations
 
 import argparse
-
 import json
 import shlex
 import sys
@@ -22,15 +21,15 @@ from pathlib import Path
 
 import numpy as np
 
-from nim_evo import opponents
-from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, command, list_games,
-                         refuse_overwrite, rules_from_args)
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_writable, command, list_games,
+                              refuse_overwrite, rules_from_args)
+from nim_evo.cli.progress import TrainingProgress
+from nim_evo.engine.solver import solve
+from nim_evo.engine.space import enumerable, space_size
+from nim_evo.evaluation import opponents
+from nim_evo.evaluation.tournament import tournament
 from nim_evo.learners import LEARNERS, SEATS, make_learner
 from nim_evo.learners.files import save_learner
-from nim_evo.progress import TrainingProgress
-from nim_evo.solver import solve
-from nim_evo.space import enumerable, space_size
-from nim_evo.tournament import tournament
 
 MAX_EPISODES = 100_000_000
 REPORT_OPPONENTS = ("random", "nimsum")

@@ -21,15 +21,17 @@ import sys
 
 import numpy as np
 
-from nim_evo import opponents, theory
-from nim_evo.cli import Parser, UsageError, add_game_arguments, list_games, report_error, rules_from_args
-from nim_evo.game import play_game
+from nim_evo.cli.args import Parser, UsageError, add_game_arguments, list_games, report_error, rules_from_args
+from nim_evo.cli.opponents import resolve_saying
+from nim_evo.engine import theory
+from nim_evo.engine.game import play_game
+from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.engine.solver import solve
+from nim_evo.engine.space import enumerable, space_for
+from nim_evo.evaluation import opponents
+from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.learners import LEARNERS
 from nim_evo.learners.base import Learner
-from nim_evo.rules import Move, Position, Rules
-from nim_evo.solver import solve
-from nim_evo.space import enumerable, space_for
-from nim_evo.strategy import load_strategy
 
 MAX_GAMES = 1_000_000
 MAX_MARKS = 40
@@ -322,7 +324,7 @@ def _prepare(args):
                              "leave out the game options to play its own game")
     else:
         rules = rules_from_args(args)
-        agent = opponents.resolve_saying(args.strategy, rules, seed, "player")
+        agent = resolve_saying(args.strategy, rules, seed, "player")
         if args.stochastic and isinstance(agent, Learner):
             agent = copy.copy(agent)  # the trained learner is shared within the process
             agent.stochastic = True
@@ -330,7 +332,7 @@ def _prepare(args):
         raise UsageError(f"--stochastic is for learners (a learner file or name); {args.strategy} plays one way")
     agents, names = [agent], [opponents.label(args.strategy)]
     if args.against is not None:
-        agents.append(opponents.resolve_saying(args.against, rules, seed, "player"))
+        agents.append(resolve_saying(args.against, rules, seed, "player"))
         names.append(opponents.label(args.against))
         if names[0] == names[1]:
             names = [f"{names[0]} (1)", f"{names[1]} (2)"]

@@ -21,12 +21,13 @@ import os
 import sys
 from pathlib import Path
 
-from nim_evo.cli import Parser, UsageError, command, refuse_overwrite
+from nim_evo.cli.args import Parser, UsageError, command, refuse_overwrite
+from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.genomes import GenomeAgent
 from nim_evo.plots import FORMATS, save_figure
 from nim_evo.plots.history import X_AXES, draw_history, load_history
 from nim_evo.plots.policy import draw_policy
-from nim_evo.strategy import load_strategy
+from nim_evo.plots.run import draw_run
 
 
 def build_parser() -> Parser:
@@ -71,28 +72,6 @@ def main(argv) -> int:
     for path in written:
         print(path)
     return 0
-
-
-def draw_run(run_dir, fmt: str = "png", x: str = "generations", history=None, out=None,
-             policy: bool = True) -> list[Path]:
-    """Draw a run's ``fitness.<fmt>`` and its champion's ``policy.<fmt>`` into its directory
-    (the fitness history to ``out`` instead, if given); return the paths written. A champion
-    that cannot be pictured (none yet, or a board too big) is skipped with a note on stderr."""
-    run_dir = Path(run_dir)
-    history = history or load_history(run_dir)
-    written = [save_figure(draw_history([history], x), out or run_dir / f"fitness.{fmt}")]
-    if policy:
-        champion = run_dir / "champion.json"
-        try:
-            if not champion.exists():
-                raise ValueError("the run has no champion yet (it has not finished)")
-            agent = load_strategy(champion)
-            title = (f"Champion of {history.run_id}: {history.genome} genome on {history.rules.name}, "
-                     f"seed {history.seed}")
-            written.append(save_figure(draw_policy(agent, title), run_dir / f"policy.{fmt}"))
-        except ValueError as error:
-            print(f"nim_evo: no policy picture for {run_dir}: {error}", file=sys.stderr)
-    return written
 
 
 def _format_and_out(args) -> tuple[str, Path | None]:

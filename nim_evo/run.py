@@ -11,28 +11,30 @@ champion) and exports the champion to ``genomes/<run-id>-<kind>.json``, a playab
 from __future__ import annotations
 
 import argparse
-import hashlib
 import dataclasses
+import hashlib
 import shlex
 import sys
 import time
 from pathlib import Path
 
-from nim_evo import cluster, evolve, opponents
-from nim_evo.cli import (Parser, UsageError, add_game_arguments, check_writable, list_games, refuse_overwrite,
-                         report_error, rules_from_args)
-from nim_evo.fitness import accuracy
+from nim_evo.agents.registry import make_agent
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_writable, list_games, refuse_overwrite,
+                              report_error, rules_from_args)
+from nim_evo.cli.opponents import resolve_saying
+from nim_evo.cli.progress import Progress
+from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
+from nim_evo.evaluation import opponents
+from nim_evo.evaluation.strategy import load_strategy
+from nim_evo.evaluation.tournament import pile_tournament, tournament
+from nim_evo.evolution import cluster
+from nim_evo.evolution import loop as evolve
+from nim_evo.evolution.fitness import accuracy
+from nim_evo.evolution.rundir import RunDir, individual_document
 from nim_evo.genomes import GENOME_FORMAT, KINDS, GenomeAgent
 from nim_evo.io import read_json, write_json
-from nim_evo.agents import make_agent
 from nim_evo.learners import LEARNERS
-from nim_evo.strategy import load_strategy
-from nim_evo.pilegames import pile_tournament
 from nim_evo.plots import FORMATS
-from nim_evo.progress import Progress
-from nim_evo.rundir import RunDir, individual_document
-from nim_evo.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
-from nim_evo.tournament import tournament
 
 _CONFIG = {f.name: f.default for f in dataclasses.fields(evolve.Config)}
 DEFAULTS = {"genome": "table", "opponents": ",".join(_CONFIG["opponents"]),
@@ -223,7 +225,7 @@ def _train_learned_opponents(config, quiet: bool) -> None:
     """Train (or find in the cache) the panel's learned opponents, saying which on stderr."""
     for spec in config.opponents:
         if spec in LEARNERS and enumerable(config.rules, multiset=config.multiset):
-            opponents.resolve_saying(spec, config.rules, config.seed, quiet=quiet)
+            resolve_saying(spec, config.rules, config.seed, quiet=quiet)
 
 
 def _exported_by(path: Path, document: dict) -> bool:
@@ -293,7 +295,7 @@ def _evolve(args, run_dir: RunDir, config, state, toolbox, extra, jobs: int) -> 
 
 def _plot(run_dir: RunDir, fmt: str, quiet: bool) -> None:
     """Draw the run's pictures; a failure is a warning: the run and its export are done."""
-    from nim_evo.plot import draw_run
+    from nim_evo.plots.run import draw_run
 
     try:
         pictures = draw_run(run_dir.path, fmt)

@@ -28,7 +28,7 @@ def rng():
 def learner_cache(tmp_path_factory, monkeypatch):
     """Learned opponents trained by a test are cached in a directory of the test session,
     never in the user's cache."""
-    from nim_evo.opponents import CACHE_ENV
+    from nim_evo.evaluation.opponents import CACHE_ENV
 
     path = tmp_path_factory.getbasetemp() / "learner-cache"
     monkeypatch.setenv(CACHE_ENV, str(path))

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules, make_agent, solve
-from nim_evo.agents import FixedRulesAgent
-from nim_evo.policy import check_table
-from nim_evo.space import space_for
+from nim_evo.agents.base import FixedRulesAgent
+from nim_evo.engine.policy import check_table
+from nim_evo.engine.space import space_for
 
 AGENTS = [
     ("random", {}),

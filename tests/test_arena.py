@@ -10,9 +10,9 @@ from PIL import Image
 
 from nim_evo import Rules, make_agent, solve
 from nim_evo.arena import main as arena
+from nim_evo.evaluation.roundrobin import round_robin
 from nim_evo.plots import DPI
 from nim_evo.plots.matrix import figure_size
-from nim_evo.roundrobin import round_robin
 
 LEARNER_FILE = str(Path(__file__).parents[1] / "genomes" / "wincount-21-cap3-seed0.json")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from nim_evo import cluster
+from nim_evo.evolution import cluster
 from nim_evo.run import main as run
 
 distributed = pytest.importorskip("distributed")
@@ -87,7 +87,7 @@ def test_a_dask_task_carries_the_panel_s_key_and_each_worker_holds_it_once(monke
     import numpy as np
 
     from nim_evo import Rules
-    from nim_evo.evolve import Config, make_toolbox, start, step
+    from nim_evo.evolution.loop import Config, make_toolbox, start, step
 
     config = Config(genome="table", rules=Rules((1, 3, 5, 7, 9, 11, 13)), population=8, offspring=16, seed=5)
     sent = []

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules
-from nim_evo.evolve import Config, freeze, make_toolbox, start, step, thaw
-from nim_evo.fitness import accuracy
+from nim_evo.evolution.fitness import accuracy
+from nim_evo.evolution.loop import Config, freeze, make_toolbox, start, step, thaw
 
 
 def evolve(config, generations):
@@ -65,7 +65,7 @@ def test_evolution_leaves_the_global_random_module_alone(genome):
     state is untouched, and the same seed gives the same population."""
     import random
 
-    from nim_evo.evolve import select_elitist
+    from nim_evo.evolution.loop import select_elitist
 
     config = Config(genome=genome, rules=Rules((2, 3, 4)), population=6, offspring=8, generations=3)
     random.seed(123)

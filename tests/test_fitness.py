@@ -9,14 +9,15 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from nim_evo import Rules, cluster, fitness
+from nim_evo import Rules
 from nim_evo.agents import make_agent
-from nim_evo.evolve import Config, make_toolbox, start, step
-from nim_evo.fitness import Panel, accuracy, evaluate_chunk
+from nim_evo.engine.solver import solve
+from nim_evo.engine.space import space_for
+from nim_evo.evaluation.tournament import win_probabilities
+from nim_evo.evolution import cluster, fitness
+from nim_evo.evolution.fitness import Panel, accuracy, evaluate_chunk
+from nim_evo.evolution.loop import Config, make_toolbox, start, step
 from nim_evo.genomes import GenomeAgent, get_kind, ruleset, table, thresholds
-from nim_evo.solver import solve
-from nim_evo.space import space_for
-from nim_evo.tournament import win_probabilities
 
 BOARDS = {"1-3-5-7": Rules((1, 3, 5, 7)), "2-3-4-misere": Rules((2, 3, 4), misere=True)}
 SIGMAS = 4.5

@@ -1,12 +1,12 @@
-"""Tests of nim_evo.game: one game at a time on the scalar path (play_game, GameRecord)."""
+"""Tests of nim_evo.engine.game: one game at a time on the scalar path (play_game, GameRecord)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from nim_evo.game import GameRecord, play_game
-from nim_evo.rules import PRESETS, Rules
+from nim_evo.engine.game import GameRecord, play_game
+from nim_evo.engine.rules import PRESETS, Rules
 
 
 class _UniformAgent:
@@ -66,7 +66,7 @@ def test_play_game_records_replay_and_winner_follows_ending(name):
 
 def test_play_game_with_library_random_agent_and_custom_start():
     """play_game works with the library's RandomAgent and from a custom start, on capped boards."""
-    from nim_evo.agents import RandomAgent
+    from nim_evo.agents.base import RandomAgent
 
     rng = np.random.default_rng(77)
     for rules in (Rules((5, 4), 2, True), Rules((5, 4), 2, False), Rules((6,), 3, True)):

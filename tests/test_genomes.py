@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules, load_strategy, make_agent, solve, win_probabilities
-from nim_evo.evolve import INDIVIDUALS
-from nim_evo.genomes import KINDS, GenomeAgent, genome_document, genome_from_document, get_kind
-from nim_evo.genomes import ruleset, table, thresholds
+from nim_evo.engine.policy import as_table, check_table
+from nim_evo.engine.space import space_for
+from nim_evo.evolution.loop import INDIVIDUALS
+from nim_evo.genomes import (KINDS, GenomeAgent, genome_document, genome_from_document, get_kind, ruleset, table,
+                             thresholds)
 from nim_evo.io import write_json
-from nim_evo.policy import as_table, check_table
-from nim_evo.space import space_for
 
 BOARDS = [Rules((2, 3, 4)), Rules((3, 4, 5), 2), Rules((2, 3, 4, 5), misere=True), Rules((9,), 3, True),
           Rules((3, 3, 5, 5), 3, True), Rules((1, 3, 5, 7, 9))]  # 3-3-5-5-cap3-misere: no closed form
@@ -208,7 +208,7 @@ def test_rules_genome_plays_boards_too_big_to_enumerate():
     for _ in range(20):
         genes = ruleset.create(rules, rng)
         chosen = ruleset.moves(genes, rules, positions)
-        from nim_evo.boards import move_list
+        from nim_evo.engine.boards import move_list
 
         pile, count = move_list(rules)[chosen].T
         assert np.all(count >= 1) and np.all(count <= 7)
@@ -265,9 +265,9 @@ def test_genome_json_refuses_wrong_types(tmp_path, kind, field, value):
 def test_a_multiset_table_plays_every_position_of_its_board(tmp_path):
     """Exported over multisets, a champion plays each arrangement of the piles: a legal move
     to the multiset its gene names, the same win probabilities as its table; and it loads."""
+    from nim_evo.evaluation.strategy import load_strategy
+    from nim_evo.evaluation.tournament import win_probabilities
     from nim_evo.io import write_json
-    from nim_evo.strategy import load_strategy
-    from nim_evo.tournament import win_probabilities
 
     rules = Rules((2, 4, 3, 4))
     genes = table.create(rules, np.random.default_rng(2))

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules, load_strategy
+from nim_evo.evaluation.opponents import resolve, trained
 from nim_evo.learn import main
-from nim_evo.opponents import resolve, trained
 from nim_evo.run import main as run_main
 
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from nim_evo import GameRecord, Rules, make_agent, solve, win_probabilities
+from nim_evo.engine.policy import check_table
+from nim_evo.engine.space import space_for
 from nim_evo.learners import LEARNERS, QLearner, QualityLearner, make_learner
-from nim_evo.policy import check_table
-from nim_evo.space import space_for
 
 R23 = Rules((2, 3))  # moves: 0 (0,1), 1 (0,2), 2 (1,1), 3 (1,2), 4 (1,3)
 R23_MISERE = Rules((2, 3), misere=True)

@@ -1,11 +1,11 @@
-"""Tests of nim_evo.minimax: depth-limited and full-depth alpha-beta search."""
+"""Tests of nim_evo.agents.minimax: depth-limited and full-depth alpha-beta search."""
 
 import numpy as np
 import pytest
 
 from nim_evo import Rules, make_agent, solve
-from nim_evo.minimax import WIN, MinimaxAgent, _one_ply_back
-from nim_evo.space import space_for
+from nim_evo.agents.minimax import WIN, MinimaxAgent, _one_ply_back
+from nim_evo.engine.space import space_for
 
 
 def test_full_depth_minimax_hurries_to_win_and_delays_losing(rules):

@@ -1,4 +1,4 @@
-"""Tests of nim_evo.multiset: multiset positions held to the ordered space they fold."""
+"""Tests of nim_evo.engine.multiset: multiset positions held to the ordered space they fold."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from math import comb
 import numpy as np
 import pytest
 
-from nim_evo.multiset import MultisetSpace
-from nim_evo.rules import Rules
-from nim_evo.solver import solve
-from nim_evo.space import SpaceTooLarge, check_space_size, space_for, space_size
+from nim_evo.engine.multiset import MultisetSpace
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.solver import solve
+from nim_evo.engine.space import SpaceTooLarge, check_space_size, space_for, space_size
 
 BOARDS = [
     Rules((5,)),
@@ -171,7 +171,7 @@ def test_agents_play_the_same_games_over_multisets(rules, name):
     as often, from every position and either seat, as over the ordered space; and its
     vectorised table is the one its move distributions give."""
     from nim_evo.agents import PositionalAgent, make_agent
-    from nim_evo.tournament import win_probabilities
+    from nim_evo.evaluation.tournament import win_probabilities
 
     ordered, space = space_for(rules), MultisetSpace(rules)
     agent, opponent = make_agent(name, rules), make_agent("minimax" if name == "random" else "random", rules)

@@ -1,13 +1,15 @@
-"""Tests of nim_evo.pilegames: batched games on pile arrays, checked on boards small enough to
-enumerate against the exact evaluator of the table path (nim_evo.tournament.win_probabilities)."""
+"""Tests of nim_evo.engine.piles: batched games on pile arrays, checked on boards small enough to
+enumerate against the exact evaluator of the table path (nim_evo.evaluation.tournament.win_probabilities)."""
 
 import numpy as np
 import pytest
 
 from nim_evo import Rules, make_agent, win_probabilities
+from nim_evo.engine.piles import mover, play_pile_games
+from nim_evo.engine.space import space_for
 from nim_evo.genomes import GenomeAgent, ruleset, thresholds
-from nim_evo.pilegames import genomes_mover, mover, play_pile_games
-from nim_evo.space import space_for
+from nim_evo.genomes.movers import genomes_mover
+from nim_evo.genomes.movers import mover as genome_mover
 
 BOARDS = [Rules((1, 3, 5, 7)), Rules((2, 3, 4), misere=True)]
 PLAYERS = ["random", "nimsum", "rules-genome", "thresholds-genome"]
@@ -20,7 +22,7 @@ def _player(name, rules):
     kind = name.removesuffix("-genome")
     module = {"rules": ruleset, "thresholds": thresholds}[kind]
     genes = module.create(rules, np.random.default_rng(len(name) + len(rules.piles)))
-    return mover(kind, rules, genes), GenomeAgent(kind, genes, rules)
+    return genome_mover(kind, rules, genes), GenomeAgent(kind, genes, rules)
 
 
 def _assert_within(wins, games, p, context):
@@ -72,7 +74,7 @@ def test_a_mover_for_many_genomes_plays_each_genome_in_its_own_games(rules, kind
         block = slice(i * n, (i + 1) * n)
         _assert_within(np.count_nonzero(as_first[block]), n, exact[i][0], (kind, i, "first"))
         _assert_within(np.count_nonzero(as_second[block]), n, exact[i][1], (kind, i, "second"))
-        single = mover(kind, rules, chosen[i])  # the single-genome mover agrees
+        single = genome_mover(kind, rules, chosen[i])  # the single-genome mover agrees
         alone = play_pile_games(rules, single, them, n, rng) == 0
         _assert_within(np.count_nonzero(alone), n, exact[i][0], (kind, i, "single"))
 

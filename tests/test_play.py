@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from nim_evo import Rules
+from nim_evo.engine.solver import solve
 from nim_evo.play import describe, hint, main, read_move, show_piles
-from nim_evo.solver import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 GENOME = str(ROOT / "genomes" / "7-5-3-seed1-rules.json")
@@ -312,7 +312,7 @@ def test_ctrl_c_during_a_match_prints_the_tally_so_far(monkeypatch):
         if len(played) == 10:
             raise KeyboardInterrupt
         played.append(1)
-        return nim_evo.game.play_game(*args)
+        return nim_evo.engine.game.play_game(*args)
 
     monkeypatch.setattr(nim_evo.play, "play_game", interrupted_after_ten)
     out = io.StringIO()

@@ -14,12 +14,12 @@ from matplotlib.legend import Legend
 from PIL import Image
 
 from nim_evo import Rules, make_agent, solve
+from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.plot import main as plot
 from nim_evo.plots import DPI, pixel_size, save_figure
 from nim_evo.plots.history import SIZE, draw_history, load_history
 from nim_evo.plots.policy import COLORS, HEAP_SIZE, PILES_SIZE, draw_policy, verdicts
 from nim_evo.run import main as run
-from nim_evo.strategy import load_strategy
 
 GREEN, RED = (0x4D, 0xAF, 0x4A), (0xD7, 0x19, 0x1C)
 
@@ -237,12 +237,12 @@ def test_run_plot_draws_at_the_end(tmp_path, capsys):
 
 
 def test_run_plot_failing_is_a_warning_after_the_export(tmp_path, capsys, monkeypatch):
-    import nim_evo.plot
+    import nim_evo.plots.run
 
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(nim_evo.plot, "draw_run", broken)
+    monkeypatch.setattr(nim_evo.plots.run, "draw_run", broken)
     assert run(["--game", "3-4", "--generations", "2", "--population", "4", "--offspring", "4", "--quiet",
                 "--out", str(tmp_path / "r"), "--genomes-dir", str(tmp_path), "--plot"]) == 0
     captured = capsys.readouterr()
@@ -294,8 +294,8 @@ def test_run_plot_on_a_board_too_big_draws_the_history_only(tmp_path, capsys):
 @pytest.mark.parametrize("names", [("nimsum", "random"), ("nimsum", "minimax", "random", "take-3", "aggressive",
                                                          "dumb", "fixed-rules")])
 def test_arena_heat_map_is_labelled_and_nothing_is_clipped(names):
+    from nim_evo.evaluation.roundrobin import round_robin
     from nim_evo.plots.matrix import draw_arena, figure_size
-    from nim_evo.roundrobin import round_robin
 
     rules = Rules((3, 4, 5))
     result = round_robin(rules, {name: make_agent(name, rules) for name in names}, games=100)

@@ -1,12 +1,12 @@
-"""Tests of nim_evo.policy: policy tables, their checks and the alias sampler."""
+"""Tests of nim_evo.engine.policy: policy tables, their checks and the alias sampler."""
 
 import numpy as np
 import pytest
 from scipy.stats import chisquare
 
 from nim_evo import Rules, make_agent, win_probabilities
-from nim_evo.policy import AliasSampler, alias_tables, as_table, check_table, one_hot
-from nim_evo.space import space_for
+from nim_evo.engine.policy import AliasSampler, alias_tables, as_table, check_table, one_hot
+from nim_evo.engine.space import space_for
 
 
 def test_alias_sampler_draws_the_table(rng):
@@ -119,7 +119,7 @@ def test_alias_sampler_never_draws_an_illegal_or_impossible_move(rules, monkeypa
     (check_table would refuse it; the sampler is built directly) never reaches one of them:
     neither in many random draws from every row, nor for the extreme 32-bit words of each
     column (the ones that decide keep-or-alias at a threshold's very edge)."""
-    import nim_evo.policy as policy_module
+    import nim_evo.engine.policy as policy_module
 
     rng = np.random.default_rng(8)
     space = space_for(rules)
@@ -179,7 +179,7 @@ def test_alias_sampler_step_draws_every_row(rules):
 def test_random_words_are_uniform_32_bit_words(bit_generator):
     """random_words gives uniform 32-bit words from any bit generator (32-bit MT19937 included):
     every bit is set half the time, and the top byte is uniform."""
-    from nim_evo.policy import random_words
+    from nim_evo.engine.policy import random_words
 
     rng = np.random.Generator(bit_generator(12))
     words = random_words(rng, 200_001)

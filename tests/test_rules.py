@@ -1,4 +1,4 @@
-"""Tests of nim_evo.rules: the game description and the scalar path."""
+"""Tests of nim_evo.engine.rules: the game description and the scalar path."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import pickle
 import numpy as np
 import pytest
 
-from nim_evo.rules import DEFAULT_GAME, PRESETS, Rules, legal_moves
-
+from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules, legal_moves
 
 # -- validation ----------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules, load_strategy
-from nim_evo.rules import PRESETS
+from nim_evo.engine.rules import PRESETS
 from nim_evo.run import main
 
 SMALL = ["--game", "2-3-4", "--population", "8", "--offspring", "12"]
@@ -69,7 +69,7 @@ def test_table_run_on_7_5_3_finds_perfect_play(tmp_path):
 
 
 def test_same_seed_same_result_with_one_or_two_jobs(tmp_path, monkeypatch):
-    monkeypatch.setattr("nim_evo.fitness.EXACT_CHUNK_SMALL", 5)  # exact fitness in several tasks here too
+    monkeypatch.setattr("nim_evo.evolution.fitness.EXACT_CHUNK_SMALL", 5)  # exact fitness in several tasks here too
     for fitness in ["exact", "sampled"]:
         a, b = tmp_path / f"{fitness}-1", tmp_path / f"{fitness}-2"
         common = ["--generations", "3", "--fitness", fitness, "--games", "200", "--seed", "5"]
@@ -100,7 +100,7 @@ def test_table_genes_live_on_the_chosen_space(tmp_path, space, genes):
 
 def test_a_run_begun_before_multisets_resumes_as_it_was():
     """A config without ``space`` is an ordered run, with the table operators of its time."""
-    from nim_evo.evolve import Config
+    from nim_evo.evolution.loop import Config
 
     data = Config(genome="table", rules=Rules((2, 3, 4))).to_json()
     del data["space"]

@@ -1,9 +1,9 @@
-"""Tests of nim_evo.seeds: what a seed may be at the public boundary."""
+"""Tests of nim_evo.engine.seeds: what a seed may be at the public boundary."""
 
 import numpy as np
 import pytest
 
-from nim_evo.seeds import seed_sequence
+from nim_evo.engine.seeds import seed_sequence
 
 
 def _draws(seq):

@@ -1,4 +1,4 @@
-"""Tests of nim_evo.solver against closed forms, brute force, nim_evo.theory and known values."""
+"""Tests of nim_evo.engine.solver against closed forms, brute force, nim_evo.engine.theory and known values."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from operator import xor
 import numpy as np
 import pytest
 
-from nim_evo import solve, theory
-from nim_evo.rules import Rules
-from nim_evo.space import SpaceTooLarge
+from nim_evo import solve
+from nim_evo.engine import theory
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import SpaceTooLarge
 
 # -- helpers written here, independent of the library ----------------------------------------
 
@@ -389,8 +390,8 @@ def test_a_raised_position_limit_carries_through():
     raised limit is solved, and the nim-sum agent compiles its table on it, without either
     going back to the rules (and the default limit)."""
     from nim_evo import make_agent
-    from nim_evo.policy import check_table
-    from nim_evo.space import Space
+    from nim_evo.engine.policy import check_table
+    from nim_evo.engine.space import Space
 
     rules = Rules((1,) * 21)
     with pytest.raises(SpaceTooLarge):

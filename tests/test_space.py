@@ -1,4 +1,4 @@
-"""Tests of nim_evo.space: the enumerated positions, move index and transition table."""
+"""Tests of nim_evo.engine.space: the enumerated positions, move index and transition table."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from math import prod
 import numpy as np
 import pytest
 
-import nim_evo.space as space_module
-from nim_evo.rules import Rules
-from nim_evo.space import Space, SpaceTooLarge, check_space_size, space_for, space_size
+import nim_evo.engine.space as space_module
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import Space, SpaceTooLarge, check_space_size, space_for, space_size
 
 SMALL_BOARDS = [
     Rules((1,)),

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from nim_evo import load_strategy, solve
-from nim_evo.policy import as_table
+from nim_evo.engine.policy import as_table
 
 SHIPPED = sorted((Path(__file__).parent.parent / "genomes").glob("*.json"))
 

@@ -1,4 +1,4 @@
-"""Tests of nim_evo.theory on its own: Grundy values, nim-sums and the closed forms, checked
+"""Tests of nim_evo.engine.theory on its own: Grundy values, nim-sums and the closed forms, checked
 against a mex computation and a brute-force search written here (the comparisons with the
 solver live in test_solver.py)."""
 
@@ -10,8 +10,8 @@ from operator import xor
 import numpy as np
 import pytest
 
-from nim_evo import theory
-from nim_evo.rules import Rules
+from nim_evo.engine import theory
+from nim_evo.engine.rules import Rules
 
 # -- helpers written here, independent of the library ----------------------------------------
 

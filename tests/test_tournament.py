@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules, make_agent, play_games, play_matches, solve, tournament, win_probabilities
-from nim_evo.policy import one_hot
-from nim_evo.space import space_for
+from nim_evo.engine.policy import one_hot
+from nim_evo.engine.space import space_for
 
 
 def test_one_heap_of_one():

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.agents import PositionalAgent
+from nim_evo.agents.base import PositionalAgent
+from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
+from nim_evo.engine.space import Space
 from nim_evo.genomes import ruleset, table, thresholds
-from nim_evo.io import FORMAT_VERSION, rules_from_json, rules_to_json
-from nim_evo.rules import Rules
-from nim_evo.space import Space
+from nim_evo.io import FORMAT_VERSION
 
 KINDS = {"table": table, "rules": ruleset, "thresholds": thresholds}
 GENOME_FORMAT = "nim_evo/genome"
@@ -53,14 +53,14 @@ class GenomeAgent(PositionalAgent):
         return [(moves[k], float(probabilities[k])) for k in np.flatnonzero(probabilities > 0)]
 
     def policy(self, space: Space) -> np.ndarray:
-        from nim_evo.policy import one_hot
+        from nim_evo.engine.policy import one_hot
 
         result = get_kind(self.kind).policy(self.genes, space)
         return one_hot(result, space) if result.ndim == 1 else result
 
 
 def table_moves(rules: Rules) -> list[tuple[int, int]]:
-    from nim_evo.boards import move_list
+    from nim_evo.engine.boards import move_list
 
     return [(int(p), int(c)) for p, c in move_list(rules)]
 

@@ -1,7 +1,7 @@
 """Lookup-table genome: one gene per position of the enumerated space, the move to make there.
 
 Seed 003's strategy vector indexed by the position's digits, evolved instead of trained.
-By default the space is that of multisets (:mod:`nim_evo.multiset`: one gene for every
+By default the space is that of multisets (:mod:`nim_evo.engine.multiset`: one gene for every
 arrangement of the same pile sizes, 21,318 genes instead of 645,120 on seven heaps); the
 ordered space of old files and of ``multiset=False`` keeps one gene per position. Which one
 a gene array is over is told by its length (the two differ on every board with two
@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.boards import move_indices
-from nim_evo.rules import Rules
-from nim_evo.space import Space, space_for, space_size
+from nim_evo.engine.boards import move_indices
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import Space, space_for, space_size
 
 NAME = "table"
 SPACES = ("multiset", "ordered")

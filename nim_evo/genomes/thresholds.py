@@ -30,9 +30,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from nim_evo import boards
-from nim_evo.rules import Rules
-from nim_evo.space import Space
+from nim_evo.engine import boards
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import Space
 
 NAME = "thresholds"
 STRATEGIES = ("random", "shortest-all", "shortest-one", "shortest-random",

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.agents import PositionalAgent, make_agent
-from nim_evo.boards import uniform_rows
-from nim_evo.game import GameRecord
-from nim_evo.rules import Rules
-from nim_evo.space import Space, space_for, space_size
+from nim_evo.agents.base import PositionalAgent
+from nim_evo.agents.registry import make_agent
+from nim_evo.engine.boards import uniform_rows
+from nim_evo.engine.game import GameRecord
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import Space, space_for, space_size
 
 SEATS = ("alternate", "first", "second", "loser")
 MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file) stays in the megabytes
@@ -33,7 +34,7 @@ class Learner(PositionalAgent):
     :meth:`choose`, :meth:`update` and :meth:`values`.
 
     Every learner also takes ``symmetry``: learn over multisets of pile sizes
-    (:mod:`nim_evo.multiset`), one entry for every arrangement of the same piles, as seed
+    (:mod:`nim_evo.engine.multiset`), one entry for every arrangement of the same piles, as seed
     002 did by sorting the piles after each move. Its default is ``symmetric`` (True where
     the seed did it); a symmetric learner plays a concrete position by the multiset's
     move on the first pile of the size it takes from."""
@@ -345,7 +346,7 @@ def _legal_lists(space: Space) -> list[np.ndarray]:
 
 def _cumulative(opponent, rules: Rules, space: Space) -> np.ndarray:
     """Row-wise cumulative move probabilities of a fixed opponent."""
-    from nim_evo.policy import as_table
+    from nim_evo.engine.policy import as_table
 
     agent = make_agent(opponent, rules) if isinstance(opponent, str) else opponent
     return np.cumsum(as_table(agent, space), axis=1)

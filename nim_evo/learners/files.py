@@ -8,8 +8,8 @@
      "state": {"table": {"shape": [360, 14], "values": [...]}}}
 
 State arrays are indexed by the engine's enumeration of the rules' positions and moves
-(:class:`nim_evo.space.Space`), or of its multisets with the parameter ``symmetry``
-(:class:`nim_evo.multiset.MultisetSpace`); the shapes are checked on loading. Floats are written
+(:class:`nim_evo.engine.space.Space`), or of its multisets with the parameter ``symmetry``
+(:class:`nim_evo.engine.multiset.MultisetSpace`); the shapes are checked on loading. Floats are written
 with Python's shortest round-trip repr, so a saved learner loads bit for bit.
 """
 
@@ -19,7 +19,8 @@ import json
 
 import numpy as np
 
-from nim_evo.io import FORMAT_VERSION, atomic_write_text, read_json, rules_from_json, rules_to_json
+from nim_evo.engine.rules import rules_from_json, rules_to_json
+from nim_evo.io import FORMAT_VERSION, atomic_write_text, read_json
 from nim_evo.learners import LEARNERS, Learner
 
 LEARNER_FORMAT = "nim_evo/learner"

@@ -23,7 +23,7 @@ seed's greedy pick was the first maximum over all columns, illegal ones at 0; th
 measurable difference and is not reproduced.
 
 By default (``symmetry``; the seed sorted the rows after every move) the table is kept over
-multisets of pile sizes (:mod:`nim_evo.multiset`), so positions that are arrangements of
+multisets of pile sizes (:mod:`nim_evo.engine.multiset`), so positions that are arrangements of
 each other share their scores (90 rows on 2-3-4-5 instead of 360), and moves from equal
 piles share one score.
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.boards import uniform_rows
+from nim_evo.engine.boards import uniform_rows
 from nim_evo.learners.base import Learner
 
 

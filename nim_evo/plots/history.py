@@ -22,9 +22,9 @@ import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
-from nim_evo.io import read_json, rules_from_json
+from nim_evo.engine.rules import Rules, rules_from_json
+from nim_evo.io import read_json
 from nim_evo.plots import new_figure
-from nim_evo.rules import Rules
 
 X_AXES = {"generations": "generation", "evaluations": "evaluations (cumulative)", "games": "games played (cumulative)"}
 SIZE = (11.0, 10.0)
@@ -179,7 +179,7 @@ def _second_axis(axes, history: History) -> None:
 
 def _short(opponent: str) -> str:
     """An opponent as the legend names it: a strategy file by its name without the folder."""
-    from nim_evo.opponents import label
+    from nim_evo.evaluation.opponents import label
 
     return label(opponent)
 

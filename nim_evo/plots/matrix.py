@@ -13,7 +13,7 @@ def figure_size(n: int) -> tuple[float, float]:
 
 
 def draw_arena(result):
-    """The heat map of a :class:`~nim_evo.roundrobin.RoundRobin`."""
+    """The heat map of a :class:`~nim_evo.evaluation.roundrobin.RoundRobin`."""
     from matplotlib import colormaps
 
     n = len(result.names)

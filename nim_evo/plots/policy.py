@@ -15,9 +15,9 @@ import numpy as np
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
+from nim_evo.engine.solver import solve
+from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
 from nim_evo.plots import new_figure
-from nim_evo.solver import solve
-from nim_evo.space import enumerable, space_size, DEFAULT_MAX_POSITIONS
 
 HEAP_SIZE = (11.0, 5.5)
 PILES_SIZE = (12.0, 8.5)

@@ -3,7 +3,7 @@
 In every game here the piles are interchangeable: a position's value, its winning moves and
 any sensible strategy depend only on the multiset of its pile sizes. A :class:`MultisetSpace`
 keeps one position per multiset (1-3-5-7-9-11-13: 21,318 instead of 645,120) and answers the
-same questions as the ordered :class:`nim_evo.space.Space`, so the solver, the exact
+same questions as the ordered :class:`nim_evo.engine.space.Space`, so the solver, the exact
 evaluator, the batched games and the table genome run on it unchanged.
 
 - **Positions.** A multiset is indexed by the lexicographic rank of its pile sizes sorted in
@@ -34,9 +34,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from nim_evo.enumeration import EnumeratedSpace
-from nim_evo.rules import Move, Position, Rules
-from nim_evo.sizes import DEFAULT_MAX_POSITIONS, check_space_size, completions
+from nim_evo.engine.enumeration import EnumeratedSpace
+from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, check_space_size, completions
+
 
 class MultisetSpace(EnumeratedSpace):
     """The enumerated multisets of one game, with moves, transitions and maps to the board.

@@ -15,13 +15,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
 
-from nim_evo.agents import make_agent
-from nim_evo.rules import Rules
+from nim_evo.agents.registry import make_agent
+from nim_evo.engine.rules import Rules
 
 CACHE_ENV = "NIM_EVO_CACHE"
 
@@ -48,29 +47,14 @@ def resolve(spec: str, rules: Rules, seed: int = 0, progress=None):
     Raises:
         ValueError: one line for an unknown name, an unreadable file or a file for other rules.
     """
+    from nim_evo.evaluation.strategy import load_strategy
     from nim_evo.learners import LEARNERS
-    from nim_evo.strategy import load_strategy
 
     if is_path(spec):
         return load_strategy(spec, rules)
     if spec in LEARNERS:
         return trained(spec, rules, seed, progress=progress)
     return make_agent(spec, rules)
-
-
-def resolve_saying(spec: str, rules: Rules, seed: int = 0, role: str = "opponent", quiet: bool = False):
-    """:func:`resolve`, saying on stderr (unless ``quiet``) whether a learner is loaded from the
-    cache or trained, and then showing a progress bar."""
-    from nim_evo.learners import LEARNERS
-    from nim_evo.progress import TrainingProgress
-
-    if spec not in LEARNERS or quiet:
-        return resolve(spec, rules, seed)
-    cached = cached_path(spec, rules, seed)
-    episodes = LEARNERS[spec].episodes
-    what = f"loaded from {cached}" if cached.exists() else f"training {episodes:,} self-play games, seed {seed}"
-    print(f"learned {role} {spec} for {rules.name}: {what}", file=sys.stderr)
-    return resolve(spec, rules, seed, progress=None if cached.exists() else TrainingProgress(episodes))
 
 
 def _cache_key(name: str, rules: Rules, seed: int, episodes: int | None, params: dict) -> tuple[Path, dict, int]:

@@ -6,9 +6,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from nim_evo.multiset import MultisetSpace
-from nim_evo.rules import Move, Position, Rules
-from nim_evo.space import DEFAULT_MAX_POSITIONS, Space, space_for
+from nim_evo.engine.multiset import MultisetSpace
+from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, Space, space_for
 
 
 class Solution:
@@ -42,7 +42,7 @@ class Solution:
         """Share of the board's winning positions where ``policy`` plays a winning move.
 
         On a multiset space each multiset counts for the positions of the board it stands
-        for (:attr:`~nim_evo.multiset.MultisetSpace.weights`), so the share is the same as
+        for (:attr:`~nim_evo.engine.multiset.MultisetSpace.weights`), so the share is the same as
         over the ordered space for a policy that treats equal piles alike.
 
         Args:
@@ -76,7 +76,7 @@ def solve(rules: Rules | Space, max_positions: int = DEFAULT_MAX_POSITIONS) -> S
                                      else max(remoteness[next[p, m]] for legal m))
 
     Works for normal and misère play, with or without a cap, on any enumerable board.
-    ``rules`` may be a :class:`Space` or :class:`~nim_evo.multiset.MultisetSpace` already
+    ``rules`` may be a :class:`Space` or :class:`~nim_evo.engine.multiset.MultisetSpace` already
     built (with its own limit). Results are cached (they are read-only).
 
     Raises:

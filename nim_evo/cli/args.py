@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from nim_evo.rules import DEFAULT_GAME, PRESETS, Rules
+from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
 
 
 class UsageError(Exception):

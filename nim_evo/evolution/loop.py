@@ -25,18 +25,17 @@ genomes, its per-position credit from the exact evaluator.
 from __future__ import annotations
 
 import time
-from operator import attrgetter
 from dataclasses import asdict, dataclass, field
 from functools import partial
+from operator import attrgetter
 
 import numpy as np
 from deap import base, creator, tools
 from joblib import Parallel, delayed
 
-from nim_evo import cluster, fitness
+from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
+from nim_evo.evolution import cluster, fitness
 from nim_evo.genomes import get_kind
-from nim_evo.io import rules_from_json, rules_to_json
-from nim_evo.rules import Rules
 
 # lexicographic: the win rate from the starts first, then the mean win rate over all sub-games
 creator.create("FitnessWin", base.Fitness, weights=(1.0, 1.0))

@@ -3,18 +3,18 @@
 Every agent here chooses from the position alone (no memory), so it also answers
 ``distribution(piles)``, the probability of each move, and compiles to a policy table
 (:meth:`PositionalAgent.policy`) for the batched path. Build agents by name with
-:func:`make_agent`; all of them pickle, so joblib workers can receive them.
+:func:`nim_evo.agents.registry.make_agent`; all of them pickle, so joblib workers can receive them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from nim_evo import theory
-from nim_evo.boards import uniform_rows
-from nim_evo.rules import Move, Position, Rules
-from nim_evo.solver import solve
-from nim_evo.space import Space, space_for
+from nim_evo.engine import theory
+from nim_evo.engine.boards import uniform_rows
+from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.engine.solver import solve
+from nim_evo.engine.space import Space, space_for
 
 
 class PositionalAgent:
@@ -54,7 +54,7 @@ class PositionalAgent:
         of each move (a zero row on the empty board). Subclasses vectorise where they can.
 
         On a multiset space a row is what the agent does at the multiset's representative
-        position, equal piles' moves added up (see :mod:`nim_evo.multiset`)."""
+        position, equal piles' moves added up (see :mod:`nim_evo.engine.multiset`)."""
         table = np.zeros((space.n_positions, space.n_moves))
         for index in range(1, space.n_positions):
             position = space.position(index)
@@ -193,37 +193,6 @@ class FixedRulesAgent(PositionalAgent):
                 pile, size = odd[0]
                 return [((pile, _capped(self.rules, size - common)), 1.0)]
         return uniform(self.rules.legal_moves(piles))
-
-
-def make_agent(name: str, rules: Rules, **options) -> PositionalAgent:
-    """Build an agent by name: ``random``, ``nimsum``, ``minimax``, ``take-n`` (or ``take-3``
-    for n=3), ``dumb``, ``aggressive``, ``fixed-rules``. ``options`` go to its constructor
-    (``minimax``: ``depth``, ``heuristic``; ``take-n``: ``n``)."""
-    from nim_evo.minimax import MinimaxAgent
-
-    registry = {
-        "random": RandomAgent,
-        "nimsum": NimSumAgent,
-        "minimax": MinimaxAgent,
-        "take-n": TakeNAgent,
-        "dumb": DumbAgent,
-        "aggressive": AggressiveAgent,
-        "fixed-rules": FixedRulesAgent,
-    }
-    key = name.strip().lower()
-    if key.startswith("take-") and key[5:].isdigit():
-        if options:
-            raise ValueError(f"{name} takes no options (take-n with n=... chooses n)")
-        return TakeNAgent(rules, n=int(key[5:]))
-    if key not in registry:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(AGENT_NAMES)}")
-    try:
-        return registry[key](rules, **options)
-    except TypeError as error:
-        raise ValueError(f"bad options for agent {name!r}: {error}") from None
-
-
-AGENT_NAMES = ("random", "nimsum", "minimax", "take-N", "dumb", "aggressive", "fixed-rules")
 
 
 def _longest(piles: Position) -> int:

@@ -8,10 +8,12 @@ import numpy as np
 from joblib import Parallel, delayed
 from scipy.stats import binomtest
 
-from nim_evo.policy import AliasSampler, as_table, check_table, samplers_for
-from nim_evo.rules import Rules
-from nim_evo.seeds import seed_sequence
-from nim_evo.space import DEFAULT_MAX_POSITIONS, Space, space_for
+from nim_evo.engine import piles
+from nim_evo.engine.policy import AliasSampler, as_table, check_table, samplers_for
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.seeds import seed_sequence
+from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, Space, space_for
+from nim_evo.genomes import movers
 
 CHUNK = 50_000  # games per task: work is cut by the problem, never by the worker count
 
@@ -20,7 +22,7 @@ def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.G
     """Play one game from each start at once; ``first`` moves first. Returns the winning seat.
 
     All games advance in lockstep, a ply at a time, each as two array gathers on row
-    offsets (see :meth:`~nim_evo.policy.AliasSampler.advance`). A finished game waits in a
+    offsets (see :meth:`~nim_evo.engine.policy.AliasSampler.advance`). A finished game waits in a
     sentinel state that records the parity of its last ply; finished games leave the arrays
     whenever they are a quarter of them, in order, their winners noted (one bit each) beside
     the indices of the games kept, and put back in game order once, at the end.
@@ -184,21 +186,21 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
         games: sampled games per opponent and seat, spread evenly over the starts with at
             least one game from each (so ``starts="all"`` plays at least one per position).
         seed: an int, ints, a ``SeedSequence`` or a ``Generator`` (see
-            :func:`nim_evo.seeds.seed_sequence`); each (opponent, seat, chunk) task gets its
+            :func:`nim_evo.engine.seeds.seed_sequence`); each (opponent, seat, chunk) task gets its
             own spawned stream, so results do not depend on ``jobs``.
         exact: use the exact evaluator instead of sampling (no games, no noise).
         starts: ``"start"`` (the start position), ``"all"`` (every non-empty position:
             seed 000's sub-games), or position indices.
         jobs: joblib workers for the sampled games.
-        max_positions: the space limit (see :class:`nim_evo.space.Space`).
-        multiset: play on the space of multisets (:mod:`nim_evo.multiset`); start indices
+        max_positions: the space limit (see :class:`nim_evo.engine.space.Space`).
+        multiset: play on the space of multisets (:mod:`nim_evo.engine.multiset`); start indices
             are then multisets, each standing for the positions of the board it holds
             (``"all"`` plays as many games from each as the ordered board would from them).
     Returns:
         One :class:`TournamentResult` per opponent, in order; the 95% interval is Wilson's
         (scipy's ``binomtest``), and collapses to the value when ``exact``.
     """
-    from nim_evo.agents import make_agent
+    from nim_evo.agents.registry import make_agent
 
     space = space_for(rules, max_positions, multiset=multiset)
     opponents = [make_agent(o, rules) if isinstance(o, str) else o for o in opponents]
@@ -304,3 +306,18 @@ def _check_moves(moves: np.ndarray, space: Space) -> np.ndarray:
         raise ValueError(f"move array {k} holds move index {inner[k, index]}, not a legal move in "
                          f"position {space.position(int(index) + 1)}")
     return moves
+
+
+def pile_tournament(rules: Rules, kind: str, genes, opponents, games: int, seed) -> list:
+    """The tournament of :func:`tournament` for a genome on a board too big to enumerate:
+    ``games`` games per opponent and seat from the start (:mod:`nim_evo.engine.piles`),
+    Wilson 95% intervals."""
+    me = movers.mover(kind, rules, genes)
+    streams = seed_sequence(seed).spawn(2 * len(opponents))
+    results = []
+    for o, name in enumerate(opponents):
+        them = piles.mover(name, rules)
+        first = np.sum(piles.play_pile_games(rules, me, them, games, np.random.default_rng(streams[2 * o])) == 0)
+        second = np.sum(piles.play_pile_games(rules, them, me, games, np.random.default_rng(streams[2 * o + 1])) == 1)
+        results.append(result_from_wins(name, int(first), int(second), games))
+    return results

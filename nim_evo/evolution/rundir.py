@@ -11,7 +11,7 @@ import os
 import pickle
 from pathlib import Path
 
-from nim_evo.evolve import CHECKPOINT_VERSION, Config, State, freeze, thaw
+from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State, freeze, thaw
 from nim_evo.genomes import genome_document
 from nim_evo.io import atomic_write_text, read_json, write_json, write_pickle
 

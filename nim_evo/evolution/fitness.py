@@ -17,12 +17,14 @@ from typing import ClassVar
 
 import numpy as np
 
-from nim_evo import opponents, pilegames
-from nim_evo.genomes import get_kind, table as table_genome
-from nim_evo.policy import AliasSampler, as_table
-from nim_evo.rules import Rules
-from nim_evo.space import enumerable, space_for, space_size
-from nim_evo.tournament import Transitions, play_games, win_probabilities_each
+from nim_evo.engine import piles
+from nim_evo.engine.policy import AliasSampler, as_table
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import enumerable, space_for, space_size
+from nim_evo.evaluation import opponents
+from nim_evo.evaluation.tournament import Transitions, play_games, win_probabilities_each
+from nim_evo.genomes import get_kind, movers
+from nim_evo.genomes import table as table_genome
 
 CHUNK = 16  # individuals per evaluation task (sampled fitness: each chunk draws from its own stream)
 EXACT_CHUNK_SMALL, EXACT_CHUNK_LARGE = 80, 8  # exact fitness: below / above SMALL_SPACE positions
@@ -47,16 +49,16 @@ class Panel:
     @classmethod
     def build(cls, rules: Rules, names, starts: str = "start", fitness: str = "exact", seed: int = 0,
               multiset: bool = False) -> Panel:
-        """``names``: opponent specs (see :func:`nim_evo.opponents.resolve`); ``seed`` trains
+        """``names``: opponent specs (see :func:`nim_evo.evaluation.opponents.resolve`); ``seed`` trains
         learned opponents on first use; ``multiset``: play on the space of multisets."""
         if not enumerable(rules, multiset=multiset):
             if fitness == "exact" or starts == "all":
                 what = "multisets of piles" if multiset else "positions"
                 raise ValueError(f"the board {rules.name} has {space_size(rules, multiset):,} {what}, too many to "
                                  "enumerate: use --fitness sampled from the start position")
-            pilegames.check_board(rules)
+            piles.check_board(rules)
             for name in names:
-                pilegames.mover(name, rules)  # refuses opponents that need the enumerated board
+                piles.mover(name, rules)  # refuses opponents that need the enumerated board
             return cls(rules, tuple(names), None, None, multiset)
         space = space_for(rules, multiset=multiset)
         tables = tuple(as_table(opponents.resolve(name, rules, seed), space) for name in names)
@@ -187,12 +189,12 @@ def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed)
     every genome of the chunk playing at once (``games`` per genome, opponent and seat)."""
     rng = np.random.default_rng(seed)
     k = len(genomes)
-    me = pilegames.genomes_mover(kind, genomes, panel.rules, games)
+    me = movers.genomes_mover(kind, genomes, panel.rules, games)
     rates = np.zeros((k, len(panel.names), 2))
     for o, name in enumerate(panel.names):
-        them = pilegames.mover(name, panel.rules)
-        first = pilegames.play_pile_games(panel.rules, me, them, k * games, rng) == 0
-        second = pilegames.play_pile_games(panel.rules, them, me, k * games, rng) == 1
+        them = piles.mover(name, panel.rules)
+        first = piles.play_pile_games(panel.rules, me, them, k * games, rng) == 0
+        second = piles.play_pile_games(panel.rules, them, me, k * games, rng) == 1
         rates[:, o, 0] = first.reshape(k, games).mean(axis=1)
         rates[:, o, 1] = second.reshape(k, games).mean(axis=1)
     return _evaluations(panel, rates, np.zeros(k), 2 * games * len(panel.names), None)
@@ -226,7 +228,7 @@ def accuracy(kind: str, genome, rules: Rules) -> float:
     (for a stochastic genome, the mean probability it does). Measured with the solver, over
     multisets (weighted by the positions each stands for) except for a table genome over
     the ordered space, which is judged position by position."""
-    from nim_evo.solver import solve
+    from nim_evo.engine.solver import solve
 
     space = table_genome.genes_space(genome, rules) if kind == "table" else space_for(rules, multiset=True)
     solution = solve(space)

@@ -2,7 +2,7 @@
 
 A position is a tuple of pile sizes; a move is ``(pile_index, count)`` with a 0-based pile
 index. Moves are always listed in the engine's fixed order: by pile, then by count. The
-batched path (:mod:`nim_evo.space`) enumerates the same moves in the same order.
+batched path (:mod:`nim_evo.engine.space`) enumerates the same moves in the same order.
 """
 
 from __future__ import annotations
@@ -184,3 +184,16 @@ _NAME = re.compile(r"(?P<piles>\d+(?:-\d+)*)(?:-cap(?P<cap>\d+))?(?P<misere>-mis
 
 def _is_int(value) -> bool:
     return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def rules_to_json(rules: Rules) -> dict:
+    """The rules as a JSON object (what every file nim_evo writes records)."""
+    return {"piles": list(rules.piles), "max_take": rules.max_take, "misere": rules.misere}
+
+
+def rules_from_json(data, source="file") -> Rules:
+    """The rules a JSON object records; a one-line ``ValueError`` naming ``source`` if none."""
+    try:
+        return Rules(tuple(data["piles"]), data.get("max_take"), data.get("misere", False))
+    except (KeyError, TypeError, AttributeError):
+        raise ValueError(f"{source} does not record valid rules") from None

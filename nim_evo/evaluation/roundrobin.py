@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nim_evo.rules import Rules
-from nim_evo.space import enumerable
-from nim_evo.tournament import tournament
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import enumerable
+from nim_evo.evaluation.tournament import tournament
 
 CSV_COLUMNS = ("player", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high", "first_rate", "second_rate")
 
@@ -76,7 +76,7 @@ def round_robin(rules: Rules, players: dict, games: int = 1000, seed: int = 0, e
                 jobs: int = 1) -> RoundRobin:
     """Play every pair of ``players`` (name -> agent) on ``rules``.
 
-    Each pair is one :func:`~nim_evo.tournament.tournament`, the player whose name sorts
+    Each pair is one :func:`~nim_evo.evaluation.tournament.tournament`, the player whose name sorts
     first against the other, seeded with ``[seed, crc32(name), crc32(other name)]``: a pair's
     games depend on the two names and the seed, not on the other participants, their order
     or ``jobs``.

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nim_evo.rules import Move, Position, Rules
+from nim_evo.engine.rules import Move, Position, Rules
 
 
 @dataclass(frozen=True)

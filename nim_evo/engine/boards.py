@@ -1,7 +1,7 @@
 """Vectorised board features on arrays of positions, for policies that play any board.
 
 Positions come as ``(k, n_piles)`` int arrays; moves are the rules' fixed move list (by
-pile, then count), the same order as :class:`nim_evo.space.Space` uses, which depends only
+pile, then count), the same order as :class:`nim_evo.engine.space.Space` uses, which depends only
 on the starting piles, never on enumerating the space.
 """
 
@@ -11,9 +11,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from nim_evo import theory
-from nim_evo.rules import Rules
-from nim_evo.space import enumerable, space_for
+from nim_evo.engine import theory
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import enumerable, space_for
 
 BLOCK = 32_768  # positions per block when a (k, n_moves, n_piles) array would be large
 
@@ -59,7 +59,7 @@ def winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
     children = np.maximum(children, 0)
     verdict, known = theory.known_wins(rules, children)
     if not known.all() and enumerable(rules, multiset=True):
-        from nim_evo.solver import solve
+        from nim_evo.engine.solver import solve
 
         solution = solve(space_for(rules, multiset=True))
         verdict = solution.win[solution.space.indices(children.reshape(-1, children.shape[-1]))]

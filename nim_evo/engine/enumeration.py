@@ -1,6 +1,6 @@
 """What every enumerated space shares: levels by objects left, and positions and moves by index.
 
-:class:`nim_evo.space.Space` (every position) and :class:`nim_evo.multiset.MultisetSpace`
+:class:`nim_evo.engine.space.Space` (every position) and :class:`nim_evo.engine.multiset.MultisetSpace`
 (every multiset of pile sizes) derive from :class:`EnumeratedSpace`; a subclass builds
 ``positions``, ``totals``, ``moves``, ``legal`` and ``next`` and calls :meth:`_finish`.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.rules import Move, Position, Rules
+from nim_evo.engine.rules import Move, Position, Rules
 
 
 class EnumeratedSpace:

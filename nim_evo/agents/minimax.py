@@ -13,12 +13,12 @@ from typing import Callable
 
 import numpy as np
 
-from nim_evo import theory
-from nim_evo.agents import PositionalAgent, uniform
-from nim_evo.boards import uniform_rows
-from nim_evo.rules import Rules
-from nim_evo.solver import solve
-from nim_evo.space import Space
+from nim_evo.agents.base import PositionalAgent, uniform
+from nim_evo.engine import theory
+from nim_evo.engine.boards import uniform_rows
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.solver import solve
+from nim_evo.engine.space import Space
 
 WIN = 1_000_000
 _PROVEN = WIN // 2

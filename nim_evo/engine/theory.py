@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.rules import Move, Position, Rules
+from nim_evo.engine.rules import Move, Position, Rules
 
 
 def grundy(piles: np.ndarray, max_take: int | None = None) -> np.ndarray:

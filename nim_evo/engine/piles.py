@@ -1,21 +1,19 @@
 """Batched games on pile arrays, for boards too big to enumerate.
 
-The table path (:mod:`nim_evo.tournament`) needs every position indexed; here games carry
+The table path (:mod:`nim_evo.evaluation.tournament`) needs every position indexed; here games carry
 their piles, ``(g, n_piles)``, and each player is a *mover*: a function from a block of
 positions and a Generator to one move index per position (the rules' move list). Rule and
-threshold genomes, random and nim-sum (where Nim theory gives a closed form) have movers.
+threshold genomes (:mod:`nim_evo.genomes.movers`), random and nim-sum (here, where Nim theory
+gives a closed form) have movers.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from nim_evo import boards
-from nim_evo.genomes import get_kind
-from nim_evo.rules import Rules
-from nim_evo.seeds import seed_sequence
-from nim_evo.space import enumerable
-
+from nim_evo.engine import boards
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import enumerable
 
 MAX_MOVES = 5_000  # a mover may hold a (games, moves) array: boards with more moves are refused
 
@@ -60,35 +58,18 @@ def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Gene
     return winner
 
 
-def pile_tournament(rules: Rules, kind: str, genes, opponents, games: int, seed) -> list:
-    """The tournament of :func:`nim_evo.tournament.tournament` for a genome on a board too big
-    to enumerate: ``games`` games per opponent and seat from the start, Wilson 95% intervals."""
-    from nim_evo.tournament import result_from_wins
-
-    me = mover(kind, rules, genes)
-    streams = seed_sequence(seed).spawn(2 * len(opponents))
-    results = []
-    for o, name in enumerate(opponents):
-        them = mover(name, rules)
-        first = np.sum(play_pile_games(rules, me, them, games, np.random.default_rng(streams[2 * o])) == 0)
-        second = np.sum(play_pile_games(rules, them, me, games, np.random.default_rng(streams[2 * o + 1])) == 1)
-        results.append(result_from_wins(name, int(first), int(second), games))
-    return results
-
-
-def mover(name_or_genome, rules: Rules, genes=None):
-    """A mover for an opponent name (``random``, ``nimsum``) or a genome kind with its genes."""
-    if genes is not None:
-        return _GenomeMover(name_or_genome, genes, rules)
-    if name_or_genome == "random":
+def mover(name: str, rules: Rules):
+    """A mover for an opponent name: ``random`` or ``nimsum`` (genomes' movers are in
+    :mod:`nim_evo.genomes.movers`)."""
+    if name == "random":
         return _RandomMover(rules)
-    if name_or_genome == "nimsum":
+    if name == "nimsum":
         if rules.misere and rules.max_take is not None and len(rules.piles) > 1 \
                 and not enumerable(rules, multiset=True):
             raise ValueError(f"nimsum on {rules.name} would need the solver (misère with a cap has no "
                              "closed form) and the board is too big to solve")
         return _NimSumMover(rules)
-    raise ValueError(f"opponent {name_or_genome!r} needs an enumerable board; on {rules.name} "
+    raise ValueError(f"opponent {name!r} needs an enumerable board; on {rules.name} "
                      "the panel can hold random and nimsum")
 
 
@@ -118,29 +99,3 @@ class _NimSumMover:
         found = wins.any(axis=1)
         chosen[found] = boards.move_indices(self.rules, pile[found], take[rows[found], pile[found]])
         return chosen
-
-
-class _GenomeMover:
-    """Plays one genome, or many at once: ``owners[g]`` is the genome of game ``g``."""
-
-    def __init__(self, kind, genes, rules, owners=None):
-        self.kind, self.rules, self.owners = get_kind(kind), rules, owners
-        if owners is None:
-            self.genes = genes
-        else:
-            stacked = [self.kind.rule_table(g) if hasattr(self.kind, "rule_table") else np.asarray(g) for g in genes]
-            self.genes = np.stack(stacked)
-
-    def __call__(self, positions, rng, games=None):
-        genes = self.genes if self.owners is None else self.genes[self.owners[games]]
-        if hasattr(self.kind, "moves"):
-            return self.kind.moves(genes, self.rules, positions)
-        probabilities = self.kind.move_probabilities(genes, self.rules, positions)
-        cumulative = probabilities.cumsum(axis=1)
-        u = rng.random((len(positions), 1)) * cumulative[:, -1:]
-        return np.minimum((cumulative <= u).sum(axis=1), probabilities.shape[1] - 1)
-
-
-def genomes_mover(kind: str, genomes: list, rules: Rules, games_each: int):
-    """One mover for ``len(genomes)`` genomes playing ``games_each`` consecutive games each."""
-    return _GenomeMover(kind, genomes, rules, owners=np.repeat(np.arange(len(genomes)), games_each))

@@ -6,7 +6,7 @@ from math import prod
 
 import numpy as np
 
-from nim_evo.rules import Rules
+from nim_evo.engine.rules import Rules
 
 DEFAULT_MAX_POSITIONS = 2_000_000
 MAX_CELLS = 100_000_000  # positions x moves: the transition table and each policy table

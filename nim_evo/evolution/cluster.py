@@ -10,7 +10,7 @@ cluster has a worker and that its workers run the same nim_evo.
 What every task takes, the opponent panel, goes to the workers once (:func:`workers`): to a
 Dask cluster's workers when the run begins (scattered, a task carrying its key), to the
 local pool's as memory-mapped tables once per run (one ``Parallel`` for the run), each
-worker process rebuilding the rest once (see :class:`nim_evo.fitness.Panel`).
+worker process rebuilding the rest once (see :class:`nim_evo.evolution.fitness.Panel`).
 """
 
 from __future__ import annotations

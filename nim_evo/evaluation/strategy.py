@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nim_evo.agents import PositionalAgent
+from nim_evo.agents.base import PositionalAgent
+from nim_evo.engine.rules import Rules
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document
 from nim_evo.io import read_json
-from nim_evo.rules import Rules
 
 
 def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) -> PositionalAgent:

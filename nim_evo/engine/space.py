@@ -17,11 +17,12 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from nim_evo.enumeration import EnumeratedSpace
-from nim_evo.multiset import MultisetSpace, multiset_space
-from nim_evo.rules import Move, Position, Rules
-from nim_evo.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, SpaceTooLarge, check_space_size, enumerable,  # noqa: F401
-                           space_size)
+from nim_evo.engine.enumeration import EnumeratedSpace
+from nim_evo.engine.multiset import MultisetSpace, multiset_space
+from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.engine.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, SpaceTooLarge, check_space_size,  # noqa: F401
+                                  enumerable, space_size)
+
 
 class Space(EnumeratedSpace):
     """The enumerated positions of one game, its move index and transition table.
@@ -33,7 +34,7 @@ class Space(EnumeratedSpace):
         legal: ``(n_positions, n_moves) bool``.
         next: ``(n_positions, n_moves) int32``, the index reached, -1 where illegal.
 
-    It answers the questions of :class:`nim_evo.multiset.MultisetSpace` too (``weights``,
+    It answers the questions of :class:`nim_evo.engine.multiset.MultisetSpace` too (``weights``,
     ``multiplicity``, ``columns``, ``merge``, ``move_index_at``, ``concrete_moves``), where
     every position stands for itself.
     """
@@ -121,7 +122,7 @@ class Space(EnumeratedSpace):
 @lru_cache(maxsize=4)
 def space_for(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False):
     """A shared, cached :class:`Space` for ``rules`` (spaces are read-only), or with
-    ``multiset`` its :class:`~nim_evo.multiset.MultisetSpace`."""
+    ``multiset`` its :class:`~nim_evo.engine.multiset.MultisetSpace`."""
     if multiset:
         return multiset_space(rules, max_positions)
     return Space(rules, max_positions)

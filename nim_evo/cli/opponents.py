@@ -1,0 +1,23 @@
+"""Opponents for the commands: :func:`nim_evo.evaluation.opponents.resolve`, telling the
+person what happens when a learned opponent is loaded or trained."""
+
+from __future__ import annotations
+
+import sys
+
+from nim_evo.cli.progress import TrainingProgress
+from nim_evo.engine.rules import Rules
+from nim_evo.evaluation import opponents
+from nim_evo.learners import LEARNERS
+
+
+def resolve_saying(spec: str, rules: Rules, seed: int = 0, role: str = "opponent", quiet: bool = False):
+    """:func:`nim_evo.evaluation.opponents.resolve`, saying on stderr (unless ``quiet``) whether a learner is loaded from the
+    cache or trained, and then showing a progress bar."""
+    if spec not in LEARNERS or quiet:
+        return opponents.resolve(spec, rules, seed)
+    cached = opponents.cached_path(spec, rules, seed)
+    episodes = LEARNERS[spec].episodes
+    what = f"loaded from {cached}" if cached.exists() else f"training {episodes:,} self-play games, seed {seed}"
+    print(f"learned {role} {spec} for {rules.name}: {what}", file=sys.stderr)
+    return opponents.resolve(spec, rules, seed, progress=None if cached.exists() else TrainingProgress(episodes))

@@ -1,0 +1,2 @@
+"""Evolution: the DEAP loop (:mod:`~nim_evo.evolution.loop`), fitness against an opponent
+panel, the run directory, and where fitness tasks run (the local pool or a Dask cluster)."""

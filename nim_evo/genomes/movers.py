@@ -1,0 +1,40 @@
+"""Genomes as movers of :mod:`nim_evo.engine.piles`: batched games on pile arrays, for
+boards too big to enumerate, played by one genome or by many at once."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nim_evo.engine.rules import Rules
+from nim_evo.genomes import get_kind
+
+
+def mover(kind: str, rules: Rules, genes):
+    """The mover of one genome of ``kind``."""
+    return GenomeMover(kind, genes, rules)
+
+
+class GenomeMover:
+    """Plays one genome, or many at once: ``owners[g]`` is the genome of game ``g``."""
+
+    def __init__(self, kind, genes, rules, owners=None):
+        self.kind, self.rules, self.owners = get_kind(kind), rules, owners
+        if owners is None:
+            self.genes = genes
+        else:
+            stacked = [self.kind.rule_table(g) if hasattr(self.kind, "rule_table") else np.asarray(g) for g in genes]
+            self.genes = np.stack(stacked)
+
+    def __call__(self, positions, rng, games=None):
+        genes = self.genes if self.owners is None else self.genes[self.owners[games]]
+        if hasattr(self.kind, "moves"):
+            return self.kind.moves(genes, self.rules, positions)
+        probabilities = self.kind.move_probabilities(genes, self.rules, positions)
+        cumulative = probabilities.cumsum(axis=1)
+        u = rng.random((len(positions), 1)) * cumulative[:, -1:]
+        return np.minimum((cumulative <= u).sum(axis=1), probabilities.shape[1] - 1)
+
+
+def genomes_mover(kind: str, genomes: list, rules: Rules, games_each: int):
+    """One mover for ``len(genomes)`` genomes playing ``games_each`` consecutive games each."""
+    return GenomeMover(kind, genomes, rules, owners=np.repeat(np.arange(len(genomes)), games_each))
