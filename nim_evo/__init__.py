@@ -1,16 +1,45 @@
-"""nim_evo: evolve, measure, compare and play strategies for Nim-family games."""
+"""nim_evo: evolve, measure, compare and play strategies for Nim-family games.
 
-from nim_evo.agents import make_agent
-from nim_evo.engine.game import GameRecord, play_game
-from nim_evo.engine.multiset import MultisetSpace
-from nim_evo.engine.rules import PRESETS, Rules, legal_moves
-from nim_evo.engine.solver import Solution, solve
-from nim_evo.engine.space import Space, SpaceTooLarge, space_for, space_size
-from nim_evo.evaluation.strategy import load_strategy
-from nim_evo.evaluation.tournament import play_games, play_matches, tournament, win_probabilities
+The names below are the package's public API. Each is imported the first time it is used
+(PEP 562), so ``import nim_evo``, and every command's ``--help``, answers at once: numpy,
+scipy, joblib and DEAP load only when something needs them.
+"""
 
-__all__ = [
-    "PRESETS", "GameRecord", "MultisetSpace", "Rules", "Solution", "Space", "SpaceTooLarge", "legal_moves",
-    "load_strategy", "make_agent", "play_game", "play_games", "play_matches", "solve", "space_for", "space_size",
-    "tournament", "win_probabilities",
-]
+from __future__ import annotations
+
+from importlib import import_module
+
+_EXPORTS = {
+    "make_agent": "nim_evo.agents.registry",
+    "GameRecord": "nim_evo.engine.game",
+    "play_game": "nim_evo.engine.game",
+    "MultisetSpace": "nim_evo.engine.multiset",
+    "PRESETS": "nim_evo.engine.rules",
+    "Rules": "nim_evo.engine.rules",
+    "legal_moves": "nim_evo.engine.rules",
+    "Solution": "nim_evo.engine.solver",
+    "solve": "nim_evo.engine.solver",
+    "Space": "nim_evo.engine.space",
+    "SpaceTooLarge": "nim_evo.engine.space",
+    "space_for": "nim_evo.engine.space",
+    "space_size": "nim_evo.engine.space",
+    "load_strategy": "nim_evo.evaluation.strategy",
+    "play_games": "nim_evo.evaluation.tournament",
+    "play_matches": "nim_evo.evaluation.tournament",
+    "tournament": "nim_evo.evaluation.tournament",
+    "win_probabilities": "nim_evo.evaluation.tournament",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'nim_evo' has no attribute {name!r}")
+    value = getattr(import_module(_EXPORTS[name]), name)
+    globals()[name] = value  # once: later look-ups find it here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

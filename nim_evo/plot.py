@@ -22,12 +22,7 @@ import sys
 from pathlib import Path
 
 from nim_evo.cli.args import Parser, UsageError, command, refuse_overwrite
-from nim_evo.evaluation.strategy import load_strategy
-from nim_evo.genomes import GenomeAgent
-from nim_evo.plots import FORMATS, save_figure
-from nim_evo.plots.history import X_AXES, draw_history, load_history
-from nim_evo.plots.policy import draw_policy
-from nim_evo.plots.run import draw_run
+from nim_evo.plots import FORMATS, X_AXES
 
 
 def build_parser() -> Parser:
@@ -51,6 +46,12 @@ def build_parser() -> Parser:
 @command()
 def main(argv) -> int:
     args = build_parser().parse_args(argv)
+    from nim_evo.evaluation.strategy import load_strategy  # after parsing: --help answers at once
+    from nim_evo.plots import save_figure
+    from nim_evo.plots.history import draw_history, load_history
+    from nim_evo.plots.policy import draw_strategy
+    from nim_evo.plots.run import draw_run
+
     fmt, out = _format_and_out(args)
     runs, files = _sort_paths(args.paths)
     if out is not None and (len(files) > 1 or (files and runs) or (args.each and len(runs) > 1)):
@@ -68,7 +69,7 @@ def main(argv) -> int:
     if len(runs) > 1:
         written.append(save_figure(draw_history(histories, args.x), out or _comparison_path(runs, histories, fmt)))
     for path, agent in zip(files, strategies):
-        written.append(save_figure(_draw_strategy(agent, path), out or Path("runs") / f"policy-{path.stem}.{fmt}"))
+        written.append(save_figure(draw_strategy(agent, path.name), out or Path("runs") / f"policy-{path.stem}.{fmt}"))
     for path in written:
         print(path)
     return 0
@@ -119,15 +120,6 @@ def _comparison_path(runs, histories, fmt: str) -> Path:
         digest = hashlib.sha256("\0".join(ids).encode()).hexdigest()[:8]
         name = f"{ids[0][:60]}-and-{len(ids) - 1}-more-{digest}"
     return runs[0].resolve().parent / f"compare-{name}.{fmt}"
-
-
-def _draw_strategy(agent, path: Path):
-    if isinstance(agent, GenomeAgent):
-        what = f"{agent.kind} genome"
-    else:
-        what = f"{agent.name} learner (seed document {agent.source}), {agent.games_played:,} games, " + \
-               ("its sampling rule" if agent.stochastic else "greedy")
-    return draw_policy(agent, f"{path.name}: {what}, on {agent.rules.name}")
 
 
 if __name__ == "__main__":

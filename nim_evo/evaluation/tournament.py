@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from joblib import Parallel, delayed
-from scipy.stats import binomtest
 
 from nim_evo.engine import piles
 from nim_evo.engine.policy import AliasSampler, as_table, check_table, samplers_for
@@ -236,6 +235,8 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
 
 def result_from_wins(opponent: str, first: int, second: int, games: int) -> TournamentResult:
     """A sampled result from wins as first and as second player, ``games`` games per seat."""
+    from scipy.stats import binomtest  # here: scipy.stats takes half a second to import
+
     wins = first + second
     ci = binomtest(wins, 2 * games).proportion_ci(0.95, method="wilson")
     return TournamentResult(opponent, 2 * games, wins / (2 * games), float(ci.low), float(ci.high),

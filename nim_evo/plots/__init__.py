@@ -16,6 +16,8 @@ from nim_evo.io import atomic_write_bytes
 
 DPI = 100
 FORMATS = ("png", "svg", "pdf")
+# a fitness history's x axes, and their labels
+X_AXES = {"generations": "generation", "evaluations": "evaluations (cumulative)", "games": "games played (cumulative)"}
 
 
 def new_figure(width: float, height: float):

@@ -24,9 +24,8 @@ from matplotlib.ticker import MaxNLocator
 
 from nim_evo.engine.rules import Rules, rules_from_json
 from nim_evo.io import read_json
-from nim_evo.plots import new_figure
+from nim_evo.plots import X_AXES, new_figure
 
-X_AXES = {"generations": "generation", "evaluations": "evaluations (cumulative)", "games": "games played (cumulative)"}
 SIZE = (11.0, 10.0)
 _STYLES = {"best": "-", "mean": "--", "worst": ":"}
 _OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "fontsize": "small"}  # right of the panel

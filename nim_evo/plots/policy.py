@@ -17,6 +17,7 @@ from matplotlib.patches import Patch
 
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
+from nim_evo.genomes import GenomeAgent
 from nim_evo.plots import new_figure
 
 HEAP_SIZE = (11.0, 5.5)
@@ -43,6 +44,16 @@ def draw_policy(agent, title: str):
     if len(rules.piles) == 1:
         return _heap_bars(solution, table, title)
     return _position_map(solution, table, title)
+
+
+def draw_strategy(agent, name: str):
+    """:func:`draw_policy` for a strategy file named ``name``: an exported genome or a learner."""
+    if isinstance(agent, GenomeAgent):
+        what = f"{agent.kind} genome"
+    else:
+        what = f"{agent.name} learner (seed document {agent.source}), {agent.games_played:,} games, " + \
+               ("its sampling rule" if agent.stochastic else "greedy")
+    return draw_policy(agent, f"{name}: {what}, on {agent.rules.name}")
 
 
 def verdicts(solution, table: np.ndarray) -> np.ndarray:
