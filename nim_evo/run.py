@@ -31,7 +31,7 @@ from nim_evo.evolution import cluster
 from nim_evo.evolution import loop as evolve
 from nim_evo.evolution.fitness import accuracy
 from nim_evo.evolution.rundir import RunDir, individual_document
-from nim_evo.genomes import GENOME_FORMAT, KINDS, GenomeAgent
+from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import read_json, write_json
 from nim_evo.learners import LEARNERS
 from nim_evo.plots import FORMATS
@@ -47,7 +47,7 @@ SUMMARY_GAMES = 5000
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="python -m nim_evo.run", description=__doc__.splitlines()[0])
     evo = p.add_argument_group("evolution")
-    evo.add_argument("--genome", choices=list(KINDS), help="genome kind (default table)")
+    evo.add_argument("--genome", choices=kind_names(), help="genome kind (default table)")
     evo.add_argument("--generations", type=int, help="generations to evolve (default 200)")
     evo.add_argument("--population", type=int, help="mu, the population kept (default 40)")
     evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80)")
@@ -189,12 +189,13 @@ def config_from_args(args) -> evolve.Config:
 
 
 def check_feasible(config: evolve.Config) -> None:
-    """Refuse, in one line, a table genome on a board too big to enumerate."""
+    """Refuse, in one line, a genome bound to its board (a table) on a board too big to enumerate."""
     size = space_size(config.rules, config.multiset)
     what = "multisets of piles" if config.multiset else "positions"
-    if config.genome == "table" and not enumerable(config.rules, multiset=config.multiset):
-        raise UsageError(f"the board {config.rules.name} has {size:,} {what}, too many for a table genome "
-                         f"(limit {DEFAULT_MAX_POSITIONS:,}); --genome rules or thresholds play any board")
+    if not get_kind(config.genome).board_free and not enumerable(config.rules, multiset=config.multiset):
+        free = " or ".join(name for name in kind_names() if get_kind(name).board_free)
+        raise UsageError(f"the board {config.rules.name} has {size:,} {what}, too many for a {config.genome} "
+                         f"genome (limit {DEFAULT_MAX_POSITIONS:,}); --genome {free} play any board")
 
 
 def _toolbox(config, jobs, quiet: bool = False):

@@ -50,7 +50,7 @@ def test_checkpoint_state_round_trip():
     """freeze/thaw keep genes, fitness, win rates, credit, hall of fame and logbook."""
     config = Config(genome="table", rules=Rules((2, 3, 4)), population=6, offspring=8, seed=3)
     state = evolve(config, 2)
-    back = thaw(freeze(state), config)
+    back = thaw(freeze(state, config), config)
     assert back.generation == 2 and list(back.logbook) == list(state.logbook)
     for a, b in zip(list(state.population) + list(state.halloffame), list(back.population) + list(back.halloffame)):
         np.testing.assert_array_equal(a, b)

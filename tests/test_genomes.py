@@ -10,9 +10,8 @@ import pytest
 from nim_evo import Rules, load_strategy, make_agent, solve, win_probabilities
 from nim_evo.engine.policy import as_table, check_table
 from nim_evo.engine.space import space_for
-from nim_evo.evolution.loop import INDIVIDUALS
-from nim_evo.genomes import (KINDS, GenomeAgent, genome_document, genome_from_document, get_kind, ruleset, table,
-                             thresholds)
+from nim_evo.genomes import GenomeAgent, genome_document, genome_from_document, get_kind, ruleset, table, thresholds
+from nim_evo.genomes.registry import BUILTIN
 from nim_evo.io import write_json
 
 BOARDS = [Rules((2, 3, 4)), Rules((3, 4, 5), 2), Rules((2, 3, 4, 5), misere=True), Rules((9,), 3, True),
@@ -21,10 +20,10 @@ IDS = [r.name for r in BOARDS]
 
 
 def individual(kind, rules, rng, **options):
-    return get_kind(kind).create(rules, rng, container=INDIVIDUALS[kind], **options)
+    return get_kind(kind).create(rules, rng, container=get_kind(kind).individual, **options)
 
 
-@pytest.mark.parametrize("kind", list(KINDS))
+@pytest.mark.parametrize("kind", BUILTIN)
 @pytest.mark.parametrize("rules", BOARDS, ids=IDS)
 def test_variation_keeps_every_genome_legal(kind, rules):
     """Created, mutated and crossed genomes are valid policies; scalar play equals the table."""
@@ -46,7 +45,7 @@ def test_variation_keeps_every_genome_legal(kind, rules):
             np.testing.assert_allclose(row, policy[index], atol=1e-12)
 
 
-@pytest.mark.parametrize("kind", list(KINDS))
+@pytest.mark.parametrize("kind", BUILTIN)
 def test_json_round_trip_and_pickle(kind, tmp_path):
     """A genome survives JSON (versioned, with its rules) and pickling (joblib workers)."""
     rules = Rules((3, 4, 5), 2)

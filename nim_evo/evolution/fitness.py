@@ -24,7 +24,6 @@ from nim_evo.engine.space import enumerable, space_for, space_size
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.tournament import Transitions, play_games, win_probabilities_each
 from nim_evo.genomes import get_kind, movers
-from nim_evo.genomes import table as table_genome
 
 CHUNK = 16  # individuals per evaluation task (sampled fitness: each chunk draws from its own stream)
 EXACT_CHUNK_SMALL, EXACT_CHUNK_LARGE = 80, 8  # exact fitness: below / above SMALL_SPACE positions
@@ -156,7 +155,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
     subgames = np.zeros(k)
     mine = theirs = None
     if mode == "exact":
-        keep_credit = kind == "table"
+        keep_credit = get_kind(kind).uses_credit
         if keep_credit:
             mine = np.zeros((k, space.n_positions), dtype=np.float32)
             theirs = np.zeros((k, space.n_positions), dtype=np.float32)
@@ -225,19 +224,15 @@ def chunk_size(panel: Panel, mode: str) -> int:
 
 def accuracy(kind: str, genome, rules: Rules) -> float:
     """Share of the board's winning positions where the genome plays a winning move
-    (for a stochastic genome, the mean probability it does). Measured with the solver, over
-    multisets (weighted by the positions each stands for) except for a table genome over
-    the ordered space, which is judged position by position."""
+    (for a stochastic genome, the mean probability it does). Measured with the solver on
+    the kind's judged space: the multisets (weighted by the positions each stands for),
+    or a table genome's own space (an ordered one is judged position by position)."""
     from nim_evo.engine.solver import solve
 
-    space = table_genome.genes_space(genome, rules) if kind == "table" else space_for(rules, multiset=True)
-    solution = solve(space)
+    solution = solve(get_kind(kind).judged_space(genome, rules))
     return solution.accuracy(_policies(kind, [genome], solution.space)[0])
 
 
 def _policies(kind: str, genomes: list, space):
     """A stack of move arrays ``(k, n)`` or probability tables ``(k, n, m)``."""
-    module = get_kind(kind)
-    if hasattr(module, "policies"):
-        return module.policies(np.stack([np.asarray(g) for g in genomes]), space)
-    return np.stack([module.policy(g, space) for g in genomes])
+    return get_kind(kind).policies(genomes, space)

@@ -30,43 +30,14 @@ from functools import partial
 from operator import attrgetter
 
 import numpy as np
-from deap import base, creator, tools
+from deap import base, tools
 from joblib import Parallel, delayed
 
 from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
 from nim_evo.evolution import cluster, fitness
 from nim_evo.genomes import get_kind
 
-# lexicographic: the win rate from the starts first, then the mean win rate over all sub-games
-creator.create("FitnessWin", base.Fitness, weights=(1.0, 1.0))
-creator.create("TableIndividual", np.ndarray, fitness=creator.FitnessWin)
-creator.create("ThresholdsIndividual", np.ndarray, fitness=creator.FitnessWin)
-creator.create("RulesIndividual", dict, fitness=creator.FitnessWin)
-
 SPACES = ("multiset", "ordered")
-INDIVIDUALS = {"table": creator.TableIndividual, "thresholds": creator.ThresholdsIndividual,
-               "rules": creator.RulesIndividual}
-
-
-def _deepcopy_individual(ind, memo):
-    """DEAP's clone and hall of fame deep-copy individuals: copy the genes and the fitness,
-    share the rates and the credit (an evaluation replaces them, nothing changes them in
-    place), which spares copying two arrays of a value per position each time."""
-    if isinstance(ind, np.ndarray):
-        copy = np.ndarray.copy(ind)  # keeps the class and the dtype (DEAP's constructor goes through a list)
-        copy.fitness = type(ind.fitness)()
-    else:
-        copy = type(ind)({key: list(value) for key, value in ind.items()})
-    if ind.fitness.valid:
-        copy.fitness.values = ind.fitness.values
-    for name in ("rates", "credit"):
-        if name in ind.__dict__:
-            setattr(copy, name, ind.__dict__[name])
-    return copy
-
-
-for _individual in INDIVIDUALS.values():
-    _individual.__deepcopy__ = _deepcopy_individual
 CHECKPOINT_VERSION = 1
 HALL_OF_FAME = 5
 
@@ -111,9 +82,7 @@ class Config:
     def from_json(cls, data: dict) -> Config:
         data = dict(data)
         if "space" not in data:  # runs begun before multisets kept the operators of their time
-            data["space"] = "ordered"
-            if data.get("genome") == "table" and data.get("indpb") is None:
-                data["indpb"] = 0.05
+            data = {**get_kind(data.get("genome")).upgrade_config(data), "space": "ordered"}
         data["rules"] = rules_from_json(data.get("rules"), "the run's config")
         data["opponents"] = tuple(data["opponents"])
         return cls(**data)
@@ -132,25 +101,26 @@ class State:
     extra: dict = field(default_factory=dict)
 
 
-def freeze(state: State) -> dict:
+def freeze(state: State, config: Config) -> dict:
     """The state as a plain dict of arrays and numbers, for a checkpoint.
 
     (DEAP's numpy individuals pickle gene by gene as Python objects, which is slow and large.)
     """
-    return {"generation": state.generation, "population": [_freeze(ind) for ind in state.population],
-            "halloffame": [_freeze(ind) for ind in state.halloffame], "logbook": list(state.logbook),
+    kind = get_kind(config.genome)
+    return {"generation": state.generation, "population": [_freeze(ind, kind) for ind in state.population],
+            "halloffame": [_freeze(ind, kind) for ind in state.halloffame], "logbook": list(state.logbook),
             "games": state.games, "seconds": state.seconds}
 
 
 def thaw(data: dict, config: Config) -> State:
     """The state a :func:`freeze` dict describes, with DEAP individuals, hall of fame and logbook."""
-    individual = INDIVIDUALS[config.genome]
-    population = [_thaw(item, individual) for item in data["population"]]
-    halloffame = tools.HallOfFame(HALL_OF_FAME, similar=same_genome)
+    kind = get_kind(config.genome)
+    population = [_thaw(item, kind.individual) for item in data["population"]]
+    halloffame = tools.HallOfFame(HALL_OF_FAME, similar=kind.same)
     # HallOfFame.insert puts an item before those of equal fitness: insert from the last,
     # so ties keep their order (the hall of fame replaces its last member by that order)
     for item in reversed(data["halloffame"]):
-        halloffame.insert(_thaw(item, individual))
+        halloffame.insert(_thaw(item, kind.individual))
     logbook = tools.Logbook()
     for record in data["logbook"]:
         logbook.record(**record)
@@ -160,10 +130,8 @@ def thaw(data: dict, config: Config) -> State:
 def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map."""
     kind = get_kind(config.genome)
-    individual = INDIVIDUALS[config.genome]
     toolbox = base.Toolbox()
-    options = {"multiset": config.multiset} if config.genome == "table" else {}
-    toolbox.register("individual", _create, kind, individual, config.rules, **options)
+    toolbox.register("individual", _create, kind, config.rules, multiset=config.multiset)
     panel = fitness.Panel.build(config.rules, config.opponents, config.starts, config.fitness, config.seed,
                                 multiset=config.multiset)
     # the run's workers: on Dask, the panel goes to every one now, once (a task carries its key)
@@ -178,9 +146,8 @@ def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> n
     sequence = np.random.SeedSequence([config.seed, generation])
     rng = np.random.default_rng(sequence)
     kind = get_kind(config.genome)
-    mutate_options = {} if config.indpb is None else {"indpb": config.indpb}
-    if config.genome == "table":
-        mutate_options["greedy"] = config.greedy
+    mutate_options = {name: getattr(config, name) for name in kind.mutation_parameters
+                      if getattr(config, name) is not None}
     toolbox.register("mate", kind.crossover, rules=config.rules, rng=rng)
     toolbox.register("mutate", kind.mutate, rules=config.rules, rng=rng, **mutate_options)
     toolbox.register("select", select_elitist, tournsize=config.tournsize, rng=rng)
@@ -243,7 +210,8 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generatio
     """Evaluate individuals in fixed chunks through ``toolbox.map``; returns games played."""
     groups = fitness.chunks(individuals, fitness.chunk_size(toolbox.panel, config.fitness))
     seeds = np.random.SeedSequence([config.seed, generation, 1]).spawn(len(groups))
-    results = toolbox.map(toolbox.evaluate, [[_genes(ind) for ind in group] for group in groups], seeds)
+    plain = get_kind(config.genome).plain
+    results = toolbox.map(toolbox.evaluate, [[plain(ind) for ind in group] for group in groups], seeds)
     played = 0
     for group, evaluations in zip(groups, results):
         for ind, result in zip(group, evaluations):
@@ -268,7 +236,7 @@ def start(config: Config, toolbox: base.Toolbox) -> State:
     bind_generation(toolbox, config, 0)
     population = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
     games = evaluate(toolbox, config, population, 0)
-    halloffame = tools.HallOfFame(HALL_OF_FAME, similar=same_genome)
+    halloffame = tools.HallOfFame(HALL_OF_FAME, similar=get_kind(config.genome).same)
     halloffame.update(population)
     logbook = tools.Logbook()
     state = State(0, population, halloffame, logbook, games, 0.0)
@@ -292,13 +260,6 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     return state
 
 
-def same_genome(a, b) -> bool:
-    """Hall-of-fame similarity: equal genes (numpy arrays need array_equal, as DEAP's numpy example says)."""
-    if isinstance(a, dict):
-        return dict(a) == dict(b)
-    return np.array_equal(a, b)
-
-
 def _record(state: State, config: Config, evals: int, games: int, seconds: float) -> None:
     champion = state.halloffame[0]  # the run's champion so far: what the run exports
     record = make_statistics().compile(state.population)
@@ -314,8 +275,8 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
                          **rates, accuracy=accuracy, seconds=round(seconds, 3))
 
 
-def _freeze(ind) -> dict:
-    return {"genes": _genes(ind), "fitness": tuple(ind.fitness.values),
+def _freeze(ind, kind) -> dict:
+    return {"genes": kind.plain(ind), "fitness": tuple(ind.fitness.values),
             "rates": getattr(ind, "rates", None), "credit": getattr(ind, "credit", None)}
 
 
@@ -326,10 +287,5 @@ def _thaw(item: dict, individual):
     return ind
 
 
-def _create(kind, individual, rules, rng, **options):
-    return kind.create(rules, rng, container=individual, **options)
-
-
-def _genes(ind):
-    """The plain genes of an individual, cheap to send to a worker."""
-    return dict(ind) if isinstance(ind, dict) else np.asarray(ind).copy()
+def _create(kind, rules, rng, multiset: bool):
+    return kind.create(rules, rng, container=kind.individual, multiset=multiset)

@@ -55,7 +55,7 @@ class RunDir:
     def save(self, state: State, config: Config, extra: dict) -> None:
         """Checkpoint and logbook after a generation."""
         write_pickle(self.checkpoint_path, {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
-                                            "config": config.to_json(), "state": freeze(state), **extra})
+                                            "config": config.to_json(), "state": freeze(state, config), **extra})
         atomic_write_text(self.logbook_path, logbook_csv(state.logbook))
 
     def load(self) -> tuple[Config, State, dict]:

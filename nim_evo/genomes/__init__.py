@@ -1,10 +1,7 @@
-"""The three genome kinds and what they share.
-
-Each kind is a module with one protocol: ``create(rules, rng, container)``,
-``mutate(genes, rules, rng, ...)``, ``crossover(a, b, rules, rng)``, ``policy(genes, space)``
-(a move array or a probability table over an enumerated space), ``to_json(genes, rules)`` and
-``from_json(data, rules, container)``. Kinds that play any board also give
-``move_probabilities(genes, rules, positions)`` on arrays of positions.
+"""Genomes: the kinds (:mod:`~nim_evo.genomes.table`, :mod:`~nim_evo.genomes.ruleset`,
+:mod:`~nim_evo.genomes.thresholds`, and any a package registers), their one protocol
+(:mod:`~nim_evo.genomes.protocol`) and registry (:mod:`~nim_evo.genomes.registry`), and what
+they share here: a genome as a playable agent, and the genome file.
 """
 
 from __future__ import annotations
@@ -12,21 +9,15 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.agents.base import PositionalAgent
+from nim_evo.engine.policy import one_hot
 from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
 from nim_evo.engine.space import Space
-from nim_evo.genomes import ruleset, table, thresholds
+from nim_evo.genomes.registry import get_kind, kind_names, register
 from nim_evo.io import FORMAT_VERSION
 
-KINDS = {"table": table, "rules": ruleset, "thresholds": thresholds}
 GENOME_FORMAT = "nim_evo/genome"
-
-
-def get_kind(name: str):
-    """The genome kind module by name (``table``, ``rules``, ``thresholds``)."""
-    try:
-        return KINDS[name]
-    except KeyError:
-        raise ValueError(f"unknown genome {name!r}; known genomes: {', '.join(KINDS)}") from None
+__all__ = ["GENOME_FORMAT", "GenomeAgent", "genome_document", "genome_from_document", "get_kind", "kind_names",
+           "register"]
 
 
 class GenomeAgent(PositionalAgent):
@@ -44,25 +35,11 @@ class GenomeAgent(PositionalAgent):
         piles = self.rules.check_position(piles)
         if not any(piles):
             return []
-        if self.kind == "table":
-            space = table.genes_space(self.genes, self.rules)
-            move = int(np.asarray(self.genes)[space.index(piles)])
-            return [(space.concrete_move(piles, move), 1.0)]
-        probabilities = get_kind(self.kind).move_probabilities(self.genes, self.rules, np.array([piles]))[0]
-        moves = table_moves(self.rules)
-        return [(moves[k], float(probabilities[k])) for k in np.flatnonzero(probabilities > 0)]
+        return get_kind(self.kind).distribution(self.genes, self.rules, piles)
 
     def policy(self, space: Space) -> np.ndarray:
-        from nim_evo.engine.policy import one_hot
-
         result = get_kind(self.kind).policy(self.genes, space)
         return one_hot(result, space) if result.ndim == 1 else result
-
-
-def table_moves(rules: Rules) -> list[tuple[int, int]]:
-    from nim_evo.engine.boards import move_list
-
-    return [(int(p), int(c)) for p, c in move_list(rules)]
 
 
 def genome_document(kind: str, genes, rules: Rules, **meta) -> dict:
@@ -84,4 +61,4 @@ def genome_from_document(data: dict, source: str = "file", container=None):
     if not isinstance(genome, dict):
         raise ValueError(f"{source} holds no genome")
     args = {} if container is None else {"container": container}
-    return kind.NAME, kind.from_json(genome, rules, **args), rules
+    return kind.name, kind.from_json(genome, rules, **args), rules

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.engine.rules import Rules
-from nim_evo.genomes import get_kind
+from nim_evo.genomes.registry import get_kind
 
 
 def mover(kind: str, rules: Rules, genes):
@@ -22,17 +22,11 @@ class GenomeMover:
         if owners is None:
             self.genes = genes
         else:
-            stacked = [self.kind.rule_table(g) if hasattr(self.kind, "rule_table") else np.asarray(g) for g in genes]
-            self.genes = np.stack(stacked)
+            self.genes = self.kind.stack(genes)
 
     def __call__(self, positions, rng, games=None):
         genes = self.genes if self.owners is None else self.genes[self.owners[games]]
-        if hasattr(self.kind, "moves"):
-            return self.kind.moves(genes, self.rules, positions)
-        probabilities = self.kind.move_probabilities(genes, self.rules, positions)
-        cumulative = probabilities.cumsum(axis=1)
-        u = rng.random((len(positions), 1)) * cumulative[:, -1:]
-        return np.minimum((cumulative <= u).sum(axis=1), probabilities.shape[1] - 1)
+        return self.kind.choose(genes, self.rules, positions, rng)
 
 
 def genomes_mover(kind: str, genomes: list, rules: Rules, games_each: int):

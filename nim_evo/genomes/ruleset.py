@@ -36,6 +36,7 @@ import numpy as np
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
+from nim_evo.genomes.protocol import GenomeKind, individual_type
 
 NAME = "rules"
 SITUATIONS = ("one_pile", "two_piles_one_single", "two_piles", "three_piles_two_equal",
@@ -195,3 +196,34 @@ def _odd_one_out(positions: np.ndarray) -> np.ndarray:
     unique = (same == 1) & (positions > 0)
     only_one = unique.sum(axis=1) == 1
     return np.where(only_one, unique.argmax(axis=1), boards.longest(positions))
+
+
+class RulesKind(GenomeKind):
+    """The rule dictionary as a genome kind: deterministic, plays any board."""
+
+    name = NAME
+    individual = individual_type("RulesIndividual", dict)
+    mutate = staticmethod(mutate)
+    crossover = staticmethod(crossover)
+    move_probabilities = staticmethod(move_probabilities)
+    policy = staticmethod(policy)
+    to_json = staticmethod(to_json)
+    from_json = staticmethod(from_json)
+
+    def create(self, rules: Rules, rng: np.random.Generator, container=dict, multiset: bool = True):
+        return create(rules, rng, container)
+
+    def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return moves(genes, rules, positions)
+
+    def stack(self, genomes: list) -> np.ndarray:
+        return np.stack([rule_table(genes) for genes in genomes])
+
+    def plain(self, genes) -> dict:
+        return {situation: list(rule) for situation, rule in genes.items()}
+
+    def same(self, a, b) -> bool:
+        return dict(a) == dict(b)
+
+
+KIND = RulesKind()

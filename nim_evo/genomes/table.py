@@ -31,6 +31,7 @@ import numpy as np
 from nim_evo.engine.boards import move_indices
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space, space_for, space_size
+from nim_evo.genomes.protocol import GenomeKind, individual_type
 
 NAME = "table"
 SPACES = ("multiset", "ordered")
@@ -164,3 +165,35 @@ def _best_moves(space: Space, positions: np.ndarray, theirs: np.ndarray, rng) ->
     best = value >= value.max(axis=1, keepdims=True) - 1e-9
     scores = np.where(best, rng.random(best.shape), -1.0)
     return scores.argmax(axis=1).astype(np.int16)
+
+
+class TableKind(GenomeKind):
+    """The lookup table as a genome kind: bound to its board, with per-position credit."""
+
+    name = NAME
+    individual = individual_type("TableIndividual", np.ndarray)
+    board_free = False
+    uses_credit = True
+    mutation_parameters = ("indpb", "greedy")
+    create = staticmethod(create)
+    mutate = staticmethod(mutate)
+    crossover = staticmethod(crossover)
+    policy = staticmethod(policy)
+    to_json = staticmethod(to_json)
+    from_json = staticmethod(from_json)
+
+    def distribution(self, genes, rules: Rules, piles):
+        space = genes_space(genes, rules)
+        move = int(np.asarray(genes)[space.index(piles)])
+        return [(space.concrete_move(piles, move), 1.0)]
+
+    def judged_space(self, genes, rules: Rules) -> Space:
+        return genes_space(genes, rules)  # its own space: an ordered table is judged position by position
+
+    def upgrade_config(self, data: dict) -> dict:
+        if "space" not in data and data.get("indpb") is None:  # begun before multisets: random re-draws
+            return {**data, "indpb": RANDOM_INDPB}
+        return data
+
+
+KIND = TableKind()

@@ -33,6 +33,7 @@ import numpy as np
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
+from nim_evo.genomes.protocol import GenomeKind, individual_type
 
 NAME = "thresholds"
 STRATEGIES = ("random", "shortest-all", "shortest-one", "shortest-random",
@@ -135,3 +136,24 @@ def _space_tables(space: Space) -> np.ndarray:
     tables = space.merge(strategy_tables(space.rules, space.positions))
     tables.flags.writeable = False
     return tables
+
+
+class ThresholdsKind(GenomeKind):
+    """The probability thresholds as a genome kind: a random mix of strategies, any board."""
+
+    name = NAME
+    individual = individual_type("ThresholdsIndividual", np.ndarray)
+    mutation_parameters = ("indpb",)
+    mutate = staticmethod(mutate)
+    crossover = staticmethod(crossover)
+    move_probabilities = staticmethod(move_probabilities)
+    policy = staticmethod(policy)
+    policies = staticmethod(policies)
+    to_json = staticmethod(to_json)
+    from_json = staticmethod(from_json)
+
+    def create(self, rules: Rules, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
+        return create(rules, rng, container)
+
+
+KIND = ThresholdsKind()

@@ -1,0 +1,173 @@
+"""The genome-kind protocol: everything evolution, fitness, pile games, files and players
+need of a kind of genome, in one class.
+
+A kind is a subclass of :class:`GenomeKind` with one instance, registered by name (see
+:mod:`nim_evo.genomes.registry`: the built-in kinds, and third-party kinds through the
+``nim_evo.genomes`` entry-point group). Nothing outside a kind's own file asks which kind it
+is: callers read the attributes and call the methods below.
+
+What a kind defines (``genes`` is one genome: an array, a dict, whatever the kind keeps;
+``rules`` a :class:`~nim_evo.engine.rules.Rules`; ``rng`` a ``numpy.random.Generator``):
+
+- ``name``: what ``--genome`` and genome files call it.
+- ``individual``: its DEAP individual type, made once at import by :func:`individual_type`
+  (the genes' container class with a ``fitness``), so that DEAP's toolbox, hall of fame and
+  ``clone`` work on it and worker processes can unpickle it.
+- ``create(rules, rng, container, multiset)``: a random genome, built by
+  ``container(genes)`` (the individual type during evolution). ``multiset`` says on which
+  enumerated space a kind bound to the board keeps its genes; kinds that play any board
+  ignore it.
+- ``mutate(genes, rules, rng, **parameters)`` and ``crossover(a, b, rules, rng)``: DEAP
+  operators, in place, returning ``(genes,)`` and ``(a, b)``. ``mutation_parameters``
+  names the run settings (:class:`nim_evo.evolution.loop.Config` fields) ``mutate`` takes
+  when they are set.
+- ``policy(genes, space)``: its play over an enumerated space (ordered or multiset): a move
+  array ``(n_positions,)`` for a deterministic genome, or a probability table
+  ``(n_positions, n_moves)`` (by default, from ``move_probabilities``). ``policies(genomes, space)`` stacks them (override it when
+  many at once are cheaper).
+- ``to_json(genes, rules)`` and ``from_json(data, rules, container)``: the genome's part of
+  a genome file (:func:`nim_evo.genomes.genome_document`), and back, checked: a malformed
+  file is a one-line ``ValueError``.
+- ``board_free``: whether it plays any board of its family (same cap, same misère flag).
+  Those kinds also give ``move_probabilities(genes, rules, positions)`` on arrays of
+  positions ``(k, n_piles)``, which is how they play boards too big to enumerate (games on
+  pile arrays, :mod:`nim_evo.genomes.movers`); a kind bound to its board (the table) is
+  refused there.
+- ``uses_credit``: whether its operators read the per-position credit the exact evaluator
+  leaves on an evaluated individual (``ind.credit = (mine, theirs)``, see
+  :mod:`nim_evo.genomes.table`); only then is it computed.
+
+Defaults cover the rest: :meth:`GenomeKind.choose` (a move per position, drawn from
+``move_probabilities``), :meth:`GenomeKind.stack` (many genomes as one array, one row per
+game), :meth:`GenomeKind.distribution` (its moves at one position, for the scalar path),
+:meth:`GenomeKind.judged_space` (where accuracy is measured), :meth:`GenomeKind.plain`
+(genes cheap to send to a worker), :meth:`GenomeKind.same` (hall-of-fame similarity) and
+:meth:`GenomeKind.upgrade_config` (a run config written by an older nim_evo).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+from deap import base, creator
+
+from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.engine.space import Space, space_for
+
+# lexicographic: the win rate from the starts first, then the mean win rate over all sub-games
+if not hasattr(creator, "FitnessWin"):
+    creator.create("FitnessWin", base.Fitness, weights=(1.0, 1.0))
+
+
+def individual_type(name: str, container: type) -> type:
+    """The DEAP individual type ``creator.<name>``: ``container`` with a ``FitnessWin``
+    fitness, made once (at the kind's import: worker processes unpickle individuals by it).
+
+    Its deep copy (DEAP's ``clone`` and hall of fame) copies the genes and the fitness and
+    shares ``rates`` and ``credit``: an evaluation replaces them, nothing changes them in
+    place, and a credit is two arrays of a value per position."""
+    if not hasattr(creator, name):
+        creator.create(name, container, fitness=creator.FitnessWin)
+        getattr(creator, name).__deepcopy__ = _deepcopy_individual
+    return getattr(creator, name)
+
+
+def _deepcopy_individual(ind, memo):
+    if isinstance(ind, np.ndarray):
+        copy = np.ndarray.copy(ind)  # keeps the class and the dtype (DEAP's constructor goes through a list)
+        copy.fitness = type(ind.fitness)()
+    elif isinstance(ind, dict):
+        copy = type(ind)({key: list(value) for key, value in ind.items()})
+    else:
+        copy = type(ind)(list(ind))
+    if ind.fitness.valid:
+        copy.fitness.values = ind.fitness.values
+    for name in ("rates", "credit"):
+        if name in ind.__dict__:
+            setattr(copy, name, ind.__dict__[name])
+    return copy
+
+
+class GenomeKind:
+    """The base class of genome kinds (see the module docstring for the protocol)."""
+
+    name: ClassVar[str]
+    individual: ClassVar[type]
+    board_free: ClassVar[bool] = True
+    uses_credit: ClassVar[bool] = False
+    mutation_parameters: ClassVar[tuple[str, ...]] = ("indpb",)
+
+    def __repr__(self) -> str:
+        return f"<genome kind {self.name}>"
+
+    # -- creation and variation ------------------------------------------------------------------
+    def create(self, rules: Rules, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
+        raise NotImplementedError
+
+    def mutate(self, genes, rules: Rules, rng: np.random.Generator, **parameters):
+        raise NotImplementedError
+
+    def crossover(self, a, b, rules: Rules, rng: np.random.Generator):
+        raise NotImplementedError
+
+    # -- play ------------------------------------------------------------------------------------
+    def policy(self, genes, space: Space) -> np.ndarray:
+        """By default, a board-free kind's :meth:`move_probabilities` at every position of
+        the space (over multisets: at each representative, equal piles' moves added up)."""
+        return space.merge(self.move_probabilities(genes, space.rules, space.positions))
+
+    def policies(self, genomes: list, space: Space) -> np.ndarray:
+        """A stack of move arrays ``(k, n)`` or probability tables ``(k, n, m)``."""
+        return np.stack([self.policy(genes, space) for genes in genomes])
+
+    def move_probabilities(self, genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+        """``(k, n_moves)``: the probability of each move of the rules' move list in each of
+        ``positions (k, n_piles)`` (a zero row for an empty board). ``genes`` is one genome
+        or a :meth:`stack` with a row per position. Board-free kinds only."""
+        raise ValueError(f"a {self.name} genome is bound to its board's enumerated space: "
+                         "it cannot play on pile arrays")
+
+    def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """``(k,)`` move indices (the rules' move list), one per non-empty position: drawn
+        from :meth:`move_probabilities` (override it for a deterministic kind)."""
+        probabilities = self.move_probabilities(genes, rules, positions)
+        cumulative = probabilities.cumsum(axis=1)
+        u = rng.random((len(positions), 1)) * cumulative[:, -1:]
+        return np.minimum((cumulative <= u).sum(axis=1), probabilities.shape[1] - 1)
+
+    def stack(self, genomes: list) -> np.ndarray:
+        """Many genomes as one array whose rows :meth:`choose` reads, one per game."""
+        return np.stack([np.asarray(genes) for genes in genomes])
+
+    def distribution(self, genes, rules: Rules, piles: Position) -> list[tuple[Move, float]]:
+        """The genome's moves at one non-empty position, with their probabilities."""
+        from nim_evo.engine.boards import move_list
+
+        probabilities = self.move_probabilities(genes, rules, np.array([piles]))[0]
+        moves = move_list(rules)
+        return [((int(moves[k, 0]), int(moves[k, 1])), float(probabilities[k])) for k in np.flatnonzero(probabilities > 0)]
+
+    def judged_space(self, genes, rules: Rules) -> Space:
+        """The space its accuracy is measured on (the multisets of the board)."""
+        return space_for(rules, multiset=True)
+
+    # -- files and bookkeeping ---------------------------------------------------------------------
+    def to_json(self, genes, rules: Rules) -> dict:
+        raise NotImplementedError
+
+    def from_json(self, data: dict, rules: Rules, container=np.asarray):
+        raise NotImplementedError
+
+    def plain(self, genes):
+        """The genes without the individual around them, cheap to send to a worker."""
+        return np.asarray(genes).copy()
+
+    def same(self, a, b) -> bool:
+        """Hall-of-fame similarity: equal genes."""
+        return np.array_equal(a, b)
+
+    def upgrade_config(self, data: dict) -> dict:
+        """A run config (JSON) written before the config had every field of today, as this
+        kind ran it then."""
+        return data
