@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_writable, command, list_games,
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_writable, command, list_games,
                               refuse_overwrite, rules_from_args)
 from nim_evo.cli.opponents import resolve_saying
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
@@ -24,8 +24,8 @@ from nim_evo.evaluation.roundrobin import round_robin
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.io import atomic_write_text
 from nim_evo.learners import LEARNERS
+from nim_evo.validation import GAMES, JOBS, SEED
 
-MAX_GAMES = 1_000_000
 OUTPUTS = ("arena.csv", "arena.png")
 
 
@@ -95,12 +95,7 @@ def _rules(args):
     """The board: --game/--piles, else the first strategy file's, else the default game."""
     if len(args.players) < 2:
         raise UsageError(f"name two or more agents or strategy files (got {len(args.players)})")
-    if args.games < 1 or args.games > MAX_GAMES:
-        raise UsageError(f"--games must be between 1 and {MAX_GAMES:,}, got {args.games}")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be >= 1, got {args.jobs}")
-    if args.seed < 0:
-        raise UsageError(f"--seed must be >= 0, got {args.seed}")
+    check_flags(args, {"games": [GAMES], "jobs": [JOBS], "seed": [SEED]})
     given = args.game is not None or args.piles is not None
     files = [spec for spec in args.players if opponents.is_path(spec)]
     rules = rules_from_args(args) if given or not files else load_strategy(files[0]).rules

@@ -8,6 +8,8 @@ import pickle
 import tempfile
 from pathlib import Path
 
+from nim_evo.validation import UserError
+
 FORMAT_VERSION = 1
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
@@ -52,10 +54,10 @@ def read_json(path) -> dict:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
     except FileNotFoundError:
-        raise ValueError(f"no such file: {path}") from None
+        raise UserError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(f"cannot read {path}: {error}") from None
+        raise UserError(f"cannot read {path}: {error}") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path} does not hold a JSON object")
+        raise UserError(f"{path} does not hold a JSON object")
     return data
 

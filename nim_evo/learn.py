@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_writable, command, list_games,
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_writable, command, list_games,
                               refuse_overwrite, rules_from_args)
 from nim_evo.cli.progress import TrainingProgress
 from nim_evo.engine.solver import solve
@@ -30,8 +30,8 @@ from nim_evo.evaluation import opponents
 from nim_evo.evaluation.tournament import tournament
 from nim_evo.learners import LEARNERS, SEATS, make_learner
 from nim_evo.learners.files import save_learner
+from nim_evo.validation import EPISODES, SEED
 
-MAX_EPISODES = 100_000_000
 REPORT_OPPONENTS = ("random", "nimsum")
 
 
@@ -93,12 +93,9 @@ def _learn(args, command: str) -> int:
         what = "multisets of piles" if symmetry else "positions"
         raise UsageError(f"the board {rules.name} has {space_size(rules, symmetry):,} {what}; learners keep a "
                          f"table over every one of them, so they need a board that can be enumerated")
-    if args.seed < 0:
-        raise UsageError(f"--seed must be >= 0, got {args.seed}")
+    check_flags(args, {"seed": [SEED], "episodes": [EPISODES]})
     learner = make_learner(args.agent, rules, **params)
     episodes = learner.episodes if args.episodes is None else args.episodes
-    if not 0 <= episodes <= MAX_EPISODES:
-        raise UsageError(f"--episodes must be between 0 and {MAX_EPISODES:,}, got {episodes:,}")
     opponent = None if args.opponent is None else opponents.resolve(args.opponent, rules, args.seed)
     if opponent is None and args.seat != "alternate":
         raise UsageError("--seat places the learner against an --opponent; self-play uses both seats")

@@ -21,7 +21,8 @@ import sys
 
 import numpy as np
 
-from nim_evo.cli.args import Parser, UsageError, add_game_arguments, list_games, report_error, rules_from_args
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, report_error,
+                              rules_from_args)
 from nim_evo.cli.opponents import resolve_saying
 from nim_evo.engine import theory
 from nim_evo.engine.game import play_game
@@ -32,8 +33,8 @@ from nim_evo.evaluation import opponents
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.learners import LEARNERS
 from nim_evo.learners.base import Learner
+from nim_evo.validation import GAMES, SEED, UserError
 
-MAX_GAMES = 1_000_000
 MAX_MARKS = 40
 HUMAN_FIRST = ("you", "computer", "random", "alternate")
 COMPUTER_FIRST = ("strategy", "other", "alternate", "random")
@@ -310,10 +311,7 @@ def _prepare(args):
     if args.against is not None and args.first not in (None, *COMPUTER_FIRST):
         raise UsageError(f"with --against, --first names STRATEGY's seat: {', '.join(COMPUTER_FIRST)}; "
                          f"got {args.first!r}")
-    if args.games is not None and not 1 <= args.games <= MAX_GAMES:
-        raise UsageError(f"--games must be between 1 and {MAX_GAMES:,}, got {args.games:,}")
-    if args.seed is not None and args.seed < 0:
-        raise UsageError(f"--seed must be >= 0, got {args.seed}")
+    check_flags(args, {"games": [GAMES], "seed": [SEED]})
     seed = args.seed or 0
     if opponents.is_path(args.strategy):
         given = args.game is not None or args.piles is not None or args.max_take is not None or args.misere
@@ -379,7 +377,7 @@ def main(argv=None, stdin=None, stdout=None) -> int:
             return play_human(console, rules, agents[0], names[0], args.first, rng)
         return play_computers(console, rules, agents, names, args.games or 1, args.first or "alternate",
                               args.watch, rng)
-    except (UsageError, ValueError, OSError) as error:
+    except (UserError, OSError) as error:
         return report_error(error)
     except EndOfInput:
         console.say()

@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from nim_evo.agents.registry import make_agent
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_writable, list_games, refuse_overwrite,
-                              report_error, rules_from_args)
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_writable, list_games,
+                              refuse_overwrite, report_error, rules_from_args)
 from nim_evo.cli.opponents import resolve_saying
 from nim_evo.cli.progress import Progress
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
@@ -35,12 +35,12 @@ from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import read_json, write_json
 from nim_evo.learners import LEARNERS
 from nim_evo.plots import FORMATS
+from nim_evo.validation import JOBS, ParameterError, UserError
 
 _CONFIG = {f.name: f.default for f in dataclasses.fields(evolve.Config)}
 DEFAULTS = {"genome": "table", "opponents": ",".join(_CONFIG["opponents"]),
             **{key: _CONFIG[key] for key in ("generations", "population", "offspring", "games", "fitness",
                                              "starts", "seed", "space")}}
-MAX_GAMES = 1_000_000
 SUMMARY_GAMES = 5000
 
 
@@ -92,8 +92,7 @@ def main(argv=None) -> int:
         args.command = "python -m nim_evo.run " + shlex.join(argv)
         if args.list_games:
             return list_games()
-        if args.jobs is not None and args.jobs < 1:
-            raise UsageError(f"--jobs must be >= 1, got {args.jobs}")
+        check_flags(args, {"jobs": [JOBS]})
         cluster.check_backend(args.backend, args.scheduler, args.jobs)
         with cluster.evaluation_backend(args.backend, args.jobs, args.scheduler) as jobs:
             run_dir, config, state, toolbox, extra = _prepare(args, jobs)
@@ -103,7 +102,7 @@ def main(argv=None) -> int:
         below_bar = "\n" if sys.stderr.isatty() and not args.quiet else ""  # a bar's line ends without one
         print(f"{below_bar}nim_evo: error: {error}{saved}", file=sys.stderr)
         return 1
-    except (UsageError, ValueError, OSError) as error:  # OSError: a disk or file-system problem
+    except (UserError, OSError) as error:  # OSError: a disk or file-system problem
         return report_error(error)
     except KeyboardInterrupt:
         hint = f"; continue with --resume {run_dir.path}" if run_dir and run_dir.checkpoint_path.exists() else ""
@@ -162,30 +161,20 @@ def _prepare_resume(args, jobs: int):
 
 
 def config_from_args(args) -> evolve.Config:
-    """The run's configuration from the arguments; ``UsageError`` for bad values."""
+    """The run's configuration from the arguments, checked by :class:`evolve.Config` (its
+    errors name the flags)."""
     values = {key: getattr(args, key) if getattr(args, key) is not None else default
               for key, default in DEFAULTS.items()}
-    for key in ("generations", "population", "games"):
-        if values[key] < 1:
-            raise UsageError(f"--{key} must be >= 1, got {values[key]}")
-    if values["games"] > MAX_GAMES:
-        raise UsageError(f"--games must be at most {MAX_GAMES:,} per opponent and seat, got {values['games']:,}")
-    if values["seed"] < 0:
-        raise UsageError(f"--seed must be >= 0, got {values['seed']}")
-    if values["population"] < 2:
-        raise UsageError("--population must be >= 2")
-    offspring = args.offspring if args.offspring is not None else DEFAULTS["offspring"]
-    if offspring < 1:
-        raise UsageError(f"--offspring must be >= 1, got {offspring}")
-    opponents = tuple(name.strip() for name in values["opponents"].split(","))
-    if not all(opponents):
-        raise UsageError(f"--opponents has an empty name: {values['opponents']!r}")
-    if len(set(opponents)) != len(opponents):
-        raise UsageError(f"--opponents names an opponent twice: {values['opponents']!r}")
-    return evolve.Config(genome=values["genome"], rules=rules_from_args(args), generations=values["generations"],
-                         population=values["population"], offspring=offspring, opponents=opponents,
-                         games=values["games"], fitness=values["fitness"], starts=values["starts"],
-                         seed=values["seed"], space=values["space"])
+    opponents = tuple(name.strip() for name in values.pop("opponents").split(","))
+    rules = rules_from_args(args)
+    try:
+        return evolve.Config(rules=rules, opponents=opponents, **values)
+    except ParameterError as error:
+        if error.parameter == "opponents":  # say which of the list's rules it breaks
+            given = args.opponents or DEFAULTS["opponents"]
+            problem = "has an empty name" if "" in opponents else "names an opponent twice"
+            raise UsageError(f"--opponents {problem}: {given!r}") from None
+        raise error.as_flag() from None
 
 
 def check_feasible(config: evolve.Config) -> None:

@@ -131,7 +131,7 @@ def test_cli_default_directory_is_numbered(tmp_path, monkeypatch, capsys):
     (["nimsum"], "two or more"),
     (["nimsum", "nobody"], "nobody"),
     (["nimsum", "nimsum"], "nimsum takes part twice"),
-    (["nimsum", "random", "--games", "0"], "--games must be between 1"),
+    (["nimsum", "random", "--games", "0"], "--games must be an integer between 1 and 1,000,000, got 0"),
     (["nimsum", LEARNER_FILE, "--game", "7-5-3"], "not 7-5-3"),
     (["nimsum", "random", "--piles", *["40"] * 10], "the arena plays on boards of at most"),
     (["nimsum", "random", "--game", "bogus"], "cannot read game"),

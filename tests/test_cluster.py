@@ -251,7 +251,7 @@ def _scheduler_address(log: Path, scheduler, timeout: float = 60) -> str:
 @pytest.mark.parametrize("argv, message", [
     (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler goes with --backend dask"),
     (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--jobs", "2"], "a --scheduler's cluster has its own"),
-    (["--backend", "dask", "--jobs", "0"], "--jobs must be >= 1"),
+    (["--backend", "dask", "--jobs", "0"], "--jobs must be an integer >= 1, got 0"),
     (["--backend", "spark"], "invalid choice: 'spark'"),
 ])
 def test_backend_options_are_checked_in_one_line(tmp_path, capsys, argv, message):

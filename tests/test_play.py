@@ -347,7 +347,7 @@ def test_the_same_agent_on_both_sides_gets_two_names():
 @pytest.mark.parametrize("argv, message", [
     (["nope"], "unknown agent 'nope'"),
     (["--against", "nope"], "unknown agent 'nope'"),
-    (["--against", "random", "--games", "0"], "--games must be between 1 and"),
+    (["--against", "random", "--games", "0"], "--games must be an integer between 1 and 1,000,000"),
     (["--games", "5"], "--games goes with --against"),
     (["--watch"], "--watch goes with --against"),
     (["--against", "random", "--first", "you"], "--first names STRATEGY's seat"),
@@ -356,7 +356,7 @@ def test_the_same_agent_on_both_sides_gets_two_names():
     (["--game", "9-x"], "cannot read game"),
     (["genomes/no-such-file.json"], "no such file"),
     (["--against", LEARNER, "--game", "7-5-3"], "not 7-5-3"),
-    (["--seed", "-1"], "--seed must be >= 0"),
+    (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(argv, message, capsys):
     out = io.StringIO()

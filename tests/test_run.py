@@ -172,9 +172,9 @@ def test_default_run_ids_never_collide(tmp_path, monkeypatch):
     (["--game", "7-5-3", "--piles", "3"], "either --game or --piles"),
     (["--piles", *["20"] * 12], "too many for a table genome"),
     (["--opponents", "genius"], "unknown agent 'genius'"),
-    (["--generations", "0"], "--generations must be >= 1"),
-    (["--population", "1"], "--population must be >= 2"),
-    (["--jobs", "0"], "--jobs must be >= 1"),
+    (["--generations", "0"], "--generations must be an integer >= 1, got 0"),
+    (["--population", "1"], "--population must be an integer >= 2, got 1"),
+    (["--jobs", "0"], "--jobs must be an integer >= 1, got 0"),
     (["--resume", "no/such/run"], "no run directory"),
     (["--bogus"], "unrecognized arguments"),
 ])
@@ -254,8 +254,8 @@ def test_a_resume_never_overwrites_another_runs_export(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--seed", "-1"], "--seed must be >= 0"),
-    (["--games", "100000000000", "--fitness", "sampled"], "--games must be at most 1,000,000"),
+    (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
+    (["--games", "100000000000", "--fitness", "sampled"], "--games must be an integer between 1 and 1,000,000, got 100,000,000,000"),
     (["--opponents", "random,random"], "names an opponent twice"),
     (["--opponents", "random,,nimsum"], "empty name"),
     (["--genome", "rules", "--piles", "3000000000", "--fitness", "sampled", "--opponents", "random"],

@@ -15,6 +15,7 @@ from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.rules import Move, Position, Rules
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import Space, space_for
+from nim_evo.validation import UserError
 
 
 class PositionalAgent:
@@ -39,7 +40,7 @@ class PositionalAgent:
         """Draw a move from :meth:`distribution` with ``rng``."""
         options = self.distribution(tuple(piles))
         if not options:
-            raise ValueError(f"no legal move in {tuple(piles)}: the game is over")
+            raise UserError(f"no legal move in {tuple(piles)}: the game is over")
         if len(options) == 1:
             return options[0][0]
         u = rng.random()
@@ -78,7 +79,7 @@ class RandomAgent(PositionalAgent):
     def move(self, piles, rng):
         moves = self.rules.legal_moves(piles)
         if not moves:
-            raise ValueError(f"no legal move in {tuple(piles)}: the game is over")
+            raise UserError(f"no legal move in {tuple(piles)}: the game is over")
         return moves[rng.integers(len(moves))]
 
     def policy(self, space):
@@ -116,7 +117,7 @@ class TakeNAgent(PositionalAgent):
     def __init__(self, rules, n: int = 3):
         super().__init__(rules)
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ValueError(f"take-n needs n >= 1, got {n!r}")
+            raise UserError(f"take-n needs n >= 1, got {n!r}")
         self.n = n
         self.name = f"take-{n}"
 

@@ -19,6 +19,7 @@ from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import Space
+from nim_evo.validation import UserError
 
 WIN = 1_000_000
 _PROVEN = WIN // 2
@@ -58,9 +59,9 @@ class MinimaxAgent(PositionalAgent):
     def __init__(self, rules: Rules, depth: int | None = None, heuristic: str | Heuristic = "neutral"):
         super().__init__(rules)
         if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
-            raise ValueError(f"minimax depth must be >= 1 or None, got {depth!r}")
+            raise UserError(f"minimax depth must be >= 1 or None, got {depth!r}")
         if isinstance(heuristic, str) and heuristic not in HEURISTICS:
-            raise ValueError(f"unknown heuristic {heuristic!r}; known: {', '.join(HEURISTICS)}")
+            raise UserError(f"unknown heuristic {heuristic!r}; known: {', '.join(HEURISTICS)}")
         self.depth = depth
         self.heuristic = heuristic
         self.name = "minimax" if depth is None else f"minimax(depth={depth})"

@@ -8,6 +8,7 @@ from nim_evo.agents.base import (AggressiveAgent, DumbAgent, FixedRulesAgent, Ni
                                  TakeNAgent)
 from nim_evo.agents.minimax import MinimaxAgent
 from nim_evo.engine.rules import Rules
+from nim_evo.validation import UserError
 
 
 def make_agent(name: str, rules: Rules, **options) -> PositionalAgent:
@@ -26,14 +27,14 @@ def make_agent(name: str, rules: Rules, **options) -> PositionalAgent:
     key = name.strip().lower()
     if key.startswith("take-") and key[5:].isdigit():
         if options:
-            raise ValueError(f"{name} takes no options (take-n with n=... chooses n)")
+            raise UserError(f"{name} takes no options (take-n with n=... chooses n)")
         return TakeNAgent(rules, n=int(key[5:]))
     if key not in registry:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(AGENT_NAMES)}")
+        raise UserError(f"unknown agent {name!r}; known agents: {', '.join(AGENT_NAMES)}")
     try:
         return registry[key](rules, **options)
     except TypeError as error:
-        raise ValueError(f"bad options for agent {name!r}: {error}") from None
+        raise UserError(f"bad options for agent {name!r}: {error}") from None
 
 
 AGENT_NAMES = ("random", "nimsum", "minimax", "take-N", "dumb", "aggressive", "fixed-rules")

@@ -9,9 +9,10 @@ import sys
 from pathlib import Path
 
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
+from nim_evo.validation import ParameterError, UserError, check
 
 
-class UsageError(Exception):
+class UsageError(UserError):
     """Bad input from the command line: reported in one line, exit status 2."""
 
 
@@ -24,20 +25,33 @@ class Parser(argparse.ArgumentParser):
 
 def command(interrupted: str = "interrupted"):
     """Make a command's ``main(argv=None) -> status`` from its body ``body(argv) -> status``:
-    usage, value and file-system errors in one line (status 2), Ctrl-C as ``interrupted``
-    (status 130), never a traceback."""
+    a person's errors (:class:`~nim_evo.validation.UserError`) and file-system errors in one
+    line (status 2), Ctrl-C as ``interrupted`` (status 130). Any other exception is a bug:
+    it keeps its traceback (status 1)."""
     def wrap(body):
         @functools.wraps(body)
         def main(argv=None) -> int:
             try:
                 return body(sys.argv[1:] if argv is None else list(argv))
-            except (UsageError, ValueError, OSError) as error:
+            except (UserError, OSError) as error:
                 return report_error(error)
             except KeyboardInterrupt:
                 print(f"\nnim_evo: {interrupted}", file=sys.stderr)
                 return 130
         return main
     return wrap
+
+
+def check_flags(args, constraints: dict) -> None:
+    """Check the flags ``args`` holds (those not ``None``) against ``constraints`` (see
+    :mod:`nim_evo.validation`): a :class:`UsageError` naming the flag otherwise."""
+    for name, allowed in constraints.items():
+        value = getattr(args, name, None)
+        if value is not None:
+            try:
+                check(name, value, allowed)
+            except ParameterError as error:
+                raise error.as_flag() from None
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:

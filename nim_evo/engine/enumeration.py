@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.validation import UserError
 
 
 class EnumeratedSpace:
@@ -49,7 +50,7 @@ class EnumeratedSpace:
     def position(self, index: int) -> Position:
         """The pile sizes of a position index (on a multiset space, its representative)."""
         if not 0 <= index < self.n_positions:
-            raise ValueError(f"position index {index} is outside 0..{self.n_positions - 1}")
+            raise UserError(f"position index {index} is outside 0..{self.n_positions - 1}")
         return tuple(int(p) for p in self.positions[index])
 
     def move_index(self, move: Move) -> int:
@@ -57,12 +58,12 @@ class EnumeratedSpace:
         try:
             return self._move_index[tuple(int(v) for v in move)]
         except (KeyError, TypeError, ValueError):
-            raise ValueError(f"{move} is not a move of {self.rules.name}") from None
+            raise UserError(f"{move} is not a move of {self.rules.name}") from None
 
     def move(self, move_index: int) -> Move:
         """The ``(pile, count)`` of a move index."""
         if not 0 <= move_index < self.n_moves:
-            raise ValueError(f"move index {move_index} is outside 0..{self.n_moves - 1}")
+            raise UserError(f"move index {move_index} is outside 0..{self.n_moves - 1}")
         pile, count = self.moves[move_index]
         return int(pile), int(count)
 
@@ -74,5 +75,5 @@ class EnumeratedSpace:
         the first pile of the size it takes from); ``ValueError`` if it is illegal there."""
         moves = self.concrete_moves(position, move_index)
         if not moves:
-            raise ValueError(f"move index {move_index} is not a legal move in {tuple(position)}")
+            raise UserError(f"move index {move_index} is not a legal move in {tuple(position)}")
         return moves[0]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.validation import UserError
 
 
 @dataclass(frozen=True)
@@ -45,5 +46,5 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
         moves.append(move)
         seat = 1 - seat
     if not moves:
-        raise ValueError(f"the game from {start} is already over")
+        raise UserError(f"the game from {start} is already over")
     return GameRecord(start, tuple(moves), rules.winner(1 - seat))

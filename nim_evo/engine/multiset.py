@@ -37,6 +37,7 @@ import numpy as np
 from nim_evo.engine.enumeration import EnumeratedSpace
 from nim_evo.engine.rules import Move, Position, Rules
 from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, check_space_size, completions
+from nim_evo.validation import UserError
 
 
 class MultisetSpace(EnumeratedSpace):
@@ -115,7 +116,7 @@ class MultisetSpace(EnumeratedSpace):
         position = self.rules.check_position(position)
         ordered = np.sort(np.array(position, dtype=np.int64))
         if np.any(ordered > self._start_sorted):
-            raise ValueError(f"position {position} is not reachable from the start {self.rules.piles}")
+            raise UserError(f"position {position} is not reachable from the start {self.rules.piles}")
         return int(self._rank(ordered[None])[0])
 
     def indices(self, positions: np.ndarray) -> np.ndarray:
@@ -126,7 +127,7 @@ class MultisetSpace(EnumeratedSpace):
         """The legal column of the multiset of ``position`` that a concrete move stands for."""
         position = tuple(position)
         if not self.rules.is_legal(position, move):
-            raise ValueError(f"illegal move {move} in position {position} of {self.rules.name}")
+            raise UserError(f"illegal move {move} in position {position} of {self.rules.name}")
         pile, count = int(move[0]), int(move[1])
         representative = self.positions[self.index(position)]
         first = int(np.flatnonzero(representative == position[pile])[0])

@@ -14,6 +14,7 @@ import numpy as np
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import enumerable
+from nim_evo.validation import UserError
 
 MAX_MOVES = 5_000  # a mover may hold a (games, moves) array: boards with more moves are refused
 
@@ -21,7 +22,7 @@ MAX_MOVES = 5_000  # a mover may hold a (games, moves) array: boards with more m
 def check_board(rules: Rules) -> None:
     """Refuse, in one line, a board whose move list is too long for batched games."""
     if rules.n_moves > MAX_MOVES:
-        raise ValueError(f"the board {rules.name} has {rules.n_moves:,} moves; games on pile arrays "
+        raise UserError(f"the board {rules.name} has {rules.n_moves:,} moves; games on pile arrays "
                          f"handle at most {MAX_MOVES:,} (smaller piles or a cap)")
 
 
@@ -48,7 +49,7 @@ def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Gene
         pile, count = moves[chosen, 0], moves[chosen, 1]
         rows = np.arange(len(game))
         if np.any(position[rows, pile] < count):
-            raise ValueError("a mover chose an illegal move")
+            raise UserError("a mover chose an illegal move")
         position[rows, pile] -= count
         over = ~position.any(axis=1)
         if over.any():
@@ -66,10 +67,10 @@ def mover(name: str, rules: Rules):
     if name == "nimsum":
         if rules.misere and rules.max_take is not None and len(rules.piles) > 1 \
                 and not enumerable(rules, multiset=True):
-            raise ValueError(f"nimsum on {rules.name} would need the solver (misère with a cap has no "
+            raise UserError(f"nimsum on {rules.name} would need the solver (misère with a cap has no "
                              "closed form) and the board is too big to solve")
         return _NimSumMover(rules)
-    raise ValueError(f"opponent {name!r} needs an enumerable board; on {rules.name} "
+    raise UserError(f"opponent {name!r} needs an enumerable board; on {rules.name} "
                      "the panel can hold random and nimsum")
 
 

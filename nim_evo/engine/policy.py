@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.engine.space import Space
+from nim_evo.validation import UserError
 
 
 def as_table(policy, space: Space) -> np.ndarray:
@@ -21,7 +22,7 @@ def as_table(policy, space: Space) -> np.ndarray:
         table = np.asarray(policy)
         if table.ndim == 1:
             if table.dtype.kind not in "iu":
-                raise ValueError(f"a move array must hold integer move indices, got dtype {table.dtype}")
+                raise UserError(f"a move array must hold integer move indices, got dtype {table.dtype}")
             table = one_hot(table, space)
         else:
             table = table.astype(float, copy=False)
@@ -33,11 +34,11 @@ def one_hot(moves: np.ndarray, space: Space) -> np.ndarray:
     """The table of a deterministic policy given as one move index per position."""
     moves = np.asarray(moves)
     if moves.shape != (space.n_positions,):
-        raise ValueError(f"a move array needs shape ({space.n_positions},), got {moves.shape}")
+        raise UserError(f"a move array needs shape ({space.n_positions},), got {moves.shape}")
     outside = np.flatnonzero((moves[1:] < 0) | (moves[1:] >= space.n_moves))
     if len(outside):
         index = int(outside[0]) + 1
-        raise ValueError(f"move index {moves[index]} at position {space.position(index)} is outside 0..{space.n_moves - 1}")
+        raise UserError(f"move index {moves[index]} at position {space.position(index)} is outside 0..{space.n_moves - 1}")
     table = np.zeros((space.n_positions, space.n_moves))
     table[np.arange(1, space.n_positions), moves[1:]] = 1.0
     return table
@@ -46,18 +47,18 @@ def one_hot(moves: np.ndarray, space: Space) -> np.ndarray:
 def check_table(table: np.ndarray, space: Space) -> None:
     """Raise ``ValueError`` unless ``table`` is a valid policy table for ``space``."""
     if table.shape != (space.n_positions, space.n_moves):
-        raise ValueError(f"a policy table needs shape {(space.n_positions, space.n_moves)}, got {table.shape}")
+        raise UserError(f"a policy table needs shape {(space.n_positions, space.n_moves)}, got {table.shape}")
     rows = table[1:]
     if np.any(rows < 0):
         bad = int(np.argwhere(rows < 0)[0, 0]) + 1
-        raise ValueError(f"policy row of position {space.position(bad)} holds a negative probability")
+        raise UserError(f"policy row of position {space.position(bad)} holds a negative probability")
     if np.any(rows[~space.legal[1:]] != 0):
         bad = int(np.argwhere((rows != 0) & ~space.legal[1:])[0, 0]) + 1
-        raise ValueError(f"policy row of position {space.position(bad)} puts probability on an illegal move")
+        raise UserError(f"policy row of position {space.position(bad)} puts probability on an illegal move")
     sums = rows.sum(axis=1)
     if not np.allclose(sums, 1.0, atol=1e-6):
         bad = int(np.argmax(np.abs(sums - 1.0))) + 1
-        raise ValueError(f"policy row of position {space.position(bad)} sums to {sums[bad - 1]:.6g}, not 1")
+        raise UserError(f"policy row of position {space.position(bad)} sums to {sums[bad - 1]:.6g}, not 1")
 
 
 class AliasSampler:
@@ -83,7 +84,7 @@ class AliasSampler:
     def __init__(self, table: np.ndarray, space: Space):
         n, m = table.shape
         if (n + 2) * m * 2 >= 2**31:
-            raise ValueError(f"a space of {n} positions and {m} moves is too large for the sampler")
+            raise UserError(f"a space of {n} positions and {m} moves is too large for the sampler")
         # only legal, non-negative mass can ever be drawn, whatever tolerance a table passed with
         table = np.where(space.legal, np.maximum(table, 0.0), 0.0)
         keep, alias = alias_tables(table / np.maximum(table.sum(axis=1, keepdims=True), 1e-300))

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from numbers import Integral
 
+from nim_evo.validation import UserError
+
 Position = tuple[int, ...]
 Move = tuple[int, int]
 
@@ -37,24 +39,24 @@ class Rules:
         try:
             piles = tuple(self.piles)
         except TypeError:
-            raise ValueError(f"piles must be a sequence of pile sizes, got {self.piles!r}") from None
+            raise UserError(f"piles must be a sequence of pile sizes, got {self.piles!r}") from None
         if not piles:
-            raise ValueError("piles must hold at least one pile, got none")
+            raise UserError("piles must hold at least one pile, got none")
         for size in piles:
             if not _is_int(size):
-                raise ValueError(f"pile sizes must be whole numbers, got {size!r}")
+                raise UserError(f"pile sizes must be whole numbers, got {size!r}")
             if size < 0:
-                raise ValueError(f"pile sizes must be >= 0, got {size}")
+                raise UserError(f"pile sizes must be >= 0, got {size}")
         if sum(piles) == 0:
-            raise ValueError("piles must hold at least one object, got all empty piles")
+            raise UserError("piles must hold at least one object, got all empty piles")
         if self.max_take is not None:
             if not _is_int(self.max_take):
-                raise ValueError(f"max_take must be a whole number or None, got {self.max_take!r}")
+                raise UserError(f"max_take must be a whole number or None, got {self.max_take!r}")
             if self.max_take < 1:
-                raise ValueError(f"max_take must be >= 1, got {self.max_take}")
+                raise UserError(f"max_take must be >= 1, got {self.max_take}")
             object.__setattr__(self, "max_take", int(self.max_take))
         if not isinstance(self.misere, bool):
-            raise ValueError(f"misere must be True or False, got {self.misere!r}")
+            raise UserError(f"misere must be True or False, got {self.misere!r}")
         object.__setattr__(self, "piles", tuple(int(p) for p in piles))
 
     # -- names ---------------------------------------------------------------------------
@@ -75,7 +77,7 @@ class Rules:
         """Rules from a short name: piles joined by ``-``, then optional ``-capK`` and ``-misere``."""
         match = _NAME.fullmatch(name.strip().lower())
         if match is None:
-            raise ValueError(
+            raise UserError(
                 f"cannot read game {name!r}: expected pile sizes joined by '-', "
                 "then optionally -capK and -misere (e.g. 7-5-3, 17-cap3-misere)"
             )
@@ -87,7 +89,7 @@ class Rules:
     def preset(cls, name: str) -> Rules:
         """The rules of a seed game by its short name (see :data:`PRESETS`)."""
         if name not in PRESETS:
-            raise ValueError(f"unknown game {name!r}; known games: {', '.join(PRESETS)}")
+            raise UserError(f"unknown game {name!r}; known games: {', '.join(PRESETS)}")
         return cls.parse(name)
 
     # -- the scalar path -----------------------------------------------------------------
@@ -124,12 +126,12 @@ class Rules:
         """Return ``position`` as a tuple of ints, or raise ``ValueError`` naming the problem."""
         position = tuple(position)
         if len(position) != len(self.piles):
-            raise ValueError(
+            raise UserError(
                 f"position {position} has {len(position)} piles; this game has {len(self.piles)}"
             )
         for size in position:
             if not _is_int(size) or size < 0:
-                raise ValueError(f"position {position} holds {size!r}; pile sizes are whole numbers >= 0")
+                raise UserError(f"position {position} holds {size!r}; pile sizes are whole numbers >= 0")
         return tuple(int(s) for s in position)
 
     def legal_moves(self, position: Position) -> list[Move]:
@@ -152,7 +154,7 @@ class Rules:
     def apply(self, position: Position, move: Move) -> Position:
         """The position after ``move``; raises ``ValueError`` for an illegal move."""
         if not self.is_legal(position, move):
-            raise ValueError(f"illegal move {move} in position {tuple(position)} of {self.name}")
+            raise UserError(f"illegal move {move} in position {tuple(position)} of {self.name}")
         pile, count = int(move[0]), int(move[1])
         return (*position[:pile], position[pile] - count, *position[pile + 1:])
 
@@ -196,4 +198,4 @@ def rules_from_json(data, source="file") -> Rules:
     try:
         return Rules(tuple(data["piles"]), data.get("max_take"), data.get("misere", False))
     except (KeyError, TypeError, AttributeError):
-        raise ValueError(f"{source} does not record valid rules") from None
+        raise UserError(f"{source} does not record valid rules") from None

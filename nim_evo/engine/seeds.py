@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from nim_evo.validation import UserError
+
 
 def seed_sequence(seed) -> np.random.SeedSequence:
     """A fresh ``SeedSequence`` for ``seed``.
@@ -20,5 +22,5 @@ def seed_sequence(seed) -> np.random.SeedSequence:
     try:
         return np.random.SeedSequence(seed)
     except (TypeError, ValueError):
-        raise ValueError(f"a seed must be a non-negative int, a sequence of them, a SeedSequence or a "
+        raise UserError(f"a seed must be a non-negative int, a sequence of them, a SeedSequence or a "
                          f"Generator, got {seed!r}") from None

@@ -22,6 +22,7 @@ from nim_evo.engine.multiset import MultisetSpace, multiset_space
 from nim_evo.engine.rules import Move, Position, Rules
 from nim_evo.engine.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, SpaceTooLarge, check_space_size,  # noqa: F401
                                   enumerable, space_size)
+from nim_evo.validation import UserError
 
 
 class Space(EnumeratedSpace):
@@ -72,7 +73,7 @@ class Space(EnumeratedSpace):
         position = self.rules.check_position(position)
         for size, start in zip(position, self.rules.piles):
             if size > start:
-                raise ValueError(f"position {position} is not reachable from the start {self.rules.piles}")
+                raise UserError(f"position {position} is not reachable from the start {self.rules.piles}")
         return int(np.dot(position, self.strides))
 
     def indices(self, positions: np.ndarray) -> np.ndarray:
@@ -111,7 +112,7 @@ class Space(EnumeratedSpace):
     def move_index_at(self, position: Position, move: Move) -> int:
         """The move index of a legal move in ``position``."""
         if not self.rules.is_legal(tuple(position), move):
-            raise ValueError(f"illegal move {move} in position {tuple(position)} of {self.rules.name}")
+            raise UserError(f"illegal move {move} in position {tuple(position)} of {self.rules.name}")
         return self.move_index(move)
 
     def concrete_moves(self, position: Position, move_index: int) -> list[Move]:

@@ -18,6 +18,7 @@ import numpy as np
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import enumerable
 from nim_evo.evaluation.tournament import tournament
+from nim_evo.validation import UserError
 
 CSV_COLUMNS = ("player", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high", "first_rate", "second_rate")
 
@@ -91,7 +92,7 @@ def round_robin(rules: Rules, players: dict, games: int = 1000, seed: int = 0, e
     multiset = not enumerable(rules)
     names = tuple(players)
     if len(names) < 2:
-        raise ValueError(f"a round robin needs at least two participants, got {len(names)}")
+        raise UserError(f"a round robin needs at least two participants, got {len(names)}")
     agents = list(players.values())
     n = len(names)
     matrices = {key: np.full((n, n), np.nan) for key in ("rate", "low", "high", "first", "second")}

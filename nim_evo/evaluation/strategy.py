@@ -8,6 +8,7 @@ from nim_evo.agents.base import PositionalAgent
 from nim_evo.engine.rules import Rules
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document
 from nim_evo.io import read_json
+from nim_evo.validation import UserError
 
 
 def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) -> PositionalAgent:
@@ -33,7 +34,7 @@ def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) ->
         agent = GenomeAgent(kind, genes, file_rules, name=data.get("name") or Path(path).stem)
         verb = "evolved"
     else:
-        raise ValueError(f"{path} is not a nim_evo genome or trained learner")
+        raise UserError(f"{path} is not a nim_evo genome or trained learner")
     if rules is not None and rules != agent.rules:
-        raise ValueError(f"{path} was {verb} for {agent.rules.name}, not {rules.name}")
+        raise UserError(f"{path} was {verb} for {agent.rules.name}, not {rules.name}")
     return agent

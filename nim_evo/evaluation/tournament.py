@@ -13,6 +13,7 @@ from nim_evo.engine.rules import Rules
 from nim_evo.engine.seeds import seed_sequence
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, Space, space_for
 from nim_evo.genomes import movers
+from nim_evo.validation import UserError
 
 CHUNK = 50_000  # games per task: work is cut by the problem, never by the worker count
 
@@ -36,7 +37,7 @@ def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.G
     position = np.asarray(starts, dtype=np.int32)
     bad = (position <= 0) | (position >= space.n_positions)
     if bad.any():
-        raise ValueError(f"games must start on non-empty positions (indices 1..{space.n_positions - 1}), "
+        raise UserError(f"games must start on non-empty positions (indices 1..{space.n_positions - 1}), "
                          f"got {position[bad][0]}")
     m = samplers[0].n_moves
     ended = np.int32(space.n_positions * m)          # offset of the sentinel ENDED
@@ -136,7 +137,7 @@ def win_probabilities_each(space: Space, player, opponents):
     for opponent in opponents:
         opp = opponent if isinstance(opponent, Transitions) else Transitions(space, as_table(opponent, space))
         if opp.n_positions != space.n_positions:
-            raise ValueError(f"the opponent's transitions are for {opp.n_positions} positions, the space has "
+            raise UserError(f"the opponent's transitions are for {opp.n_positions} positions, the space has "
                              f"{space.n_positions}")
         result = _induction(space, opp, tables, moves, k)
         yield result if stack else result[0]
@@ -215,7 +216,7 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
             results.append(TournamentResult(_name(opponent), 0, mean, mean, mean, first, second, True))
         return results
     if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
+        raise UserError(f"games must be >= 1, got {games}")
     per_start = max(1, -(-games // int(weights.sum())))
     # built once per distinct table (random against random: one sampler for both seats)
     my_sampler, *samplers = samplers_for([mine] + [as_table(o, space) for o in opponents], space)
@@ -259,11 +260,11 @@ def _starts(space: Space, starts) -> np.ndarray:
             return np.array([space.start])
         if starts == "all":
             return np.arange(1, space.n_positions)
-        raise ValueError(f"starts must be 'start', 'all' or position indices, got {starts!r}")
+        raise UserError(f"starts must be 'start', 'all' or position indices, got {starts!r}")
     idx = np.atleast_1d(np.asarray(starts, dtype=np.int64))
     bad = (idx < 1) | (idx >= space.n_positions)
     if bad.any():
-        raise ValueError(f"start positions must be indices 1..{space.n_positions - 1} of non-empty "
+        raise UserError(f"start positions must be indices 1..{space.n_positions - 1} of non-empty "
                          f"positions, got {idx[bad][0]}")
     return idx
 
@@ -291,20 +292,20 @@ def _as_stack(player, space: Space):
         return True, array.astype(float, copy=False), None
     if array.ndim in (1, 2) and array.shape[-1] == space.n_positions:
         return array.ndim == 2, None, _check_moves(np.atleast_2d(array), space)
-    raise ValueError(f"a player must be an agent, a policy table {table_shape}, a move array "
+    raise UserError(f"a player must be an agent, a policy table {table_shape}, a move array "
                      f"({space.n_positions},), or a stack of them; got shape {array.shape}")
 
 
 def _check_moves(moves: np.ndarray, space: Space) -> np.ndarray:
     if moves.dtype.kind not in "iu":
-        raise ValueError(f"move arrays must hold integer move indices, got dtype {moves.dtype}")
+        raise UserError(f"move arrays must hold integer move indices, got dtype {moves.dtype}")
     moves = moves.astype(np.int64)
     inner = moves[:, 1:]
     legal = (inner >= 0) & (inner < space.n_moves)
     legal[legal] = space.legal[np.nonzero(legal)[1] + 1, inner[legal]]
     if not legal.all():
         k, index = np.argwhere(~legal)[0]
-        raise ValueError(f"move array {k} holds move index {inner[k, index]}, not a legal move in "
+        raise UserError(f"move array {k} holds move index {inner[k, index]}, not a legal move in "
                          f"position {space.position(int(index) + 1)}")
     return moves
 

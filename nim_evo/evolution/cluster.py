@@ -28,6 +28,8 @@ from collections.abc import Iterator
 
 from joblib import Parallel, parallel_config
 
+from nim_evo.validation import UserError
+
 BACKENDS = ("local", "dask")
 EXTRA = "nim-evo[distributed]"
 CONNECT_TIMEOUT = "10s"
@@ -60,11 +62,11 @@ class ClusterError(RuntimeError):
 def check_backend(backend: str, scheduler: str | None, jobs: int | None) -> None:
     """One-line ``ValueError`` for options that do not go together, or Dask not installed."""
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; known backends: {', '.join(BACKENDS)}")
+        raise UserError(f"unknown backend {backend!r}; known backends: {', '.join(BACKENDS)}")
     if backend == "local" and scheduler is not None:
-        raise ValueError("--scheduler goes with --backend dask")
+        raise UserError("--scheduler goes with --backend dask")
     if scheduler is not None and jobs is not None:
-        raise ValueError("--jobs sets the workers of a local Dask cluster; a --scheduler's cluster has its own")
+        raise UserError("--jobs sets the workers of a local Dask cluster; a --scheduler's cluster has its own")
     if backend == "dask":
         _distributed()
 
@@ -240,7 +242,7 @@ def _connect(distributed, address: str):
             # another client starts, it deadlocks on their shared loop runner's lock
             gc.collect()
             text = str(error).splitlines()[0] if str(error) else type(error).__name__
-            raise ValueError(f"cannot reach the Dask scheduler at {address}: {text}") from None
+            raise UserError(f"cannot reach the Dask scheduler at {address}: {text}") from None
     for warning in caught:
         print(f"nim_evo: warning: {str(warning.message).splitlines()[0]}", file=sys.stderr)
     try:
@@ -250,12 +252,12 @@ def _connect(distributed, address: str):
         client.close()
         reason = "no worker joined it" if isinstance(error, TimeoutError) else \
             f"its workers cannot run nim_evo ({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})"
-        raise ValueError(f"the Dask cluster at {address}: {reason}; install nim-evo on every worker") from None
+        raise UserError(f"the Dask cluster at {address}: {reason}; install nim-evo on every worker") from None
     mine = _nim_evo_version()
     others = sorted({v for v in versions.values() if v != mine})
     if others:
         client.close()
-        raise ValueError(f"the Dask cluster at {address} runs nim_evo {', '.join(others)}; this is {mine}")
+        raise UserError(f"the Dask cluster at {address} runs nim_evo {', '.join(others)}; this is {mine}")
     return client
 
 
@@ -298,5 +300,5 @@ def _distributed():
     try:
         import distributed
     except ImportError:
-        raise ValueError(f"--backend dask needs Dask: pip install '{EXTRA}'") from None
+        raise UserError(f"--backend dask needs Dask: pip install '{EXTRA}'") from None
     return distributed

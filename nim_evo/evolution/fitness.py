@@ -24,6 +24,7 @@ from nim_evo.engine.space import enumerable, space_for, space_size
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.tournament import Transitions, play_games, win_probabilities_each
 from nim_evo.genomes import get_kind, movers
+from nim_evo.validation import UserError
 
 CHUNK = 16  # individuals per evaluation task (sampled fitness: each chunk draws from its own stream)
 EXACT_CHUNK_SMALL, EXACT_CHUNK_LARGE = 80, 8  # exact fitness: below / above SMALL_SPACE positions
@@ -53,7 +54,7 @@ class Panel:
         if not enumerable(rules, multiset=multiset):
             if fitness == "exact" or starts == "all":
                 what = "multisets of piles" if multiset else "positions"
-                raise ValueError(f"the board {rules.name} has {space_size(rules, multiset):,} {what}, too many to "
+                raise UserError(f"the board {rules.name} has {space_size(rules, multiset):,} {what}, too many to "
                                  "enumerate: use --fitness sampled from the start position")
             piles.check_board(rules)
             for name in names:

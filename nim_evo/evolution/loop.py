@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass, field
 from functools import partial
+from numbers import Integral
 from operator import attrgetter
 
 import numpy as np
@@ -35,16 +36,40 @@ from joblib import Parallel, delayed
 
 from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
 from nim_evo.evolution import cluster, fitness
-from nim_evo.genomes import get_kind
+from nim_evo.genomes import get_kind, kind_names
+from nim_evo.validation import (GAMES, PROBABILITY, SEED, InstanceOf, Interval, Names, Options, ParameterError,
+                                UserError, validate)
 
 SPACES = ("multiset", "ordered")
 CHECKPOINT_VERSION = 1
 HALL_OF_FAME = 5
 
 
+CONFIG_CONSTRAINTS = {
+    "genome": [Options(of=kind_names)],
+    "rules": [InstanceOf(Rules, what="a nim_evo.Rules")],
+    "generations": [Interval(Integral, 1, None)],
+    "population": [Interval(Integral, 2, None)],
+    "offspring": [Interval(Integral, 1, None)],
+    "cxpb": [PROBABILITY],
+    "mutpb": [PROBABILITY],
+    "opponents": [Names()],
+    "games": [GAMES],
+    "fitness": [Options("exact", "sampled")],
+    "starts": [Options("start", "all")],
+    "seed": [SEED],
+    "tournsize": [Interval(Integral, 1, None)],
+    "indpb": [None, PROBABILITY],
+    "greedy": [PROBABILITY],
+    "credit": [InstanceOf(bool)],
+    "space": [Options(*SPACES)],
+}
+
+
 @dataclass(frozen=True)
 class Config:
-    """Everything that decides a run's result (``jobs`` does not)."""
+    """Everything that decides a run's result (``jobs`` does not), checked when made
+    (:data:`CONFIG_CONSTRAINTS`: a :class:`~nim_evo.validation.ParameterError` names what is wrong)."""
 
     genome: str
     rules: Rules
@@ -65,8 +90,11 @@ class Config:
     space: str = "multiset"      # the enumerated space fitness and table genes live on: multiset or ordered
 
     def __post_init__(self):
-        if self.space not in SPACES:
-            raise ValueError(f"space must be one of {', '.join(SPACES)}, got {self.space!r}")
+        if isinstance(self.opponents, list):
+            object.__setattr__(self, "opponents", tuple(self.opponents))
+        validate(CONFIG_CONSTRAINTS, vars(self))
+        if self.cxpb + self.mutpb > 1:
+            raise ParameterError("cxpb + mutpb", f"must be at most 1 (DEAP's varOr), got {self.cxpb + self.mutpb:g}")
 
     @property
     def multiset(self) -> bool:
@@ -169,7 +197,7 @@ def vary(population: list, toolbox: base.Toolbox, lambda_: int, cxpb: float, mut
     distinct parents (the first child kept, probability ``cxpb``), a mutant (``mutpb``) or
     a parent reproduced as it is."""
     if cxpb + mutpb > 1.0:
-        raise ValueError("the sum of the crossover and mutation probabilities must be <= 1.0")
+        raise UserError("the sum of the crossover and mutation probabilities must be <= 1.0")
     offspring = []
     for _ in range(lambda_):
         choice = rng.random()

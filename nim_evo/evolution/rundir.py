@@ -14,6 +14,7 @@ from pathlib import Path
 from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State, freeze, thaw
 from nim_evo.genomes import genome_document
 from nim_evo.io import atomic_write_text, read_json, write_json, write_pickle
+from nim_evo.validation import UserError
 
 CHECKPOINT_FORMAT = "nim_evo/checkpoint"
 
@@ -34,13 +35,13 @@ class RunDir:
     def check_free(self, force: bool = False) -> None:
         """Refuse a non-empty directory unless ``force``; make sure it can be written."""
         if self.path.exists() and not self.path.is_dir():
-            raise ValueError(f"{self.path} is not a directory")
+            raise UserError(f"{self.path} is not a directory")
         if self.path.exists() and any(self.path.iterdir()) and not force:
-            raise ValueError(f"{self.path} exists and is not empty; use --resume {self.path} "
+            raise UserError(f"{self.path} exists and is not empty; use --resume {self.path} "
                              "to continue it, or --force to start over in it")
         self.path.mkdir(parents=True, exist_ok=True)
         if not os.access(self.path, os.W_OK):
-            raise ValueError(f"cannot write to {self.path}")
+            raise UserError(f"cannot write to {self.path}")
 
     def begin(self, state: State, config: Config, extra: dict, force: bool = False) -> None:
         """Write a new run's first checkpoint, then its config (a kill in between leaves a
@@ -64,22 +65,22 @@ class RunDir:
         a ``config.json`` that differs from it only in ``generations`` (a kill while a run was
         being extended) or is missing (a kill before it was written) is rewritten."""
         if not self.path.is_dir():
-            raise ValueError(f"no run directory at {self.path}")
+            raise UserError(f"no run directory at {self.path}")
         self._remove_stale_temporaries()
         data = self._read_checkpoint()
         try:
             config = Config.from_json(data["config"])
         except (TypeError, KeyError, ValueError) as error:
-            raise ValueError(f"{self.checkpoint_path} holds no valid run config ({error})") from None
+            raise UserError(f"{self.checkpoint_path} holds no valid run config ({error})") from None
         written = read_json(self.config_path) if self.config_path.exists() else None  # corrupt: ValueError
         if written is not None and _without_generations(written) != _without_generations(config.to_json()):
-            raise ValueError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
+            raise UserError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
         if written != config.to_json():
             write_json(self.config_path, config.to_json())
         try:
             state = thaw(data["state"], config)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise ValueError(f"{self.checkpoint_path} holds no valid run state ({type(error).__name__})") from None
+            raise UserError(f"{self.checkpoint_path} holds no valid run state ({type(error).__name__})") from None
         return config, state, {key: data.get(key) for key in ("export", "command", "opponent_files")}
 
     def _read_checkpoint(self) -> dict:
@@ -88,15 +89,15 @@ class RunDir:
                 data = pickle.load(handle)
         except FileNotFoundError:
             if self.config_path.exists():
-                raise ValueError(f"{self.path} was stopped before its first generation was saved; "
+                raise UserError(f"{self.path} was stopped before its first generation was saved; "
                                  f"start it again with --force --out {self.path}") from None
-            raise ValueError(f"{self.path} has no checkpoint to resume from") from None
+            raise UserError(f"{self.path} has no checkpoint to resume from") from None
         except Exception as error:  # unpickling can fail in many ways; all mean a corrupt file
-            raise ValueError(f"{self.checkpoint_path} is corrupt ({type(error).__name__})") from None
+            raise UserError(f"{self.checkpoint_path} is corrupt ({type(error).__name__})") from None
         if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
-            raise ValueError(f"{self.checkpoint_path} is not a nim_evo checkpoint")
+            raise UserError(f"{self.checkpoint_path} is not a nim_evo checkpoint")
         if data.get("version") != CHECKPOINT_VERSION:
-            raise ValueError(f"{self.checkpoint_path} has checkpoint version {data.get('version')!r}; "
+            raise UserError(f"{self.checkpoint_path} has checkpoint version {data.get('version')!r}; "
                              f"this nim_evo reads version {CHECKPOINT_VERSION}")
         return data
 

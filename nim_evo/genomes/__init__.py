@@ -14,6 +14,7 @@ from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
 from nim_evo.engine.space import Space
 from nim_evo.genomes.registry import get_kind, kind_names, register
 from nim_evo.io import FORMAT_VERSION
+from nim_evo.validation import UserError
 
 GENOME_FORMAT = "nim_evo/genome"
 __all__ = ["GENOME_FORMAT", "GenomeAgent", "genome_document", "genome_from_document", "get_kind", "kind_names",
@@ -51,14 +52,14 @@ def genome_document(kind: str, genes, rules: Rules, **meta) -> dict:
 def genome_from_document(data: dict, source: str = "file", container=None):
     """``(kind, genes, rules)`` from a genome document; ``ValueError`` if it is not one."""
     if data.get("format") != GENOME_FORMAT:
-        raise ValueError(f"{source} is not a nim_evo genome")
+        raise UserError(f"{source} is not a nim_evo genome")
     if data.get("version") != FORMAT_VERSION:
-        raise ValueError(f"{source} has genome format version {data.get('version')!r}; "
+        raise UserError(f"{source} has genome format version {data.get('version')!r}; "
                          f"this nim_evo reads version {FORMAT_VERSION}")
     kind = get_kind(data.get("kind"))
     rules = rules_from_json(data.get("rules"), source)
     genome = data.get("genome")
     if not isinstance(genome, dict):
-        raise ValueError(f"{source} holds no genome")
+        raise UserError(f"{source} holds no genome")
     args = {} if container is None else {"container": container}
     return kind.name, kind.from_json(genome, rules, **args), rules

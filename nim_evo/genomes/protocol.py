@@ -54,6 +54,7 @@ from deap import base, creator
 
 from nim_evo.engine.rules import Move, Position, Rules
 from nim_evo.engine.space import Space, space_for
+from nim_evo.validation import UserError
 
 # lexicographic: the win rate from the starts first, then the mean win rate over all sub-games
 if not hasattr(creator, "FitnessWin"):
@@ -125,7 +126,7 @@ class GenomeKind:
         """``(k, n_moves)``: the probability of each move of the rules' move list in each of
         ``positions (k, n_piles)`` (a zero row for an empty board). ``genes`` is one genome
         or a :meth:`stack` with a row per position. Board-free kinds only."""
-        raise ValueError(f"a {self.name} genome is bound to its board's enumerated space: "
+        raise UserError(f"a {self.name} genome is bound to its board's enumerated space: "
                          "it cannot play on pile arrays")
 
     def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -18,6 +18,7 @@ from importlib import import_module
 from importlib.metadata import entry_points
 
 from nim_evo.genomes.protocol import GenomeKind
+from nim_evo.validation import UserError
 
 ENTRY_POINTS = "nim_evo.genomes"
 BUILTIN = {"table": "nim_evo.genomes.table", "rules": "nim_evo.genomes.ruleset",
@@ -36,11 +37,11 @@ def register(kind: GenomeKind | type) -> GenomeKind:
         raise TypeError(f"a genome kind is a nim_evo.genomes.protocol.GenomeKind, got {kind!r}")
     name = getattr(kind, "name", None)
     if not isinstance(name, str) or not name.isidentifier():
-        raise ValueError(f"a genome kind needs a name that is an identifier, got {name!r}")
+        raise UserError(f"a genome kind needs a name that is an identifier, got {name!r}")
     _load()
     known = _kinds.get(name)
     if known is not None and type(known) is not type(kind):
-        raise ValueError(f"genome kind {name!r} is taken by {type(known).__module__}.{type(known).__name__}")
+        raise UserError(f"genome kind {name!r} is taken by {type(known).__module__}.{type(known).__name__}")
     _kinds[name] = kind
     return kind
 
@@ -51,7 +52,7 @@ def get_kind(name: str) -> GenomeKind:
     try:
         return _kinds[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown genome {name!r}; known genomes: {', '.join(_kinds)}") from None
+        raise UserError(f"unknown genome {name!r}; known genomes: {', '.join(_kinds)}") from None
 
 
 def kind_names() -> tuple[str, ...]:

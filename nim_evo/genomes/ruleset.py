@@ -37,6 +37,7 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
 from nim_evo.genomes.protocol import GenomeKind, individual_type
+from nim_evo.validation import UserError
 
 NAME = "rules"
 SITUATIONS = ("one_pile", "two_piles_one_single", "two_piles", "three_piles_two_equal",
@@ -155,7 +156,7 @@ def to_json(genes, rules: Rules) -> dict:
 def from_json(data: dict, rules: Rules, container=dict):
     table = data.get("rules")
     if not isinstance(table, dict) or set(table) != set(SITUATIONS):
-        raise ValueError(f"a rules genome needs one rule for each of {', '.join(SITUATIONS)}")
+        raise UserError(f"a rules genome needs one rule for each of {', '.join(SITUATIONS)}")
     genes = {}
     for situation in SITUATIONS:
         rule = table[situation]
@@ -165,9 +166,9 @@ def from_json(data: dict, rules: Rules, container=dict):
                 raise TypeError
             genes[situation] = [PILES.index(rule["pile"]), COUNTS.index(rule["count"]), *numbers]
         except (KeyError, TypeError, ValueError):
-            raise ValueError(f"the rule for {situation} is malformed: {rule!r}") from None
+            raise UserError(f"the rule for {situation} is malformed: {rule!r}") from None
         if not all(0 <= v < bound for v, bound in zip(genes[situation], FIELDS)):
-            raise ValueError(f"the rule for {situation} is out of range: {rule!r}")
+            raise UserError(f"the rule for {situation} is out of range: {rule!r}")
     return container(genes)
 
 

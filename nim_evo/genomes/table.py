@@ -32,6 +32,7 @@ from nim_evo.engine.boards import move_indices
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space, space_for, space_size
 from nim_evo.genomes.protocol import GenomeKind, individual_type
+from nim_evo.validation import UserError
 
 NAME = "table"
 SPACES = ("multiset", "ordered")
@@ -99,7 +100,7 @@ def policy(genes, space: Space) -> np.ndarray:
     a multiset's representative)."""
     genes = np.asarray(genes)
     if genes.ndim != 1:
-        raise ValueError(f"a table genome is one gene per position, got shape {genes.shape}")
+        raise UserError(f"a table genome is one gene per position, got shape {genes.shape}")
     own = genes_space(genes, space.rules)
     if own is space or (own.multiset == space.multiset and own.n_positions == space.n_positions):
         return genes.astype(np.int64)
@@ -126,19 +127,19 @@ def to_json(genes, rules: Rules) -> dict:
 def from_json(data: dict, rules: Rules, container=np.asarray):
     kind = data.get("space", "ordered")  # files written before multisets are ordered
     if kind not in SPACES:
-        raise ValueError(f"a table genome's space is one of {', '.join(SPACES)}, got {kind!r}")
+        raise UserError(f"a table genome's space is one of {', '.join(SPACES)}, got {kind!r}")
     space = space_for(rules, multiset=kind == "multiset")
     moves = data.get("moves")
     if not isinstance(moves, list) or len(moves) != space.n_positions:
-        raise ValueError(f"a table genome for {rules.name} over its {kind} space needs {space.n_positions} moves")
+        raise UserError(f"a table genome for {rules.name} over its {kind} space needs {space.n_positions} moves")
     genes = np.zeros(space.n_positions, dtype=np.int16)
     for index, move in enumerate(moves[1:], start=1):
         try:
             genes[index] = space.move_index(tuple(move))
         except (TypeError, ValueError):
-            raise ValueError(f"gene {index} ({move!r}) is not a move of {rules.name}") from None
+            raise UserError(f"gene {index} ({move!r}) is not a move of {rules.name}") from None
         if not space.legal[index, genes[index]]:
-            raise ValueError(f"gene {index} ({move!r}) is illegal in position {space.position(index)}")
+            raise UserError(f"gene {index} ({move!r}) is illegal in position {space.position(index)}")
     return container(genes)
 
 

@@ -34,6 +34,7 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
 from nim_evo.genomes.protocol import GenomeKind, individual_type
+from nim_evo.validation import UserError
 
 NAME = "thresholds"
 STRATEGIES = ("random", "shortest-all", "shortest-one", "shortest-random",
@@ -121,13 +122,13 @@ def to_json(genes, rules: Rules) -> dict:
 def from_json(data: dict, rules: Rules, container=np.asarray):
     weights = data.get("weights")
     if not isinstance(weights, dict) or set(weights) != set(STRATEGIES):
-        raise ValueError(f"a thresholds genome needs one weight for each of {', '.join(STRATEGIES)}")
+        raise UserError(f"a thresholds genome needs one weight for each of {', '.join(STRATEGIES)}")
     values = [weights[name] for name in STRATEGIES]
     if not all(isinstance(w, (int, float)) and not isinstance(w, bool) for w in values):
-        raise ValueError("thresholds weights must be numbers")
+        raise UserError("thresholds weights must be numbers")
     genes = np.array(values, dtype=float)
     if np.any(genes < 0) or np.any(genes > 1) or not np.all(np.isfinite(genes)):
-        raise ValueError("thresholds weights must lie in [0, 1]")
+        raise UserError("thresholds weights must lie in [0, 1]")
     return container(genes)
 
 

@@ -22,6 +22,7 @@ from nim_evo.learners.quality import QualityLearner
 from nim_evo.learners.reinforcement import MonteCarloLearner, TDLearner
 from nim_evo.learners.subgame import SubgameLearner
 from nim_evo.learners.wincount import WinCountLearner
+from nim_evo.validation import UserError
 
 LEARNERS = {cls.name: cls for cls in (WinCountLearner, SubgameLearner, QualityLearner, QLearner, TDLearner,
                                       MonteCarloLearner)}
@@ -30,7 +31,7 @@ LEARNERS = {cls.name: cls for cls in (WinCountLearner, SubgameLearner, QualityLe
 def make_learner(name: str, rules, **params) -> Learner:
     """A fresh learner by name (see ``LEARNERS``) with the seed's parameters unless given."""
     if name not in LEARNERS:
-        raise ValueError(f"unknown learner {name!r}; known learners: {', '.join(LEARNERS)}")
+        raise UserError(f"unknown learner {name!r}; known learners: {', '.join(LEARNERS)}")
     return LEARNERS[name](rules, **params)
 
 

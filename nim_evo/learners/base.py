@@ -23,6 +23,7 @@ from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.game import GameRecord
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space, space_for, space_size
+from nim_evo.validation import UserError
 
 SEATS = ("alternate", "first", "second", "loser")
 MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file) stays in the megabytes
@@ -58,14 +59,14 @@ class Learner(PositionalAgent):
         unknown = sorted(set(params) - set(defaults))
         if unknown:
             known = ", ".join(defaults)
-            raise ValueError(f"{self.name} has no parameter {unknown[0]!r} (its parameters: {known})")
+            raise UserError(f"{self.name} has no parameter {unknown[0]!r} (its parameters: {known})")
         self.params = {key: _coerce(key, params.get(key, default), default) for key, default in defaults.items()}
         self.check_params()
         self.stochastic = bool(stochastic)
         cells = space_size(rules, self.symmetry) * rules.n_moves
         if cells > MAX_CELLS:
             what = "multisets of piles" if self.symmetry else "positions"
-            raise ValueError(f"a learner on {rules.name} would keep {cells:,} values of {what} and moves (limit "
+            raise UserError(f"a learner on {rules.name} would keep {cells:,} values of {what} and moves (limit "
                              f"{MAX_CELLS:,}); learners are for boards of up to about 50,000 {what}")
         self.space = space_for(rules, multiset=self.symmetry)
         self.games_played = 0
@@ -139,9 +140,9 @@ class Learner(PositionalAgent):
             ``bool[episodes]``: whether the learner won each game (self-play: the first seat).
         """
         if episodes < 0:
-            raise ValueError(f"episodes must be >= 0, got {episodes}")
+            raise UserError(f"episodes must be >= 0, got {episodes}")
         if seat not in SEATS:
-            raise ValueError(f"unknown seat {seat!r}; choose from {', '.join(SEATS)}")
+            raise UserError(f"unknown seat {seat!r}; choose from {', '.join(SEATS)}")
         if episodes == 0:
             return np.zeros(0, dtype=bool)
         space = self.space
@@ -223,7 +224,7 @@ class Learner(PositionalAgent):
         """The learner's table over ``space``: its own space, or the other kind of space of
         its board (ordered or of multisets), read at that space's positions."""
         if space.rules != self.rules:
-            raise ValueError(f"this {self.name} learner was trained for {self.rules.name}, not {space.rules.name}")
+            raise UserError(f"this {self.name} learner was trained for {self.rules.name}, not {space.rules.name}")
         if space is self.space:
             return self.policy_rows(np.arange(space.n_positions))
         rows = self.policy_rows(self.space.indices(space.positions))
@@ -305,26 +306,26 @@ def _coerce(key: str, value, default):
     """A parameter value of the default's type, or a one-line ``ValueError``."""
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise ValueError(f"parameter {key} must be true or false, got {value!r}")
+            raise UserError(f"parameter {key} must be true or false, got {value!r}")
         return value
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise ValueError(f"parameter {key} must be an integer, got {value!r}")
+            raise UserError(f"parameter {key} must be an integer, got {value!r}")
         return int(value)
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
                 or not np.isfinite(value):
-            raise ValueError(f"parameter {key} must be a number, got {value!r}")
+            raise UserError(f"parameter {key} must be a number, got {value!r}")
         return float(value)
     if isinstance(default, str):
         if not isinstance(value, str):
-            raise ValueError(f"parameter {key} must be a string, got {value!r}")
+            raise UserError(f"parameter {key} must be a string, got {value!r}")
         return value
     if isinstance(default, tuple):  # a schedule: pairs (games, value)
         try:
             pairs = tuple((_coerce(key, int_, 0), _coerce(key, x, 0.0)) for int_, x in value)
         except (TypeError, ValueError):
-            raise ValueError(f"parameter {key} must be a list of [games, value] pairs, got {value!r}") from None
+            raise UserError(f"parameter {key} must be a list of [games, value] pairs, got {value!r}") from None
         return pairs
     raise TypeError(f"no coercion for parameter {key} of type {type(default).__name__}")
 

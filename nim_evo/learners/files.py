@@ -22,6 +22,7 @@ import numpy as np
 from nim_evo.engine.rules import rules_from_json, rules_to_json
 from nim_evo.io import FORMAT_VERSION, atomic_write_text, read_json
 from nim_evo.learners import LEARNERS, Learner
+from nim_evo.validation import UserError
 
 LEARNER_FORMAT = "nim_evo/learner"
 
@@ -49,36 +50,36 @@ def params_json(learner: Learner) -> dict:
 def learner_from_document(data: dict, source: str = "file", stochastic: bool = False) -> Learner:
     """The learner a document holds; a one-line ``ValueError`` if it is not a valid one."""
     if data.get("format") != LEARNER_FORMAT:
-        raise ValueError(f"{source} is not a nim_evo learner")
+        raise UserError(f"{source} is not a nim_evo learner")
     if type(data.get("version")) is not int or data["version"] != FORMAT_VERSION:
-        raise ValueError(f"{source} has learner format version {data.get('version')!r}; "
+        raise UserError(f"{source} has learner format version {data.get('version')!r}; "
                          f"this nim_evo reads version {FORMAT_VERSION}")
     name = data.get("learner")
     if name not in LEARNERS:
-        raise ValueError(f"{source} holds an unknown learner {name!r}")
+        raise UserError(f"{source} holds an unknown learner {name!r}")
     try:
         rules = rules_from_json(data.get("rules"), source)
     except ValueError as error:
-        raise ValueError(error if str(error).startswith(source) else f"{source}: {error}") from None
+        raise UserError(error if str(error).startswith(source) else f"{source}: {error}") from None
     params = data.get("params")
     if not isinstance(params, dict):
-        raise ValueError(f"{source} records no learner parameters")
+        raise UserError(f"{source} records no learner parameters")
     if "sorted_positions" in params and name == "qlearning":
-        raise ValueError(f"{source} was written by an older nim_evo (sorted_positions, now symmetry over "
+        raise UserError(f"{source} was written by an older nim_evo (sorted_positions, now symmetry over "
                          "multisets); train it again")
     unknown = sorted(set(params) - set(LEARNERS[name].parameters()))
     if unknown:
-        raise ValueError(f"{source}: {name} has no parameter {unknown[0]!r}")
+        raise UserError(f"{source}: {name} has no parameter {unknown[0]!r}")
     try:
         learner = LEARNERS[name](rules, stochastic=stochastic, **params)
     except ValueError as error:
-        raise ValueError(f"{source}: {error}") from None
+        raise UserError(f"{source}: {error}") from None
     games = data.get("games_played")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError(f"{source}: games_played must be a count, got {games!r}")
+        raise UserError(f"{source}: games_played must be a count, got {games!r}")
     state = data.get("state")
     if not isinstance(state, dict) or set(state) != set(learner.state_names):
-        raise ValueError(f"{source}: a {name} learner's state holds {', '.join(learner.state_names)}")
+        raise UserError(f"{source}: a {name} learner's state holds {', '.join(learner.state_names)}")
     for key in learner.state_names:
         expected = np.shape(getattr(learner, key))
         entry = state[key]
@@ -86,20 +87,20 @@ def learner_from_document(data: dict, source: str = "file", stochastic: bool = F
             values = np.array(entry["values"], dtype=np.float64)
             shape = tuple(entry["shape"])
         except (KeyError, TypeError, ValueError):
-            raise ValueError(f"{source}: state {key!r} is not a shape and a list of numbers") from None
+            raise UserError(f"{source}: state {key!r} is not a shape and a list of numbers") from None
         if shape != expected:
-            raise ValueError(f"{source}: state {key!r} has shape {list(shape)}, expected {list(expected)} "
+            raise UserError(f"{source}: state {key!r} has shape {list(shape)}, expected {list(expected)} "
                              f"for {rules.name}")
         if values.ndim != 1 or values.size != int(np.prod(expected)):
-            raise ValueError(f"{source}: state {key!r} should be a flat list of {int(np.prod(expected))} numbers")
+            raise UserError(f"{source}: state {key!r} should be a flat list of {int(np.prod(expected))} numbers")
         if not np.all(np.isfinite(values)):
-            raise ValueError(f"{source}: state {key!r} holds a value that is not a finite number")
+            raise UserError(f"{source}: state {key!r} holds a value that is not a finite number")
         value = values.reshape(expected)
         setattr(learner, key, value if value.ndim else float(value))
     try:
         learner.check_state()
     except ValueError as error:
-        raise ValueError(f"{source}: {error}") from None
+        raise UserError(f"{source}: {error}") from None
     learner.games_played = games
     training = data.get("training", [])
     learner.training = list(training) if isinstance(training, list) else []
@@ -119,5 +120,5 @@ def load_learner(path, rules=None, stochastic: bool = False) -> Learner:
     """Read a learner saved by :func:`save_learner`; ``rules``, if given, must match its own."""
     learner = learner_from_document(read_json(path), str(path), stochastic)
     if rules is not None and rules != learner.rules:
-        raise ValueError(f"{path} was trained for {learner.rules.name}, not {rules.name}")
+        raise UserError(f"{path} was trained for {learner.rules.name}, not {rules.name}")
     return learner

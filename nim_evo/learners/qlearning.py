@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.learners.base import Learner
+from nim_evo.validation import UserError
 
 SCHEDULE = ((12_000, 0.99), (9_000, 0.7), (6_000, 0.5), (3_000, 0.3))
 
@@ -55,12 +56,12 @@ class QLearner(Learner):
 
     def check_params(self):
         if self.reward <= 0:
-            raise ValueError(f"reward must be > 0 (the winner's), got {self.reward}")
+            raise UserError(f"reward must be > 0 (the winner's), got {self.reward}")
         if self.exploration not in ("retry", "uniform"):
-            raise ValueError(f"exploration must be 'retry' (the seed's) or 'uniform', got {self.exploration!r}")
+            raise UserError(f"exploration must be 'retry' (the seed's) or 'uniform', got {self.exploration!r}")
         for games, epsilon in self.schedule:
             if games < 0 or not 0.0 <= epsilon <= 1.0:
-                raise ValueError(f"a schedule step needs games >= 0 and 0 <= epsilon <= 1, got {(games, epsilon)}")
+                raise UserError(f"a schedule step needs games >= 0 and 0 <= epsilon <= 1, got {(games, epsilon)}")
 
     def reset(self):
         space = self.space

@@ -23,6 +23,7 @@ import numpy as np
 
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.learners.base import Learner
+from nim_evo.validation import UserError
 
 
 class QualityLearner(Learner):
@@ -35,14 +36,14 @@ class QualityLearner(Learner):
 
     def check_params(self):
         if self.window <= 0 or self.win < 0 or self.lose < 0:
-            raise ValueError("window must be > 0 (moves within it of the best are explored), win and lose >= 0")
+            raise UserError("window must be > 0 (moves within it of the best are explored), win and lose >= 0")
         if not self.low <= self.initial <= self.high < self.certain:
-            raise ValueError("quality bounds must satisfy low <= initial <= high < certain")
+            raise UserError("quality bounds must satisfy low <= initial <= high < certain")
 
     def check_state(self):
         legal = self.space.legal
         if np.any(self.quality[legal] < min(self.low, -self.certain)) or np.any(self.quality[legal] > self.certain):
-            raise ValueError(f"qualities must lie between -{self.certain:g} and {self.certain:g}")
+            raise UserError(f"qualities must lie between -{self.certain:g} and {self.certain:g}")
 
     def reset(self):
         self.quality = np.where(self.space.legal, self.initial, 0.0)

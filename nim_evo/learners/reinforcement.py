@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.learners.base import Learner
+from nim_evo.validation import UserError
 
 
 class _EpsilonGreedy(Learner):
@@ -45,15 +46,15 @@ class _EpsilonGreedy(Learner):
     def check_params(self):
         for key in ("epsilon", "epsilon_min", "alpha", "alpha_min", "gamma"):
             if not 0.0 <= getattr(self, key) <= 1.0:
-                raise ValueError(f"{key} must be in [0, 1], got {getattr(self, key)}")
+                raise UserError(f"{key} must be in [0, 1], got {getattr(self, key)}")
         if self.epsilon_decay < 0 or not 0.0 <= self.alpha_decay < 1.0 or self.init < 0:
-            raise ValueError("epsilon_decay and init must be >= 0 and alpha_decay in [0, 1)")
+            raise UserError("epsilon_decay and init must be >= 0 and alpha_decay in [0, 1)")
         if self.reward <= 0:
-            raise ValueError(f"reward must be > 0 (the winner's), got {self.reward}")
+            raise UserError(f"reward must be > 0 (the winner's), got {self.reward}")
 
     def check_state(self):
         if not (0.0 <= self.epsilon_now <= 1.0 and 0.0 <= self.alpha_now <= 1.0):
-            raise ValueError("epsilon_now and alpha_now (the decayed rates) must lie in [0, 1]")
+            raise UserError("epsilon_now and alpha_now (the decayed rates) must lie in [0, 1]")
 
     def reset(self):
         self.q = np.zeros(self.space.legal.shape)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.learners.base import Learner
+from nim_evo.validation import UserError
 
 
 class SubgameLearner(Learner):
@@ -32,7 +33,7 @@ class SubgameLearner(Learner):
 
     def check_state(self):
         if np.any(self.wins < 0) or np.any(self.losses < 0):
-            raise ValueError("wins and losses must be >= 0")
+            raise UserError("wins and losses must be >= 0")
 
     def ratio(self, rows) -> np.ndarray:
         """The seed's ``winProb`` at positions ``rows`` (0 for illegal moves)."""

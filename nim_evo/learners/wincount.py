@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.learners.base import Learner
+from nim_evo.validation import UserError
 
 
 class WinCountLearner(Learner):
@@ -31,11 +32,11 @@ class WinCountLearner(Learner):
 
     def check_params(self):
         if self.cutoff < 1:
-            raise ValueError(f"cutoff must be >= 1, got {self.cutoff}")
+            raise UserError(f"cutoff must be >= 1, got {self.cutoff}")
 
     def check_state(self):
         if np.any(self.counts[self.space.legal] < 1):
-            raise ValueError("every legal move's count must be >= 1")
+            raise UserError("every legal move's count must be >= 1")
 
     def reset(self):
         self.counts = self.space.legal.astype(np.float64)

@@ -13,6 +13,7 @@ import io
 from pathlib import Path
 
 from nim_evo.io import atomic_write_bytes
+from nim_evo.validation import UserError
 
 DPI = 100
 FORMATS = ("png", "svg", "pdf")
@@ -33,7 +34,7 @@ def save_figure(figure, path) -> Path:
     path = Path(path)
     fmt = path.suffix.lstrip(".").lower()
     if fmt not in FORMATS:
-        raise ValueError(f"cannot write a picture to {path}: the name must end in " + ", ".join(f".{f}" for f in FORMATS))
+        raise UserError(f"cannot write a picture to {path}: the name must end in " + ", ".join(f".{f}" for f in FORMATS))
     buffer = io.BytesIO()
     metadata = {"Software": "nim_evo"} if fmt == "png" else {"Creator": "nim_evo"}
     figure.savefig(buffer, format=fmt, dpi=DPI, metadata=metadata)

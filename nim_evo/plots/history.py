@@ -25,6 +25,7 @@ from matplotlib.ticker import MaxNLocator
 from nim_evo.engine.rules import Rules, rules_from_json
 from nim_evo.io import read_json
 from nim_evo.plots import X_AXES, new_figure
+from nim_evo.validation import UserError
 
 SIZE = (11.0, 10.0)
 _STYLES = {"best": "-", "mean": "--", "worst": ":"}
@@ -63,7 +64,7 @@ class History:
         if axis == "generations":
             return self.columns["gen"]
         if axis == "games" and not self.columns["games"].any():
-            raise ValueError(f"{self.run_id} uses exact fitness and plays no games; plot it against "
+            raise UserError(f"{self.run_id} uses exact fitness and plays no games; plot it against "
                              "generations or evaluations")
         return np.cumsum(self.columns["evals" if axis == "evaluations" else "games"])
 
@@ -75,40 +76,40 @@ def load_history(run_dir) -> History:
     """The history of the run in ``run_dir``; a one-line ``ValueError`` if it has none."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
-        raise ValueError(f"no run directory at {run_dir}")
+        raise UserError(f"no run directory at {run_dir}")
     config = read_json(run_dir / "config.json")
     try:
         rules = rules_from_json(config["rules"], str(run_dir / "config.json"))
         opponents = tuple(config["opponents"])
         config["genome"], config["seed"]
     except (KeyError, TypeError):
-        raise ValueError(f"{run_dir / 'config.json'} is not a nim_evo run config") from None
+        raise UserError(f"{run_dir / 'config.json'} is not a nim_evo run config") from None
     path = run_dir / "logbook.csv"
     try:
         with open(path, encoding="utf-8", newline="") as handle:
             rows = list(csv.DictReader(handle))
     except FileNotFoundError:
-        raise ValueError(f"{run_dir} has no logbook.csv yet") from None
+        raise UserError(f"{run_dir} has no logbook.csv yet") from None
     except (OSError, UnicodeDecodeError, csv.Error) as error:
-        raise ValueError(f"cannot read {path}: {error}") from None
+        raise UserError(f"cannot read {path}: {error}") from None
     needed = ["gen", "evals", "games", "min", "mean", "max", "accuracy", *opponents]
     if not rows:
-        raise ValueError(f"{path} has no generations yet")
+        raise UserError(f"{path} has no generations yet")
     missing = [name for name in needed if name not in rows[0]]
     if missing:
-        raise ValueError(f"{path} has no column {missing[0]!r}; is it a nim_evo logbook?")
+        raise UserError(f"{path} has no column {missing[0]!r}; is it a nim_evo logbook?")
     try:
         columns = {name: np.array([float(row[name]) if row[name] != "" else np.nan for row in rows])
                    for name in needed}
     except (TypeError, ValueError):
-        raise ValueError(f"{path} holds a value that is not a number") from None
+        raise UserError(f"{path} holds a value that is not a number") from None
     return History(run_dir.resolve().name, config, rules, opponents, columns)
 
 
 def draw_history(histories: list[History], x: str = "generations"):
     """The fitness-history figure of one or several runs (see the module docstring)."""
     if x not in X_AXES:
-        raise ValueError(f"x must be one of {', '.join(X_AXES)}, got {x!r}")
+        raise UserError(f"x must be one of {', '.join(X_AXES)}, got {x!r}")
     labels = _labels(histories)
     single = len(histories) == 1
     figure = new_figure(*SIZE)

@@ -19,6 +19,7 @@ from nim_evo.engine.solver import solve
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
 from nim_evo.genomes import GenomeAgent
 from nim_evo.plots import new_figure
+from nim_evo.validation import UserError
 
 HEAP_SIZE = (11.0, 5.5)
 PILES_SIZE = (12.0, 8.5)
@@ -37,7 +38,7 @@ def draw_policy(agent, title: str):
     """
     rules = agent.rules
     if not enumerable(rules):
-        raise ValueError(f"the board {rules.name} has {space_size(rules):,} positions, too many to picture "
+        raise UserError(f"the board {rules.name} has {space_size(rules):,} positions, too many to picture "
                          f"(limit {DEFAULT_MAX_POSITIONS:,})")
     solution = solve(rules)
     table = agent.policy(solution.space)

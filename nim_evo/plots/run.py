@@ -9,6 +9,7 @@ from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.plots import save_figure
 from nim_evo.plots.history import draw_history, load_history
 from nim_evo.plots.policy import draw_policy
+from nim_evo.validation import UserError
 
 
 def draw_run(run_dir, fmt: str = "png", x: str = "generations", history=None, out=None,
@@ -23,7 +24,7 @@ def draw_run(run_dir, fmt: str = "png", x: str = "generations", history=None, ou
         champion = run_dir / "champion.json"
         try:
             if not champion.exists():
-                raise ValueError("the run has no champion yet (it has not finished)")
+                raise UserError("the run has no champion yet (it has not finished)")
             agent = load_strategy(champion)
             title = (f"Champion of {history.run_id}: {history.genome} genome on {history.rules.name}, "
                      f"seed {history.seed}")

@@ -1,0 +1,153 @@
+"""One validation policy: user errors are :class:`UserError`, parameters are declared once.
+
+Everything a person can get wrong (a parameter, a board, a file, an opponent's name) is
+reported as a :class:`UserError`, a ``ValueError`` whose message is one line that says
+what is wrong and, where it helps, what would be right. The commands print it as
+``nim_evo: error: <message>`` with exit status 2; any other exception is a bug of ours and
+keeps its traceback (exit status 1).
+
+Parameters are declared as scikit-learn declares an estimator's (its ``_param_validation``):
+a name maps to the constraints its value may meet, any one of them::
+
+    CONSTRAINTS = {"generations": [Interval(Integral, 1, None)],
+                   "indpb": [None, Interval(Real, 0, 1)],
+                   "fitness": [Options("exact", "sampled")]}
+    validate(CONSTRAINTS, {"generations": 0, ...})   # ParameterError: generations must be ...
+
+The library checks its own entry points with them (:class:`nim_evo.evolution.loop.Config`,
+:func:`nim_evo.evolve`, :func:`nim_evo.train`, ...), so a notebook gets the same errors a
+command does; a command reuses them and names its flag instead (:meth:`ParameterError.as_flag`).
+The bounds the commands share (:data:`SEED`, :data:`GAMES`, :data:`JOBS`, ...) are here, once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from numbers import Integral, Real
+
+MAX_GAMES = 1_000_000          # sampled games per opponent and seat (run), per pair and seat (arena), in all (play)
+MAX_EPISODES = 100_000_000     # a learner's training games
+
+
+class UserError(ValueError):
+    """A person's mistake (a parameter, a board, a file): one line, exit status 2."""
+
+
+class ParameterError(UserError):
+    """A parameter outside its constraints; ``parameter`` names it, ``problem`` says why."""
+
+    def __init__(self, parameter: str, problem: str):
+        super().__init__(f"{parameter} {problem}")
+        self.parameter = parameter
+        self.problem = problem
+
+    def as_flag(self, flag: str | None = None) -> UserError:
+        """The same error naming a command's flag (default ``--<parameter>``)."""
+        return UserError(f"{flag or '--' + self.parameter.replace('_', '-')} {self.problem}")
+
+
+class Constraint:
+    """What a value may be; ``str()`` says it in words (``an integer >= 1``)."""
+
+    def __call__(self, value) -> bool:
+        raise NotImplementedError
+
+
+class Interval(Constraint):
+    """A number of ``kind`` (``Integral`` or ``Real``) between ``low`` and ``high``, both
+    included; ``None`` leaves a side open. Booleans are not numbers here."""
+
+    def __init__(self, kind: type, low=None, high=None):
+        self.kind, self.low, self.high = kind, low, high
+
+    def __call__(self, value) -> bool:
+        if isinstance(value, bool) or not isinstance(value, self.kind):
+            return False
+        if self.kind is Real and value != value:  # NaN
+            return False
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+    def __str__(self) -> str:
+        what = "an integer" if self.kind is Integral else "a number"
+        if self.low is not None and self.high is not None:
+            return f"{what} between {_number(self.low)} and {_number(self.high)}"
+        if self.low is not None:
+            return f"{what} >= {_number(self.low)}"
+        if self.high is not None:
+            return f"{what} <= {_number(self.high)}"
+        return what
+
+
+class Options(Constraint):
+    """One of the given values, or of those a function gives when checked (for a registry
+    that may grow, such as genome kinds)."""
+
+    def __init__(self, *values, of: Callable[[], Iterable] | None = None):
+        self.values, self.of = values, of
+
+    def choices(self) -> tuple:
+        return tuple(self.of()) if self.of is not None else self.values
+
+    def __call__(self, value) -> bool:
+        try:
+            return value in self.choices()
+        except TypeError:  # unhashable
+            return False
+
+    def __str__(self) -> str:
+        return "one of " + ", ".join(str(choice) for choice in self.choices())
+
+
+class InstanceOf(Constraint):
+    """An instance of one of ``types``; ``what`` names it in the message."""
+
+    def __init__(self, *types: type, what: str | None = None):
+        self.types, self.what = types, what
+
+    def __call__(self, value) -> bool:
+        return isinstance(value, self.types) and not (bool not in self.types and isinstance(value, bool))
+
+    def __str__(self) -> str:
+        return self.what or "a " + " or ".join(t.__name__ for t in self.types)
+
+
+class Names(Constraint):
+    """A non-empty sequence of distinct non-empty strings (opponents, participants)."""
+
+    def __call__(self, value) -> bool:
+        if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
+            return False
+        return all(isinstance(v, str) and v.strip() for v in value) and len(set(value)) == len(value)
+
+    def __str__(self) -> str:
+        return "a list of distinct non-empty names"
+
+
+SEED = Interval(Integral, 0, None)
+GAMES = Interval(Integral, 1, MAX_GAMES)
+JOBS = Interval(Integral, 1, None)
+EPISODES = Interval(Integral, 0, MAX_EPISODES)
+PROBABILITY = Interval(Real, 0, 1)
+
+
+def check(name: str, value, constraints: list):
+    """``value`` if it meets one of ``constraints`` (``None`` in the list allows ``None``);
+    otherwise a :class:`ParameterError` saying what it must be."""
+    if any(value is None if c is None else c(value) for c in constraints):
+        return value
+    described = [str(c) for c in constraints if c is not None]
+    if None in constraints:
+        described.append("None")
+    shown = f"{value:,}" if isinstance(value, Integral) and not isinstance(value, bool) else repr(value)
+    raise ParameterError(name, f"must be {' or '.join(described)}, got {shown}")
+
+
+def validate(constraints: dict, values: dict) -> None:
+    """Check every value with a declared name against its constraints (see :func:`check`)."""
+    for name, allowed in constraints.items():
+        if name in values:
+            check(name, values[name], allowed)
+
+
+def _number(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
