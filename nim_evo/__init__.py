@@ -10,6 +10,11 @@ from __future__ import annotations
 from importlib import import_module
 
 _EXPORTS = {
+    "Run": "nim_evo.api",
+    "evolve": "nim_evo.api",
+    "resume": "nim_evo.api",
+    "train": "nim_evo.api",
+    "UserError": "nim_evo.validation",
     "make_agent": "nim_evo.agents.registry",
     "GameRecord": "nim_evo.engine.game",
     "play_game": "nim_evo.engine.game",

@@ -12,32 +12,23 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import hashlib
 import shlex
 import sys
 import time
 from pathlib import Path
 
-from nim_evo.agents.registry import make_agent
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_writable, list_games,
-                              refuse_overwrite, report_error, rules_from_args)
-from nim_evo.cli.opponents import resolve_saying
-from nim_evo.cli.progress import Progress
-from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
-from nim_evo.evaluation import opponents
-from nim_evo.evaluation.strategy import load_strategy
+from nim_evo import api
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, refuse_overwrite,
+                              report_error, rules_from_args)
 from nim_evo.evaluation.tournament import pile_tournament, tournament
 from nim_evo.evolution import cluster
-from nim_evo.evolution import loop as evolve
-from nim_evo.evolution.fitness import accuracy
-from nim_evo.evolution.rundir import RunDir, individual_document
-from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
-from nim_evo.io import read_json, write_json
-from nim_evo.learners import LEARNERS
+from nim_evo.evolution.loop import SPACES, Config
+from nim_evo.evolution.rundir import RunDir
+from nim_evo.genomes import GenomeAgent, kind_names
 from nim_evo.plots import FORMATS
 from nim_evo.validation import JOBS, ParameterError, UserError
 
-_CONFIG = {f.name: f.default for f in dataclasses.fields(evolve.Config)}
+_CONFIG = {f.name: f.default for f in dataclasses.fields(Config)}
 DEFAULTS = {"genome": "table", "opponents": ",".join(_CONFIG["opponents"]),
             **{key: _CONFIG[key] for key in ("generations", "population", "offspring", "games", "fitness",
                                              "starts", "seed", "space")}}
@@ -61,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="exact win probabilities (default) or sampled games")
     fit.add_argument("--games", type=int, help="sampled games per opponent and seat (default 1000)")
     fit.add_argument("--starts", choices=["start", "all"], help="games from the start (default) or every position")
-    fit.add_argument("--space", choices=list(evolve.SPACES),
+    fit.add_argument("--space", choices=list(SPACES),
                      help="the enumerated space of fitness and table genes: multisets of pile sizes (default; "
                           "one entry for every arrangement of the same piles) or ordered positions")
     fit.add_argument("--jobs", type=int, help="parallel workers, local (default 1) or of a local Dask cluster "
@@ -85,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    run_dir = None
+    evolution = None
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         args = build_parser().parse_args(argv)
@@ -95,9 +86,10 @@ def main(argv=None) -> int:
         check_flags(args, {"jobs": [JOBS]})
         cluster.check_backend(args.backend, args.scheduler, args.jobs)
         with cluster.evaluation_backend(args.backend, args.jobs, args.scheduler) as jobs:
-            run_dir, config, state, toolbox, extra = _prepare(args, jobs)
-            return _evolve(args, run_dir, config, state, toolbox, extra, jobs)
+            evolution = _prepare(args, jobs)
+            return _evolve(args, evolution)
     except cluster.ClusterError as error:
+        run_dir = evolution.run_dir if evolution else None
         saved = f"; the run is saved at its last generation: continue with --resume {run_dir.path}" if run_dir else ""
         below_bar = "\n" if sys.stderr.isatty() and not args.quiet else ""  # a bar's line ends without one
         print(f"{below_bar}nim_evo: error: {error}{saved}", file=sys.stderr)
@@ -105,70 +97,40 @@ def main(argv=None) -> int:
     except (UserError, OSError) as error:  # OSError: a disk or file-system problem
         return report_error(error)
     except KeyboardInterrupt:
+        run_dir = evolution.run_dir if evolution else None
         hint = f"; continue with --resume {run_dir.path}" if run_dir and run_dir.checkpoint_path.exists() else ""
         print(f"\nnim_evo: interrupted{hint}", file=sys.stderr)
         return 130
 
 
-def _prepare(args, jobs: int):
+def _prepare(args, jobs: int) -> api.Evolution:
     if args.resume:
-        return _prepare_resume(args, jobs)
+        given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
+                                   "opponents", "fitness", "games", "starts", "space", "out")
+                 if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
+        if given:
+            raise UsageError(f"--resume continues a run as it was configured; drop --{given[0].replace('_', '-')}")
+        return api.Evolution.resume(args.resume, args.generations, genomes_dir=args.genomes_dir, force=args.force,
+                                    jobs=jobs, command=args.command, quiet=args.quiet)
     config = config_from_args(args)
-    check_feasible(config)
+    api.check_feasible(config)
     genomes_dir = Path(args.genomes_dir or "genomes")
     run_dir = RunDir(args.out) if args.out else _fresh_run_dir(genomes_dir, config)
-    export = _export_path(genomes_dir, run_dir, config)
+    export = api.export_path(genomes_dir, run_dir, config)
     refuse_overwrite(export, args.force)
-    files = _check_opponents(config)      # names and files, before any training
-    check_writable(genomes_dir)           # only now touch the disk, and before the first generation
-    run_dir.check_free(force=args.force)
-    toolbox = _toolbox(config, jobs, args.quiet)
-    state = evolve.start(config, toolbox)
-    extra = {"export": str(export), "command": args.command, "opponent_files": files}
-    run_dir.begin(state, config, extra, force=args.force)
-    return run_dir, config, state, toolbox, extra
+    return api.Evolution.begin(config, out=run_dir.path, export=export, force=args.force, jobs=jobs,
+                               command=args.command, quiet=args.quiet)
 
 
-def _prepare_resume(args, jobs: int):
-    given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
-                               "opponents", "fitness", "games", "starts", "space", "out")
-             if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
-    if given:
-        raise UsageError(f"--resume continues a run as it was configured; drop --{given[0].replace('_', '-')}")
-    run_dir = RunDir(args.resume)
-    config, state, extra = run_dir.load()
-    if args.genomes_dir or not extra.get("export"):
-        extra["export"] = str(_export_path(Path(args.genomes_dir or "genomes"), run_dir, config))
-    export = Path(extra["export"])
-    check_writable(export.parent)
-    if export.exists() and not args.force and \
-            not _exported_by(export, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
-        raise UsageError(f"{export} holds another run's genome; use --force to overwrite it, or another --genomes-dir")
-    files = _check_opponents(config)
-    for spec, digest in (extra.get("opponent_files") or {}).items():
-        if files.get(spec) != digest:
-            raise UsageError(f"the opponent file {spec} is not the one this run began with (changed, or resumed "
-                             "from another directory); resume where the run began, with the file as it was")
-    extra["command"] = extra.get("command") or args.command
-    extra["resumed_with"] = args.command
-    if args.generations is not None:
-        if args.generations < state.generation:
-            raise UsageError(f"the run is at generation {state.generation}; --generations cannot go below it")
-        config = dataclasses.replace(config, generations=args.generations)
-        run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
-        write_json(run_dir.config_path, config.to_json())
-    return run_dir, config, state, _toolbox(config, jobs, args.quiet), extra
-
-
-def config_from_args(args) -> evolve.Config:
-    """The run's configuration from the arguments, checked by :class:`evolve.Config` (its
+def config_from_args(args) -> Config:
+    """The run's configuration from the arguments, checked by :class:`~nim_evo.evolution.loop.Config` (its
     errors name the flags)."""
     values = {key: getattr(args, key) if getattr(args, key) is not None else default
               for key, default in DEFAULTS.items()}
     opponents = tuple(name.strip() for name in values.pop("opponents").split(","))
     rules = rules_from_args(args)
     try:
-        return evolve.Config(rules=rules, opponents=opponents, **values)
+        return Config(rules=rules, opponents=opponents, **values)
     except ParameterError as error:
         if error.parameter == "opponents":  # say which of the list's rules it breaks
             given = args.opponents or DEFAULTS["opponents"]
@@ -177,109 +139,25 @@ def config_from_args(args) -> evolve.Config:
         raise error.as_flag() from None
 
 
-def check_feasible(config: evolve.Config) -> None:
-    """Refuse, in one line, a genome bound to its board (a table) on a board too big to enumerate."""
-    size = space_size(config.rules, config.multiset)
-    what = "multisets of piles" if config.multiset else "positions"
-    if not get_kind(config.genome).board_free and not enumerable(config.rules, multiset=config.multiset):
-        free = " or ".join(name for name in kind_names() if get_kind(name).board_free)
-        raise UsageError(f"the board {config.rules.name} has {size:,} {what}, too many for a {config.genome} "
-                         f"genome (limit {DEFAULT_MAX_POSITIONS:,}); --genome {free} play any board")
-
-
-def _toolbox(config, jobs, quiet: bool = False):
-    try:
-        _train_learned_opponents(config, quiet)
-        return evolve.make_toolbox(config, jobs)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-
-
-def _check_opponents(config) -> dict:
-    """Refuse unknown opponents and unreadable files in one line, before any training;
-    return the sha256 of each opponent file (a resumed run must find the same files)."""
-    if not enumerable(config.rules, multiset=config.multiset):  # a panel of named movers: cheap, checks the board
-        _toolbox(config, 1, quiet=True)
-        return {}
-    files = {}
-    for spec in config.opponents:
-        if opponents.is_path(spec):
-            load_strategy(spec, config.rules)
-            files[spec] = hashlib.sha256(Path(spec).read_bytes()).hexdigest()
-        elif spec not in LEARNERS:
-            make_agent(spec, config.rules)
-    return files
-
-
-def _train_learned_opponents(config, quiet: bool) -> None:
-    """Train (or find in the cache) the panel's learned opponents, saying which on stderr."""
-    for spec in config.opponents:
-        if spec in LEARNERS and enumerable(config.rules, multiset=config.multiset):
-            resolve_saying(spec, config.rules, config.seed, quiet=quiet)
-
-
-def _exported_by(path: Path, document: dict) -> bool:
-    """Was ``path`` exported by this same run (resumed, or extended with more generations)?
-    Same run id and the same configuration but for the number of generations."""
-    try:
-        existing = read_json(path)
-    except ValueError:
-        return False
-    same = {key: value for key, value in (existing.get("run_config") or {}).items() if key != "generations"}
-    ours = {key: value for key, value in document["run_config"].items() if key != "generations"}
-    return existing.get("format") == document.get("format") and existing.get("run") == document.get("run") \
-        and same == ours
-
-
 def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
     """``runs/<board>-seed<seed>``, with ``-2``, ``-3``, ... while that run or its export exists."""
     base, n = f"{config.rules.name}-seed{config.seed}", 1
     while True:
         run_dir = RunDir(Path("runs") / (base if n == 1 else f"{base}-{n}"))
-        if not run_dir.path.exists() and not _export_path(genomes_dir, run_dir, config).exists():
+        if not run_dir.path.exists() and not api.export_path(genomes_dir, run_dir, config).exists():
             return run_dir
         n += 1
 
 
-def _export_path(genomes_dir: Path, run_dir: RunDir, config) -> Path:
-    return Path(genomes_dir) / f"{run_dir.run_id}-{config.genome}.json"
-
-
-def _evolve(args, run_dir: RunDir, config, state, toolbox, extra, jobs: int) -> int:
+def _evolve(args, evolution: api.Evolution) -> int:
     began = time.perf_counter()
-    progress = Progress(config.generations, state.generation, quiet=args.quiet)
+    run = evolution.evolve(progress=not args.quiet, force=args.force)
     if not args.quiet:
-        print(f"evolving a {config.genome} genome on {config.rules.name} against {', '.join(config.opponents)} "
-              f"({config.fitness} fitness), {config.generations} generations, seed {config.seed}: {run_dir.path}",
-              file=sys.stderr)
-    progress.update(state.logbook[-1], config.opponents)
-    while state.generation < config.generations:
-        evolve.step(state, config, toolbox)
-        run_dir.save(state, config, extra)
-        progress.update(state.logbook[-1], config.opponents)
-
-    champion = state.halloffame[0]
-    try:
-        champion_accuracy = accuracy(config.genome, champion, config.rules)
-    except ValueError:
-        champion_accuracy = None
-    export = Path(extra["export"])
-    document = individual_document(champion, config, name=export.stem, run=run_dir.run_id,
-                                   accuracy=champion_accuracy, command=extra["command"],
-                                   **({"resumed_with": extra["resumed_with"]} if extra.get("resumed_with") else {}),
-                                   run_config=config.to_json())
-    run_dir.write_outputs(state, config, document)
-    if export.exists() and not args.force and not _exported_by(export, document):
-        raise UsageError(f"{export} holds another run's genome; the champion stays in {run_dir.champion_path} "
-                         "(use --force to overwrite the export)")
-    write_json(export, document)
-    if not args.quiet:
-        _summary(config, toolbox.panel, champion, champion_accuracy, state, run_dir, export, jobs,
-                 time.perf_counter() - began)
+        _summary(run, evolution.toolbox.panel, evolution.jobs, time.perf_counter() - began)
     if args.quiet:
-        print(export)
+        print(run.exported)
     if args.plot:
-        _plot(run_dir, args.plot, args.quiet)
+        _plot(run.directory, args.plot, args.quiet)
     return 0
 
 
@@ -297,7 +175,9 @@ def _plot(run_dir: RunDir, fmt: str, quiet: bool) -> None:
         print("pictures: " + ", ".join(map(str, pictures)))
 
 
-def _summary(config, panel, champion, champion_accuracy, state, run_dir, export, jobs, seconds):
+def _summary(run: api.Run, panel, jobs: int, seconds: float) -> None:
+    config, state, champion, export = run.config, run.state, run.genes, run.exported
+    champion_accuracy, run_dir = run.accuracy, run.directory
     seed = [config.seed, 2**31 - 1]
     if panel.tables is None:
         results = pile_tournament(config.rules, config.genome, champion, config.opponents, SUMMARY_GAMES, seed)

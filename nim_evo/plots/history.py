@@ -72,6 +72,16 @@ class History:
         return f"{self.genome}, {self.rules.name}, seed {self.seed}"
 
 
+    @classmethod
+    def from_logbook(cls, run_id: str, config: dict, logbook) -> History:
+        """The history of a run in memory: its config (as JSON) and DEAP logbook."""
+        rules = rules_from_json(config["rules"], "the run's config")
+        opponents = tuple(config["opponents"])
+        needed = ["gen", "evals", "games", "min", "mean", "max", "accuracy", *opponents]
+        columns = {name: np.array([float(record[name]) for record in logbook]) for name in needed}
+        return cls(run_id, config, rules, opponents, columns)
+
+
 def load_history(run_dir) -> History:
     """The history of the run in ``run_dir``; a one-line ``ValueError`` if it has none."""
     run_dir = Path(run_dir)

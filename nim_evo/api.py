@@ -1,0 +1,337 @@
+"""The Python API: evolve a genome, or train a learner, in a few lines of a notebook.
+
+    >>> import nim_evo
+    >>> run = nim_evo.evolve(genome="table", rules=nim_evo.Rules(piles=(7, 5, 3)), generations=30, seed=1)
+    >>> run.accuracy                              # share of winning positions where it plays a winning move
+    1.0
+    >>> run.champion.move((7, 5, 3), rng)         # a playable agent
+    >>> run.plot()                                # a matplotlib Figure of the fitness history
+    >>> run.export("genomes/mine.json")           # a strategy file nim_evo.load_strategy reads back
+
+:func:`evolve` writes a run directory only when ``out`` is given (``python -m nim_evo.run``
+is a thin layer over it, and gives it one); :func:`resume` continues a run directory from
+its last checkpoint. :func:`train` trains a learner. Every parameter is checked as the
+commands check theirs (:mod:`nim_evo.validation`): a mistake is a one-line
+:class:`~nim_evo.validation.UserError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from nim_evo.cli.args import check_writable
+from nim_evo.cli.opponents import resolve_saying
+from nim_evo.cli.progress import Progress, TrainingProgress
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
+from nim_evo.evaluation import opponents
+from nim_evo.evaluation.strategy import load_strategy
+from nim_evo.evolution import cluster, loop
+from nim_evo.evolution.fitness import accuracy
+from nim_evo.evolution.rundir import RunDir, individual_document
+from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
+from nim_evo.io import read_json, write_json
+from nim_evo.learners import LEARNERS, SEATS, make_learner
+from nim_evo.validation import EPISODES, JOBS, SEED, Options, UserError, check
+
+
+@dataclass
+class Run:
+    """An evolution run: its configuration, its DEAP state, and where it wrote (if anywhere).
+
+    Attributes:
+        config: the :class:`~nim_evo.evolution.loop.Config` it ran with.
+        state: the DEAP population, hall of fame and logbook, and its generation.
+        directory: the run directory, or ``None`` for a run kept in memory.
+        exported: where its champion was exported, if it was.
+    """
+
+    config: loop.Config
+    state: loop.State
+    directory: RunDir | None = None
+    exported: Path | None = None
+    toolbox: object = field(default=None, repr=False)
+
+    @property
+    def logbook(self):
+        """DEAP's ``Logbook``: one record per generation (fitness statistics, the champion's
+        win rate against each opponent, its accuracy, games and seconds)."""
+        return self.state.logbook
+
+    @property
+    def hall_of_fame(self):
+        """DEAP's ``HallOfFame`` of the best individuals, best first."""
+        return self.state.halloffame
+
+    @property
+    def genes(self):
+        """The champion's genes (the best individual the run has seen)."""
+        return self.state.halloffame[0]
+
+    @property
+    def champion(self) -> GenomeAgent:
+        """The champion as a playable agent: ``move(piles, rng)``, ``distribution(piles)``."""
+        return GenomeAgent(self.config.genome, self.genes, self.config.rules)
+
+    @cached_property
+    def accuracy(self) -> float | None:
+        """Share of the board's winning positions where the champion plays a winning move
+        (the solver's verdict); ``None`` on a board too big to solve."""
+        try:
+            return accuracy(self.config.genome, self.genes, self.config.rules)
+        except ValueError:
+            return None
+
+    def document(self, **meta) -> dict:
+        """The champion's genome document (what :meth:`export` writes)."""
+        run = {"run": self.directory.run_id} if self.directory is not None else {}
+        return individual_document(self.genes, self.config, **run, accuracy=self.accuracy,
+                                   run_config=self.config.to_json(), **meta)
+
+    def export(self, path, force: bool = False) -> Path:
+        """Write the champion to ``path`` as a strategy file (atomically); an existing file
+        is replaced only with ``force``. Returns the path."""
+        path = Path(path)
+        if path.exists() and not force:
+            raise UserError(f"{path} exists; pass force=True to replace it")
+        write_json(path, self.document(name=path.stem))
+        return path
+
+    def plot(self, x: str = "generations"):
+        """The fitness history as a matplotlib ``Figure`` (what ``fitness.png`` shows)."""
+        from nim_evo.plots.history import History, draw_history
+
+        run_id = self.directory.run_id if self.directory is not None else "this run"
+        return draw_history([History.from_logbook(run_id, self.config.to_json(), self.logbook)], x)
+
+
+@dataclass
+class Evolution:
+    """A run being evolved: what :func:`evolve` and ``python -m nim_evo.run`` drive."""
+
+    config: loop.Config
+    toolbox: object
+    state: loop.State
+    run_dir: RunDir | None = None
+    extra: dict = field(default_factory=dict)
+    jobs: int = 1
+
+    @classmethod
+    def begin(cls, config: loop.Config, out=None, export=None, force: bool = False, jobs: int = 1,
+              command: str | None = None, quiet: bool = False) -> Evolution:
+        """A new run at generation 0; with ``out``, written to that run directory (refused if
+        it holds files, unless ``force``), and with ``export`` the champion exported there at the end."""
+        check_feasible(config)
+        export = None if export is None else Path(export)
+        if export is not None and export.exists() and not force:
+            raise UserError(f"{export} exists; use --force to overwrite it, or another --out")
+        files = check_opponents(config)      # names and files, before any training
+        if export is not None:
+            check_writable(export.parent)  # only now touch the disk, and before the first generation
+        run_dir = None if out is None else RunDir(out)
+        if run_dir is not None:
+            run_dir.check_free(force=force)
+        toolbox = make_toolbox(config, jobs, quiet)
+        state = loop.start(config, toolbox)
+        extra = {"export": None if export is None else str(export), "command": command, "opponent_files": files}
+        if run_dir is not None:
+            run_dir.begin(state, config, extra, force=force)
+        return cls(config, toolbox, state, run_dir, extra, jobs)
+
+    @classmethod
+    def resume(cls, directory, generations: int | None = None, genomes_dir=None, force: bool = False,
+               jobs: int = 1, command: str | None = None, quiet: bool = False) -> Evolution:
+        """The run in ``directory`` at its last checkpoint, to go on to ``generations``; its
+        champion exported where it was before, or into ``genomes_dir`` if given."""
+        run_dir = RunDir(directory)
+        config, state, extra = run_dir.load()
+        if genomes_dir is not None or not extra.get("export"):
+            extra["export"] = str(export_path(genomes_dir or "genomes", run_dir, config))
+        target = Path(extra["export"])
+        check_writable(target.parent)
+        if target.exists() and not force and not exported_by(
+                target, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
+            raise UserError(f"{target} holds another run's genome; use --force to overwrite it, or another --genomes-dir")
+        files = check_opponents(config)
+        for spec, digest in (extra.get("opponent_files") or {}).items():
+            if files.get(spec) != digest:
+                raise UserError(f"the opponent file {spec} is not the one this run began with (changed, or resumed "
+                                "from another directory); resume where the run began, with the file as it was")
+        extra["command"] = extra.get("command") or command
+        extra["resumed_with"] = command
+        if generations is not None:
+            if generations < state.generation:
+                raise UserError(f"the run is at generation {state.generation}; --generations cannot go below it")
+            config = dataclasses.replace(config, generations=generations)
+            run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
+            write_json(run_dir.config_path, config.to_json())
+        return cls(config, make_toolbox(config, jobs, quiet), state, run_dir, extra, jobs)
+
+    def evolve(self, progress: bool = True, force: bool = False) -> Run:
+        """Evolve to the configured number of generations (checkpointing each one in a run
+        directory), then write the run's outputs and export the champion; the :class:`Run`."""
+        config, state = self.config, self.state
+        bar = Progress(config.generations, state.generation, quiet=not progress)
+        if progress:
+            where = f": {self.run_dir.path}" if self.run_dir is not None else ""
+            print(f"evolving a {config.genome} genome on {config.rules.name} against {', '.join(config.opponents)} "
+                  f"({config.fitness} fitness), {config.generations} generations, seed {config.seed}{where}",
+                  file=sys.stderr)
+        bar.update(state.logbook[-1], config.opponents)
+        while state.generation < config.generations:
+            loop.step(state, config, self.toolbox)
+            if self.run_dir is not None:
+                self.run_dir.save(state, config, self.extra)
+            bar.update(state.logbook[-1], config.opponents)
+        run = Run(config, state, self.run_dir, toolbox=self.toolbox)
+        if self.run_dir is None:
+            return run
+        resumed = {"resumed_with": self.extra["resumed_with"]} if self.extra.get("resumed_with") else {}
+        export = Path(self.extra["export"]) if self.extra.get("export") else None
+        name = export.stem if export is not None else self.run_dir.run_id
+        document = run.document(name=name, command=self.extra.get("command"), **resumed)
+        self.run_dir.write_outputs(state, config, document)
+        if export is not None:
+            if export.exists() and not force and not exported_by(export, document):
+                raise UserError(f"{export} holds another run's genome; the champion stays in "
+                                f"{self.run_dir.champion_path} (use --force to overwrite the export)")
+            write_json(export, document)
+            run.exported = export
+        return run
+
+
+def evolve(genome: str = "table", rules: Rules | None = None, *, generations: int = 200, seed: int = 0,
+           opponents=("random", "nimsum", "minimax"), jobs: int = 1, out=None, export=None, force: bool = False,
+           progress: bool = True, backend: str = "local", scheduler: str | None = None, **settings) -> Run:
+    """Evolve a ``genome`` kind on ``rules`` (default: piles 1-3-5-7-9) against ``opponents``
+    and return the :class:`Run`.
+
+    ``settings`` are the other fields of :class:`~nim_evo.evolution.loop.Config`
+    (``population``, ``offspring``, ``fitness``, ``games``, ``starts``, ``space``, ``cxpb``,
+    ``mutpb``, ``tournsize``, ``indpb``, ``greedy``, ``credit``). ``jobs`` workers evaluate
+    fitness (the result does not depend on it), on joblib's local pool or, with
+    ``backend="dask"``, a Dask cluster. With ``out`` the run is written to that directory
+    (checkpoints, logbook, hall of fame, champion; :func:`resume` continues it), and with
+    ``export`` its champion is exported there too. ``progress`` shows a progress bar on stderr.
+    The same arguments give the same champion as ``python -m nim_evo.run`` with the same flags.
+    """
+    fields = {f.name for f in dataclasses.fields(loop.Config)} - {"genome", "rules", "generations", "seed", "opponents"}
+    unknown = sorted(set(settings) - fields)
+    if unknown:
+        raise UserError(f"evolve() has no setting {unknown[0]!r}; its settings are {', '.join(sorted(fields))}")
+    config = loop.Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules,
+                         generations=generations, seed=seed, opponents=tuple(opponents), **settings)
+    _check_jobs(jobs, backend, scheduler)
+    if export is not None and out is None:
+        raise UserError("export goes with out (a run directory); or call export() on the run returned")
+    with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
+        evolution = Evolution.begin(config, out=out, export=export, force=force, jobs=workers, quiet=not progress)
+        return evolution.evolve(progress=progress, force=force)
+
+
+def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_dir=None, force: bool = False,
+           progress: bool = True, backend: str = "local", scheduler: str | None = None) -> Run:
+    """Continue the run in ``directory`` from its last checkpoint (to ``generations``, or
+    to the number it was begun with); the same champion as a run never interrupted."""
+    _check_jobs(jobs, backend, scheduler)
+    with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
+        evolution = Evolution.resume(directory, generations, genomes_dir=genomes_dir, force=force, jobs=workers,
+                                     quiet=not progress)
+        return evolution.evolve(progress=progress, force=force)
+
+
+def train(learner: str, rules: Rules, episodes: int | None = None, seed: int = 0, opponent=None,
+          seat: str = "alternate", progress: bool = False, **params):
+    """A learner (``qlearning``, ``td``, ``montecarlo``, ``wincount``, ``quality``,
+    ``subgame``) trained on ``rules`` for ``episodes`` games (its seed document's number by
+    default) by self-play, or against ``opponent`` (an agent or a name) from ``seat``;
+    ``params`` go to the learner (e.g. ``alpha=0.5``). A playable agent, which
+    :func:`nim_evo.learners.files.save_learner` writes as a strategy file."""
+    check("learner", learner, [Options(*LEARNERS)])
+    check("seed", seed, [SEED])
+    check("seat", seat, [Options(*SEATS)])
+    if episodes is not None:
+        check("episodes", episodes, [EPISODES])
+    agent = make_learner(learner, rules, **params)
+    if isinstance(opponent, str):
+        opponent = opponents.resolve(opponent, rules, seed)
+    if opponent is None and seat != "alternate":
+        raise UserError("seat places the learner against an opponent; self-play uses both seats")
+    episodes = agent.episodes if episodes is None else episodes
+    agent.train(episodes, np.random.default_rng(seed), opponent, seat,
+                progress=TrainingProgress(episodes, quiet=not progress))
+    return agent
+
+
+# -- what a run checks before it begins -------------------------------------------------------
+
+
+def check_feasible(config: loop.Config) -> None:
+    """Refuse, in one line, a genome bound to its board (a table) on a board too big to enumerate."""
+    size = space_size(config.rules, config.multiset)
+    what = "multisets of piles" if config.multiset else "positions"
+    if not get_kind(config.genome).board_free and not enumerable(config.rules, multiset=config.multiset):
+        free = " or ".join(name for name in kind_names() if get_kind(name).board_free)
+        raise UserError(f"the board {config.rules.name} has {size:,} {what}, too many for a {config.genome} "
+                        f"genome (limit {DEFAULT_MAX_POSITIONS:,}); --genome {free} play any board")
+
+
+def check_opponents(config: loop.Config) -> dict:
+    """Refuse unknown opponents and unreadable files in one line, before any training;
+    return the sha256 of each opponent file (a resumed run must find the same files)."""
+    from nim_evo.agents.registry import make_agent
+
+    if not enumerable(config.rules, multiset=config.multiset):  # a panel of named movers: cheap, checks the board
+        make_toolbox(config, 1, quiet=True)
+        return {}
+    files = {}
+    for spec in config.opponents:
+        if opponents.is_path(spec):
+            load_strategy(spec, config.rules)
+            files[spec] = hashlib.sha256(Path(spec).read_bytes()).hexdigest()
+        elif spec not in LEARNERS:
+            make_agent(spec, config.rules)
+    return files
+
+
+def make_toolbox(config: loop.Config, jobs: int, quiet: bool = False):
+    """The run's DEAP toolbox, its learned opponents trained (or found in the cache) first,
+    saying which on stderr unless ``quiet``."""
+    for spec in config.opponents:
+        if spec in LEARNERS and enumerable(config.rules, multiset=config.multiset):
+            resolve_saying(spec, config.rules, config.seed, quiet=quiet)
+    return loop.make_toolbox(config, jobs)
+
+
+def export_path(genomes_dir, run_dir: RunDir, config: loop.Config) -> Path:
+    """Where ``python -m nim_evo.run`` exports a run's champion: ``<genomes_dir>/<run-id>-<kind>.json``."""
+    return Path(genomes_dir) / f"{run_dir.run_id}-{config.genome}.json"
+
+
+def exported_by(path: Path, document: dict) -> bool:
+    """Was ``path`` exported by this same run (resumed, or extended with more generations)?
+    Same run id and the same configuration but for the number of generations."""
+    try:
+        existing = read_json(path)
+    except ValueError:
+        return False
+    same = {key: value for key, value in (existing.get("run_config") or {}).items() if key != "generations"}
+    ours = {key: value for key, value in document["run_config"].items() if key != "generations"}
+    return existing.get("format") == document.get("format") and existing.get("run") == document.get("run") \
+        and same == ours
+
+
+def _check_jobs(jobs, backend: str, scheduler) -> None:
+    if jobs is not None:
+        check("jobs", jobs, [JOBS])
+    cluster.check_backend(backend, scheduler, jobs)
+
+
+__all__ = ["Evolution", "Run", "evolve", "resume", "train"]

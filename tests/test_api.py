@@ -1,0 +1,94 @@
+"""The Python API: the README's notebook session runs as written, gives what the command
+line gives, and a run directory written by ``evolve`` resumes like the command's."""
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+import nim_evo
+from nim_evo.run import main as run_command
+
+README = Path(__file__).parent.parent / "README.md"
+
+
+def notebook_session() -> str:
+    """The python block of the README's "In a notebook" section."""
+    section = README.read_text(encoding="utf-8").split("## In a notebook", 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    """The README's session run as written, in a fresh directory."""
+    where = tmp_path_factory.mktemp("notebook")
+    names = {}
+    cwd = Path.cwd()
+    try:
+        import os
+
+        os.chdir(where)
+        exec(compile(notebook_session(), "README.md", "exec"), names)
+    finally:
+        os.chdir(cwd)
+    return names, where
+
+
+def test_the_readme_session_runs_and_says_true(session):
+    names, where = session
+    run = names["run"]
+    assert run.accuracy == 1.0  # as its comment says
+    assert isinstance(names["figure"], Figure) and len(names["figure"].axes) >= 2
+    assert run.champion.move((7, 5, 3), np.random.default_rng(0)) in nim_evo.solve(run.config.rules).winning_moves(
+        (7, 5, 3))
+    assert len(run.logbook) == 31 and run.logbook.select("gen") == list(range(31))
+    exported = where / "champion.json"
+    agent = nim_evo.load_strategy(exported)
+    assert all(agent.distribution(p) == run.champion.distribution(p) for p in [(7, 5, 3), (1, 2, 3), (0, 5, 2)])
+    learner = names["learner"]
+    assert learner.games_played == learner.episodes > 0
+
+
+def test_evolve_gives_the_command_line_s_champion(session, tmp_path):
+    run = session[0]["run"]
+    assert run_command(["--game", "7-5-3", "--generations", "30", "--seed", "1", "--out", str(tmp_path / "r"),
+                        "--genomes-dir", str(tmp_path), "--quiet"]) == 0
+    command = json.loads((tmp_path / "r-table.json").read_text())
+    assert command["genome"] == run.document()["genome"]
+    assert command["fitness"] == list(run.genes.fitness.values)
+
+
+def test_a_run_written_by_evolve_resumes_as_if_never_stopped(tmp_path):
+    rules = nim_evo.Rules((2, 3, 4))
+    whole = nim_evo.evolve("rules", rules, generations=6, seed=4, population=6, offspring=6, progress=False)
+    part = nim_evo.evolve("rules", rules, generations=3, seed=4, population=6, offspring=6, progress=False,
+                          out=tmp_path / "run")
+    assert part.state.generation == 3 and (tmp_path / "run" / "checkpoint.pkl").exists()
+    resumed = nim_evo.resume(tmp_path / "run", generations=6, progress=False, genomes_dir=tmp_path / "genomes")
+    assert dict(resumed.genes) == dict(whole.genes)
+    strip = [{k: v for k, v in r.items() if k != "seconds"} for r in whole.logbook]
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in resumed.logbook] == strip
+    assert resumed.exported == tmp_path / "genomes" / "run-rules.json" and resumed.exported.exists()
+
+
+def test_evolve_in_memory_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    nim_evo.evolve("thresholds", nim_evo.Rules((3, 4)), generations=1, population=4, offspring=4, progress=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: nim_evo.evolve("table", nim_evo.Rules((3, 4)), generations=0), "generations must be an integer >= 1"),
+    (lambda: nim_evo.evolve("tabel", nim_evo.Rules((3, 4))), "genome must be one of table, rules, thresholds"),
+    (lambda: nim_evo.evolve("table", nim_evo.Rules((3, 4)), jobs=0), "jobs must be an integer >= 1, got 0"),
+    (lambda: nim_evo.evolve("table", nim_evo.Rules((3, 4)), popsize=3), "evolve() has no setting 'popsize'; its settings are credit, cxpb"),
+    (lambda: nim_evo.train("sarsa", nim_evo.Rules((3, 4))), "learner must be one of"),
+    (lambda: nim_evo.train("qlearning", nim_evo.Rules((3, 4)), seed=-1), "seed must be an integer >= 0"),
+])
+def test_mistakes_are_one_line_user_errors(call, message):
+    with pytest.raises(nim_evo.UserError) as caught:
+        call()
+    assert message in str(caught.value) and "\n" not in str(caught.value)
