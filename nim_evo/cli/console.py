@@ -1,0 +1,33 @@
+"""A console session on two streams: lines out, answers in (what ``play`` talks through)."""
+
+from __future__ import annotations
+
+
+class EndOfInput(Exception):
+    """The input ended at a prompt."""
+
+
+class Console:
+    """The session's streams: :meth:`say` writes a line, :meth:`ask` prompts and reads one (echoed
+    when the input is not a terminal, so a piped session reads like a played one)."""
+
+    def __init__(self, stdin, stdout):
+        self.stdin, self.stdout = stdin, stdout
+        isatty = getattr(stdin, "isatty", None)
+        self.echo = not (isatty and isatty())
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str:
+        """The answer to ``prompt``, stripped; raises :class:`EndOfInput` at the end of input."""
+        self.stdout.write(prompt + " ")
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise EndOfInput
+        line = line.rstrip("\r\n")
+        if self.echo:
+            self.say(line)
+        return line.strip()

@@ -1,0 +1,253 @@
+"""Games in a console: a person against a strategy (moves typed, hints from the solver),
+or a match between two strategies, watched or tallied. What ``python -m nim_evo.play`` runs.
+
+Moves are typed as the pile (counted from 1) and how many to take: ``2 3`` (or ``2,3``,
+``2:3``) takes 3 from pile 2; on a single heap a bare count will do. ``hint`` asks the
+solver, ``help`` explains, ``quit`` leaves.
+"""
+
+from __future__ import annotations
+
+import re
+
+from nim_evo.cli.console import Console
+from nim_evo.engine import theory
+from nim_evo.engine.game import play_game
+from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.engine.solver import solve
+from nim_evo.engine.space import enumerable, space_for
+
+MAX_MARKS = 40
+HUMAN_FIRST = ("you", "computer", "random", "alternate")
+COMPUTER_FIRST = ("strategy", "other", "alternate", "random")
+
+
+def describe(rules: Rules) -> str:
+    """One line on the game: its piles, what a move takes, and who wins."""
+    piles = rules.piles
+    if len(piles) == 1:
+        board, where = f"one heap of {piles[0]}", ""
+    else:
+        board, where = f"piles of {', '.join(map(str, piles[:-1]))} and {piles[-1]}", " from one pile"
+    cap = rules.max_take
+    take = ("any number of objects" if cap is None else "exactly 1 object" if cap == 1
+            else f"1 to {cap} objects")
+    ending = "loses" if rules.misere else "wins"
+    return f"Nim {rules.name}: {board}; a move takes {take}{where}; whoever takes the last object {ending}."
+
+
+def show_piles(piles: Position, widest: int | None = None) -> str:
+    """The piles, one line each: ``pile 2  ooooo  5`` (marks only up to 40 objects).
+
+    Args:
+        widest: the column width's pile size (the start's largest pile keeps a game aligned).
+    """
+    widest = max(piles) if widest is None else max(widest, *piles)
+    label = len(str(len(piles)))
+    marks = min(widest, MAX_MARKS)
+    digits = len(str(widest))
+    return "\n".join(f"  pile {i:<{label}}  {('o' * n if n <= MAX_MARKS else ''):<{marks}}  {n:>{digits}}"
+                     for i, n in enumerate(piles, 1))
+
+
+def read_move(text: str, piles: Position, rules: Rules) -> Move | str:
+    """The 0-based move a typed line asks for, or one sentence saying why it is not a move.
+
+    ``text`` holds the pile (from 1) and the count, separated by spaces, commas, colons or
+    semicolons; on a single heap the count alone is enough.
+    """
+    tokens = [t for t in re.split(r"[\s,:;]+", text.strip()) if t]
+    single = len(piles) == 1
+    if single and len(tokens) == 1:
+        tokens = ["1", tokens[0]]
+    numbers = [int(t) if re.fullmatch(r"[+-]?[0-9]+", t) else None for t in tokens]
+    if len(numbers) != 2 or None in numbers:
+        what = "how many to take, e.g. 2" if single else f"two numbers, the pile (1-{len(piles)}) and how many " \
+                                                           "to take, e.g. 2 3"
+        return f"{text.strip()!r} is not a move: type {what} (or help)." if text.strip() else f"Type {what}."
+    pile, count = numbers
+    if not 1 <= pile <= len(piles):
+        where = "there is only pile 1" if single else f"the piles are 1-{len(piles)}"
+        return f"There is no pile {pile} ({where})."
+    size, cap = piles[pile - 1], rules.max_take
+    if size == 0:
+        return f"Pile {pile} is empty."
+    if count < 1:
+        return "You must take at least 1."
+    if count > size and (cap is None or size <= cap):
+        return f"There are only {size} left." if single else f"Pile {pile} has only {size}."
+    if cap is not None and count > cap:
+        return f"At most {cap} per move."
+    return pile - 1, count
+
+
+def _took(who: str, move: Move, after: Position, rules: Rules) -> str:
+    """``nimsum takes 2 from pile 3.``, or on a single heap ``nimsum takes 2, leaving 13.``"""
+    verb = "take" if who == "You" else "takes"
+    pile, count = move
+    if len(after) == 1:
+        return f"{who} {verb} {count}, leaving {after[0]}."
+    return f"{who} {verb} {count} from pile {pile + 1}."
+
+
+def _record(rules: Rules, moves, first: str) -> str:
+    """The game in 1-based moves, as seed 000 printed it."""
+    if len(rules.piles) == 1:
+        return f"Game was [{', '.join(str(c) for _, c in moves)}] ({first} first)."
+    return f"Game was [{', '.join(f'{p + 1}:{c}' for p, c in moves)}] (pile:count; {first} first)."
+
+
+def hint(piles: Position, rules: Rules) -> str:
+    """The solver's advice: a winning move, or that every move loses against perfect play."""
+    moves = theory.winning_moves(rules, piles)
+    if moves is None:
+        if not enumerable(rules, multiset=True):
+            return f"Hints are unavailable: {rules.name} is too large to solve."
+        moves = solve(space_for(rules, multiset=True)).winning_moves(piles)
+    if not moves:
+        return "Hint: every move loses against perfect play; play on and hope for a mistake."
+    pile, count = moves[0]
+    what = f"take {count}" + ("" if len(piles) == 1 else f" from pile {pile + 1}")
+    others = f" (one of {len(moves)} winning moves)" if len(moves) > 1 else ""
+    return f"Hint: {what}{others}."
+
+
+def _help(piles: Position, rules: Rules) -> str:
+    cap = f"1 to {rules.max_take}" if rules.max_take else "any number"
+    how = (f"Type how many to take ({cap}), e.g. 2." if len(piles) == 1 else
+           f"Type the pile (1-{len(piles)}) and how many to take ({cap}): '2 3' takes 3 from pile 2.")
+    return how + " Also: hint (the solver's advice), quit."
+
+
+def _choose(console: Console, prompt: str, answers: dict, again: str):
+    """Ask until the answer is one of ``answers`` (lower-cased keys); return its value."""
+    while True:
+        text = console.ask(prompt).lower()
+        if text in answers:
+            return answers[text]
+        console.say(again)
+
+
+def _you_first(console: Console, first: str | None, game: int, rng, name: str) -> bool | None:
+    """Do you move first in this game? ``None`` if you quit instead of answering."""
+    if first is None:
+        first = _choose(console, "Do you want to start? [Y/n/r(andom)]",
+                        {"": "you", "y": "you", "yes": "you", "n": "computer", "no": "computer",
+                         "r": "random", "random": "random", "q": None, "quit": None},
+                        f"Please answer y (you start), n ({name} starts) or r (a coin decides).")
+        if first is None:
+            return None
+    you = {"you": True, "computer": False, "alternate": game % 2 == 1}.get(first)
+    coin = you is None
+    you = bool(rng.random() < 0.5) if coin else you
+    who = "You start" if you else f"{name} starts"
+    console.say(f"The coin says: {who}." if coin else f"{who}.")
+    return you
+
+
+def _human_game(console: Console, rules: Rules, agent, name: str, you_first: bool, rng) -> bool | None:
+    """One game of you against ``agent``; True if you won, None if you quit."""
+    piles, moves, seat, you = rules.start, [], 0, 0 if you_first else 1
+    while any(piles):
+        console.say(show_piles(piles, max(rules.piles)))
+        if seat == you:
+            while True:
+                text = console.ask("Your move (count):" if len(piles) == 1 else "Your move (pile count):")
+                command = text.lower()
+                if command in ("q", "quit", "exit"):
+                    return None
+                if command in ("help", "?", "h"):
+                    console.say(_help(piles, rules))
+                    continue
+                if command == "hint":
+                    console.say(hint(piles, rules))
+                    continue
+                move = read_move(text, piles, rules)
+                if not isinstance(move, str):
+                    break
+                console.say(move)
+        else:
+            move = tuple(int(x) for x in agent.move(piles, rng))
+        piles = rules.apply(piles, move)
+        moves.append(move)
+        console.say(_took("You" if seat == you else name, move, piles, rules))
+        seat = 1 - seat
+    last = 1 - seat
+    if rules.misere:
+        console.say(f"{'You' if last == you else name} took the last object.")
+    won = rules.winner(last) == you
+    console.say("You win!" if won else f"{name} wins.")
+    console.say(_record(rules, moves, "you" if you_first else name))
+    return won
+
+
+def play_human(console: Console, rules: Rules, agent, name: str, first: str | None, rng) -> int:
+    """Games of you against ``agent`` until you stop; the exit status."""
+    console.say(describe(rules))
+    console.say(f"You play against {name}. Type help to see how to move.")
+    game = 0
+    while True:
+        game += 1
+        console.say(f"— Game {game} —")
+        you_first = _you_first(console, first, game, rng, name)
+        if you_first is None or _human_game(console, rules, agent, name, you_first, rng) is None:
+            break
+        if not _choose(console, "Play again? [Y/n]", {"": True, "y": True, "yes": True, "n": False, "no": False,
+                                                      "q": False, "quit": False}, "Please answer y or n."):
+            break
+    console.say("Goodbye.")
+    return 0
+
+
+def _watch(console: Console, rules: Rules, record, names, game: int) -> None:
+    """Print one finished game move by move."""
+    console.say(f"— Game {game} —")
+    console.say(f"{names[0]} moves first, {names[1]} second.")
+    positions = record.positions(rules)
+    for i, move in enumerate(record.moves):
+        console.say(show_piles(positions[i], max(rules.piles)))
+        console.say(_took(names[i % 2], move, positions[i + 1], rules))
+    if rules.misere:
+        console.say(f"{names[(len(record.moves) - 1) % 2]} took the last object.")
+    console.say(f"{names[record.winner]} wins. {_record(rules, record.moves, names[0])}")
+
+
+def play_computers(console: Console, rules: Rules, players, names, games: int, first: str, watch: bool,
+                   rng) -> int:
+    """``games`` games between two agents; prints the wins of each in total and by seat."""
+    console.say(describe(rules))
+    seats = {"strategy": f"{names[0]} always first", "other": f"{names[1]} always first",
+             "alternate": f"taking turns to start, {names[0]} first", "random": "a coin decides who starts"}
+    console.say(f"{names[0]} against {names[1]}: {games:,} game{'s' * (games != 1)}, {seats[first]}.")
+    wins, seated = [[0, 0], [0, 0]], [[0, 0], [0, 0]]  # [player][seat]
+    played = 0
+    try:
+        for game in range(1, games + 1):
+            strategy_first = {"strategy": True, "other": False, "alternate": game % 2 == 1}.get(first)
+            order = (0, 1) if (rng.random() < 0.5 if strategy_first is None else strategy_first) else (1, 0)
+            record = play_game(rules, [players[p] for p in order], rng)
+            for seat, player in enumerate(order):
+                seated[player][seat] += 1
+            wins[order[record.winner]][record.winner] += 1
+            played = game
+            if watch:
+                _watch(console, rules, record, [names[p] for p in order], game)
+    except KeyboardInterrupt:
+        console.say()
+        console.say(f"— Interrupted after {played:,} game{'s' * (played != 1)} —")
+        _tally(console, names, wins, seated, played)
+        raise
+    console.say(f"— Completed {games:,} game{'s' * (games != 1)} —")
+    _tally(console, names, wins, seated, games)
+    return 0
+
+
+def _tally(console: Console, names, wins, seated, games: int) -> None:
+    """Each player's wins, in total and by seat."""
+    width, digits = max(map(len, names)), len(f"{games:,}")
+    for player, name in enumerate(names):
+        by_seat = ", ".join(f"{wins[player][s]:,} of {seated[player][s]:,} {where}"
+                            for s, where in enumerate(("first", "second")) if seated[player][s])
+        total = sum(wins[player])
+        share = f"{100 * total / games:5.1f}%" if games else "-"
+        console.say(f"{name:<{width}}  {total:>{digits},} win{'s' * (total != 1)}, {share} ({by_seat})")
