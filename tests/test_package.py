@@ -1,0 +1,32 @@
+"""The package's face: every public name works, and importing it loads nothing heavy."""
+
+import subprocess
+import sys
+
+import nim_evo
+
+
+def test_every_public_name_resolves():
+    for name in nim_evo.__all__:
+        assert getattr(nim_evo, name) is not None, name
+    assert set(nim_evo.__all__) <= set(dir(nim_evo))
+    assert nim_evo.Rules((1, 2)).name == "1-2"
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    try:
+        nim_evo.no_such_thing
+    except AttributeError as error:
+        assert "no_such_thing" in str(error)
+    else:
+        raise AssertionError("no AttributeError")
+
+
+def test_import_nim_evo_loads_no_numpy_scipy_matplotlib_or_deap():
+    """What makes ``import nim_evo`` and every ``--help`` answer at once (timed in
+    benchmarks/startup.py): the heavy libraries load on first use, not with the package."""
+    heavy = ("numpy", "scipy", "matplotlib", "deap", "joblib")
+    code = f"import sys, nim_evo; print(sorted(m for m in {heavy!r} if m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
+    code = "import sys, nim_evo.run; print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
