@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from joblib import Parallel, delayed
 
+from nim_evo.agents.protocol import compiled, name_of
 from nim_evo.engine import piles
 from nim_evo.engine.policy import AliasSampler, as_table, check_table, samplers_for
 from nim_evo.engine.rules import Rules
@@ -71,7 +72,7 @@ def play_matches(space: Space, player, opponent, starts, games: int, rng: np.ran
         ``(2, len(starts)) int64``: row 0, the player's wins moving first from each start;
         row 1, its wins moving second.
     """
-    player, opponent = samplers_for([as_table(p, space) for p in (player, opponent)], space)
+    player, opponent = samplers_for([_table(p, space) for p in (player, opponent)], space)
     starts = np.atleast_1d(np.asarray(starts, dtype=np.int64))
     repeated = np.repeat(starts, games)
     wins = np.empty((2, len(starts)), dtype=np.int64)
@@ -90,7 +91,7 @@ class Transitions:
     def __init__(self, space: Space, table: np.ndarray):
         from scipy.sparse import csr_matrix
 
-        table = as_table(table, space)
+        table = _table(table, space)
         self.n_positions = space.n_positions
         self.levels = [None]
         for total in range(1, space.max_total + 1):
@@ -135,7 +136,7 @@ def win_probabilities_each(space: Space, player, opponents):
     if moves is not None:
         moves = np.ascontiguousarray(moves.T)  # (n, k)
     for opponent in opponents:
-        opp = opponent if isinstance(opponent, Transitions) else Transitions(space, as_table(opponent, space))
+        opp = opponent if isinstance(opponent, Transitions) else Transitions(space, _table(opponent, space))
         if opp.n_positions != space.n_positions:
             raise UserError(f"the opponent's transitions are for {opp.n_positions} positions, the space has "
                              f"{space.n_positions}")
@@ -206,7 +207,7 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
     opponents = [make_agent(o, rules) if isinstance(o, str) else o for o in opponents]
     start_idx = _starts(space, starts)
     weights = space.weights[start_idx]
-    mine = as_table(player, space)
+    mine = _table(player, space)
     if exact:
         results = []
         for opponent in opponents:
@@ -219,7 +220,7 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
         raise UserError(f"games must be >= 1, got {games}")
     per_start = max(1, -(-games // int(weights.sum())))
     # built once per distinct table (random against random: one sampler for both seats)
-    my_sampler, *samplers = samplers_for([mine] + [as_table(o, space) for o in opponents], space)
+    my_sampler, *samplers = samplers_for([mine] + [_table(o, space) for o in opponents], space)
     tasks = [(o, seat, chunk) for o in range(len(opponents)) for seat in (0, 1)
              for chunk in _chunks(int(per_start * weights.sum()))]
     streams = seed_sequence(seed).spawn(len(tasks))
@@ -270,15 +271,23 @@ def _starts(space: Space, starts) -> np.ndarray:
 
 
 def _name(agent) -> str:
-    return getattr(agent, "name", type(agent).__name__)
+    return name_of(agent)
+
+
+def _table(player, space: Space) -> np.ndarray:
+    """The policy table of an agent (duck-typed ones compiled, see
+    :mod:`nim_evo.agents.protocol`), a table or a move array."""
+    return as_table(compiled(player), space)
 
 
 def _as_stack(player, space: Space):
     """``(is_stack, tables (k, n, m) or None, moves (k, n) or None)`` from what the caller gave:
     an agent, a table ``(n, m)``, a move array ``(n,)``, or a stack (list) of any of them."""
+    player = compiled(player)
     if hasattr(player, "policy"):
         return False, as_table(player, space)[None], None
     if isinstance(player, (list, tuple)):
+        player = [compiled(p) for p in player]
         if player and all(hasattr(p, "policy") or np.ndim(p) == 2 for p in player):
             return True, np.stack([as_table(p, space) for p in player]), None
         player = np.stack([np.asarray(p) for p in player])

@@ -347,10 +347,11 @@ def _legal_lists(space: Space) -> list[np.ndarray]:
 
 def _cumulative(opponent, rules: Rules, space: Space) -> np.ndarray:
     """Row-wise cumulative move probabilities of a fixed opponent."""
+    from nim_evo.agents.protocol import compiled
     from nim_evo.engine.policy import as_table
 
     agent = make_agent(opponent, rules) if isinstance(opponent, str) else opponent
-    return np.cumsum(as_table(agent, space), axis=1)
+    return np.cumsum(as_table(compiled(agent), space), axis=1)
 
 
 def _describe(opponent) -> str | None:
