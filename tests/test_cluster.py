@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from nim_evo.evolution import cluster
+
+pytestmark = pytest.mark.slow  # Dask clusters on loopback and runs in subprocesses
 from nim_evo.run import main as run
 
 distributed = pytest.importorskip("distributed")
@@ -220,9 +222,11 @@ def test_a_lost_scheduler_stops_the_run_and_it_resumes_from_its_checkpoint(tmp_p
         address = _scheduler_address(log, scheduler)
         workers = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "2",
                                     "--nthreads", "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
-        process = _start(tmp_path / "dask", genomes, address, 6)
-        _wait_for_generation(tmp_path / "dask", 1, process)
-        scheduler.kill()
+        # the run kills the scheduler right after checkpointing generation 1 (not a race)
+        process = subprocess.Popen([sys.executable, str(Path(__file__).parent / "stopping_run.py"), "1",
+                                    f"kill:{scheduler.pid}", *BIG, "--generations", "6", "--backend", "dask",
+                                    "--scheduler", address, "--out", str(tmp_path / "dask"), "--genomes-dir",
+                                    str(genomes)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         stdout, stderr = process.communicate(timeout=120)
     finally:
         for started in (scheduler, workers):
