@@ -13,7 +13,7 @@ from nim_evo.engine.solver import solve
 from nim_evo.cli.games import describe, hint, read_move, show_piles
 from nim_evo.play import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GENOME = str(ROOT / "genomes" / "7-5-3-seed1-rules.json")
 LEARNER = str(ROOT / "genomes" / "wincount-21-cap3-seed0.json")
 PILE_LINE = re.compile(r"^  pile (\d+)\s+o*\s+(\d+)$", re.M)

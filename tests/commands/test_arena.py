@@ -14,7 +14,7 @@ from nim_evo.evaluation.roundrobin import round_robin
 from nim_evo.plots import DPI
 from nim_evo.plots.matrix import figure_size
 
-LEARNER_FILE = str(Path(__file__).parents[1] / "genomes" / "wincount-21-cap3-seed0.json")
+LEARNER_FILE = str(Path(__file__).parents[2] / "genomes" / "wincount-21-cap3-seed0.json")
 
 BOARD = Rules((7, 5, 3))  # the first player wins with perfect play
 

@@ -20,7 +20,7 @@ from nim_evo.run import main as run
 
 distributed = pytest.importorskip("distributed")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # two chunks of individuals per generation at least: a single task would run in this process
 SMALL = ["--game", "3-4-5", "--genome", "rules", "--fitness", "sampled", "--games", "100", "--generations", "4",
          "--population", "24", "--offspring", "40", "--quiet"]
@@ -223,7 +223,7 @@ def test_a_lost_scheduler_stops_the_run_and_it_resumes_from_its_checkpoint(tmp_p
         workers = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "2",
                                     "--nthreads", "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
         # the run kills the scheduler right after checkpointing generation 1 (not a race)
-        process = subprocess.Popen([sys.executable, str(Path(__file__).parent / "stopping_run.py"), "1",
+        process = subprocess.Popen([sys.executable, str(Path(__file__).parents[1] / "stopping_run.py"), "1",
                                     f"kill:{scheduler.pid}", *BIG, "--generations", "6", "--backend", "dask",
                                     "--scheduler", address, "--out", str(tmp_path / "dask"), "--genomes-dir",
                                     str(genomes)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

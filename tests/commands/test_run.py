@@ -129,7 +129,7 @@ def test_a_killed_run_resumes_to_the_same_result(tmp_path):
     straight, killed = tmp_path / "straight", tmp_path / "killed"
     argv = [*SMALL, "--game", "3-4-5", "--genomes-dir", str(tmp_path / "genomes"), "--quiet"]
     assert main([*argv, "--generations", "60", "--out", str(straight)]) == 0
-    process = subprocess.run([sys.executable, str(Path(__file__).parent / "stopping_run.py"), "5", "kill", *argv,
+    process = subprocess.run([sys.executable, str(Path(__file__).parents[1] / "stopping_run.py"), "5", "kill", *argv,
                               "--generations", "400", "--out", str(killed)], capture_output=True)
     assert process.returncode == -signal.SIGKILL
     assert len(logbook(killed)) - 1 == 5

@@ -14,7 +14,7 @@ from nim_evo.learners.files import learner_document, learner_from_document, load
 RULES = Rules((2, 3, 4), misere=True)
 PARAMS = {"qlearning": {"schedule": ((100, 0.9), (100, 0.4)), "symmetry": True},
           "wincount": {"cutoff": 50}, "td": {"alpha": 0.4, "epsilon_decay": 0.001, "symmetry": True}}
-GENOMES = sorted((Path(__file__).parent.parent / "genomes").glob("*.json"))
+GENOMES = sorted((Path(__file__).parents[2] / "genomes").glob("*.json"))
 
 
 def trained(name, games=150, seed=3):

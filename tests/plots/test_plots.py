@@ -132,7 +132,7 @@ def test_policy_map_colours_match_the_solver(tmp_path):
 
 def test_heap_bars_follow_seed_001(tmp_path):
     """One heap: a stacked bar per heap size, seed 001's colours, the solver's take above."""
-    agent = load_strategy(Path(__file__).parents[1] / "genomes" / "wincount-21-cap3-seed0.json", stochastic=True)
+    agent = load_strategy(Path(__file__).parents[2] / "genomes" / "wincount-21-cap3-seed0.json", stochastic=True)
     figure = draw_policy(agent, "wincount")
     assert pixel_size(figure) == (HEAP_SIZE[0] * DPI, HEAP_SIZE[1] * DPI)
     axes = figure.axes[0]

@@ -9,7 +9,7 @@ import pytest
 from nim_evo import load_strategy, solve
 from nim_evo.engine.policy import as_table
 
-SHIPPED = sorted((Path(__file__).parent.parent / "genomes").glob("*.json"))
+SHIPPED = sorted((Path(__file__).parents[2] / "genomes").glob("*.json"))
 
 
 def test_every_kind_is_shipped_for_1_3_5_7_9():
