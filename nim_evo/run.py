@@ -16,29 +16,29 @@ import shlex
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from nim_evo import api
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, refuse_overwrite,
                               report_error, rules_from_args)
-from nim_evo.evaluation.tournament import pile_tournament, tournament
 from nim_evo.evolution import cluster
-from nim_evo.evolution.loop import SPACES, Config
-from nim_evo.evolution.rundir import RunDir
-from nim_evo.genomes import GenomeAgent, kind_names
 from nim_evo.plots import FORMATS
 from nim_evo.validation import JOBS, ParameterError, UserError
 
-_CONFIG = {f.name: f.default for f in dataclasses.fields(Config)}
-DEFAULTS = {"genome": "table", "opponents": ",".join(_CONFIG["opponents"]),
-            **{key: _CONFIG[key] for key in ("generations", "population", "offspring", "games", "fitness",
-                                             "starts", "seed", "space")}}
+if TYPE_CHECKING:
+    from nim_evo import api
+    from nim_evo.evolution.loop import Config
+    from nim_evo.evolution.rundir import RunDir
+
+# The rest (numpy, DEAP, joblib) is imported where it is used, after the arguments are
+# parsed: --help and a usage error answer at once (benchmarks/startup.py). The genome kind
+# and the space are checked by Config, which lists what they may be.
 SUMMARY_GAMES = 5000
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="python -m nim_evo.run", description=__doc__.splitlines()[0])
     evo = p.add_argument_group("evolution")
-    evo.add_argument("--genome", choices=kind_names(), help="genome kind (default table)")
+    evo.add_argument("--genome", help="genome kind: table (default), rules, thresholds, or one a package registers")
     evo.add_argument("--generations", type=int, help="generations to evolve (default 200)")
     evo.add_argument("--population", type=int, help="mu, the population kept (default 40)")
     evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80)")
@@ -52,9 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="exact win probabilities (default) or sampled games")
     fit.add_argument("--games", type=int, help="sampled games per opponent and seat (default 1000)")
     fit.add_argument("--starts", choices=["start", "all"], help="games from the start (default) or every position")
-    fit.add_argument("--space", choices=list(SPACES),
-                     help="the enumerated space of fitness and table genes: multisets of pile sizes (default; "
-                          "one entry for every arrangement of the same piles) or ordered positions")
+    fit.add_argument("--space",
+                     help="the enumerated space of fitness and table genes: multiset, multisets of pile sizes (default; "
+                          "one entry for every arrangement of the same piles), or ordered, positions")
     fit.add_argument("--jobs", type=int, help="parallel workers, local (default 1) or of a local Dask cluster "
                                               "(default one per core); results do not depend on it")
     fit.add_argument("--backend", choices=cluster.BACKENDS, default="local",
@@ -104,6 +104,9 @@ def main(argv=None) -> int:
 
 
 def _prepare(args, jobs: int) -> api.Evolution:
+    from nim_evo import api
+    from nim_evo.evolution.rundir import RunDir
+
     if args.resume:
         given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
                                    "opponents", "fitness", "games", "starts", "space", "out")
@@ -122,18 +125,30 @@ def _prepare(args, jobs: int) -> api.Evolution:
                                command=args.command, quiet=args.quiet)
 
 
+def defaults() -> dict:
+    """What a run's flags default to: :class:`~nim_evo.evolution.loop.Config`'s defaults."""
+    from nim_evo.evolution.loop import Config
+
+    config = {f.name: f.default for f in dataclasses.fields(Config)}
+    return {"genome": "table", "opponents": ",".join(config["opponents"]),
+            **{key: config[key] for key in ("generations", "population", "offspring", "games", "fitness",
+                                            "starts", "seed", "space")}}
+
+
 def config_from_args(args) -> Config:
     """The run's configuration from the arguments, checked by :class:`~nim_evo.evolution.loop.Config` (its
     errors name the flags)."""
+    from nim_evo.evolution.loop import Config
+
     values = {key: getattr(args, key) if getattr(args, key) is not None else default
-              for key, default in DEFAULTS.items()}
+              for key, default in defaults().items()}
     opponents = tuple(name.strip() for name in values.pop("opponents").split(","))
     rules = rules_from_args(args)
     try:
         return Config(rules=rules, opponents=opponents, **values)
     except ParameterError as error:
         if error.parameter == "opponents":  # say which of the list's rules it breaks
-            given = args.opponents or DEFAULTS["opponents"]
+            given = args.opponents or defaults()["opponents"]
             problem = "has an empty name" if "" in opponents else "names an opponent twice"
             raise UsageError(f"--opponents {problem}: {given!r}") from None
         raise error.as_flag() from None
@@ -141,6 +156,9 @@ def config_from_args(args) -> Config:
 
 def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
     """``runs/<board>-seed<seed>``, with ``-2``, ``-3``, ... while that run or its export exists."""
+    from nim_evo import api
+    from nim_evo.evolution.rundir import RunDir
+
     base, n = f"{config.rules.name}-seed{config.seed}", 1
     while True:
         run_dir = RunDir(Path("runs") / (base if n == 1 else f"{base}-{n}"))
@@ -178,6 +196,9 @@ def _plot(run_dir: RunDir, fmt: str, quiet: bool) -> None:
 def _summary(run: api.Run, panel, jobs: int, seconds: float) -> None:
     config, state, champion, export = run.config, run.state, run.genes, run.exported
     champion_accuracy, run_dir = run.accuracy, run.directory
+    from nim_evo.evaluation.tournament import pile_tournament, tournament
+    from nim_evo.genomes import GenomeAgent
+
     seed = [config.seed, 2**31 - 1]
     if panel.tables is None:
         results = pile_tournament(config.rules, config.genome, champion, config.opponents, SUMMARY_GAMES, seed)

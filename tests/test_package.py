@@ -22,11 +22,11 @@ def test_an_unknown_name_is_an_attribute_error():
         raise AssertionError("no AttributeError")
 
 
-def test_import_nim_evo_loads_no_numpy_scipy_matplotlib_or_deap():
+def test_import_nim_evo_and_its_main_commands_load_no_numpy_scipy_matplotlib_or_deap():
     """What makes ``import nim_evo`` and every ``--help`` answer at once (timed in
     benchmarks/startup.py): the heavy libraries load on first use, not with the package."""
     heavy = ("numpy", "scipy", "matplotlib", "deap", "joblib")
     code = f"import sys, nim_evo; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
-    code = "import sys, nim_evo.run; print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules))"
+    code = f"import sys, nim_evo.run, nim_evo.plot; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"

@@ -26,11 +26,10 @@ import warnings
 import weakref
 from collections.abc import Iterator
 
-from joblib import Parallel, parallel_config
 
 from nim_evo.validation import UserError
 
-BACKENDS = ("local", "dask")
+BACKENDS = ("local", "dask")  # (joblib is imported where it is used: a command's --help does without it)
 EXTRA = "nim-evo[distributed]"
 CONNECT_TIMEOUT = "10s"
 WORKER_TIMEOUT = 30  # seconds for a scheduler's first worker
@@ -107,6 +106,8 @@ def evaluation_backend(backend: str = "local", jobs: int | None = None, schedule
         else:
             address = scheduler
         client = stack.enter_context(_connect(distributed, address))
+        from joblib import parallel_config
+
         stack.enter_context(parallel_config(backend="dask"))
         try:
             yield -1
@@ -155,12 +156,16 @@ class Scattered:
         self.backend = self._send()
 
     def _send(self):
+        from joblib import parallel_config
+
         with parallel_config(backend="dask", client=self.client, scatter=self.objects) as config:
             return config["backend"]
 
     def map(self, calls: list) -> list:
         """The results of joblib's delayed ``calls``, one task each, in order."""
         from concurrent.futures import CancelledError
+
+        from joblib import Parallel
 
         while True:
             try:
@@ -186,6 +191,8 @@ class LocalPool:
         self._open()
 
     def _open(self) -> None:
+        from joblib import Parallel
+
         self.parallel = Parallel(n_jobs=self.jobs, batch_size=1, pre_dispatch="all")
         self.parallel.__enter__()
         self._close = weakref.finalize(self, self.parallel.__exit__, None, None, None)

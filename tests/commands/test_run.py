@@ -160,7 +160,7 @@ def test_default_run_ids_never_collide(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--genome", "neural"], "invalid choice: 'neural'"),
+    (["--genome", "neural"], "--genome must be one of table, rules, thresholds, got 'neural'"),
     (["--game", "nope"], "cannot read game 'nope'"),
     (["--piles", "3", "-1"], "pile sizes must be >= 0"),
     (["--piles", "0", "0"], "at least one object"),

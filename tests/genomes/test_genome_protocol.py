@@ -83,6 +83,7 @@ def test_the_toy_kind_runs_from_the_command_line_as_a_package_s_entry_point(tmp_
     document = json.loads(exported.read_text())
     assert document["kind"] == "toy" and exported.parent == genomes
     assert (out / "logbook.csv").read_text().splitlines()[-1].startswith("3,")  # generations 0-3
-    helped = subprocess.run([sys.executable, "-m", "nim_evo.run", "--help"], capture_output=True, text=True,
-                            env=environment)
-    assert "table,rules,thresholds,toy" in helped.stdout.replace(" ", "").replace("\n", "")
+    wrong = subprocess.run([sys.executable, "-m", "nim_evo.run", "--genome", "tyo"], capture_output=True, text=True,
+                           env=environment, cwd=tmp_path)
+    assert wrong.returncode == 2
+    assert wrong.stderr == "nim_evo: error: --genome must be one of table, rules, thresholds, toy, got 'tyo'\n"
