@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nim_evo.cli.args import check_writable
+from nim_evo.cli.args import check_writable, refuse_overwrite
 from nim_evo.cli.opponents import resolve_saying
 from nim_evo.cli.progress import Progress, TrainingProgress
 from nim_evo.engine.rules import Rules
@@ -38,7 +38,7 @@ from nim_evo.evolution.fitness import accuracy
 from nim_evo.evolution.rundir import RunDir, individual_document
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import read_json, write_json
-from nim_evo.learners import LEARNERS, SEATS, make_learner
+from nim_evo.learners import LEARNERS, make_learner
 from nim_evo.validation import EPISODES, JOBS, SEED, Options, UserError, check
 
 
@@ -130,8 +130,8 @@ class Evolution:
         it holds files, unless ``force``), and with ``export`` the champion exported there at the end."""
         check_feasible(config)
         export = None if export is None else Path(export)
-        if export is not None and export.exists() and not force:
-            raise UserError(f"{export} exists; use --force to overwrite it, or another --out")
+        if export is not None:
+            refuse_overwrite(export, force)
         files = check_opponents(config)      # names and files, before any training
         if export is not None:
             check_writable(export.parent)  # only now touch the disk, and before the first generation
@@ -256,7 +256,6 @@ def train(learner: str, rules: Rules, episodes: int | None = None, seed: int = 0
     :func:`nim_evo.learners.files.save_learner` writes as a strategy file."""
     check("learner", learner, [Options(*LEARNERS)])
     check("seed", seed, [SEED])
-    check("seat", seat, [Options(*SEATS)])
     if episodes is not None:
         check("episodes", episodes, [EPISODES])
     agent = make_learner(learner, rules, **params)

@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, refuse_overwrite,
-                              report_error, rules_from_args)
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, report_error,
+                              rules_from_args)
 from nim_evo.evolution import cluster
 from nim_evo.plots import FORMATS
 from nim_evo.validation import JOBS, ParameterError, UserError
@@ -116,11 +116,9 @@ def _prepare(args, jobs: int) -> api.Evolution:
         return api.Evolution.resume(args.resume, args.generations, genomes_dir=args.genomes_dir, force=args.force,
                                     jobs=jobs, command=args.command, quiet=args.quiet)
     config = config_from_args(args)
-    api.check_feasible(config)
     genomes_dir = Path(args.genomes_dir or "genomes")
     run_dir = RunDir(args.out) if args.out else _fresh_run_dir(genomes_dir, config)
     export = api.export_path(genomes_dir, run_dir, config)
-    refuse_overwrite(export, args.force)
     return api.Evolution.begin(config, out=run_dir.path, export=export, force=args.force, jobs=jobs,
                                command=args.command, quiet=args.quiet)
 
