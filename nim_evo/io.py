@@ -1,16 +1,20 @@
-"""Atomic writes and the versioned JSON envelope of everything nim_evo saves."""
+"""Atomic writes, and the two formats nim_evo reads back: JSON, and JSON with numpy arrays
+(an ``.npz`` archive, read without pickle). Nothing nim_evo reads can run code."""
 
 from __future__ import annotations
 
 import json
 import os
-import pickle
+import io
 import tempfile
+import zipfile
+import zlib
 from pathlib import Path
 
 from nim_evo.validation import UserError
 
 FORMAT_VERSION = 1
+MAX_DEPTH = 100  # how deep a document read back may nest
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
@@ -44,8 +48,82 @@ def write_json(path, data) -> None:
     atomic_write_text(path, json.dumps(data, indent=1) + "\n")
 
 
-def write_pickle(path, data) -> None:
-    atomic_write_bytes(path, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+MAX_ARRAYS_BYTES = 4 * 2**30  # a checkpoint of 8 heaps' tables is a few hundred MB
+ARRAY_KEY = "__array__"  # {"__array__": "a3"} in the document stands for member a3 of the archive
+DOCUMENT = "document"  # the archive member holding the JSON document, as UTF-8 bytes
+
+
+def write_arrays_document(path, document) -> None:
+    """Write ``document`` (JSON values and numpy arrays of numbers, at any depth) as one
+    ``.npz`` archive, atomically: the arrays as its members, the rest as JSON in a member
+    of its own. :func:`read_arrays_document` reads it back without pickle."""
+    import numpy as np
+
+    arrays = {}
+
+    def encode(value):
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind not in "biuf":
+                raise TypeError(f"only arrays of numbers are written, got dtype {value.dtype}")
+            key = f"a{len(arrays)}"
+            arrays[key] = value
+            return {ARRAY_KEY: key}
+        if isinstance(value, dict):
+            return {str(k): encode(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [encode(v) for v in value]
+        if isinstance(value, np.generic):
+            return value.item()
+        return value
+
+    text = json.dumps(encode(document), allow_nan=True)
+    buffer = io.BytesIO()
+    np.savez(buffer, **{DOCUMENT: np.frombuffer(text.encode("utf-8"), dtype=np.uint8)}, **arrays)
+    atomic_write_bytes(path, buffer.getvalue())
+
+
+def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
+    """The document :func:`write_arrays_document` wrote; a one-line :class:`UserError` for a
+    file that is missing, too big, not such an archive, or holds anything but numbers (numpy
+    reads it with ``allow_pickle=False``: an object array is refused, never unpickled)."""
+    import numpy as np
+
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise UserError(f"no such file: {path}") from None
+    if size > max_bytes:
+        raise UserError(f"{path} is {size:,} bytes; nim_evo reads at most {max_bytes:,}")
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            members = {name: archive[name] for name in archive.files}
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
+        # not an archive, a corrupt member, an object array (which would need pickle)
+        raise UserError(f"{path} is not a nim_evo array document ({type(error).__name__})") from None
+    text = members.pop(DOCUMENT, None)
+    if text is None or text.dtype != np.uint8 or text.ndim != 1:
+        raise UserError(f"{path} is not a nim_evo array document (no {DOCUMENT})")
+    try:
+        document = json.loads(text.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise UserError(f"{path} holds no readable document ({type(error).__name__})") from None
+
+    def decode(value, depth=0):
+        if depth > MAX_DEPTH:
+            raise UserError(f"{path} nests deeper than {MAX_DEPTH} levels")
+        if isinstance(value, dict):
+            if set(value) == {ARRAY_KEY}:
+                array = members.get(value[ARRAY_KEY]) if isinstance(value[ARRAY_KEY], str) else None
+                if array is None or array.dtype.kind not in "biuf":
+                    raise UserError(f"{path} refers to an array it does not hold: {value[ARRAY_KEY]!r}")
+                return array
+            return {k: decode(v, depth + 1) for k, v in value.items()}
+        if isinstance(value, list):
+            return [decode(v, depth + 1) for v in value]
+        return value
+
+    return decode(document)
 
 
 def read_json(path) -> dict:
@@ -57,6 +135,8 @@ def read_json(path) -> dict:
         raise UserError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise UserError(f"cannot read {path}: {error}") from None
+    except RecursionError:  # thousands of nested [ or {
+        raise UserError(f"cannot read {path}: its JSON nests too deep") from None
     if not isinstance(data, dict):
         raise UserError(f"{path} does not hold a JSON object")
     return data

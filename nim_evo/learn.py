@@ -76,7 +76,7 @@ def parse_params(items) -> dict:
             raise UsageError(f"--param takes KEY=VALUE, got {item!r}")
         try:
             params[key.strip()] = json.loads(text)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise UsageError(f"--param {key}: {text!r} is not a JSON value (numbers as 0.5, true/false)") from None
     return params
 

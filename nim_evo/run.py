@@ -214,7 +214,7 @@ def _summary(run: api.Run, panel, jobs: int, seconds: float) -> None:
     games = f"{state.games:,} games" if state.games else "no games (exact fitness)"
     print(f"{state.generation} generations, {sum(state.logbook.select('evals')):,} evaluations, {games}; "
           f"{state.seconds:.1f} s evolving, {seconds:.1f} s in this session")
-    print(f"run files: {run_dir.path}/ (config.json, logbook.csv, checkpoint.pkl, hall_of_fame.json, champion.json)")
+    print(f"run files: {run_dir.path}/ (config.json, logbook.csv, checkpoint.npz, hall_of_fame.json, champion.json)")
     print(f"champion exported to {export}: nim_evo.load_strategy('{export}') plays it")
 
 

@@ -66,7 +66,7 @@ def test_a_run_written_by_evolve_resumes_as_if_never_stopped(tmp_path):
     whole = nim_evo.evolve("rules", rules, generations=6, seed=4, population=6, offspring=6, progress=False)
     part = nim_evo.evolve("rules", rules, generations=3, seed=4, population=6, offspring=6, progress=False,
                           out=tmp_path / "run")
-    assert part.state.generation == 3 and (tmp_path / "run" / "checkpoint.pkl").exists()
+    assert part.state.generation == 3 and (tmp_path / "run" / "checkpoint.npz").exists()
     resumed = nim_evo.resume(tmp_path / "run", generations=6, progress=False, genomes_dir=tmp_path / "genomes")
     assert dict(resumed.genes) == dict(whole.genes)
     strip = [{k: v for k, v in r.items() if k != "seconds"} for r in whole.logbook]

@@ -64,3 +64,31 @@ def test_every_bad_json_file_is_one_line(tmp_path, content, message):
     with pytest.raises(UserError) as caught:
         read_json(path)
     assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_deeply_nested_json_is_one_line_not_a_recursion_error(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(UserError, match="nests too deep"):
+        read_json(path)
+
+
+def test_an_array_document_round_trips_without_pickle(tmp_path):
+    import numpy as np
+
+    from nim_evo.io import read_arrays_document, write_arrays_document
+
+    genes = np.arange(7, dtype=np.int16)
+    credit = (np.linspace(0, 1, 7, dtype=np.float32), np.ones(7, dtype=np.float32))
+    document = {"format": "x", "population": [{"genes": genes, "credit": credit, "fitness": (0.5, 0.25)}],
+                "rules": {"a": [1, 2]}, "count": np.int64(3)}
+    write_arrays_document(tmp_path / "c.npz", document)
+    back = read_arrays_document(tmp_path / "c.npz")
+    item = back["population"][0]
+    assert item["genes"].dtype == np.int16 and np.array_equal(item["genes"], genes)
+    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(item["credit"], credit))
+    assert item["fitness"] == [0.5, 0.25] and back["rules"] == {"a": [1, 2]} and back["count"] == 3
+    with pytest.raises(TypeError, match="only arrays of numbers"):
+        write_arrays_document(tmp_path / "o.npz", {"x": np.array([object()], dtype=object)})
+    with pytest.raises(UserError, match=r"c.npz is [\d,]+ bytes; nim_evo reads at most 10$"):
+        read_arrays_document(tmp_path / "c.npz", max_bytes=10)

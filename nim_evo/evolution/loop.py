@@ -310,8 +310,10 @@ def _freeze(ind, kind) -> dict:
 
 def _thaw(item: dict, individual):
     ind = individual(item["genes"])  # through the creator class: its own fitness object
-    ind.fitness.values = item["fitness"]
-    ind.rates, ind.credit = item["rates"], item["credit"]
+    ind.fitness.values = tuple(item["fitness"])
+    rates, credit = item["rates"], item["credit"]  # JSON gave lists where the run had tuples
+    ind.rates = None if rates is None else {name: tuple(pair) for name, pair in rates.items()}
+    ind.credit = None if credit is None else tuple(credit)
     return ind
 
 

@@ -1,6 +1,11 @@
-"""A run's directory: ``config.json``, ``logbook.csv``, ``checkpoint.pkl``, ``hall_of_fame.json``,
+"""A run's directory: ``config.json``, ``logbook.csv``, ``checkpoint.npz``, ``hall_of_fame.json``,
 ``champion.json`` (and pictures, ``fitness.png`` and ``policy.png``, when drawn).
 Every file is written atomically; nothing existing is overwritten unless asked.
+
+The checkpoint is data, never code: a JSON document with its arrays (genes, credit) in one
+``.npz`` archive (:func:`nim_evo.io.write_arrays_document`), read without pickle. The
+``checkpoint.pkl`` of nim_evo before it is refused without being opened: unpickling a file
+can run any code its author put in it.
 """
 
 from __future__ import annotations
@@ -8,12 +13,11 @@ from __future__ import annotations
 import csv
 import io
 import os
-import pickle
 from pathlib import Path
 
 from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State, freeze, thaw
 from nim_evo.genomes import genome_document
-from nim_evo.io import atomic_write_text, read_json, write_json, write_pickle
+from nim_evo.io import atomic_write_text, read_arrays_document, read_json, write_arrays_document, write_json
 from nim_evo.validation import UserError
 
 CHECKPOINT_FORMAT = "nim_evo/checkpoint"
@@ -23,7 +27,8 @@ class RunDir:
     def __init__(self, path):
         self.path = Path(path)
         self.config_path = self.path / "config.json"
-        self.checkpoint_path = self.path / "checkpoint.pkl"
+        self.checkpoint_path = self.path / "checkpoint.npz"
+        self.old_checkpoint_path = self.path / "checkpoint.pkl"  # nim_evo before 0.2: never opened
         self.logbook_path = self.path / "logbook.csv"
         self.halloffame_path = self.path / "hall_of_fame.json"
         self.champion_path = self.path / "champion.json"
@@ -55,7 +60,7 @@ class RunDir:
 
     def save(self, state: State, config: Config, extra: dict) -> None:
         """Checkpoint and logbook after a generation."""
-        write_pickle(self.checkpoint_path, {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
+        write_arrays_document(self.checkpoint_path, {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
                                             "config": config.to_json(), "state": freeze(state, config), **extra})
         atomic_write_text(self.logbook_path, logbook_csv(state.logbook))
 
@@ -79,21 +84,20 @@ class RunDir:
             write_json(self.config_path, config.to_json())
         try:
             state = thaw(data["state"], config)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             raise UserError(f"{self.checkpoint_path} holds no valid run state ({type(error).__name__})") from None
         return config, state, {key: data.get(key) for key in ("export", "command", "opponent_files")}
 
     def _read_checkpoint(self) -> dict:
-        try:
-            with open(self.checkpoint_path, "rb") as handle:
-                data = pickle.load(handle)
-        except FileNotFoundError:
+        if not self.checkpoint_path.exists():
+            if self.old_checkpoint_path.exists():
+                raise UserError(f"{self.old_checkpoint_path} is a pickle, the checkpoint of an older nim_evo; "
+                                "nim_evo no longer opens pickles (they can run code): start the run again")
             if self.config_path.exists():
                 raise UserError(f"{self.path} was stopped before its first generation was saved; "
-                                 f"start it again with --force --out {self.path}") from None
-            raise UserError(f"{self.path} has no checkpoint to resume from") from None
-        except Exception as error:  # unpickling can fail in many ways; all mean a corrupt file
-            raise UserError(f"{self.checkpoint_path} is corrupt ({type(error).__name__})") from None
+                                f"start it again with --force --out {self.path}")
+            raise UserError(f"{self.path} has no checkpoint to resume from")
+        data = read_arrays_document(self.checkpoint_path)
         if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
             raise UserError(f"{self.checkpoint_path} is not a nim_evo checkpoint")
         if data.get("version") != CHECKPOINT_VERSION:
@@ -104,7 +108,7 @@ class RunDir:
     def _files(self) -> list[Path]:
         """The run's files, pictures (``python -m nim_evo.plot``) included."""
         pictures = [self.path / f"{name}.{fmt}" for name in ("fitness", "policy") for fmt in ("png", "svg", "pdf")]
-        return [self.config_path, self.checkpoint_path, self.logbook_path, self.halloffame_path, self.champion_path,
+        return [self.config_path, self.checkpoint_path, self.old_checkpoint_path, self.logbook_path, self.halloffame_path, self.champion_path,
                 *pictures]
 
     def _remove_stale_temporaries(self) -> None:

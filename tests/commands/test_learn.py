@@ -60,6 +60,7 @@ def test_subgame_report_prints_the_seed_000_lines(tmp_path, capsys):
     (["--agent", "td", "--param", "alpha=2"], "alpha must be in [0, 1]"),
     (["--agent", "td", "--param", "beta=1"], "no parameter 'beta'"),
     (["--agent", "td", "--param", "alpha"], "KEY=VALUE"),
+    (["--agent", "td", "--param", "alpha=" + "[" * 100_000], "is not a JSON value"),
     (["--agent", "td", "--opponent", "nobody"], "unknown agent"),
     (["--agent", "td", "--seat", "first"], "--seat places the learner"),
     (["--agent", "td", "--piles", "30", "30", "30", "30", "30"], "need a board that can be enumerated"),

@@ -2,6 +2,7 @@
 
 import csv
 import json
+import os
 import pickle
 import signal
 import subprocess
@@ -13,6 +14,7 @@ import pytest
 
 from nim_evo import Rules, load_strategy
 from nim_evo.engine.rules import PRESETS
+from nim_evo.io import read_arrays_document, write_arrays_document
 from nim_evo.run import main
 
 SMALL = ["--game", "2-3-4", "--population", "8", "--offspring", "12"]
@@ -45,7 +47,7 @@ def test_a_run_writes_its_files_and_a_playable_champion(tmp_path, capsys, genome
     assert run(tmp_path, "--genome", genome, "--generations", "4", "--out", str(out)) == 0
     export = tmp_path / "genomes" / f"r1-{genome}.json"
     assert capsys.readouterr().out.strip() == str(export)
-    assert {p.name for p in out.iterdir()} == {"config.json", "logbook.csv", "checkpoint.pkl",
+    assert {p.name for p in out.iterdir()} == {"config.json", "logbook.csv", "checkpoint.npz",
                                                "hall_of_fame.json", "champion.json"}
     rows = logbook(out)
     assert [int(r["gen"]) for r in rows] == [0, 1, 2, 3, 4]
@@ -188,12 +190,12 @@ def test_corrupt_or_foreign_checkpoints_are_refused(tmp_path, capsys):
     a, b = tmp_path / "a", tmp_path / "b"
     assert run(tmp_path, "--generations", "1", "--out", str(a)) == 0
     assert run(tmp_path, "--generations", "1", "--out", str(b), "--seed", "9") == 0
-    (b / "checkpoint.pkl").write_bytes((a / "checkpoint.pkl").read_bytes())
+    (b / "checkpoint.npz").write_bytes((a / "checkpoint.npz").read_bytes())
     assert main(["--resume", str(b)]) == 2
     assert "belongs to another run" in capsys.readouterr().err
-    (a / "checkpoint.pkl").write_bytes(b"\x80\x04garbage")
+    (a / "checkpoint.npz").write_bytes(b"\x80\x04garbage")
     assert main(["--resume", str(a)]) == 2
-    assert "is corrupt" in capsys.readouterr().err
+    assert "is not a nim_evo array document" in capsys.readouterr().err
     assert main(["--resume", str(a), "--seed", "3"]) == 2
     assert "drop --seed" in capsys.readouterr().err
 
@@ -212,7 +214,7 @@ def test_runs_survive_kills_at_every_write(tmp_path, capsys):
     early = tmp_path / "early"
     early.mkdir()
     assert run(tmp_path, "--generations", "2", "--out", str(early)) == 0  # an empty directory is free
-    (early / "checkpoint.pkl").unlink()
+    (early / "checkpoint.npz").unlink()
     assert main(["--resume", str(early), *genomes]) == 2
     assert f"start it again with --force --out {early}" in capsys.readouterr().err
     # killed after the checkpoint, before config.json: the checkpoint is the authority
@@ -281,17 +283,54 @@ def test_checkpoint_version_and_leftovers(tmp_path, capsys):
     """A checkpoint of another format version is refused; temporary files of a killed write are swept."""
     out = tmp_path / "run"
     assert run(tmp_path, "--generations", "1", "--out", str(out)) == 0
-    leftover = out / ".checkpoint.pkl.abc123.tmp"
+    leftover = out / ".checkpoint.npz.abc123.tmp"
     leftover.write_bytes(b"half")
     foreign = out / ".notes.txt.tmp"
     foreign.write_text("not ours")
     assert main(["--resume", str(out), "--generations", "2", "--quiet"]) == 0
     assert not leftover.exists() and foreign.exists()
-    data = pickle.loads((out / "checkpoint.pkl").read_bytes())
+    data = read_arrays_document(out / "checkpoint.npz")
     data["version"] = 99
-    (out / "checkpoint.pkl").write_bytes(pickle.dumps(data))
+    write_arrays_document(out / "checkpoint.npz", data)
     assert main(["--resume", str(out)]) == 2
     assert "checkpoint version 99" in capsys.readouterr().err
+
+
+class Payload:
+    """What a crafted pickle holds: unpickling it runs ``touch`` on a marker file."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return os.system, (f"touch {self.marker}",)
+
+
+def test_a_checkpoint_is_never_unpickled(tmp_path, capsys):
+    """A pickle planted as the checkpoint (the old name, or the new one) is refused in one
+    line and never opened: the code it carries does not run."""
+    out = tmp_path / "run"
+    assert run(tmp_path, "--generations", "1", "--out", str(out)) == 0
+    marker = tmp_path / "owned"
+    planted = pickle.dumps(Payload(marker))
+    (out / "checkpoint.npz").write_bytes(planted)
+    assert main(["--resume", str(out)]) == 2
+    assert "is not a nim_evo array document" in capsys.readouterr().err
+    (out / "checkpoint.npz").unlink()
+    (out / "checkpoint.pkl").write_bytes(planted)
+    assert main(["--resume", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "is a pickle, the checkpoint of an older nim_evo; nim_evo no longer opens pickles" in err
+    assert err.count("\n") == 1 and not marker.exists()
+    # an archive whose member is an object array (which numpy could only unpickle) is refused too
+    import io as bytes_io
+
+    buffer = bytes_io.BytesIO()
+    np.savez(buffer, document=np.frombuffer(b'{"format": "nim_evo/checkpoint"}', dtype=np.uint8),
+             a0=np.array([Payload(marker)], dtype=object))
+    (out / "checkpoint.npz").write_bytes(buffer.getvalue())
+    assert main(["--resume", str(out)]) == 2
+    assert "is not a nim_evo array document" in capsys.readouterr().err and not marker.exists()
 
 
 def test_an_existing_export_is_refused_before_any_work(tmp_path, capsys):
