@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import sys
+import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -39,7 +40,7 @@ from nim_evo.evolution.rundir import RunDir, individual_document
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import read_json, write_json
 from nim_evo.learners import LEARNERS, make_learner
-from nim_evo.validation import EPISODES, JOBS, SEED, Options, UserError, check
+from nim_evo.validation import EPISODES, JOBS, SEED, Options, UserError, check, usable_jobs
 
 
 @dataclass
@@ -228,7 +229,7 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
         raise UserError(f"evolve() has no setting {unknown[0]!r}; its settings are {', '.join(sorted(fields))}")
     config = loop.Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules,
                          generations=generations, seed=seed, opponents=tuple(opponents), **settings)
-    _check_jobs(jobs, backend, scheduler)
+    jobs = _check_jobs(jobs, backend, scheduler)
     if export is not None and out is None:
         raise UserError("export goes with out (a run directory); or call export() on the run returned")
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
@@ -240,7 +241,7 @@ def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_
            progress: bool = True, backend: str = "local", scheduler: str | None = None) -> Run:
     """Continue the run in ``directory`` from its last checkpoint (to ``generations``, or
     to the number it was begun with); the same champion as a run never interrupted."""
-    _check_jobs(jobs, backend, scheduler)
+    jobs = _check_jobs(jobs, backend, scheduler)
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
         evolution = Evolution.resume(directory, generations, genomes_dir=genomes_dir, force=force, jobs=workers,
                                      quiet=not progress)
@@ -327,10 +328,17 @@ def exported_by(path: Path, document: dict) -> bool:
         and same == ours
 
 
-def _check_jobs(jobs, backend: str, scheduler) -> None:
+def _check_jobs(jobs, backend: str, scheduler) -> int | None:
+    """``jobs`` checked, and lowered to the machine's cores for local work (with a warning)."""
     if jobs is not None:
         check("jobs", jobs, [JOBS])
     cluster.check_backend(backend, scheduler, jobs)
+    if jobs is None or scheduler is not None:
+        return jobs
+    jobs, note = usable_jobs(jobs)
+    if note:
+        warnings.warn(note, stacklevel=3)
+    return jobs
 
 
 __all__ = ["Evolution", "Run", "evolve", "resume", "train"]

@@ -15,8 +15,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_writable, command, list_games,
-                              refuse_overwrite, rules_from_args)
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_writable, command,
+                              list_games, refuse_overwrite, rules_from_args)
 from nim_evo.cli.opponents import resolve_saying
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
 from nim_evo.evaluation import opponents
@@ -35,10 +35,10 @@ def build_parser() -> Parser:
                    help="named agents (random, nimsum, minimax, take-3, ...), learners (qlearning, td, ...: "
                         "trained on first use and cached) or strategy files (genomes/*.json); two or more")
     add_game_arguments(p)
-    p.add_argument("--games", type=int, default=1000, help="games per pair and seat (default 1000)")
+    p.add_argument("--games", type=int, default=1000, help="games per pair and seat (default 1000; at most 1,000,000)")
     p.add_argument("--exact", action="store_true", help="exact win probabilities from the start instead of games")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel workers; results do not depend on it (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="parallel workers, at most the machine's cores; results do not depend on it (default 1)")
     p.add_argument("--out", help="the output directory (default runs/arena-<game>-seed<seed>)")
     p.add_argument("--force", action="store_true", help="allow replacing arena.csv and arena.png in --out")
     p.add_argument("--quiet", action="store_true", help="print only the files written")
@@ -96,6 +96,7 @@ def _rules(args):
     if len(args.players) < 2:
         raise UsageError(f"name two or more agents or strategy files (got {len(args.players)})")
     check_flags(args, {"games": [GAMES], "jobs": [JOBS], "seed": [SEED]})
+    cap_jobs(args)
     given = args.game is not None or args.piles is not None
     files = [spec for spec in args.players if opponents.is_path(spec)]
     rules = rules_from_args(args) if given or not files else load_strategy(files[0]).rules

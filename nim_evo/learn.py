@@ -41,7 +41,7 @@ def build_parser() -> Parser:
         f"{name}: seed {cls.source}" for name, cls in LEARNERS.items()) + ")")
     add_game_arguments(p)
     train = p.add_argument_group("training")
-    train.add_argument("--episodes", type=int, help="training games (default: the seed's budget for the learner)")
+    train.add_argument("--episodes", type=int, help="training games (default: the seed's budget for the learner; at most 100,000,000)")
     train.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     train.add_argument("--opponent", help="train against this agent or strategy file instead of by self-play")
     train.add_argument("--seat", choices=SEATS, default="alternate",

@@ -88,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     match = p.add_argument_group("computer against computer")
     match.add_argument("--against", metavar="OTHER", help="STRATEGY plays OTHER (an agent, learner or file for "
                                                           "the same game) instead of you")
-    match.add_argument("--games", type=int, metavar="N", help="games to play (default 1)")
+    match.add_argument("--games", type=int, metavar="N", help="games to play (default 1; at most 1,000,000)")
     match.add_argument("--watch", action="store_true", help="print every game move by move, not just the tally")
     return p
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, report_error,
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, list_games, report_error,
                               rules_from_args)
 from nim_evo.evolution import cluster
 from nim_evo.plots import FORMATS
@@ -39,9 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="python -m nim_evo.run", description=__doc__.splitlines()[0])
     evo = p.add_argument_group("evolution")
     evo.add_argument("--genome", help="genome kind: table (default), rules, thresholds, or one a package registers")
-    evo.add_argument("--generations", type=int, help="generations to evolve (default 200)")
-    evo.add_argument("--population", type=int, help="mu, the population kept (default 40)")
-    evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80)")
+    evo.add_argument("--generations", type=int, help="generations to evolve (default 200; at most 1,000,000)")
+    evo.add_argument("--population", type=int, help="mu, the population kept (default 40; 2 to 10,000)")
+    evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80; at most 10,000)")
     evo.add_argument("--seed", type=int, help="random seed (default 0)")
     add_game_arguments(p)
     fit = p.add_argument_group("fitness")
@@ -50,13 +50,13 @@ def build_parser() -> argparse.ArgumentParser:
                                          "strategy files (default random,nimsum,minimax)")
     fit.add_argument("--fitness", choices=["exact", "sampled"],
                      help="exact win probabilities (default) or sampled games")
-    fit.add_argument("--games", type=int, help="sampled games per opponent and seat (default 1000)")
+    fit.add_argument("--games", type=int, help="sampled games per opponent and seat (default 1000; at most 1,000,000)")
     fit.add_argument("--starts", choices=["start", "all"], help="games from the start (default) or every position")
     fit.add_argument("--space",
                      help="the enumerated space of fitness and table genes: multiset, multisets of pile sizes (default; "
                           "one entry for every arrangement of the same piles), or ordered, positions")
     fit.add_argument("--jobs", type=int, help="parallel workers, local (default 1) or of a local Dask cluster "
-                                              "(default one per core); results do not depend on it")
+                                              "(default one per core; at most the machine's cores); results do not depend on it")
     fit.add_argument("--backend", choices=cluster.BACKENDS, default="local",
                      help="where fitness tasks run: joblib's local process pool (default) or a Dask cluster "
                           f"(pip install '{cluster.EXTRA}'); the same seed gives the same result on either")
@@ -85,6 +85,7 @@ def main(argv=None) -> int:
             return list_games()
         check_flags(args, {"jobs": [JOBS]})
         cluster.check_backend(args.backend, args.scheduler, args.jobs)
+        cap_jobs(args)
         with cluster.evaluation_backend(args.backend, args.jobs, args.scheduler) as jobs:
             evolution = _prepare(args, jobs)
             return _evolve(args, evolution)

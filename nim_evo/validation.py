@@ -22,11 +22,14 @@ The bounds the commands share (:data:`SEED`, :data:`GAMES`, :data:`JOBS`, ...) a
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from numbers import Integral, Real
 
 MAX_GAMES = 1_000_000          # sampled games per opponent and seat (run), per pair and seat (arena), in all (play)
 MAX_EPISODES = 100_000_000     # a learner's training games
+MAX_POPULATION = 10_000        # mu, and lambda: individuals kept, offspring per generation
+MAX_GENERATIONS = 1_000_000
 
 
 class UserError(ValueError):
@@ -125,9 +128,21 @@ class Names(Constraint):
 
 SEED = Interval(Integral, 0, None)
 GAMES = Interval(Integral, 1, MAX_GAMES)
-JOBS = Interval(Integral, 1, None)
+JOBS = Interval(Integral, 1, None)  # local work then uses at most the machine's cores (usable_jobs)
+POPULATION = Interval(Integral, 2, MAX_POPULATION)
+OFFSPRING = Interval(Integral, 1, MAX_POPULATION)
+GENERATIONS = Interval(Integral, 1, MAX_GENERATIONS)
 EPISODES = Interval(Integral, 0, MAX_EPISODES)
 PROBABILITY = Interval(Real, 0, 1)
+
+
+def usable_jobs(jobs: int) -> tuple[int, str | None]:
+    """The workers local work may use for ``jobs`` asked: at most the machine's cores (more
+    only compete for them, each with its own memory); a note to show when it was lowered."""
+    cores = os.cpu_count() or 1
+    if jobs <= cores:
+        return jobs, None
+    return cores, f"{jobs:,} workers asked for, this machine has {cores} cores: using {cores}"
 
 
 def check(name: str, value, constraints: list):

@@ -81,7 +81,7 @@ def test_evolve_in_memory_writes_nothing(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: nim_evo.evolve("table", nim_evo.Rules((3, 4)), generations=0), "generations must be an integer >= 1"),
+    (lambda: nim_evo.evolve("table", nim_evo.Rules((3, 4)), generations=0), "generations must be an integer between 1 and 1,000,000"),
     (lambda: nim_evo.evolve("tabel", nim_evo.Rules((3, 4))), "genome must be one of table, rules, thresholds"),
     (lambda: nim_evo.evolve("table", nim_evo.Rules((3, 4)), jobs=0), "jobs must be an integer >= 1, got 0"),
     (lambda: nim_evo.evolve("table", nim_evo.Rules((3, 4)), popsize=3), "evolve() has no setting 'popsize'; its settings are credit, cxpb"),

@@ -7,6 +7,7 @@ from numbers import Integral, Real
 
 import pytest
 
+import nim_evo
 from nim_evo import Rules
 from nim_evo.evolution.loop import Config
 from nim_evo.validation import (GAMES, SEED, InstanceOf, Interval, Names, Options, ParameterError, UserError, check,
@@ -51,8 +52,8 @@ def test_check_names_the_parameter_and_what_it_must_be():
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("generations", 0, "generations must be an integer >= 1, got 0"),
-    ("population", 1, "population must be an integer >= 2, got 1"),
+    ("generations", 0, "generations must be an integer between 1 and 1,000,000, got 0"),
+    ("population", 1, "population must be an integer between 2 and 10,000, got 1"),
     ("genome", "tabel", "genome must be one of table, rules, thresholds"),
     ("fitness", "approximate", "fitness must be one of exact, sampled, got 'approximate'"),
     ("seed", -3, "seed must be an integer >= 0, got -3"),
@@ -94,4 +95,26 @@ def test_a_person_s_error_is_one_line_and_status_2(tmp_path):
     done = subprocess.run([sys.executable, "-m", "nim_evo.run", "--game", "3-4", "--population", "1"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr == "nim_evo: error: --population must be an integer >= 2, got 1\n"
+    assert done.stderr == "nim_evo: error: --population must be an integer between 2 and 10,000, got 1\n"
+
+
+def test_more_workers_than_cores_are_lowered_with_a_note(monkeypatch, capsys, tmp_path):
+    import os
+
+    import nim_evo.validation as validation
+    from nim_evo.run import main
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert validation.usable_jobs(2) == (2, None)
+    assert validation.usable_jobs(1000) == (2, "1,000 workers asked for, this machine has 2 cores: using 2")
+    assert main(["--game", "3-4", "--generations", "1", "--jobs", "1000", "--quiet", "--out", str(tmp_path / "r"),
+                 "--genomes-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().err == "nim_evo: note: 1,000 workers asked for, this machine has 2 cores: using 2\n"
+    with pytest.warns(UserWarning, match="using 2"):
+        nim_evo.evolve("rules", Rules((3, 4)), generations=1, population=4, offspring=4, jobs=64, progress=False)
+
+
+@pytest.mark.parametrize("field, value", [("population", 10_001), ("offspring", 100_000), ("generations", 10**7)])
+def test_runs_are_bounded(field, value):
+    with pytest.raises(ParameterError, match=f"^{field} must be an integer"):
+        Config(genome="table", rules=SMALL, **{field: value})

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
-from nim_evo.validation import ParameterError, UserError, check
+from nim_evo.validation import ParameterError, UserError, check, usable_jobs
 
 
 class UsageError(UserError):
@@ -52,6 +52,16 @@ def check_flags(args, constraints: dict) -> None:
                 check(name, value, allowed)
             except ParameterError as error:
                 raise error.as_flag() from None
+
+
+def cap_jobs(args) -> None:
+    """Lower ``args.jobs`` to the machine's cores, with a one-line note on stderr (local
+    work only: a Dask ``--scheduler``'s workers are its own)."""
+    if getattr(args, "jobs", None) is None or getattr(args, "scheduler", None) is not None:
+        return
+    args.jobs, note = usable_jobs(args.jobs)
+    if note:
+        print(f"nim_evo: note: {note}", file=sys.stderr)
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:

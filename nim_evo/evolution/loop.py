@@ -37,8 +37,8 @@ from joblib import Parallel, delayed
 from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
 from nim_evo.evolution import cluster, fitness
 from nim_evo.genomes import get_kind, kind_names
-from nim_evo.validation import (GAMES, PROBABILITY, SEED, InstanceOf, Interval, Names, Options, ParameterError,
-                                UserError, validate)
+from nim_evo.validation import (GAMES, GENERATIONS, OFFSPRING, POPULATION, PROBABILITY, SEED, InstanceOf, Interval,
+                                Names, Options, ParameterError, UserError, validate)
 
 SPACES = ("multiset", "ordered")
 CHECKPOINT_VERSION = 1
@@ -48,9 +48,9 @@ HALL_OF_FAME = 5
 CONFIG_CONSTRAINTS = {
     "genome": [Options(of=kind_names)],
     "rules": [InstanceOf(Rules, what="a nim_evo.Rules")],
-    "generations": [Interval(Integral, 1, None)],
-    "population": [Interval(Integral, 2, None)],
-    "offspring": [Interval(Integral, 1, None)],
+    "generations": [GENERATIONS],
+    "population": [POPULATION],
+    "offspring": [OFFSPRING],
     "cxpb": [PROBABILITY],
     "mutpb": [PROBABILITY],
     "opponents": [Names()],
