@@ -96,7 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None, stdin=None, stdout=None) -> int:
     """Run the command; ``stdin``/``stdout`` default to the process's streams. Returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    console = Console(stdin or sys.stdin, stdout or sys.stdout)
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    if stdin is None or stdout is None:  # the shell closed them (<&- or >&-)
+        if sys.stderr is not None:
+            print(f"nim_evo: error: standard {'input' if stdin is None else 'output'} is closed; "
+                  "play needs both", file=sys.stderr)
+        return 2
+    console = Console(stdin, stdout)
     try:
         args = build_parser().parse_args(argv)
         if args.list_games:

@@ -11,8 +11,10 @@ champion) and exports the champion to ``genomes/<run-id>-<kind>.json``, a playab
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import shlex
+import signal
 import sys
 import time
 from pathlib import Path
@@ -76,8 +78,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    evolution = None
     argv = sys.argv[1:] if argv is None else list(argv)
+    with _terminate_as_interrupt():
+        return _main(argv)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (``kill``, a batch system's time limit) ends a run as Ctrl-C does: the last
+    checkpoint kept, one line saying how to resume, the worker processes ended with it."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: list) -> int:
+    where = {}  # the run directory, as soon as it is known (an interrupt may come at any moment)
     try:
         args = build_parser().parse_args(argv)
         args.command = "python -m nim_evo.run " + shlex.join(argv)
@@ -87,10 +111,9 @@ def main(argv=None) -> int:
         cluster.check_backend(args.backend, args.scheduler, args.jobs)
         cap_jobs(args)
         with cluster.evaluation_backend(args.backend, args.jobs, args.scheduler) as jobs:
-            evolution = _prepare(args, jobs)
-            return _evolve(args, evolution)
+            return _evolve(args, _prepare(args, jobs, where))
     except cluster.ClusterError as error:
-        run_dir = evolution.run_dir if evolution else None
+        run_dir = where.get("run_dir")
         saved = f"; the run is saved at its last generation: continue with --resume {run_dir.path}" if run_dir else ""
         below_bar = "\n" if sys.stderr.isatty() and not args.quiet else ""  # a bar's line ends without one
         print(f"{below_bar}nim_evo: error: {error}{saved}", file=sys.stderr)
@@ -98,13 +121,14 @@ def main(argv=None) -> int:
     except (UserError, OSError) as error:  # OSError: a disk or file-system problem
         return report_error(error)
     except KeyboardInterrupt:
-        run_dir = evolution.run_dir if evolution else None
+        run_dir = where.get("run_dir")
         hint = f"; continue with --resume {run_dir.path}" if run_dir and run_dir.checkpoint_path.exists() else ""
         print(f"\nnim_evo: interrupted{hint}", file=sys.stderr)
         return 130
 
 
-def _prepare(args, jobs: int) -> api.Evolution:
+def _prepare(args, jobs: int, where: dict) -> api.Evolution:
+    """The run to evolve, new or resumed; ``where["run_dir"]`` is set before anything is written."""
     from nim_evo import api
     from nim_evo.evolution.rundir import RunDir
 
@@ -114,11 +138,12 @@ def _prepare(args, jobs: int) -> api.Evolution:
                  if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
         if given:
             raise UsageError(f"--resume continues a run as it was configured; drop --{given[0].replace('_', '-')}")
+        where["run_dir"] = RunDir(args.resume)
         return api.Evolution.resume(args.resume, args.generations, genomes_dir=args.genomes_dir, force=args.force,
                                     jobs=jobs, command=args.command, quiet=args.quiet)
     config = config_from_args(args)
     genomes_dir = Path(args.genomes_dir or "genomes")
-    run_dir = RunDir(args.out) if args.out else _fresh_run_dir(genomes_dir, config)
+    run_dir = where["run_dir"] = RunDir(args.out) if args.out else _fresh_run_dir(genomes_dir, config)
     export = api.export_path(genomes_dir, run_dir, config)
     return api.Evolution.begin(config, out=run_dir.path, export=export, force=args.force, jobs=jobs,
                                command=args.command, quiet=args.quiet)

@@ -3,6 +3,7 @@ JSON reads whose every failure is one line."""
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,36 @@ def test_a_write_replaces_the_file_and_leaves_no_temporary(tmp_path):
     assert mode == 0o666 & ~umask  # as open() would make it, not a private temporary's 0600
 
 
+def test_a_reader_sees_the_old_file_or_the_new_never_a_part(tmp_path, monkeypatch):
+    """Up to the rename the target holds the whole old content, while the new content is
+    whole (written and synced) in a temporary beside it; the rename (atomic on POSIX) is
+    the only step that changes what a reader of the target sees."""
+    path = tmp_path / "f.txt"
+    atomic_write_text(path, "old content")
+    synced, seen = [], []
+    fsync, replace = os.fsync, os.replace
+
+    def recording_fsync(fd):
+        synced.append(fd)
+        fsync(fd)
+
+    def observing_replace(source, target):
+        source, target = Path(source), Path(target)
+        seen.append((source.parent, source.name, source.read_bytes(), target.read_text(), list(synced)))
+        replace(source, target)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    monkeypatch.setattr(os, "replace", observing_replace)
+    atomic_write_text(path, "new content, é")
+    [(where, name, temporary, target, synced_before)] = seen
+    assert where == tmp_path and name.startswith(".f.txt.") and name.endswith(".tmp")
+    assert temporary == "new content, é".encode("utf-8")
+    assert target == "old content"
+    assert len(synced_before) == 1  # synced before the rename
+    assert path.read_text(encoding="utf-8") == "new content, é"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+
+
 def test_a_failed_write_keeps_the_old_file_and_removes_its_temporary(tmp_path, monkeypatch):
     path = tmp_path / "f.json"
     write_json(path, {"a": 1})
@@ -36,6 +67,34 @@ def test_a_failed_write_keeps_the_old_file_and_removes_its_temporary(tmp_path, m
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.json"]
 
 
+@pytest.mark.parametrize("error", [OSError(5, "Input/output error"), KeyboardInterrupt()])
+def test_a_write_failing_half_way_keeps_the_old_file_and_removes_its_temporary(tmp_path, monkeypatch, error):
+    """The temporary written but not yet synced when the write fails (a disk error, Ctrl-C):
+    the old file as it was, no temporary left."""
+    path = tmp_path / "f.txt"
+    atomic_write_text(path, "old")
+
+    def failing_fsync(fd):
+        assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # the temporary is there
+        raise error
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    with pytest.raises(type(error)):
+        atomic_write_text(path, "new")
+    assert path.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+
+
+def test_a_failed_first_write_leaves_nothing(tmp_path, monkeypatch):
+    def full_disk(source, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    with pytest.raises(OSError):
+        atomic_write_bytes(tmp_path / "new.bin", b"data")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_writing_where_a_directory_stands_fails_and_leaves_it(tmp_path):
     (tmp_path / "d").mkdir()
     with pytest.raises(OSError):
@@ -47,23 +106,43 @@ def test_write_json_then_read_json_round_trips(tmp_path):
     data = {"piles": [1, 3, 5], "misere": False, "name": "é"}
     write_json(tmp_path / "x.json", data)
     assert read_json(tmp_path / "x.json") == data
+    write_json(tmp_path / "y.json", {"a": [1]})
+    assert (tmp_path / "y.json").read_text() == '{\n "a": [\n  1\n ]\n}\n'  # indented by one, a final newline
+    atomic_write_text(tmp_path / "z.txt", "é")
+    assert (tmp_path / "z.txt").read_bytes() == b"\xc3\xa9"  # UTF-8 whatever the locale
 
 
 @pytest.mark.parametrize("content, message", [
-    (None, "no such file: "),
-    ("{not json", "cannot read "),
-    ("[1, 2]", "does not hold a JSON object"),
-    (b"\xff\xfe\x00", "cannot read "),
+    (None, "no such file: {path}"),
+    ("{not json", "cannot read {path}: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+    ("", "cannot read {path}: Expecting value: line 1 column 1 (char 0)"),
+    ('{"a": 1}\n{"b": 2}', "cannot read {path}: Extra data: line 2 column 1 (char 9)"),
+    ("[1, 2]", "{path} does not hold a JSON object"),
+    ('"text"', "{path} does not hold a JSON object"),
+    ("null", "{path} does not hold a JSON object"),
+    (b"\xff\xfe\x00", "cannot read {path}: "),
 ])
 def test_every_bad_json_file_is_one_line(tmp_path, content, message):
+    """Missing, not JSON, not UTF-8, or JSON but not an object: a ``ValueError`` (a
+    :class:`UserError`) of one line naming the file."""
     path = tmp_path / "x.json"
     if isinstance(content, str):
         path.write_text(content)
     elif content is not None:
         path.write_bytes(content)
-    with pytest.raises(UserError) as caught:
+    with pytest.raises(ValueError) as caught:
         read_json(path)
-    assert message in str(caught.value) and "\n" not in str(caught.value)
+    assert isinstance(caught.value, UserError)
+    text = str(caught.value)
+    assert text.startswith(message.format(path=path)) and "\n" not in text
+    if not message.endswith(": "):
+        assert text == message.format(path=path)
+
+
+def test_a_directory_is_no_json_file(tmp_path):
+    with pytest.raises(UserError) as caught:
+        read_json(tmp_path)
+    assert str(caught.value).startswith(f"cannot read {tmp_path}: ") and "\n" not in str(caught.value)
 
 
 def test_deeply_nested_json_is_one_line_not_a_recursion_error(tmp_path):

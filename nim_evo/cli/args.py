@@ -22,6 +22,17 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError(message)
 
+    def parse_args(self, args=None, namespace=None):
+        """Parsed arguments; an empty value (``--resume ""``, an unset shell variable) is an
+        error, never taken as "not given"."""
+        parsed = super().parse_args(args, namespace)
+        for action in self._actions:
+            value = getattr(parsed, action.dest, None)
+            if "" in (value if isinstance(value, list) else [value]):
+                self.error(f"argument {'/'.join(action.option_strings) or action.metavar or action.dest}: "
+                           "must not be empty")
+        return parsed
+
 
 def command(interrupted: str = "interrupted"):
     """Make a command's ``main(argv=None) -> status`` from its body ``body(argv) -> status``:

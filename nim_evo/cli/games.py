@@ -60,11 +60,13 @@ def read_move(text: str, piles: Position, rules: Rules) -> Move | str:
     single = len(piles) == 1
     if single and len(tokens) == 1:
         tokens = ["1", tokens[0]]
-    numbers = [int(t) if re.fullmatch(r"[+-]?[0-9]+", t) else None for t in tokens]
+    # a number of more than 30 digits is no pile and no count (and int() refuses thousands)
+    numbers = [int(t) if re.fullmatch(r"[+-]?[0-9]{1,30}", t) else None for t in tokens]
     if len(numbers) != 2 or None in numbers:
         what = "how many to take, e.g. 2" if single else f"two numbers, the pile (1-{len(piles)}) and how many " \
                                                            "to take, e.g. 2 3"
-        return f"{text.strip()!r} is not a move: type {what} (or help)." if text.strip() else f"Type {what}."
+        shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:37] + "..."
+        return f"{shown!r} is not a move: type {what} (or help)." if text.strip() else f"Type {what}."
     pile, count = numbers
     if not 1 <= pile <= len(piles):
         where = "there is only pile 1" if single else f"the piles are 1-{len(piles)}"

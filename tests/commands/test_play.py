@@ -369,3 +369,18 @@ def test_usage_errors_are_one_line_and_exit_2(argv, message, capsys):
 def test_list_games_goes_to_the_given_stream():
     out = io.StringIO()
     assert main(["--list-games"], stdout=out) == 0 and "7-5-3" in out.getvalue()
+
+
+def test_a_move_of_thousands_of_digits_is_asked_again():
+    text = "2 " + "9" * 5000
+    assert read_move(text, (7, 5, 3), Rules((7, 5, 3))) == f"{text[:37] + '...'!r} is not a move: type two numbers, " \
+        "the pile (1-3) and how many to take, e.g. 2 3 (or help)."
+
+
+@pytest.mark.parametrize("closed, stream", [("<&-", "input"), (">&-", "output")])
+def test_closed_standard_streams_are_one_line(closed, stream):
+    done = subprocess.run(f"{sys.executable} -m nim_evo.play --game 7-5-3 {closed}", shell=True, capture_output=True,
+                          text=True)
+    assert done.returncode == 2
+    assert done.stderr == f"nim_evo: error: standard {stream} is closed; play needs both\n"
+
