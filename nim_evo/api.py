@@ -134,16 +134,26 @@ class Evolution:
         if export is not None:
             refuse_overwrite(export, force)
         files = check_opponents(config)      # names and files, before any training
-        if export is not None:
-            check_writable(export.parent)  # only now touch the disk, and before the first generation
         run_dir = None if out is None else RunDir(out)
-        if run_dir is not None:
-            run_dir.check_free(force=force)
-        toolbox = make_toolbox(config, jobs, quiet)
-        state = loop.start(config, toolbox)
-        extra = {"export": None if export is None else str(export), "command": command, "opponent_files": files}
-        if run_dir is not None:
-            run_dir.begin(state, config, extra, force=force)
+        created = [_new_folders(path) for path in (run_dir and run_dir.path, export and export.parent)
+                   if path is not None]
+        try:
+            if export is not None:
+                check_writable(export.parent)  # only now touch the disk, and before the first generation
+            if run_dir is not None:
+                run_dir.check_free(force=force, inside=export and export.parent)
+                run_dir.lock()
+            toolbox = make_toolbox(config, jobs, quiet)
+            state = loop.start(config, toolbox)
+            extra = {"export": None if export is None else str(export), "command": command, "opponent_files": files}
+            if run_dir is not None:
+                run_dir.begin(state, config, extra, force=force, inside=export and export.parent)
+        except BaseException:  # a run refused or stopped before its first checkpoint leaves no empty folder
+            if run_dir is not None:
+                run_dir.unlock()
+            for folders in created:
+                _remove_empty(folders)
+            raise
         return cls(config, toolbox, state, run_dir, extra, jobs)
 
     @classmethod
@@ -152,6 +162,8 @@ class Evolution:
         """The run in ``directory`` at its last checkpoint, to go on to ``generations``; its
         champion exported where it was before, or into ``genomes_dir`` if given."""
         run_dir = RunDir(directory)
+        if run_dir.path.is_dir():
+            run_dir.lock()
         config, state, extra = run_dir.load()
         if genomes_dir is not None or not extra.get("export"):
             extra["export"] = str(export_path(genomes_dir or "genomes", run_dir, config))
@@ -205,6 +217,7 @@ class Evolution:
                                 f"{self.run_dir.champion_path} (use --force to overwrite the export)")
             write_json(export, document)
             run.exported = export
+        self.run_dir.unlock()
         return run
 
 
@@ -308,6 +321,20 @@ def make_toolbox(config: loop.Config, jobs: int, quiet: bool = False):
         if spec in LEARNERS and enumerable(config.rules, multiset=config.multiset):
             resolve_saying(spec, config.rules, config.seed, quiet=quiet)
     return loop.make_toolbox(config, jobs)
+
+
+def _new_folders(path: Path) -> list[Path]:
+    """The folders of ``path`` that do not exist yet, deepest first."""
+    return [folder for folder in (path, *path.parents) if not folder.exists()]
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders a refused run created, deepest first, while they are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or already gone): keep it and what holds it
+            return
 
 
 def export_path(genomes_dir, run_dir: RunDir, config: loop.Config) -> Path:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 import time
@@ -99,10 +100,12 @@ def _learn(args, command: str) -> int:
     opponent = None if args.opponent is None else opponents.resolve(args.opponent, rules, args.seed)
     if opponent is None and args.seat != "alternate":
         raise UsageError("--seat places the learner against an --opponent; self-play uses both seats")
+    if args.out is not None and args.out.endswith(("/", os.sep)):  # a directory meant: the default name in it
+        args.out = str(Path(args.out) / f"{args.agent}-{rules.name}-seed{args.seed}.json")
     out = Path(args.out or f"genomes/{args.agent}-{rules.name}-seed{args.seed}.json")
-    refuse_overwrite(out, args.force)
     if out.is_dir():
-        raise UsageError(f"{out} is a directory")
+        raise UsageError(f"{out} is a directory; name a file, or end it with / to write the default name in it")
+    refuse_overwrite(out, args.force)
     check_writable(out.parent)  # before training, not after
 
     against = "self-play" if opponent is None else f"against {args.opponent} ({args.seat} seat)"

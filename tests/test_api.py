@@ -92,3 +92,23 @@ def test_mistakes_are_one_line_user_errors(call, message):
     with pytest.raises(nim_evo.UserError) as caught:
         call()
     assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_run_stopped_before_its_first_checkpoint_leaves_no_empty_folders(tmp_path, monkeypatch):
+    from nim_evo.evolution import loop
+
+    def refused(*args, **kwargs):
+        raise nim_evo.UserError("refused")
+
+    (tmp_path / "kept").mkdir()  # a folder that was there before stays
+    monkeypatch.setattr(loop, "start", refused)
+    with pytest.raises(nim_evo.UserError, match="refused"):
+        nim_evo.evolve("rules", nim_evo.Rules((3, 4)), generations=1, progress=False,
+                       out=tmp_path / "kept" / "runs" / "r", export=tmp_path / "g" / "r.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"] and not any((tmp_path / "kept").iterdir())
+
+
+def test_the_export_folder_may_be_inside_the_run_directory(tmp_path):
+    run = nim_evo.evolve("rules", nim_evo.Rules((3, 4)), generations=1, population=4, offspring=4, progress=False,
+                         out=tmp_path / "r", export=tmp_path / "r" / "genomes" / "champion.json")
+    assert run.exported == tmp_path / "r" / "genomes" / "champion.json" and run.exported.exists()

@@ -7,12 +7,13 @@ from math import prod
 import numpy as np
 
 from nim_evo.engine.rules import Rules
+from nim_evo.validation import UserError
 
 DEFAULT_MAX_POSITIONS = 2_000_000
 MAX_CELLS = 100_000_000  # positions x moves: the transition table and each policy table
 
 
-class SpaceTooLarge(ValueError):
+class SpaceTooLarge(UserError):
     """The enumerated space of a board would exceed the configured limit."""
 
 

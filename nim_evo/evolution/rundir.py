@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import weakref
 from pathlib import Path
 
 from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State, freeze, thaw
@@ -33,25 +34,57 @@ class RunDir:
         self.halloffame_path = self.path / "hall_of_fame.json"
         self.champion_path = self.path / "champion.json"
 
+    def lock(self) -> None:
+        """Hold the directory for this process until :meth:`unlock` (or its end, however it
+        ends): a second run on the same directory (``--out`` or ``--resume``) is refused in
+        one line instead of both writing it. (An advisory ``flock`` on the directory itself:
+        no lock file to leave behind. Where there is no ``fcntl``, nothing is locked.)"""
+        try:
+            import fcntl
+        except ImportError:
+            return
+        if getattr(self, "_lock", None) is not None:
+            return
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise UserError(f"{self.path} is being written by another run (a run or --resume still going); "
+                            "wait for it to end, or use another --out") from None
+        self._lock = weakref.finalize(self, os.close, fd)  # closing the descriptor releases the lock
+
+    def unlock(self) -> None:
+        if getattr(self, "_lock", None) is not None:
+            self._lock()
+            self._lock = None
+
     @property
     def run_id(self) -> str:
         return self.path.name
 
-    def check_free(self, force: bool = False) -> None:
-        """Refuse a non-empty directory unless ``force``; make sure it can be written."""
+    def check_free(self, force: bool = False, inside=None) -> None:
+        """Refuse a non-empty directory unless ``force``; make sure it can be written.
+        ``inside``, a path within the directory (the export's folder, say), does not count."""
         if self.path.exists() and not self.path.is_dir():
             raise UserError(f"{self.path} is not a directory")
-        if self.path.exists() and any(self.path.iterdir()) and not force:
+        ours = set()
+        if inside is not None:
+            try:
+                ours = {self.path / Path(inside).resolve().relative_to(self.path.resolve()).parts[0]}
+            except (ValueError, IndexError):  # not inside
+                pass
+        if self.path.exists() and any(p not in ours for p in self.path.iterdir()) and not force:
             raise UserError(f"{self.path} exists and is not empty; use --resume {self.path} "
                              "to continue it, or --force to start over in it")
         self.path.mkdir(parents=True, exist_ok=True)
         if not os.access(self.path, os.W_OK):
             raise UserError(f"cannot write to {self.path}")
 
-    def begin(self, state: State, config: Config, extra: dict, force: bool = False) -> None:
+    def begin(self, state: State, config: Config, extra: dict, force: bool = False, inside=None) -> None:
         """Write a new run's first checkpoint, then its config (a kill in between leaves a
         resumable run: the checkpoint is the authority). ``force`` first removes an old run's files."""
-        self.check_free(force)
+        self.check_free(force, inside)
         if force:
             for path in self._files():
                 path.unlink(missing_ok=True)

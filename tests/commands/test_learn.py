@@ -155,3 +155,8 @@ def test_a_resumed_run_refuses_an_opponent_file_that_changed(tmp_path, capsys):
     assert main([*args, "--episodes", "300", "--force"]) == 0
     assert run_main(["--resume", str(out), "--generations", "4", "--quiet"]) == 2
     assert "is not the one this run began with" in capsys.readouterr().err
+
+
+def test_an_out_ending_in_a_slash_is_a_folder_for_the_default_name(tmp_path):
+    assert main(["--agent", "td", "--game", "3-4", "--episodes", "10", "--quiet", "--out", f"{tmp_path}/new/"]) == 0
+    assert [p.name for p in (tmp_path / "new").iterdir()] == ["td-3-4-seed0.json"]

@@ -365,3 +365,24 @@ def test_sigterm_ends_a_run_like_ctrl_c_and_it_resumes(tmp_path):
                  "--genomes-dir", str(tmp_path / "genomes")]) == 0
     assert logbook(straight) == logbook(stopped)
 
+
+
+def test_a_run_directory_being_written_is_not_written_by_a_second_run(tmp_path, capsys):
+    """While a run holds its directory (here: this test holds it, as a run does), --resume
+    and --force --out on it are refused in one line and change nothing; once free, it resumes."""
+    from nim_evo.evolution.rundir import RunDir
+
+    out = tmp_path / "run"
+    assert run(tmp_path, "--generations", "2", "--out", str(out)) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    holder = RunDir(out)
+    holder.lock()
+    try:
+        assert main(["--resume", str(out), "--generations", "3", "--quiet"]) == 2
+        assert run(tmp_path, "--generations", "2", "--out", str(out), "--force") == 2
+        errors = capsys.readouterr().err.splitlines()
+        assert len(errors) == 2 and all("is being written by another run" in line for line in errors)
+        assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    finally:
+        holder.unlock()
+    assert main(["--resume", str(out), "--generations", "3", "--quiet", "--genomes-dir", str(tmp_path / "genomes")]) == 0

@@ -32,3 +32,30 @@ def test_shipped_champion_plays_as_recorded(path):
     for index in rng.integers(1, solution.space.n_positions, 50):
         piles = solution.space.position(index)
         assert agent.rules.is_legal(piles, agent.move(piles, rng))
+
+
+def _altered(tmp_path, change) -> Path:
+    document = json.loads((Path(__file__).parents[2] / "genomes" / "1-3-5-7-9-seed1-table.json").read_text())
+    change(document)
+    path = tmp_path / "altered.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(kind=["table"]), "unknown genome ['table']"),
+    (lambda d: d.update(kind={"a": 1}), "unknown genome {'a': 1}"),
+    (lambda d: d["rules"].update(piles=[10**12, 3]), "above the limit of 2,000,000"),
+])
+def test_a_strategy_file_that_is_wrong_is_one_line_from_play_and_plot(tmp_path, capsys, change, message):
+    """Not an unhashable-type or memory traceback: one line, status 2, the file untouched."""
+    from nim_evo.play import main as play
+    from nim_evo.plot import main as plot
+
+    path = _altered(tmp_path, change)
+    before = path.read_bytes()
+    assert play([str(path), "--against", "random"]) == 2
+    assert plot([str(path), "--out", str(tmp_path / "p.png")]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 2 and all(line.startswith("nim_evo: error: ") and message in line for line in errors)
+    assert path.read_bytes() == before and not (tmp_path / "p.png").exists()
