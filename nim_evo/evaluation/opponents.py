@@ -83,7 +83,7 @@ def trained(name: str, rules: Rules, seed: int = 0, episodes: int | None = None,
     trained the same way (same learner and algorithm version, parameters, board, budget and
     seed), otherwise trained and written to the cache (atomically)."""
     from nim_evo.learners import LEARNERS
-    from nim_evo.learners.files import load_learner, save_learner
+    from nim_evo.learners.files import load_learner, params_json, save_learner
 
     path, key, episodes = _cache_key(name, rules, seed, episodes, params)
     if path in _TRAINED:
@@ -94,6 +94,9 @@ def trained(name: str, rules: Rules, seed: int = 0, episodes: int | None = None,
             learner = load_learner(path, rules)
         except ValueError:
             pass  # a damaged cache entry is trained again and replaced
+        if learner is not None and (learner.name != name or learner.games_played != episodes
+                                    or params_json(learner) != key["params"]):
+            learner = None  # another learner, budget or parameters under this name: trained again, replaced
     if learner is None:
         learner = LEARNERS[name](rules, **params)
         learner.train(episodes, np.random.default_rng(seed), progress=progress)

@@ -10,6 +10,7 @@ import pytest
 from nim_evo import Rules, load_strategy
 from nim_evo.evaluation.opponents import resolve, trained
 from nim_evo.learn import main
+from nim_evo.learners.files import load_learner
 from nim_evo.run import main as run_main
 
 
@@ -106,6 +107,22 @@ def test_learned_opponents_are_trained_once_then_cached(learner_cache):
     files[0].write_text("{broken")
     repaired = trained("qlearning", rules, seed=3, episodes=500)  # a damaged entry is retrained
     np.testing.assert_array_equal(repaired.q, first.q)
+
+
+def test_a_cache_entry_of_another_learner_or_budget_is_not_used(learner_cache, monkeypatch):
+    """A file planted under a cache entry's name (another learner, or another budget) is
+    trained again and replaced, not played as the opponent asked for."""
+    import nim_evo.evaluation.opponents as opponents
+    from nim_evo.learners.files import save_learner
+
+    rules = Rules((2, 3, 4), misere=True)
+    path = opponents.cached_path("qlearning", rules, seed=3, episodes=500)
+    for planted in (trained("td", rules, seed=3, episodes=500), trained("qlearning", rules, seed=3, episodes=100)):
+        save_learner(planted, path)
+        monkeypatch.setattr(opponents, "_TRAINED", {})  # a new process: only the file is left
+        learner = trained("qlearning", rules, seed=3, episodes=500)
+        assert learner.name == "qlearning" and learner.games_played == 500
+        assert load_learner(path).games_played == 500 and load_learner(path).name == "qlearning"
 
 
 def test_opponent_specs_resolve_to_agents_learners_and_files(tmp_path):
