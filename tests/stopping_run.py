@@ -1,6 +1,7 @@
 """A ``python -m nim_evo.run`` that acts right after it checkpoints a chosen generation:
 ``python tests/stopping_run.py GENERATION ACTION [run arguments]``, ``ACTION`` being ``kill``
-(the run SIGKILLs itself, as a machine dying would), ``kill:PID`` (it SIGKILLs that
+(the run SIGKILLs itself, as a machine dying would), ``term`` (it SIGTERMs itself, as
+``kill`` or a batch system's time limit would), ``kill:PID`` (it SIGKILLs that
 process, say a Dask scheduler, and carries on) or ``kill-worker:MARKER`` (the first task of
 the next generation that runs on a Dask worker SIGKILLs its own worker process in the
 middle of the task, once: it first creates the file ``MARKER``, which it must not find,
@@ -27,6 +28,9 @@ def save_then_act(self, state, config, extra):
     if state.generation == int(generation):
         if action.startswith("kill-worker:"):
             armed.append(action.split(":", 1)[1])
+            return
+        if action == "term":  # the run's handler acts at once, before another generation begins
+            os.kill(os.getpid(), signal.SIGTERM)
             return
         victim = os.getpid() if action == "kill" else int(action.split(":")[1])
         os.kill(victim, signal.SIGKILL)

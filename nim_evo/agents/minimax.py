@@ -18,7 +18,7 @@ from nim_evo.engine import theory
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.solver import solve
-from nim_evo.engine.space import Space
+from nim_evo.engine.space import Space, enumerable, space_size
 from nim_evo.validation import UserError
 
 WIN = 1_000_000
@@ -62,6 +62,11 @@ class MinimaxAgent(PositionalAgent):
             raise UserError(f"minimax depth must be >= 1 or None, got {depth!r}")
         if isinstance(heuristic, str) and heuristic not in HEURISTICS:
             raise UserError(f"unknown heuristic {heuristic!r}; known: {', '.join(HEURISTICS)}")
+        if depth is None and not enumerable(rules, multiset=True):
+            # the full search visits most multisets of the board, in Python: hours, not seconds
+            raise UserError(f"minimax to the end of the game on {rules.name} would search its "
+                            f"{space_size(rules, True):,} multisets of piles one by one (hours); nimsum plays "
+                            "perfectly there by theory, and minimax with a depth searches a few plies")
         self.depth = depth
         self.heuristic = heuristic
         self.name = "minimax" if depth is None else f"minimax(depth={depth})"
