@@ -15,6 +15,7 @@ from nim_evo.validation import UserError
 
 FORMAT_VERSION = 1
 MAX_DEPTH = 100  # how deep a document read back may nest
+MAX_JSON_BYTES = 128 * 2**20  # the biggest file nim_evo writes (a table genome of 2,000,000 positions) is ~30 MB
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
@@ -143,6 +144,9 @@ def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
 def read_json(path) -> dict:
     """Read a JSON object; a missing, unreadable or malformed file is a one-line ``ValueError``."""
     try:
+        size = os.stat(path).st_size
+        if size > MAX_JSON_BYTES:  # parsed, JSON takes some twenty times its size in memory
+            raise UserError(f"{path} is {size:,} bytes; nim_evo reads JSON files of at most {MAX_JSON_BYTES:,}")
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
     except FileNotFoundError:

@@ -171,3 +171,15 @@ def test_an_array_document_round_trips_without_pickle(tmp_path):
         write_arrays_document(tmp_path / "o.npz", {"x": np.array([object()], dtype=object)})
     with pytest.raises(UserError, match=r"c.npz is [\d,]+ bytes; nim_evo reads at most 10$"):
         read_arrays_document(tmp_path / "c.npz", max_bytes=10)
+
+
+def test_a_json_file_beyond_the_limit_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
+    import nim_evo.io as io_module
+
+    path = tmp_path / "big.json"
+    path.write_text("[" + "1," * 600 + "1]")
+    monkeypatch.setattr(io_module, "MAX_JSON_BYTES", 1000)
+    monkeypatch.setattr(io_module.json, "load", lambda handle: pytest.fail("parsed"))
+    with pytest.raises(UserError, match=r"big.json is 1,203 bytes; nim_evo reads JSON files of at most 1,000$"):
+        read_json(path)
+
