@@ -7,6 +7,7 @@ import pickle
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -383,3 +384,35 @@ def test_a_run_directory_being_written_is_not_written_by_a_second_run(tmp_path, 
     finally:
         holder.unlock()
     assert main(["--resume", str(out), "--generations", "3", "--quiet", "--genomes-dir", str(tmp_path / "genomes")]) == 0
+
+
+def _processes_with(marker: str) -> list[int]:
+    """The processes whose environment holds ``marker`` (a run's children inherit it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc")
+def test_worker_processes_end_with_a_killed_run(tmp_path):
+    """SIGKILL of a --jobs 2 run (right after a checkpoint) leaves no worker behind: they used
+    to wait minutes for work that would never come, holding their memory."""
+    marker = f"NIM_EVO_TEST_RUN={tmp_path.name}"
+    environment = {**os.environ, "NIM_EVO_TEST_RUN": tmp_path.name}
+    process = subprocess.run([sys.executable, str(Path(__file__).parents[1] / "stopping_run.py"), "2", "kill",
+                              "--piles", "1", "3", "5", "7", "9", "11", "13", "--jobs", "2", "--generations", "50",
+                              "--out", str(tmp_path / "r"), "--genomes-dir", str(tmp_path / "g"), "--quiet"],
+                             env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert process.returncode == -signal.SIGKILL
+    for _ in range(500):  # the kernel ends them at once; give it up to five seconds
+        left = _processes_with(marker)
+        if not left:
+            break
+        time.sleep(0.01)
+    assert left == []
