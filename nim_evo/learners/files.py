@@ -55,7 +55,7 @@ def learner_from_document(data: dict, source: str = "file", stochastic: bool = F
         raise UserError(f"{source} has learner format version {data.get('version')!r}; "
                          f"this nim_evo reads version {FORMAT_VERSION}")
     name = data.get("learner")
-    if name not in LEARNERS:
+    if not isinstance(name, str) or name not in LEARNERS:
         raise UserError(f"{source} holds an unknown learner {name!r}")
     try:
         rules = rules_from_json(data.get("rules"), source)
