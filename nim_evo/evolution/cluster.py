@@ -228,11 +228,8 @@ def die_with_parent() -> bool:
     """Once per worker process, on Linux: the kernel kills it when the process that started it
     ends, however it ends (SIGKILL included). joblib's idle workers otherwise outlive a killed
     run for minutes, holding their memory. ``False`` where there is no ``prctl``."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        prctl = ctypes.CDLL(None).prctl
-    except (OSError, AttributeError):
+    prctl = _libc("prctl")
+    if prctl is None:
         return False
     parent = os.getppid()
     pr_set_pdeathsig = 1  # linux/prctl.h
@@ -249,14 +246,21 @@ def keep_freed_memory() -> bool:
     up to :data:`TRIM_THRESHOLD` of freed memory kept (``mallopt``, as the environment
     variables of Dask's nannies set it for the workers of :func:`evaluation_backend`'s local
     clusters). ``False`` where there is no glibc to tell."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
+    mallopt = _libc("mallopt")
+    if mallopt is None:
         return False
     m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's malloc.h
     return bool(mallopt(m_mmap_threshold, MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, TRIM_THRESHOLD))
+
+
+def _libc(name: str):
+    """The C library's function ``name`` on Linux, else ``None``."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return getattr(ctypes.CDLL(None), name)
+    except (OSError, AttributeError):
+        return None
 
 
 def _connect(distributed, address: str):
