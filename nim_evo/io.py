@@ -20,10 +20,13 @@ _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
 
-def atomic_write_bytes(path, data: bytes) -> None:
+def atomic_write_bytes(path, data: bytes, replace: bool = True) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new, never a part.
 
-    A temporary file beside the target is written, flushed and synced, then renamed over it.
+    A temporary file beside the target is written, flushed and synced, then renamed over it;
+    with ``replace=False`` it is linked in place only if ``path`` does not exist (a file that
+    appeared since it was checked, another process's, is a one-line :class:`UserError` and
+    is left as it is).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -34,7 +37,20 @@ def atomic_write_bytes(path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)  # fails, atomically, if path exists
+            except FileExistsError:
+                raise UserError(f"{path} was written by someone else meanwhile; it is left as it is "
+                                "(use --force to overwrite it, or another --out)") from None
+            except OSError:  # a file system without hard links: checked, then renamed
+                if path.exists():
+                    raise UserError(f"{path} was written by someone else meanwhile; it is left as it is") from None
+                os.replace(tmp, path)
+            else:
+                os.unlink(tmp)
         _sync_directory(path.parent)  # the rename itself survives a power cut
     except BaseException:
         if os.path.exists(tmp):
@@ -55,8 +71,8 @@ def _sync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_text(path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path, text: str, replace: bool = True) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), replace)
 
 
 def write_json(path, data) -> None:

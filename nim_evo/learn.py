@@ -119,7 +119,7 @@ def _learn(args, command: str) -> int:
     solution = solve(learner.space)
     accuracy = solution.accuracy(learner.policy(learner.space))
     results = tournament(rules, learner, list(REPORT_OPPONENTS), exact=True, multiset=learner.symmetry)
-    save_learner(learner, out, command=command, accuracy=accuracy, seconds=round(seconds, 3),
+    save_learner(learner, out, replace=args.force, command=command, accuracy=accuracy, seconds=round(seconds, 3),
                  win_rates={r.opponent: [r.first_rate, r.second_rate] for r in results})
     if args.quiet:
         print(out)

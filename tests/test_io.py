@@ -183,3 +183,12 @@ def test_a_json_file_beyond_the_limit_is_refused_before_it_is_parsed(tmp_path, m
     with pytest.raises(UserError, match=r"big.json is 1,203 bytes; nim_evo reads JSON files of at most 1,000$"):
         read_json(path)
 
+
+
+def test_a_write_that_must_not_replace_leaves_a_file_that_appeared_meanwhile(tmp_path):
+    path = tmp_path / "mine.json"
+    atomic_write_text(path, "first", replace=False)
+    assert path.read_text() == "first"
+    with pytest.raises(UserError, match="was written by someone else meanwhile; it is left as it is"):
+        atomic_write_text(path, "second", replace=False)
+    assert path.read_text() == "first" and sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]

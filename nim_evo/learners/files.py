@@ -107,13 +107,14 @@ def learner_from_document(data: dict, source: str = "file", stochastic: bool = F
     return learner
 
 
-def save_learner(learner: Learner, path, **meta) -> None:
-    """Write ``learner`` to ``path`` atomically: the header indented, each state array on one line."""
+def save_learner(learner: Learner, path, replace: bool = True, **meta) -> None:
+    """Write ``learner`` to ``path`` atomically: the header indented, each state array on one
+    line; with ``replace=False`` never over a file that exists (see :func:`atomic_write_bytes`)."""
     document = learner_document(learner, **meta)
     state = document.pop("state")
     header = json.dumps(document, indent=1)
     arrays = ",\n".join(f"  {json.dumps(key)}: {json.dumps(entry, separators=(',', ':'))}" for key, entry in state.items())
-    atomic_write_text(path, f'{header[:-2]},\n "state": {{\n{arrays}\n }}\n}}\n')
+    atomic_write_text(path, f'{header[:-2]},\n "state": {{\n{arrays}\n }}\n}}\n', replace)
 
 
 def load_learner(path, rules=None, stochastic: bool = False) -> Learner:

@@ -177,3 +177,21 @@ def test_a_resumed_run_refuses_an_opponent_file_that_changed(tmp_path, capsys):
 def test_an_out_ending_in_a_slash_is_a_folder_for_the_default_name(tmp_path):
     assert main(["--agent", "td", "--game", "3-4", "--episodes", "10", "--quiet", "--out", f"{tmp_path}/new/"]) == 0
     assert [p.name for p in (tmp_path / "new").iterdir()] == ["td-3-4-seed0.json"]
+
+
+def test_two_learns_to_one_out_do_not_overwrite_each_other(tmp_path, capsys, monkeypatch):
+    """The file appears while this learn trains (another learn finished first): it is kept,
+    and this one says so in one line."""
+    from nim_evo.learners.base import Learner
+
+    out = tmp_path / "td.json"
+    train = Learner.train
+
+    def train_while_another_finishes(self, *args, **kwargs):
+        out.write_text("the other learn's file")
+        return train(self, *args, **kwargs)
+
+    monkeypatch.setattr(Learner, "train", train_while_another_finishes)
+    assert main(["--agent", "td", "--game", "3-4", "--episodes", "10", "--quiet", "--out", str(out)]) == 2
+    assert "was written by someone else meanwhile" in capsys.readouterr().err
+    assert out.read_text() == "the other learn's file"
