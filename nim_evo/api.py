@@ -40,7 +40,7 @@ from nim_evo.evolution.rundir import RunDir, individual_document
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import read_json, write_json
 from nim_evo.learners import LEARNERS, make_learner
-from nim_evo.validation import EPISODES, JOBS, SEED, Options, UserError, check, usable_jobs
+from nim_evo.validation import JOBS, SEED, Options, UserError, check, usable_jobs
 
 
 @dataclass
@@ -270,8 +270,6 @@ def train(learner: str, rules: Rules, episodes: int | None = None, seed: int = 0
     :func:`nim_evo.learners.files.save_learner` writes as a strategy file."""
     check("learner", learner, [Options(*LEARNERS)])
     check("seed", seed, [SEED])
-    if episodes is not None:
-        check("episodes", episodes, [EPISODES])
     agent = make_learner(learner, rules, **params)
     if isinstance(opponent, str):
         opponent = opponents.resolve(opponent, rules, seed)

@@ -214,7 +214,7 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
             values = win_probabilities(space, mine, opponent)[start_idx]
             first, second = (float(r) for r in np.average(values, weights=weights, axis=0))
             mean = (first + second) / 2
-            results.append(TournamentResult(_name(opponent), 0, mean, mean, mean, first, second, True))
+            results.append(TournamentResult(name_of(opponent), 0, mean, mean, mean, first, second, True))
         return results
     if games < 1:
         raise UserError(f"games must be >= 1, got {games}")
@@ -231,7 +231,7 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
     totals = np.zeros((len(opponents), 2), dtype=np.int64)
     for (o, seat, _), won in zip(tasks, wins):
         totals[o, seat] += won
-    return [result_from_wins(_name(opponent), int(totals[o, 0]), int(totals[o, 1]), len(repeated))
+    return [result_from_wins(name_of(opponent), int(totals[o, 0]), int(totals[o, 1]), len(repeated))
             for o, opponent in enumerate(opponents)]
 
 
@@ -268,10 +268,6 @@ def _starts(space: Space, starts) -> np.ndarray:
         raise UserError(f"start positions must be indices 1..{space.n_positions - 1} of non-empty "
                          f"positions, got {idx[bad][0]}")
     return idx
-
-
-def _name(agent) -> str:
-    return name_of(agent)
 
 
 def _table(player, space: Space) -> np.ndarray:

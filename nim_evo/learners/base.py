@@ -23,7 +23,7 @@ from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.game import GameRecord
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space, space_for, space_size
-from nim_evo.validation import UserError
+from nim_evo.validation import EPISODES, UserError, check
 
 SEATS = ("alternate", "first", "second", "loser")
 MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file) stays in the megabytes
@@ -139,8 +139,7 @@ class Learner(PositionalAgent):
         Returns:
             ``bool[episodes]``: whether the learner won each game (self-play: the first seat).
         """
-        if episodes < 0:
-            raise UserError(f"episodes must be >= 0, got {episodes}")
+        check("episodes", episodes, [EPISODES])
         if seat not in SEATS:
             raise UserError(f"unknown seat {seat!r}; choose from {', '.join(SEATS)}")
         if episodes == 0:
