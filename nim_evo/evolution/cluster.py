@@ -69,6 +69,8 @@ def check_backend(backend: str, scheduler: str | None, jobs: int | None) -> None
         raise UserError("--jobs sets the workers of a local Dask cluster; a --scheduler's cluster has its own")
     if backend == "dask":
         _distributed()
+        if scheduler is None:
+            _cryptography()
 
 
 @contextlib.contextmanager
@@ -100,13 +102,17 @@ def evaluation_backend(backend: str = "local", jobs: int | None = None, schedule
                                                  AMM_POLICIES: []}))
             for name in ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_"):
                 os.environ.pop(name, None)  # inherited, they would win (restored after)
+            _cryptography()
+            # TLS with a certificate made for this cluster (Dask's Security.temporary): a task
+            # is a pickle, and without it any process of the machine could connect and run
+            # code in the workers (and, through results, here). No dashboard either.
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR))
-            address = cluster.scheduler_address
+                host="127.0.0.1", dashboard_address=None, security=True, silence_logs=logging.ERROR))
+            address, security = cluster.scheduler_address, cluster.security
         else:
-            address = scheduler
-        client = stack.enter_context(_connect(distributed, address))
+            address, security = scheduler, None  # (None: Dask's configuration, distributed.comm.tls)
+        client = stack.enter_context(_connect(distributed, address, security))
         from joblib import parallel_config
 
         stack.enter_context(parallel_config(backend="dask"))
@@ -263,14 +269,14 @@ def _libc(name: str):
         return None
 
 
-def _connect(distributed, address: str):
-    """A client of the scheduler at ``address`` whose workers can run nim_evo's tasks; a
-    one-line ``ValueError`` otherwise (Dask's own warnings, e.g. of mismatched versions,
+def _connect(distributed, address: str, security=None):
+    """A client of the scheduler at ``address`` (with ``security``, Dask's TLS credentials)
+    whose workers can run nim_evo's tasks; a one-line ``UserError`` otherwise (Dask's own warnings, e.g. of mismatched versions,
     come as one line each)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT, security=security)
         except Exception as error:  # refused, timed out, not a Dask scheduler, a bad address: all one line
             # the half-made client's __del__ must run now: run by the garbage collector while
             # another client starts, it deadlocks on their shared loop runner's lock
@@ -328,6 +334,15 @@ def _quiet_dask_logs() -> Iterator[None]:
     finally:
         for logger, level in zip(loggers, levels):
             logger.setLevel(level)
+
+
+def _cryptography() -> None:
+    """The local Dask cluster's TLS needs the ``cryptography`` package (in the extra)."""
+    try:
+        import cryptography  # noqa: F401
+    except ImportError:
+        raise UserError(f"the local Dask cluster runs over TLS, which needs the cryptography package: "
+                        f"pip install '{EXTRA}'") from None
 
 
 def _distributed():

@@ -2,6 +2,7 @@
 a scheduler lost mid-run, and one-line errors. A real cluster on loopback."""
 
 import csv
+import gc
 import json
 import logging
 import os
@@ -276,3 +277,35 @@ def test_without_dask_the_error_names_the_extra(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
     assert run([*SMALL, "--out", str(tmp_path / "r"), "--backend", "dask"]) == 2
     assert capsys.readouterr().err == "nim_evo: error: --backend dask needs Dask: pip install 'nim-evo[distributed]'\n"
+
+
+def test_without_cryptography_the_local_cluster_error_names_the_extra(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cryptography", None)
+    assert run([*SMALL, "--out", str(tmp_path / "r"), "--backend", "dask"]) == 2
+    assert capsys.readouterr().err == ("nim_evo: error: the local Dask cluster runs over TLS, which needs the "
+                                       "cryptography package: pip install 'nim-evo[distributed]'\n")
+    assert not (tmp_path / "r").exists()
+
+
+def test_the_local_cluster_lets_no_other_client_in():
+    """The local cluster of --backend dask speaks TLS with a certificate of its own: a
+    process of the same machine that finds its port can neither connect in the clear nor
+    with a certificate of its own (before, a second process connected and ran code in both
+    workers)."""
+    import distributed
+    from distributed.security import Security
+    from joblib import Parallel, delayed
+    from joblib.parallel import get_active_backend
+
+    with cluster.evaluation_backend("dask", jobs=1) as jobs:
+        address = get_active_backend()[0].client.scheduler.address
+        assert address.startswith("tls://127.0.0.1:")
+        assert Parallel(n_jobs=jobs)(delayed(abs)(-n) for n in range(3)) == [0, 1, 2]  # its own client works
+        for security in (None, Security.temporary()):
+            try:
+                distributed.Client(address, timeout="3s", security=security)
+                refused = None
+            except Exception as error:
+                refused = str(error)
+            gc.collect()  # the half-made client's __del__, now: later it would deadlock the next client
+            assert refused is not None and "TLS" in refused, refused
