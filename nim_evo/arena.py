@@ -12,6 +12,10 @@ map) to ``runs/arena-<game>-seed<seed>/`` or ``--out``.
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # Ctrl-C during the imports below: one line
+    from nim_evo.cli.interrupt import quiet_until_main
+    quiet_until_main()
+
 import sys
 from pathlib import Path
 

@@ -12,6 +12,10 @@ which ``nim_evo.load_strategy`` plays.
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # Ctrl-C during the imports below: one line
+    from nim_evo.cli.interrupt import quiet_until_main
+    quiet_until_main()
+
 import argparse
 import json
 import os

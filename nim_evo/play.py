@@ -13,6 +13,10 @@ solver, ``help`` explains, ``quit`` leaves (see :mod:`nim_evo.cli.games`).
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # Ctrl-C during the imports below: one line
+    from nim_evo.cli.interrupt import quiet_until_main
+    quiet_until_main()
+
 import argparse
 import contextlib
 import copy
@@ -22,6 +26,7 @@ import numpy as np
 
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, report_error,
                               rules_from_args)
+from nim_evo.cli.interrupt import at_main
 from nim_evo.cli.console import Console, EndOfInput
 from nim_evo.cli.games import COMPUTER_FIRST, HUMAN_FIRST, play_computers, play_human
 from nim_evo.cli.opponents import resolve_saying
@@ -96,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None, stdin=None, stdout=None) -> int:
     """Run the command; ``stdin``/``stdout`` default to the process's streams. Returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    at_main()
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     if stdin is None or stdout is None:  # the shell closed them (<&- or >&-)
         if sys.stderr is not None:

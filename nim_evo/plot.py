@@ -16,6 +16,10 @@ strategy file (an exported genome or a trained learner) gets its policy picture,
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # Ctrl-C during the imports below: one line
+    from nim_evo.cli.interrupt import quiet_until_main
+    quiet_until_main()
+
 import hashlib
 import os
 import sys

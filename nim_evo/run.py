@@ -10,6 +10,10 @@ champion) and exports the champion to ``genomes/<run-id>-<kind>.json``, a playab
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # Ctrl-C during the imports below: one line
+    from nim_evo.cli.interrupt import quiet_until_main
+    quiet_until_main()
+
 import argparse
 import contextlib
 import dataclasses
@@ -22,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, list_games, report_error,
                               rules_from_args)
+from nim_evo.cli.interrupt import at_main
 from nim_evo.evolution import cluster
 from nim_evo.plots import FORMATS
 from nim_evo.validation import JOBS, ParameterError, UserError
@@ -79,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    at_main()
     with _terminate_as_interrupt():
         return _main(argv)
 

@@ -3,11 +3,17 @@ JSON reads whose every failure is one line."""
 
 import json
 import os
+import signal
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from nim_evo.io import atomic_write_bytes, atomic_write_text, read_json, write_json
+from nim_evo.io import (atomic_write_bytes, atomic_write_text, read_json, uninterrupted, write_arrays_document,
+                        write_json)
 from nim_evo.validation import UserError
 
 
@@ -192,3 +198,67 @@ def test_a_write_that_must_not_replace_leaves_a_file_that_appeared_meanwhile(tmp
     with pytest.raises(UserError, match="was written by someone else meanwhile; it is left as it is"):
         atomic_write_text(path, "second", replace=False)
     assert path.read_text() == "first" and sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]
+
+
+def test_uninterrupted_holds_ctrl_c_until_the_files_are_written(tmp_path):
+    """A SIGINT in the middle of the body: the body runs to its end, then KeyboardInterrupt."""
+    written = []
+    with pytest.raises(KeyboardInterrupt):
+        with uninterrupted():
+            os.kill(os.getpid(), signal.SIGINT)
+            write_arrays_document(tmp_path / "a.npz", {"x": np.arange(3)})
+            written.append("a")
+            atomic_write_text(tmp_path / "b.txt", "b")
+            written.append("b")
+    assert written == ["a", "b"] and (tmp_path / "b.txt").read_text() == "b"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_uninterrupted_answers_a_held_sigterm_with_its_own_handler():
+    calls = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: calls.append(signum))
+    try:
+        with uninterrupted():
+            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGTERM)
+            assert calls == []
+        assert calls == [signal.SIGTERM]  # once, after the body
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_uninterrupted_leaves_signals_alone_off_the_main_thread():
+    seen = []
+
+    def body():
+        with uninterrupted():
+            seen.append(signal.getsignal(signal.SIGINT))
+
+    thread = threading.Thread(target=body)
+    thread.start()
+    thread.join()
+    assert seen == [signal.default_int_handler]
+
+
+@pytest.mark.parametrize("module", ["nim_evo.run", "nim_evo.learn", "nim_evo.plot", "nim_evo.play", "nim_evo.arena",
+                                    "nim_evo"])
+def test_ctrl_c_while_a_command_imports_is_one_line(module):
+    """Ctrl-C before a command's main (its imports take a few tenths of a second) ends it in one
+    line with status 130, never a traceback of whichever import it fell in. The signal is sent
+    by the first import the command makes after its first line, so where it falls is fixed."""
+    code = f"""
+import os, runpy, signal, sys
+
+class Trip:  # at the command's first import of nim_evo.cli.args, a Ctrl-C
+    def find_spec(self, name, path=None, target=None):
+        if name == "nim_evo.cli.args":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+
+sys.meta_path.insert(0, Trip())
+sys.argv = ["x", "--help"]
+runpy.run_module({module!r}, run_name="__main__", alter_sys=True)
+"""
+    process = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert process.returncode == 130, process.stderr
+    assert process.stderr == "\nnim_evo: interrupted\n" and process.stdout == ""

@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from nim_evo.cli.interrupt import at_main
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
 from nim_evo.validation import ParameterError, UserError, check, usable_jobs
 
@@ -42,6 +43,7 @@ def command(interrupted: str = "interrupted"):
     def wrap(body):
         @functools.wraps(body)
         def main(argv=None) -> int:
+            at_main()
             try:
                 return body(sys.argv[1:] if argv is None else list(argv))
             except (UserError, OSError) as error:

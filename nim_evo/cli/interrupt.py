@@ -1,0 +1,39 @@
+"""Ctrl-C while a command starts: one line, never a traceback of the imports it was in.
+
+A command module run as ``__main__`` calls :func:`quiet_until_main` before its imports (numpy,
+DEAP and the rest take a few tenths of a second, when a person may already press Ctrl-C);
+its ``main`` calls :func:`at_main`, from where Ctrl-C is Python's ``KeyboardInterrupt`` again,
+which the command reports itself (and a run answers with its checkpoint). Only the
+interpreter's own start, before the command module's first line, is left to Python: a
+signal there ends the process without a word.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+STATUS = 130  # the shell's status for a process ended by SIGINT
+
+
+def _before_main(signum, frame):
+    # Exit at once: an exception raised in the middle of an import may be caught and turned
+    # into another (numpy's C modules answer with a page of ImportError), and nothing has
+    # been written yet that would need finishing.
+    try:
+        sys.stderr.write("\nnim_evo: interrupted\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(STATUS)
+
+
+def quiet_until_main() -> None:
+    """Until :func:`at_main`: Ctrl-C ends the process in one line, status 130."""
+    signal.signal(signal.SIGINT, _before_main)
+
+
+def at_main() -> None:
+    """Ctrl-C raises ``KeyboardInterrupt`` again (if :func:`quiet_until_main` changed it)."""
+    if signal.getsignal(signal.SIGINT) is _before_main:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
