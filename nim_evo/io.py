@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import io
+import signal
 import tempfile
+import threading
 import zipfile
 import zlib
 from pathlib import Path
@@ -18,6 +21,32 @@ MAX_DEPTH = 100  # how deep a document read back may nest
 MAX_JSON_BYTES = 128 * 2**20  # the biggest file nim_evo writes (a table genome of 2,000,000 positions) is ~30 MB
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
+
+
+@contextlib.contextmanager
+def uninterrupted():
+    """Ctrl-C and SIGTERM held while the body writes files, and answered after it as they would
+    have been (a ``KeyboardInterrupt``, most often): files that belong together (a generation's
+    checkpoint and logbook) are written whole, and a signal that lands in a library's own
+    clean-up (numpy's archive writer, which then raises another error) cannot turn into a
+    traceback. Signals are left alone outside the main thread, where Python cannot set them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = []
+    previous = {number: signal.signal(number, lambda signum, frame: held.append(signum))
+                for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    for number in dict.fromkeys(held):
+        handler = previous[number]
+        if callable(handler):
+            handler(number, None)
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(number)
 
 
 def atomic_write_bytes(path, data: bytes, replace: bool = True) -> None:

@@ -1,7 +1,8 @@
 """A ``python -m nim_evo.run`` that acts right after it checkpoints a chosen generation:
 ``python tests/stopping_run.py GENERATION ACTION [run arguments]``, ``ACTION`` being ``kill``
 (the run SIGKILLs itself, as a machine dying would), ``term`` (it SIGTERMs itself, as
-``kill`` or a batch system's time limit would), ``kill:PID`` (it SIGKILLs that
+``kill`` or a batch system's time limit would), ``int-group`` (it sends SIGINT to its
+whole process group, as Ctrl-C in a terminal does, its Dask workers included), ``kill:PID`` (it SIGKILLs that
 process, say a Dask scheduler, and carries on) or ``kill-worker:MARKER`` (the first task of
 the next generation that runs on a Dask worker SIGKILLs its own worker process in the
 middle of the task, once: it first creates the file ``MARKER``, which it must not find,
@@ -17,7 +18,6 @@ import sys
 from nim_evo.evolution import loop, rundir
 from nim_evo.run import main
 
-generation, action, *argv = sys.argv[1:]
 save = rundir.RunDir.save
 evaluate = loop.evaluate
 armed = []  # the marker of kill-worker, once its generation is checkpointed
@@ -25,12 +25,16 @@ armed = []  # the marker of kill-worker, once its generation is checkpointed
 
 def save_then_act(self, state, config, extra):
     save(self, state, config, extra)
+    generation, action = sys.argv[1:3]
     if state.generation == int(generation):
         if action.startswith("kill-worker:"):
             armed.append(action.split(":", 1)[1])
             return
         if action == "term":  # the run's handler acts at once, before another generation begins
             os.kill(os.getpid(), signal.SIGTERM)
+            return
+        if action == "int-group":
+            os.killpg(os.getpgid(0), signal.SIGINT)
             return
         victim = os.getpid() if action == "kill" else int(action.split(":")[1])
         os.kill(victim, signal.SIGKILL)
@@ -71,6 +75,7 @@ def kill_its_worker_once(marker, function, *args):
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-rundir.RunDir.save = save_then_act
-loop.evaluate = evaluate_then_act
-sys.exit(main(argv))
+if __name__ == "__main__":  # (a local Dask cluster's workers import this file again, as their __main__)
+    rundir.RunDir.save = save_then_act
+    loop.evaluate = evaluate_then_act
+    sys.exit(main(sys.argv[3:]))

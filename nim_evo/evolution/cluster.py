@@ -23,6 +23,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import warnings
 import weakref
 from collections.abc import Iterator
@@ -105,10 +106,12 @@ def evaluation_backend(backend: str = "local", jobs: int | None = None, schedule
             _cryptography()
             # TLS with a certificate made for this cluster (Dask's Security.temporary): a task
             # is a pickle, and without it any process of the machine could connect and run
-            # code in the workers (and, through results, here). No dashboard either.
-            cluster = stack.enter_context(distributed.LocalCluster(
-                n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None, security=True, silence_logs=logging.ERROR))
+            # code in the workers (and, through results, here). (Its HTTP server, for health and
+            # metrics, always starts: on a free port of loopback, read-only.)
+            with _deaf_to_ctrl_c():
+                cluster = stack.enter_context(distributed.LocalCluster(
+                    n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                    host="127.0.0.1", dashboard_address="127.0.0.1:0", security=True, silence_logs=logging.ERROR))
             address, security = cluster.scheduler_address, cluster.security
         else:
             address, security = scheduler, None  # (None: Dask's configuration, distributed.comm.tls)
@@ -124,6 +127,25 @@ def evaluation_backend(backend: str = "local", jobs: int | None = None, schedule
             if client.status == "running":
                 raise  # not the cluster's: a disk or file-system problem of the run
             raise ClusterError(f"lost the Dask scheduler at {address} ({type(error).__name__}: {error})") from None
+
+
+@contextlib.contextmanager
+def _deaf_to_ctrl_c() -> Iterator[None]:
+    """SIGINT ignored for the body, which starts a local cluster: the worker processes it
+    starts keep ignoring it (an ignored signal stays ignored across ``exec``, and Python
+    then installs no handler of its own), so Ctrl-C in a terminal, sent to every process of
+    the foreground group, reaches this process alone, which closes the cluster and says one
+    line, where each worker printed a page of traceback. The price: a Ctrl-C while the
+    cluster starts (about a second) is lost. (Blocking the signal instead would hold it, but
+    Dask's threads that start the processes do not keep a blocked mask.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def workers(jobs: int, *shared) -> Scattered | LocalPool | None:
@@ -288,6 +310,9 @@ def _connect(distributed, address: str, security=None):
     try:
         client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
         versions = client.run(_nim_evo_version)
+    except KeyboardInterrupt:  # closed now: left open, it tries to reconnect to a closed cluster, aloud
+        client.close()
+        raise
     except Exception as error:
         client.close()
         reason = "no worker joined it" if isinstance(error, TimeoutError) else \

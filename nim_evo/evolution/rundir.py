@@ -18,7 +18,8 @@ from pathlib import Path
 
 from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State, freeze, thaw
 from nim_evo.genomes import genome_document
-from nim_evo.io import atomic_write_text, read_arrays_document, read_json, write_arrays_document, write_json
+from nim_evo.io import (atomic_write_text, read_arrays_document, read_json, uninterrupted, write_arrays_document,
+                        write_json)
 from nim_evo.validation import UserError
 
 CHECKPOINT_FORMAT = "nim_evo/checkpoint"
@@ -92,10 +93,12 @@ class RunDir:
         write_json(self.config_path, config.to_json())
 
     def save(self, state: State, config: Config, extra: dict) -> None:
-        """Checkpoint and logbook after a generation."""
-        write_arrays_document(self.checkpoint_path, {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
-                                            "config": config.to_json(), "state": freeze(state, config), **extra})
-        atomic_write_text(self.logbook_path, logbook_csv(state.logbook))
+        """Checkpoint and logbook after a generation (a Ctrl-C meanwhile is answered after both)."""
+        with uninterrupted():
+            write_arrays_document(self.checkpoint_path, {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
+                                                         "config": config.to_json(), "state": freeze(state, config),
+                                                         **extra})
+            atomic_write_text(self.logbook_path, logbook_csv(state.logbook))
 
     def load(self) -> tuple[Config, State, dict]:
         """The config, last checkpoint and the run's extras (export path, command); ``ValueError``
@@ -153,8 +156,9 @@ class RunDir:
 
     def write_outputs(self, state: State, config: Config, champion_doc: dict) -> None:
         halloffame = [individual_document(ind, config) for ind in state.halloffame]
-        write_json(self.halloffame_path, {"run": self.run_id, "individuals": halloffame})
-        write_json(self.champion_path, champion_doc)
+        with uninterrupted():
+            write_json(self.halloffame_path, {"run": self.run_id, "individuals": halloffame})
+            write_json(self.champion_path, champion_doc)
 
 
 def _without_generations(config_json: dict) -> dict:

@@ -6,6 +6,7 @@ import gc
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -309,3 +310,28 @@ def test_the_local_cluster_lets_no_other_client_in():
                 refused = str(error)
             gc.collect()  # the half-made client's __del__, now: later it would deadlock the next client
             assert refused is not None and "TLS" in refused, refused
+
+
+@slow
+def test_ctrl_c_on_a_local_cluster_run_is_one_line_from_the_run_alone(tmp_path):
+    """Ctrl-C in a terminal signals every process of the foreground group: the workers of the
+    local cluster ignore it (they used to print a page of traceback each), and the run says
+    one line and resumes. Where it falls is fixed: the run signals its own group right after
+    checkpointing generation 2 (tests/stopping_run.py's int-group)."""
+    out = tmp_path / "r"
+    process = subprocess.run([sys.executable, str(STOPPING_RUN), "2", "int-group", *SMALL, "--generations", "50",
+                              "--backend", "dask", "--jobs", "2", "--out", str(out),
+                              "--genomes-dir", str(tmp_path / "g")],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300, start_new_session=True)
+    assert process.returncode in (130, -signal.SIGINT), process.stderr
+    assert process.stderr.strip() == f"nim_evo: interrupted; continue with --resume {out}"
+
+
+@slow
+def test_the_local_cluster_workers_ignore_ctrl_c():
+    from joblib import Parallel, delayed
+
+    with cluster.evaluation_backend("dask", jobs=2) as jobs:
+        handlers = Parallel(n_jobs=jobs)(delayed(signal.getsignal)(signal.SIGINT) for _ in range(4))
+    assert handlers == [signal.SIG_IGN] * 4
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # this process's, given back
