@@ -97,7 +97,7 @@ class RunDir:
         with uninterrupted():
             write_arrays_document(self.checkpoint_path, {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
                                                          "config": config.to_json(), "state": freeze(state, config),
-                                                         **extra})
+                                                         **extra, **self._export_entry(extra.get("export"))})
             atomic_write_text(self.logbook_path, logbook_csv(state.logbook))
 
     def load(self) -> tuple[Config, State, dict]:
@@ -122,7 +122,34 @@ class RunDir:
             state = thaw(data["state"], config)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             raise UserError(f"{self.checkpoint_path} holds no valid run state ({type(error).__name__})") from None
-        return config, state, {key: data.get(key) for key in ("export", "command", "opponent_files")}
+        return config, state, self._extras(data)
+
+    def _export_entry(self, export) -> dict:
+        """The export's path as the checkpoint keeps it: relative to the run directory, so that
+        a run resumed from another working directory (or moved with its genomes folder)
+        exports where it did before."""
+        if export is None:
+            return {"export": None}
+        target = os.path.abspath(export)
+        try:
+            return {"export": os.path.relpath(target, self.path.absolute()), "export_from": "run directory"}
+        except ValueError:  # another drive (Windows): kept absolute
+            return {"export": target, "export_from": "run directory"}
+
+    def _extras(self, data: dict) -> dict:
+        """The checkpoint's extras, checked: the export path (relative to the run directory,
+        or, in checkpoints of nim_evo 0.1, to where the run was started), the command line,
+        the digests of the opponent files."""
+        extras = {key: data.get(key) for key in ("export", "command", "opponent_files")}
+        for key in ("export", "command"):
+            if not isinstance(extras[key], (str, type(None))):
+                raise UserError(f"{self.checkpoint_path}: {key} must be text, not {type(extras[key]).__name__}")
+        files = extras["opponent_files"]
+        if files is not None and not (isinstance(files, dict) and all(isinstance(v, str) for v in files.values())):
+            raise UserError(f"{self.checkpoint_path}: opponent_files must map file names to digests")
+        if extras["export"] is not None and data.get("export_from") == "run directory":
+            extras["export"] = os.path.normpath(os.path.join(self.path.absolute(), extras["export"]))
+        return extras
 
     def _read_checkpoint(self) -> dict:
         if not self.checkpoint_path.exists():

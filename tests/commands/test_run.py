@@ -416,3 +416,36 @@ def test_worker_processes_end_with_a_killed_run(tmp_path):
             break
         time.sleep(0.01)
     assert left == []
+
+
+def test_a_run_resumed_from_another_directory_exports_where_it_did(tmp_path, monkeypatch):
+    """The export's place is kept relative to the run directory: --resume from elsewhere
+    updates the same file (it used to write a second one under the new working directory's
+    genomes/ and leave the first at the old generation)."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    monkeypatch.chdir(first)
+    assert main([*SMALL, "--generations", "2", "--out", "runs/r", "--quiet"]) == 0
+    monkeypatch.chdir(second)
+    assert main(["--resume", str(first / "runs" / "r"), "--generations", "4", "--quiet"]) == 0
+    assert list(second.iterdir()) == []
+    export = json.loads((first / "genomes" / "r-table.json").read_text())
+    assert export["run_config"]["generations"] == 4
+    assert export["genome"] == json.loads((first / "runs" / "r" / "champion.json").read_text())["genome"]
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("export", 7, "export must be text, not int"),
+    ("command", ["rm"], "command must be text, not list"),
+    ("opponent_files", {"a.json": 3}, "opponent_files must map file names to digests"),
+])
+def test_a_checkpoint_s_extras_are_checked(tmp_path, capsys, field, value, message):
+    from nim_evo.io import read_arrays_document, write_arrays_document
+
+    out = tmp_path / "r"
+    assert run(tmp_path, "--generations", "1", "--out", str(out)) == 0
+    checkpoint = out / "checkpoint.npz"
+    write_arrays_document(checkpoint, {**read_arrays_document(checkpoint), field: value})
+    assert main(["--resume", str(out), "--generations", "2", "--quiet"]) == 2
+    assert capsys.readouterr().err == f"nim_evo: error: {checkpoint}: {message}\n"
