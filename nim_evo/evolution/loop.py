@@ -129,32 +129,6 @@ class State:
     extra: dict = field(default_factory=dict)
 
 
-def freeze(state: State, config: Config) -> dict:
-    """The state as a plain dict of arrays and numbers, for a checkpoint.
-
-    (DEAP's numpy individuals pickle gene by gene as Python objects, which is slow and large.)
-    """
-    kind = get_kind(config.genome)
-    return {"generation": state.generation, "population": [_freeze(ind, kind) for ind in state.population],
-            "halloffame": [_freeze(ind, kind) for ind in state.halloffame], "logbook": list(state.logbook),
-            "games": state.games, "seconds": state.seconds}
-
-
-def thaw(data: dict, config: Config) -> State:
-    """The state a :func:`freeze` dict describes, with DEAP individuals, hall of fame and logbook."""
-    kind = get_kind(config.genome)
-    population = [_thaw(item, kind.individual) for item in data["population"]]
-    halloffame = tools.HallOfFame(HALL_OF_FAME, similar=kind.same)
-    # HallOfFame.insert puts an item before those of equal fitness: insert from the last,
-    # so ties keep their order (the hall of fame replaces its last member by that order)
-    for item in reversed(data["halloffame"]):
-        halloffame.insert(_thaw(item, kind.individual))
-    logbook = tools.Logbook()
-    for record in data["logbook"]:
-        logbook.record(**record)
-    return State(data["generation"], population, halloffame, logbook, data["games"], data["seconds"])
-
-
 def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map."""
     kind = get_kind(config.genome)
@@ -301,20 +275,6 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
                          **{k: round(float(v), 6) for k, v in record.items()},
                          subgames=round(champion.fitness.values[1], 6),
                          **rates, accuracy=accuracy, seconds=round(seconds, 3))
-
-
-def _freeze(ind, kind) -> dict:
-    return {"genes": kind.plain(ind), "fitness": tuple(ind.fitness.values),
-            "rates": getattr(ind, "rates", None), "credit": getattr(ind, "credit", None)}
-
-
-def _thaw(item: dict, individual):
-    ind = individual(item["genes"])  # through the creator class: its own fitness object
-    ind.fitness.values = tuple(item["fitness"])
-    rates, credit = item["rates"], item["credit"]  # JSON gave lists where the run had tuples
-    ind.rates = None if rates is None else {name: tuple(pair) for name, pair in rates.items()}
-    ind.credit = None if credit is None else tuple(credit)
-    return ind
 
 
 def _create(kind, rules, rng, multiset: bool):

@@ -16,13 +16,17 @@ import os
 import weakref
 from pathlib import Path
 
-from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State, freeze, thaw
+from nim_evo.evolution.checkpoint import freeze, thaw
+from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State
 from nim_evo.genomes import genome_document
 from nim_evo.io import (atomic_write_text, read_arrays_document, read_json, uninterrupted, write_arrays_document,
                         write_json)
 from nim_evo.validation import UserError
 
 CHECKPOINT_FORMAT = "nim_evo/checkpoint"
+
+
+MAX_LOGBOOK_BYTES = 256 * 2**20  # a million generations against a panel of ten
 
 
 class RunDir:
@@ -109,20 +113,19 @@ class RunDir:
             raise UserError(f"no run directory at {self.path}")
         self._remove_stale_temporaries()
         data = self._read_checkpoint()
+        config = config_from_document(data.get("config"), self.checkpoint_path)
         try:
-            config = Config.from_json(data["config"])
-        except (TypeError, KeyError, ValueError) as error:
-            raise UserError(f"{self.checkpoint_path} holds no valid run config ({error})") from None
-        written = read_json(self.config_path) if self.config_path.exists() else None  # corrupt: ValueError
-        if written is not None and _without_generations(written) != _without_generations(config.to_json()):
+            state = thaw(data.get("state"), config)
+        except UserError as error:
+            raise UserError(f"{self.checkpoint_path}: {error}") from None
+        extras = self._extras(data)
+        written = read_json(self.config_path) if self.config_path.exists() else None  # corrupt: UserError
+        if written is not None and (not isinstance(written, dict) or
+                                    _without_generations(written) != _without_generations(config.to_json())):
             raise UserError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
-        if written != config.to_json():
+        if written != config.to_json():  # (only once everything is checked)
             write_json(self.config_path, config.to_json())
-        try:
-            state = thaw(data["state"], config)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-            raise UserError(f"{self.checkpoint_path} holds no valid run state ({type(error).__name__})") from None
-        return config, state, self._extras(data)
+        return config, state, extras
 
     def _export_entry(self, export) -> dict:
         """The export's path as the checkpoint keeps it: relative to the run directory, so that
@@ -186,6 +189,57 @@ class RunDir:
         with uninterrupted():
             write_json(self.halloffame_path, {"run": self.run_id, "individuals": halloffame})
             write_json(self.champion_path, champion_doc)
+
+
+def config_from_document(document, path) -> Config:
+    """A run's configuration from its JSON (a ``config.json``, a checkpoint's), checked by
+    :class:`~nim_evo.evolution.loop.Config`; a one-line ``UserError`` naming ``path`` otherwise."""
+    if not isinstance(document, dict):
+        raise UserError(f"{path} holds no nim_evo run config")
+    try:
+        return Config.from_json(document)
+    except (TypeError, KeyError, ValueError) as error:
+        reason = f"no field {error}" if isinstance(error, KeyError) else str(error).splitlines()[0]
+        raise UserError(f"{path} holds no valid run config ({reason})") from None
+
+
+def read_config(path) -> Config:
+    """A run's ``config.json``, checked (:func:`config_from_document`)."""
+    return config_from_document(read_json(path), path)
+
+
+def read_logbook(path, opponents) -> dict:
+    """A run's ``logbook.csv`` (as :func:`logbook_csv` writes it): its columns of generations,
+    evaluations, games, fitness, accuracy and a win rate for each of ``opponents``, as float
+    arrays (an empty cell, a value the run had not measured, is NaN). Anything else, a file
+    over ``MAX_LOGBOOK_BYTES`` included, is a one-line ``UserError`` naming the file."""
+    import numpy as np
+
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_LOGBOOK_BYTES:
+            raise UserError(f"{path} is {size:,} bytes; nim_evo reads logbooks of at most {MAX_LOGBOOK_BYTES:,}")
+        with open(path, encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+    except FileNotFoundError:
+        raise UserError(f"{path.parent} has no logbook.csv yet") from None
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise UserError(f"cannot read {path}: {error}") from None
+    if not rows:
+        raise UserError(f"{path} has no generations yet")
+    needed = ["gen", "evals", "games", "min", "mean", "max", "accuracy", *opponents]
+    missing = [name for name in needed if name not in rows[0]]
+    if missing:
+        raise UserError(f"{path} has no column {missing[0]!r}; is it a nim_evo logbook?")
+    try:
+        columns = {name: np.array([float(row[name]) if row[name] != "" else np.nan for row in rows])
+                   for name in needed}
+    except (TypeError, ValueError):  # TypeError: a row shorter than the header (None)
+        raise UserError(f"{path} holds a value that is not a number") from None
+    if any(np.isinf(column).any() for column in columns.values()) or np.isnan(columns["gen"]).any():
+        raise UserError(f"{path} holds a value that is not a finite number")
+    return columns
 
 
 def _without_generations(config_json: dict) -> dict:

@@ -41,7 +41,10 @@ Defaults cover the rest: :meth:`GenomeKind.choose` (a move per position, drawn f
 ``move_probabilities``), :meth:`GenomeKind.stack` (many genomes as one array, one row per
 game), :meth:`GenomeKind.distribution` (its moves at one position, for the scalar path),
 :meth:`GenomeKind.judged_space` (where accuracy is measured), :meth:`GenomeKind.plain`
-(genes cheap to send to a worker), :meth:`GenomeKind.same` (hall-of-fame similarity) and
+(genes cheap to send to a worker, and how a checkpoint keeps them),
+:meth:`GenomeKind.check_plain` (such genes read back, checked against a new genome's
+shapes, with a kind's ranges from :meth:`GenomeKind.check_ranges`),
+:meth:`GenomeKind.same` (hall-of-fame similarity) and
 :meth:`GenomeKind.upgrade_config` (a run config written by an older nim_evo).
 """
 
@@ -164,6 +167,20 @@ class GenomeKind:
         """The genes without the individual around them, cheap to send to a worker."""
         return np.asarray(genes).copy()
 
+    def check_plain(self, genes, rules: Rules, multiset: bool = True):
+        """Genes read back in :meth:`plain` form (a checkpoint's, through JSON and arrays),
+        checked before use: the structure, shapes and kind of number of a new genome of the
+        board, every number finite; the genes as :meth:`plain` gives them, or a one-line
+        :class:`UserError`. Kinds with ranges add them (:meth:`check_ranges`)."""
+        model = self.plain(self.create(rules, np.random.default_rng(0), multiset=multiset))
+        checked = like(genes, model, "genes")
+        self.check_ranges(checked, rules)
+        return checked
+
+    def check_ranges(self, genes, rules: Rules) -> None:
+        """A one-line :class:`UserError` if plain genes of the right shape hold a value out of
+        range (by default, none is)."""
+
     def same(self, a, b) -> bool:
         """Hall-of-fame similarity: equal genes."""
         return np.array_equal(a, b)
@@ -172,3 +189,34 @@ class GenomeKind:
         """A run config (JSON) written before the config had every field of today, as this
         kind ran it then."""
         return data
+
+
+def like(value, model, where: str):
+    """``value`` (read back from JSON and arrays) shaped as ``model``: dicts with the same keys,
+    lists of the same length, arrays of the same shape and kind of number (cast to the model's
+    dtype without loss), numbers finite. A one-line :class:`UserError` naming ``where`` otherwise."""
+    if isinstance(model, dict):
+        if not isinstance(value, dict) or set(value) != set(model):
+            raise UserError(f"{where} must have the fields {', '.join(map(str, model))}")
+        return {key: like(value[key], model[key], f"{where}.{key}") for key in model}
+    if isinstance(model, (list, tuple)):
+        if not isinstance(value, (list, tuple)) or len(value) != len(model):
+            raise UserError(f"{where} must be a list of {len(model)}")
+        return [like(v, m, f"{where}[{k}]") for k, (v, m) in enumerate(zip(value, model))]
+    model = np.asarray(model)
+    wanted = ("a truth value" if model.dtype.kind == "b" else "a number") if not model.shape \
+        else f"an array of shape {model.shape}"
+    if isinstance(value, (bool, np.bool_)) != (model.dtype.kind == "b") or isinstance(value, (str, dict, type(None))):
+        raise UserError(f"{where} must be {wanted}")
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):  # ragged lists
+        raise UserError(f"{where} must be {wanted}") from None
+    if array.shape != model.shape or array.dtype.kind not in "biuf":
+        raise UserError(f"{where} must be {wanted}")
+    if array.dtype.kind == "f" and not np.isfinite(array).all():
+        raise UserError(f"{where} holds a number that is not finite")
+    cast = array.astype(model.dtype)
+    if not np.array_equal(cast, array):
+        raise UserError(f"{where} must hold {model.dtype.name} values")
+    return cast if model.shape else cast.item()

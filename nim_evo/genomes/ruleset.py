@@ -223,6 +223,11 @@ class RulesKind(GenomeKind):
     def plain(self, genes) -> dict:
         return {situation: list(rule) for situation, rule in genes.items()}
 
+    def check_ranges(self, genes, rules: Rules) -> None:
+        for situation, rule in genes.items():
+            if not all(0 <= v < bound for v, bound in zip(rule, FIELDS)):
+                raise UserError(f"the rule for {situation} is out of range: {rule!r}")
+
     def same(self, a, b) -> bool:
         return dict(a) == dict(b)
 

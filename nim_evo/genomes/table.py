@@ -31,7 +31,7 @@ import numpy as np
 from nim_evo.engine.boards import move_indices
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space, space_for, space_size
-from nim_evo.genomes.protocol import GenomeKind, individual_type
+from nim_evo.genomes.protocol import GenomeKind, individual_type, like
 from nim_evo.validation import UserError
 
 NAME = "table"
@@ -182,6 +182,20 @@ class TableKind(GenomeKind):
     policy = staticmethod(policy)
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
+
+    def check_plain(self, genes, rules: Rules, multiset: bool = True):
+        space = space_for(rules, multiset=multiset)
+        genes = like(genes, np.zeros(space.n_positions, dtype=np.int16), "genes")
+        if genes[0] != 0:
+            raise UserError("genes[0], the empty board's, must be 0")
+        moves = np.asarray(genes[1:], dtype=np.int64)  # position k + 1's move
+        legal = (moves >= 0) & (moves < space.n_moves)
+        legal[legal] = space.legal[np.flatnonzero(legal) + 1, moves[legal]]
+        if not legal.all():
+            index = int(np.flatnonzero(~legal)[0]) + 1
+            raise UserError(f"genes[{index}] ({int(genes[index])}) is not a legal move in position "
+                            f"{space.position(index)}")
+        return genes
 
     def distribution(self, genes, rules: Rules, piles):
         space = genes_space(genes, rules)

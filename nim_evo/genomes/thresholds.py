@@ -156,5 +156,9 @@ class ThresholdsKind(GenomeKind):
     def create(self, rules: Rules, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
         return create(rules, rng, container)
 
+    def check_ranges(self, genes, rules: Rules) -> None:
+        if not ((genes >= 0) & (genes <= 1)).all():
+            raise UserError("thresholds must lie in [0, 1]")
+
 
 KIND = ThresholdsKind()

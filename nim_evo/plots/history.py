@@ -14,7 +14,6 @@ With one run plotted against generations, a second axis on top reads cumulative 
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from nim_evo.engine.rules import Rules, rules_from_json
-from nim_evo.io import read_json
+from nim_evo.evolution.rundir import read_config, read_logbook
 from nim_evo.plots import X_AXES, new_figure
 from nim_evo.validation import UserError
 
@@ -87,33 +86,9 @@ def load_history(run_dir) -> History:
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise UserError(f"no run directory at {run_dir}")
-    config = read_json(run_dir / "config.json")
-    try:
-        rules = rules_from_json(config["rules"], str(run_dir / "config.json"))
-        opponents = tuple(config["opponents"])
-        config["genome"], config["seed"]
-    except (KeyError, TypeError):
-        raise UserError(f"{run_dir / 'config.json'} is not a nim_evo run config") from None
-    path = run_dir / "logbook.csv"
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            rows = list(csv.DictReader(handle))
-    except FileNotFoundError:
-        raise UserError(f"{run_dir} has no logbook.csv yet") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
-        raise UserError(f"cannot read {path}: {error}") from None
-    needed = ["gen", "evals", "games", "min", "mean", "max", "accuracy", *opponents]
-    if not rows:
-        raise UserError(f"{path} has no generations yet")
-    missing = [name for name in needed if name not in rows[0]]
-    if missing:
-        raise UserError(f"{path} has no column {missing[0]!r}; is it a nim_evo logbook?")
-    try:
-        columns = {name: np.array([float(row[name]) if row[name] != "" else np.nan for row in rows])
-                   for name in needed}
-    except (TypeError, ValueError):
-        raise UserError(f"{path} holds a value that is not a number") from None
-    return History(run_dir.resolve().name, config, rules, opponents, columns)
+    config = read_config(run_dir / "config.json")
+    columns = read_logbook(run_dir / "logbook.csv", config.opponents)
+    return History(run_dir.resolve().name, config.to_json(), config.rules, config.opponents, columns)
 
 
 def draw_history(histories: list[History], x: str = "generations"):

@@ -7,7 +7,8 @@ import pytest
 
 from nim_evo import Rules
 from nim_evo.evolution.fitness import accuracy
-from nim_evo.evolution.loop import Config, freeze, make_toolbox, start, step, thaw
+from nim_evo.evolution.checkpoint import freeze, thaw
+from nim_evo.evolution.loop import Config, make_toolbox, start, step
 
 
 def evolve(config, generations):

@@ -1,0 +1,117 @@
+"""A run's state as its checkpoint holds it: frozen to JSON values and numpy arrays
+(:func:`freeze`), and thawed back into DEAP's individuals, hall of fame and logbook
+(:func:`thaw`), every field checked before use. A checkpoint is a file people pass around:
+nothing in it is trusted, and whatever does not fit (a field missing or of the wrong type,
+an array of the wrong shape, a gene out of range, a number not finite) is one line naming
+the field. (DEAP's numpy individuals would pickle gene by gene as Python objects, slow and
+large; and nim_evo reads no pickle.)"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+from deap import tools
+
+from nim_evo.evolution.loop import HALL_OF_FAME, Config, State
+from nim_evo.genomes import get_kind
+from nim_evo.genomes.protocol import like
+from nim_evo.validation import UserError
+
+LOGBOOK_COLUMNS = ("gen", "evals", "games", "min", "mean", "max", "accuracy")
+
+
+def freeze(state: State, config: Config) -> dict:
+    """The state as a plain dict of arrays and numbers."""
+    kind = get_kind(config.genome)
+    return {"generation": state.generation, "population": [_freeze(ind, kind) for ind in state.population],
+            "halloffame": [_freeze(ind, kind) for ind in state.halloffame], "logbook": list(state.logbook),
+            "games": state.games, "seconds": state.seconds}
+
+
+def thaw(data, config: Config) -> State:
+    """The state a :func:`freeze` dict describes, checked against ``config``."""
+    if not isinstance(data, dict):
+        raise UserError("state must be an object")
+    generation = _count(data.get("generation"), "generation", config.generations)
+    kind = get_kind(config.genome)
+    population = _individuals(data.get("population"), "population", kind, config, config.population, config.population)
+    halloffame = tools.HallOfFame(HALL_OF_FAME, similar=kind.same)
+    # HallOfFame.insert puts an item before those of equal fitness: insert from the last,
+    # so ties keep their order (the hall of fame replaces its last member by that order)
+    for ind in reversed(_individuals(data.get("halloffame"), "halloffame", kind, config, 1, HALL_OF_FAME)):
+        halloffame.insert(ind)
+    logbook = tools.Logbook()
+    for record in _records(data.get("logbook"), generation, config):
+        logbook.record(**record)
+    games = _count(data.get("games"), "games", 2**62)
+    seconds = data.get("seconds")
+    if not _real(seconds) or not 0 <= seconds < math.inf:
+        raise UserError("seconds must be a finite number, 0 or more")
+    return State(generation, population, halloffame, logbook, games, float(seconds))
+
+
+def _freeze(ind, kind) -> dict:
+    return {"genes": kind.plain(ind), "fitness": tuple(ind.fitness.values),
+            "rates": getattr(ind, "rates", None), "credit": getattr(ind, "credit", None)}
+
+
+def _individuals(items, where: str, kind, config: Config, least: int, most: int) -> list:
+    if not isinstance(items, list) or not least <= len(items) <= most:
+        size = f"{least}" if least == most else f"{least} to {most}"
+        raise UserError(f"{where} must be a list of {size} individuals")
+    return [_individual(item, f"{where}[{k}]", kind, config) for k, item in enumerate(items)]
+
+
+def _individual(item, where: str, kind, config: Config):
+    if not isinstance(item, dict) or set(item) != {"genes", "fitness", "rates", "credit"}:
+        raise UserError(f"{where} must have the fields genes, fitness, rates, credit")
+    try:
+        genes = kind.check_plain(item["genes"], config.rules, multiset=config.multiset)
+    except UserError as error:
+        text = str(error)
+        raise UserError(f"{where}.{text}" if text.startswith("genes") else f"{where}.genes: {text}") from None
+    ind = kind.individual(genes)  # through the creator class: its own fitness object
+    ind.fitness.values = tuple(like(item["fitness"], [0.0] * len(ind.fitness.weights), f"{where}.fitness"))
+    rates = item["rates"]
+    if rates is not None:
+        if not isinstance(rates, dict) or set(rates) != set(config.opponents):
+            raise UserError(f"{where}.rates must give a pair of win rates for each opponent of the panel")
+        rates = {name: tuple(like(rates[name], [0.0, 0.0], f"{where}.rates.{name}")) for name in config.opponents}
+        if not all(0 <= rate <= 1 for pair in rates.values() for rate in pair):
+            raise UserError(f"{where}.rates must lie in [0, 1]")
+    ind.rates = rates
+    credit = item["credit"]
+    if credit is not None:
+        if not kind.uses_credit:
+            raise UserError(f"{where}.credit must be null: a {kind.name} genome has no credit")
+        shape = np.shape(genes)
+        credit = tuple(like(credit, [np.zeros(shape), np.zeros(shape)], f"{where}.credit"))
+    ind.credit = credit
+    return ind
+
+
+def _records(records, generation: int, config: Config) -> list:
+    """The logbook's records: one per generation up to ``generation``, numbers in each column."""
+    if not isinstance(records, list) or len(records) != generation + 1:
+        raise UserError(f"logbook must hold a record for each generation 0 to {generation}")
+    columns = (*LOGBOOK_COLUMNS, *config.opponents)
+    for k, record in enumerate(records):
+        if not isinstance(record, dict) or not set(columns) <= set(record):
+            raise UserError(f"logbook[{k}] must have the columns {', '.join(columns)}")
+        if not all(_real(value) and not math.isinf(value) for value in record.values()):
+            raise UserError(f"logbook[{k}] holds a value that is not a finite number")
+        if record["gen"] != k:
+            raise UserError(f"logbook[{k}] is the record of generation {record['gen']!r}")
+    return records
+
+
+def _count(value, where: str, most: int) -> int:
+    if not isinstance(value, Integral) or isinstance(value, bool) or not 0 <= value <= most:
+        raise UserError(f"{where} must be a whole number from 0 to {most}")
+    return int(value)
+
+
+def _real(value) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool)

@@ -1,0 +1,85 @@
+"""A checkpoint's state is checked field by field before use: each corruption below is one
+line naming the checkpoint and the field, and leaves the run's files as they were."""
+
+import copy
+
+import numpy as np
+import pytest
+
+from nim_evo.evolution.rundir import RunDir
+from nim_evo.io import read_arrays_document, write_arrays_document
+from nim_evo.run import main
+from nim_evo.validation import UserError
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """A finished two-generation run of each genome kind on 2-3-4."""
+    made = {}
+    for genome in ("table", "rules", "thresholds"):
+        out = tmp_path_factory.mktemp(genome) / "r"
+        assert main(["--game", "2-3-4", "--genome", genome, "--population", "6", "--offspring", "8",
+                     "--generations", "2", "--quiet", "--out", str(out),
+                     "--genomes-dir", str(out.parent / "genomes")]) == 0
+        made[genome] = out
+    return made
+
+
+CASES = [
+    ("table", lambda s: s["population"][0]["genes"].__setitem__(0, 3), "population[0].genes[0], the empty board's, must be 0"),
+    ("table", lambda s: s["population"][0]["genes"].__setitem__(1, 40), "population[0].genes[1] (40) is not a legal move in position"),
+    ("table", lambda s: s["population"][0]["genes"].__setitem__(2, -1), "population[0].genes[2] (-1) is not a legal move in position"),
+    ("table", lambda s: s["population"][1].__setitem__("genes", np.zeros(5, np.int16)), "population[1].genes must be an array of shape (28,)"),
+    ("table", lambda s: s["population"][1].__setitem__("genes", np.full(28, 0.5)), "population[1].genes must hold int16 values"),
+    ("table", lambda s: s["halloffame"][0].__setitem__("credit", [np.zeros(28), np.zeros(27)]), "halloffame[0].credit[1] must be an array of shape (28,)"),
+    ("table", lambda s: s["halloffame"][0].__setitem__("credit", [np.zeros(28), np.full(28, np.inf)]), "halloffame[0].credit[1] holds a number that is not finite"),
+    ("rules", lambda s: s["population"][0]["genes"]["two_piles"].__setitem__(2, 10), "population[0].genes: the rule for two_piles is out of range: ["),
+    ("rules", lambda s: s["population"][0].__setitem__("credit", [[0.0], [0.0]]), "population[0].credit must be null: a rules genome has no credit"),
+    ("thresholds", lambda s: s["population"][0]["genes"].__setitem__(0, 1.5), "population[0].genes: thresholds must lie in [0, 1]"),
+    ("thresholds", lambda s: s["population"][0].__setitem__("fitness", [0.5]), "population[0].fitness must be a list of 2"),
+    ("table", lambda s: s["population"].pop(), "population must be a list of 6 individuals"),
+    ("table", lambda s: s.__setitem__("halloffame", []), "halloffame must be a list of 1 to 5 individuals"),
+    ("table", lambda s: s["population"][0].__setitem__("rates", {"random": [0.5, 0.5]}), "population[0].rates must give a pair of win rates for each opponent"),
+    ("table", lambda s: s["population"][0]["rates"].__setitem__("random", [0.5, 2.0]), "population[0].rates must lie in [0, 1]"),
+    ("table", lambda s: s["logbook"][1].__setitem__("gen", 7), "logbook[1] is the record of generation 7"),
+    ("table", lambda s: s["logbook"][1].__setitem__("max", "high"), "logbook[1] holds a value that is not a finite number"),
+    ("table", lambda s: s["logbook"].pop(), "logbook must hold a record for each generation 0 to 2"),
+    ("table", lambda s: s.__setitem__("generation", -1), "generation must be a whole number from 0 to 2"),
+    ("table", lambda s: s.__setitem__("seconds", float("nan")), "seconds must be a finite number, 0 or more"),
+    ("table", lambda s: s.__setitem__("games", True), "games must be a whole number from 0 to"),
+]
+
+
+@pytest.mark.parametrize("genome, corrupt, message", CASES, ids=[c[2][:48] for c in CASES])
+def test_a_corrupt_checkpoint_is_one_line_naming_the_field(tmp_path, runs, genome, corrupt, message):
+    import shutil
+
+    out = tmp_path / "r"
+    shutil.copytree(runs[genome], out)
+    document = read_arrays_document(out / "checkpoint.npz")
+    state = copy.deepcopy(document["state"])
+    corrupt(state)
+    write_arrays_document(out / "checkpoint.npz", {**document, "state": state})
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(UserError) as error:
+        RunDir(out).load()
+    assert str(error.value).startswith(f"{out / 'checkpoint.npz'}: {message}"), str(error.value)
+    assert "\n" not in str(error.value)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_an_intact_checkpoint_loads_as_it_was_saved(runs):
+    from nim_evo.evolution.checkpoint import freeze
+
+    for genome, out in runs.items():
+        config, state, _ = RunDir(out).load()
+        saved = read_arrays_document(out / "checkpoint.npz")["state"]
+        again = freeze(state, config)
+        assert again["generation"] == saved["generation"] == 2
+        assert [dict(r) for r in again["logbook"]] == saved["logbook"]
+        for a, b in zip(again["population"] + again["halloffame"], saved["population"] + saved["halloffame"]):
+            assert list(a["fitness"]) == list(b["fitness"])
+            if isinstance(a["genes"], dict):
+                assert a["genes"] == b["genes"]
+            else:
+                assert np.array_equal(a["genes"], b["genes"]) and a["genes"].dtype == b["genes"].dtype
