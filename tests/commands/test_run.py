@@ -170,6 +170,12 @@ def test_default_run_ids_never_collide(tmp_path, monkeypatch):
     (["--piles", "3", "--max-take", "0"], "max_take must be >= 1"),
     (["--game", "7-5-3", "--piles", "3"], "either --game or --piles"),
     (["--piles", *["20"] * 12], "too many for a table genome"),
+    (["--piles", "1", "3", "5", "7", "9", "11", "13", "2", "--space", "ordered"],
+     "the board 1-3-5-7-9-11-13-2 has 1,935,360 positions, too many for a table genome (at most 200,000: a "
+     "generation would take about 83 s); over multisets of piles (--space multiset, the default) it has 36,822"),
+    (["--piles", "1", "3", "5", "7", "9", "11", "13", "15", "17"],
+     "has 690,690 multisets of piles, too many for a table genome (at most 200,000: a generation would take about "
+     "30 s); --genome rules or thresholds play any board"),
     (["--opponents", "genius"], "unknown agent 'genius'"),
     (["--generations", "0"], "--generations must be an integer between 1 and 1,000,000, got 0"),
     (["--population", "1"], "--population must be an integer between 2 and 10,000, got 1"),
@@ -449,3 +455,21 @@ def test_a_checkpoint_s_extras_are_checked(tmp_path, capsys, field, value, messa
     write_arrays_document(checkpoint, {**read_arrays_document(checkpoint), field: value})
     assert main(["--resume", str(out), "--generations", "2", "--quiet"]) == 2
     assert capsys.readouterr().err == f"nim_evo: error: {checkpoint}: {message}\n"
+
+
+def test_a_big_table_run_says_what_to_expect_before_it_starts(tmp_path, capsys):
+    from nim_evo.api import expected_time
+    from nim_evo.engine.rules import Rules
+    from nim_evo.evolution.loop import Config
+
+    assert run(tmp_path, "--generations", "1", "--out", str(tmp_path / "small")) == 0
+    assert "expect" not in capsys.readouterr().err  # 2-3-4: nothing to expect
+    config = Config(genome="table", rules=Rules((1, 3, 5, 7, 9, 11, 13)), generations=200)
+    assert expected_time(config) == ("about 1 s a generation (3 min in all) for a table genome of 21,318 "
+                                      "multisets of piles, on 2 cores")
+    assert expected_time(Config(genome="rules", rules=Rules((1, 3, 5, 7, 9, 11, 13)))) is None
+    assert main(["--piles", "3", "5", "7", "9", "11", "13", "--generations", "1", "--population", "4", "--offspring",
+                 "4", "--opponents", "random", "--out", str(tmp_path / "big"), "--genomes-dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("evolving a table genome on 3-5-7-9-11-13")
+    assert lines[1] == "  expect about 1 s a generation (1 s in all) for a table genome of 13,566 multisets of piles, on 2 cores"
