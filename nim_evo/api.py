@@ -308,8 +308,9 @@ def check_feasible(config: loop.Config) -> None:
     if not config.multiset and multisets <= MAX_BOUND_GENES:
         instead = f"over multisets of piles (--space multiset, the default) it has {multisets:,}"
     else:
-        instead = "--genome " + " or ".join(name for name in kind_names() if get_kind(name).board_free) + \
-            " play any board"
+        free = [name for name in kind_names() if get_kind(name).board_free]
+        instead = f"--genome {', '.join(free[:-1])} or {free[-1]} play any board" if len(free) > 1 else \
+            f"--genome {free[0]} plays any board"
     raise UserError(f"the board {config.rules.name} has {size:,} {what}, too many for a {config.genome} genome "
                     f"(at most {MAX_BOUND_GENES:,}: a generation would take about "
                     f"{_duration(size * SECONDS_PER_GENE)}); {instead}")

@@ -45,7 +45,7 @@ SUMMARY_GAMES = 5000
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="python -m nim_evo.run", description=__doc__.splitlines()[0])
     evo = p.add_argument_group("evolution")
-    evo.add_argument("--genome", help="genome kind: table (default), rules, thresholds, or one a package registers")
+    evo.add_argument("--genome", help="genome kind: table (default), rules, thresholds, program, or one a package registers")
     evo.add_argument("--generations", type=int, help="generations to evolve (default 200; at most 1,000,000)")
     evo.add_argument("--population", type=int, help="mu, the population kept (default 40; 2 to 10,000)")
     evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80; at most 10,000)")

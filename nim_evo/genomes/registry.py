@@ -22,7 +22,7 @@ from nim_evo.validation import UserError
 
 ENTRY_POINTS = "nim_evo.genomes"
 BUILTIN = {"table": "nim_evo.genomes.table", "rules": "nim_evo.genomes.ruleset",
-           "thresholds": "nim_evo.genomes.thresholds"}
+           "thresholds": "nim_evo.genomes.thresholds", "program": "nim_evo.genomes.program"}
 
 _kinds: dict[str, GenomeKind] = {}
 _loaded = False

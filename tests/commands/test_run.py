@@ -163,7 +163,7 @@ def test_default_run_ids_never_collide(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--genome", "neural"], "--genome must be one of table, rules, thresholds, got 'neural'"),
+    (["--genome", "neural"], "--genome must be one of table, rules, thresholds, program, got 'neural'"),
     (["--game", "nope"], "cannot read game 'nope'"),
     (["--piles", "3", "-1"], "pile sizes must be >= 0"),
     (["--piles", "0", "0"], "at least one object"),
@@ -175,7 +175,7 @@ def test_default_run_ids_never_collide(tmp_path, monkeypatch):
      "generation would take about 83 s); over multisets of piles (--space multiset, the default) it has 36,822"),
     (["--piles", "1", "3", "5", "7", "9", "11", "13", "15", "17"],
      "has 690,690 multisets of piles, too many for a table genome (at most 200,000: a generation would take about "
-     "30 s); --genome rules or thresholds play any board"),
+     "30 s); --genome rules, thresholds or program play any board"),
     (["--opponents", "genius"], "unknown agent 'genius'"),
     (["--generations", "0"], "--generations must be an integer between 1 and 1,000,000, got 0"),
     (["--population", "1"], "--population must be an integer between 2 and 10,000, got 1"),

@@ -36,7 +36,7 @@ def test_registration_makes_the_kind_known(toy):
         register(type("Other", (GenomeKind,), {"name": "toy"}))
     with pytest.raises(TypeError, match="GenomeKind"):
         register(object())
-    with pytest.raises(UserError, match="unknown genome 'nope'; known genomes: table, rules, thresholds, toy"):
+    with pytest.raises(UserError, match="unknown genome 'nope'; known genomes: table, rules, thresholds, program, toy"):
         get_kind("nope")
 
 
@@ -86,4 +86,4 @@ def test_the_toy_kind_runs_from_the_command_line_as_a_package_s_entry_point(tmp_
     wrong = subprocess.run([sys.executable, "-m", "nim_evo.run", "--genome", "tyo"], capture_output=True, text=True,
                            env=environment, cwd=tmp_path)
     assert wrong.returncode == 2
-    assert wrong.stderr == "nim_evo: error: --genome must be one of table, rules, thresholds, toy, got 'tyo'\n"
+    assert wrong.stderr == "nim_evo: error: --genome must be one of table, rules, thresholds, program, toy, got 'tyo'\n"

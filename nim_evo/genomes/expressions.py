@@ -1,0 +1,155 @@
+"""The language of program genomes: DEAP strongly-typed primitive sets, a safe reader of
+their expressions, and an interpreter that evaluates an expression on whole arrays.
+
+Two primitive sets (``gp.PrimitiveSetTyped``), types ``int`` and ``bool``:
+
+- ``STEP``, the fold's step ``f(a, p, k) -> int``: ``a`` the value folded so far, ``p`` a
+  pile's size, ``k`` the cap plus one (0 without a cap);
+- ``VERDICT``, ``g(v, m, n, k) -> bool``: ``v`` the folded value of a position, ``m`` its
+  largest pile, ``n`` how many piles are not empty, ``k`` as above.
+
+Primitives (both sets): ``add``, ``sub``, ``mul`` (wrapping 64-bit integers); ``and``,
+``or``, ``not`` (bitwise); ``mod`` (``mod(x, 0)`` is ``x``, so ``mod(p, k)`` is the pile
+itself without a cap); ``shl``, ``shr`` (shift amounts taken modulo 32); ``min``, ``max``;
+``lt``, ``eq`` (int, int -> bool); ``both``, ``either``, ``negate`` (bool); ``if`` (bool,
+int, int -> int) and ``when`` (bool, bool, bool -> bool); the constants 0, 1, 2, True and
+False. No primitive computes ``xor``, the
+nim-sum, a Grundy value or the misère rule: exclusive or has to be found (``sub(or(a, p),
+and(a, p))`` is one way).
+
+Expressions are DEAP's prefix notation, e.g. ``sub(or(a, p), and(a, p))``. :func:`parse`
+reads one back from a file: every token must name a primitive or terminal of the set, with
+the arity and types it requires (DEAP's own ``PrimitiveTree.from_string`` evaluates any
+unknown token as Python, which a file must never do). :func:`evaluate` runs a tree on numpy
+arrays, one node at a time over all positions at once, with no compiling and no ``eval``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from deap import gp
+
+from nim_evo.validation import UserError
+
+MAX_HEIGHT = 12  # DEAP's staticLimit on variation; files may hold no taller tree
+MAX_NODES = 400
+SHIFT = 31  # shift amounts are taken with & SHIFT
+
+
+class Int:
+    """The type tag of integer values (not ``int``: DEAP treats ``bool``, a subclass, as one)."""
+
+
+class Bool:
+    """The type tag of truth values."""
+
+
+def _mod(x, y):
+    return np.where(y == 0, x, np.mod(x, np.where(y == 0, 1, y)))
+
+
+def _if(condition, then, otherwise):
+    return np.where(condition, then, otherwise)
+
+
+INT_PRIMITIVES = {  # name: (function, argument count)
+    "add": (np.add, 2), "sub": (np.subtract, 2), "mul": (np.multiply, 2),
+    "and": (np.bitwise_and, 2), "or": (np.bitwise_or, 2), "not": (np.invert, 1),
+    "mod": (_mod, 2), "shl": (lambda x, s: np.left_shift(x, s & SHIFT), 2),
+    "shr": (lambda x, s: np.right_shift(x, s & SHIFT), 2),
+    "min": (np.minimum, 2), "max": (np.maximum, 2),
+}
+BOOL_PRIMITIVES = {"lt": (np.less, 2), "eq": (np.equal, 2), "both": (np.logical_and, 2),
+                   "either": (np.logical_or, 2), "negate": (np.logical_not, 1)}
+FUNCTIONS = {**{name: f for name, (f, _) in INT_PRIMITIVES.items()},
+             **{name: f for name, (f, _) in BOOL_PRIMITIVES.items()}, "if": _if, "when": _if}
+CONSTANTS = {"0": 0, "1": 1, "2": 2, "True": True, "False": False}
+
+
+def _primitive_set(name: str, arguments: tuple[str, ...], returns: type) -> gp.PrimitiveSetTyped:
+    pset = gp.PrimitiveSetTyped(name, [Int] * len(arguments), returns)
+    pset.renameArguments(**{f"ARG{k}": argument for k, argument in enumerate(arguments)})
+    for primitive, (function, arity) in INT_PRIMITIVES.items():
+        pset.addPrimitive(function, [Int] * arity, Int, name=primitive)
+    for primitive in ("lt", "eq"):
+        pset.addPrimitive(FUNCTIONS[primitive], [Int, Int], Bool, name=primitive)
+    for primitive in ("both", "either"):
+        pset.addPrimitive(FUNCTIONS[primitive], [Bool, Bool], Bool, name=primitive)
+    pset.addPrimitive(FUNCTIONS["negate"], [Bool], Bool, name="negate")
+    pset.addPrimitive(_if, [Bool, Int, Int], Int, name="if")
+    pset.addPrimitive(_if, [Bool, Bool, Bool], Bool, name="when")
+    for constant, value in CONSTANTS.items():
+        pset.addTerminal(value, Bool if isinstance(value, bool) else Int, name=constant)
+    return pset
+
+
+STEP = _primitive_set("step", ("a", "p", "k"), Int)
+VERDICT = _primitive_set("verdict", ("v", "m", "n", "k"), Bool)
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[(),]")
+
+
+def parse(text, pset: gp.PrimitiveSetTyped, where: str) -> gp.PrimitiveTree:
+    """The tree ``text`` writes in ``pset``'s language, checked (names, arity, types, size);
+    a one-line :class:`UserError` naming ``where`` otherwise. Never evaluates anything."""
+    if not isinstance(text, str) or len(text) > 20 * MAX_NODES:
+        raise UserError(f"{where} must be an expression of at most {MAX_NODES} nodes")
+    tokens = _TOKEN.findall(text)
+    if "".join(tokens) != re.sub(r"\s+", "", text):
+        raise UserError(f"{where}: {text[:60]!r} holds characters no expression has")
+    nodes, position = [], 0
+
+    def node(wanted: type) -> None:
+        nonlocal position
+        if position >= len(tokens) or tokens[position] in "(),":
+            raise UserError(f"{where}: {text[:60]!r} is cut short or malformed")
+        name = tokens[position]
+        position += 1
+        item = pset.mapping.get(name)
+        if item is None:
+            raise UserError(f"{where}: {name!r} is not a primitive or terminal of program genomes")
+        if item.ret is not wanted:
+            raise UserError(f"{where}: {name!r} gives {item.ret.__name__.lower()} where {wanted.__name__.lower()} is needed")
+        nodes.append(item)
+        if len(nodes) > MAX_NODES:
+            raise UserError(f"{where} has more than {MAX_NODES} nodes")
+        arguments = getattr(item, "args", [])
+        if isinstance(item, gp.Primitive):
+            _expect("(")
+            for k, argument in enumerate(arguments):
+                if k:
+                    _expect(",")
+                node(argument)
+            _expect(")")
+
+    def _expect(symbol: str) -> None:
+        nonlocal position
+        if position >= len(tokens) or tokens[position] != symbol:
+            raise UserError(f"{where}: {text[:60]!r} is malformed (expected {symbol!r})")
+        position += 1
+
+    node(pset.ret)
+    if position != len(tokens):
+        raise UserError(f"{where}: {text[:60]!r} goes on after its expression")
+    tree = gp.PrimitiveTree(nodes)
+    if tree.height > MAX_HEIGHT:
+        raise UserError(f"{where} is {tree.height} deep; program genomes are at most {MAX_HEIGHT}")
+    return tree
+
+
+def evaluate(tree: gp.PrimitiveTree, **arguments) -> np.ndarray:
+    """The tree's value on arrays (``arguments`` by the set's argument names, int64 arrays of
+    one shape, or scalars), every position at once."""
+    stack = []
+    with np.errstate(over="ignore"):
+        for item in reversed(tree):
+            if isinstance(item, gp.Primitive):
+                values = [stack.pop() for _ in item.args]
+                stack.append(FUNCTIONS[item.name](*values))
+            elif item.value in arguments:  # (DEAP keeps a terminal's name as its value)
+                stack.append(arguments[item.value])
+            else:
+                stack.append(CONSTANTS[item.value])
+    (result,) = stack
+    return result

@@ -1,0 +1,236 @@
+"""Program genome: an evolved rule that tells the positions to move to, on any board.
+
+A program is two typed trees (DEAP strongly-typed genetic programming; their language is in
+:mod:`nim_evo.genomes.expressions`):
+
+- the **step** ``f(a, p, k) -> int``, folded over a position's pile sizes in ascending order
+  from ``a = 0`` (so a position's value does not depend on how its piles are arranged, and
+  the fold reads any number of piles): ``v = f(...f(f(0, p1, k), p2, k)..., pn, k)``;
+- the **verdict** ``g(v, m, n, k) -> bool``, whether the position (value ``v``, largest pile
+  ``m``, ``n`` piles not empty) is lost for the player to move.
+
+The program plays, among the legal moves in the rules' move order (by pile, then by count
+taken), the first one after which the verdict says the opponent has lost; if none, the first
+legal move. Why this design: a program that scores positions, not moves, states a theory of
+the game, which is what plays boards never seen (a move's score would have to relearn the
+theory for each move); the fold reads boards of any size; and splitting the verdict from the
+fold lets one fold serve normal play (``eq(v, 0)``), the cap (the step reads ``mod(p, k)``)
+and misère play (``when(lt(1, m), eq(v, 0), eq(v, 1))``), none of which the primitives give.
+Normal play's answer, for one: step ``sub(or(a, p), and(a, p))``, verdict ``eq(v, 0)``.
+
+Randomness: DEAP's ``gp`` operators draw from the module-level ``random``. Each operator
+here seeds it from the run's Generator (a draw of ``rng``, which a run derives from its seed
+and generation) and puts its state back after, so a program run gives the same champion with
+any number of workers and after ``--resume``, and leaves Python's ``random`` as it found it.
+Bloat: variation is under DEAP's ``staticLimit`` of :data:`~expressions.MAX_HEIGHT`.
+Evaluation is vectorised: each tree is interpreted once over all positions of a board
+(numpy arrays), never compiled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import operator
+import random
+from functools import lru_cache
+
+import numpy as np
+from deap import gp
+
+from nim_evo.engine import boards
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import Space
+from nim_evo.genomes.expressions import MAX_HEIGHT, STEP, VERDICT, evaluate, parse
+from nim_evo.genomes.protocol import GenomeKind, individual_type
+from nim_evo.validation import UserError
+
+NAME = "program"
+PARTS = ("step", "verdict")
+SETS = (STEP, VERDICT)
+INITIAL_HEIGHT = (1, 3)  # genHalfAndHalf's heights for a new tree
+MUTANT_HEIGHT = (0, 2)  # and for the subtree mutUniform grows
+_LIMIT = gp.staticLimit(key=operator.attrgetter("height"), max_value=MAX_HEIGHT)
+
+
+class Program(list):
+    """The two trees ``[step, verdict]``, each a new ``PrimitiveTree`` (variation changes a
+    tree in place: a copy never shares one); expressions given are parsed."""
+
+    def __init__(self, trees=()):
+        super().__init__(gp.PrimitiveTree(tree) if isinstance(tree, gp.PrimitiveTree) else
+                         parse(tree, pset, f"the program's {part}") for tree, pset, part in zip(trees, SETS, PARTS))
+
+    def __str__(self) -> str:
+        return expression(self)
+
+
+@contextlib.contextmanager
+def _seeded(rng: np.random.Generator):
+    """Python's ``random`` seeded from ``rng`` for the body (DEAP's gp draws from it), then put back."""
+    state = random.getstate()
+    random.seed(int(rng.integers(2**63)))
+    try:
+        yield
+    finally:
+        random.setstate(state)
+
+
+def create(rules: Rules, rng: np.random.Generator, container=Program):
+    with _seeded(rng):
+        return container(gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS)
+
+
+@_LIMIT
+def _mutate_tree(tree, pset):
+    return gp.mutUniform(tree, lambda pset, type_: gp.genFull(pset, *MUTANT_HEIGHT, type_), pset)
+
+
+@_LIMIT
+def _cross_trees(a, b):
+    return gp.cxOnePoint(a, b)
+
+
+def mutate(genes, rules: Rules, rng: np.random.Generator):
+    """DEAP's ``mutUniform`` on one of the two trees (a subtree replaced by a new one)."""
+    part = int(rng.integers(len(PARTS)))
+    with _seeded(rng):
+        (genes[part],) = _mutate_tree(genes[part], SETS[part])
+    return (genes,)
+
+
+def crossover(a, b, rules: Rules, rng: np.random.Generator):
+    """DEAP's ``cxOnePoint`` between the same tree of both parents."""
+    part = int(rng.integers(len(PARTS)))
+    with _seeded(rng):
+        a[part], b[part] = _cross_trees(a[part], b[part])
+    return a, b
+
+
+def expression(genes) -> str:
+    """The program in one line, e.g. ``fold(sub(or(a, p), and(a, p))) -> eq(v, 0)``."""
+    step, verdict = _trees(genes)
+    return f"fold({step}) -> {verdict}"
+
+
+def lost(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+    """``(k,)`` the verdict on each of ``positions (k, n_piles)``: lost for the player to move."""
+    step, verdict = _trees(genes)
+    positions = np.sort(np.asarray(positions, dtype=np.int64), axis=1)
+    k = np.int64(0 if rules.max_take is None else rules.max_take + 1)
+    value = np.zeros(len(positions), dtype=np.int64)
+    for column in positions.T:
+        value = _as_ints(evaluate(step, a=value, p=column, k=k), len(positions))
+    answer = evaluate(verdict, v=value, m=positions[:, -1] if positions.size else value,
+                      n=(positions > 0).sum(axis=1), k=k)
+    return np.broadcast_to(np.asarray(answer, dtype=bool), (len(positions),))
+
+
+def policy(genes, space: Space) -> np.ndarray:
+    """The move array over an enumerated space: at each position the first legal move into
+    a position the verdict calls lost (else the first legal move)."""
+    verdicts = lost(genes, space.rules, space.positions)
+    good = space.legal & verdicts[np.maximum(space.next, 0)]
+    chosen = np.where(good.any(axis=1), good.argmax(axis=1), space.legal.argmax(axis=1))
+    chosen[~space.legal.any(axis=1)] = 0
+    return chosen
+
+
+def moves(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+    """``(k,)`` the move index (the rules' move list) chosen in each of ``positions`` (0 for
+    an empty one), boards too big to enumerate included (every successor is judged)."""
+    positions = np.asarray(positions, dtype=np.int64)
+    move_list = boards.move_list(rules)
+    pile, count = move_list[:, 0], move_list[:, 1]
+    chosen = np.zeros(len(positions), dtype=np.int64)
+    batch = max(1, 2_000_000 // max(1, len(pile) * positions.shape[1]))
+    for start in range(0, len(positions), batch):
+        part = positions[start:start + batch]
+        legal = part[:, pile] >= count
+        after = np.repeat(part[:, None, :], len(pile), axis=1)
+        after[:, np.arange(len(pile)), pile] -= count
+        verdicts = lost(genes, rules, after.reshape(-1, part.shape[1])).reshape(len(part), len(pile))
+        good = legal & verdicts
+        pick = np.where(good.any(axis=1), good.argmax(axis=1), legal.argmax(axis=1))
+        chosen[start:start + batch] = np.where(legal.any(axis=1), pick, 0)
+    return chosen
+
+
+def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+    positions = np.asarray(positions)
+    table = np.zeros((len(positions), len(boards.move_list(rules))))
+    live = positions.any(axis=1)
+    table[np.flatnonzero(live), moves(genes, rules, positions[live])] = 1.0
+    return table
+
+
+def to_json(genes, rules: Rules) -> dict:
+    step, verdict = _trees(genes)
+    return {"step": str(step), "verdict": str(verdict), "expression": expression(genes)}
+
+
+def from_json(data: dict, rules: Rules, container=Program):
+    return container(parse(data.get(part), pset, f"the program's {part}") for part, pset in zip(PARTS, SETS))
+
+
+@lru_cache(maxsize=256)
+def _parsed(step: str, verdict: str) -> tuple:
+    return parse(step, STEP, "the program's step"), parse(verdict, VERDICT, "the program's verdict")
+
+
+def _trees(genes) -> tuple:
+    """The two trees of a program, or of its plain form (two expressions)."""
+    if isinstance(genes, (tuple, list)) and len(genes) == 2 and all(isinstance(g, str) for g in genes):
+        return _parsed(*genes)
+    return tuple(genes)
+
+
+def _as_ints(value, size: int) -> np.ndarray:
+    """A step's value as an int64 array (a step may be a constant, or give booleans)."""
+    return np.broadcast_to(np.asarray(value, dtype=np.int64), (size,))
+
+
+class ProgramKind(GenomeKind):
+    """The program as a genome kind: deterministic, plays any board."""
+
+    name = NAME
+    individual = individual_type("ProgramIndividual", Program)
+    mutation_parameters = ()
+    crossover = staticmethod(crossover)
+    move_probabilities = staticmethod(move_probabilities)
+    policy = staticmethod(policy)
+    to_json = staticmethod(to_json)
+    from_json = staticmethod(from_json)
+
+    def create(self, rules: Rules, rng: np.random.Generator, container=Program, multiset: bool = True):
+        return create(rules, rng, container)
+
+    def mutate(self, genes, rules: Rules, rng: np.random.Generator, **parameters):
+        return mutate(genes, rules, rng)
+
+    def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        if isinstance(genes, np.ndarray) and genes.dtype == object:  # a stack: a program per position
+            chosen = np.zeros(len(positions), dtype=np.int64)
+            for program in {id(g): g for g in genes}.values():
+                rows = np.flatnonzero([g is program for g in genes])
+                chosen[rows] = moves(program, rules, np.asarray(positions)[rows])
+            return chosen
+        return moves(genes, rules, positions)
+
+    def stack(self, genomes: list) -> np.ndarray:
+        stacked = np.empty(len(genomes), dtype=object)
+        stacked[:] = [tuple(self.plain(g)) for g in genomes]
+        return stacked
+
+    def plain(self, genes) -> list:
+        return [str(tree) for tree in _trees(genes)]
+
+    def check_plain(self, genes, rules: Rules, multiset: bool = True):
+        if not isinstance(genes, list) or len(genes) != 2:
+            raise UserError("genes must be the program's two expressions")
+        return [str(parse(text, pset, f"genes[{k}]")) for k, (text, pset) in enumerate(zip(genes, SETS))]
+
+    def same(self, a, b) -> bool:
+        return self.plain(a) == self.plain(b)
+
+
+KIND = ProgramKind()

@@ -1,0 +1,133 @@
+"""The program genome: its language (no xor, nothing a file can run), the known winning
+programs of normal, capped and misère play, vectorised play that agrees everywhere, and
+DEAP's operators made reproducible."""
+
+import copy
+import random
+
+import numpy as np
+import pytest
+from deap import gp
+
+from nim_evo import Rules
+from nim_evo.engine.space import space_for
+from nim_evo.engine.theory import wins
+from nim_evo.evolution.fitness import accuracy
+from nim_evo.genomes.expressions import MAX_HEIGHT, STEP, VERDICT, parse
+from nim_evo.genomes.program import KIND, Program, expression, lost
+from nim_evo.validation import UserError
+
+XOR = "sub(or(a, p), and(a, p))"
+NORMAL = Program([XOR, "eq(v, 0)"])
+CAPPED = Program(["sub(or(a, mod(p, k)), and(a, mod(p, k)))", "eq(v, 0)"])
+MISERE = Program([XOR, "when(lt(1, m), eq(v, 0), eq(v, 1))"])
+
+
+def test_no_primitive_computes_xor_or_the_nim_sum():
+    names = {name for pset in (STEP, VERDICT) for name in pset.mapping}
+    assert not names & {"xor", "nimsum", "nim_sum", "grundy", "misere"}
+    functions = {getattr(p, "name", None) for pset in (STEP, VERDICT) for prims in pset.primitives.values()
+                 for p in prims}
+    assert "xor" not in functions
+    a, b = np.arange(16).repeat(16), np.tile(np.arange(16), 16)
+    from nim_evo.genomes.expressions import FUNCTIONS
+    for name, function in FUNCTIONS.items():  # none of them is exclusive or, on any pair of 4-bit numbers
+        try:
+            out = function(a, b)
+        except TypeError:
+            continue
+        assert not np.array_equal(out, a ^ b), name
+
+
+@pytest.mark.parametrize("program, rules", [
+    (NORMAL, Rules((1, 3, 5, 7, 9))), (NORMAL, Rules((2, 3, 4, 5))), (NORMAL, Rules((7, 7, 1))),
+    (CAPPED, Rules((5, 7, 9), max_take=3)), (CAPPED, Rules((21,), max_take=3)), (CAPPED, Rules((4, 6, 9), max_take=2)),
+    (MISERE, Rules((1, 3, 5, 7), misere=True)), (MISERE, Rules((2, 3, 4, 5), misere=True)),
+])
+def test_the_known_winning_programs_play_perfectly(program, rules):
+    assert accuracy("program", program, rules) == 1.0
+    space = space_for(rules, multiset=False)
+    assert np.array_equal(lost(program, rules, space.positions), ~wins(rules, space.positions))
+
+
+def test_the_normal_program_judges_big_boards_as_theory_does():
+    rng = np.random.default_rng(1)
+    for piles in (8, 12, 16):
+        rules = Rules(tuple(int(x) for x in rng.integers(1, 1000, piles)))
+        positions = rng.integers(0, 1000, size=(500, piles))
+        assert np.array_equal(lost(NORMAL, rules, positions), np.bitwise_xor.reduce(positions, axis=1) == 0)
+
+
+def test_play_on_pile_arrays_is_its_play_on_the_enumerated_space():
+    rules = Rules((2, 3, 4, 5))
+    space = space_for(rules, multiset=False)
+    rng = np.random.default_rng(0)
+    for program in (NORMAL, KIND.create(rules, rng), KIND.create(rules, rng)):
+        live = np.flatnonzero(space.legal.any(axis=1))
+        assert np.array_equal(KIND.choose(program, rules, space.positions[live], rng),
+                              KIND.policy(program, space)[live])
+
+
+@pytest.mark.parametrize("text, message", [
+    ("xor(a, p)", "'xor' is not a primitive or terminal"),
+    ("__import__", "'__import__' is not a primitive or terminal"),
+    ("sub(a, p); import os", "holds characters no expression has"),
+    ("sub(a)", "malformed (expected ',')"),
+    ("sub(a, p", "malformed (expected ')')"),
+    ("sub(a, p) a", "goes on after its expression"),
+    ("if(a, p, p)", "'a' gives int where bool is needed"),
+    ("v", "'v' is not a primitive or terminal"),  # the verdict's argument, not the step's
+    ("not(" * 13 + "a" + ")" * 13, f"is 13 deep; program genomes are at most {MAX_HEIGHT}"),
+    (7, "must be an expression"),
+])
+def test_a_program_file_is_read_never_run(text, message):
+    with pytest.raises(UserError) as error:
+        parse(text, STEP, "the step")
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_json_round_trip_and_expression():
+    rules = Rules((1, 3, 5))
+    document = KIND.to_json(NORMAL, rules)
+    assert document == {"step": XOR, "verdict": "eq(v, 0)", "expression": f"fold({XOR}) -> eq(v, 0)"}
+    back = KIND.from_json(document, rules)
+    assert expression(back) == expression(NORMAL) and all(isinstance(t, gp.PrimitiveTree) for t in back)
+
+
+def test_operators_are_reproducible_and_leave_python_random_alone():
+    rules = Rules((1, 3, 5, 7))
+    random.seed(123)
+    before = random.getstate()
+
+    def lineage(seed):
+        rng = np.random.default_rng(seed)
+        a, b = (KIND.create(rules, rng, container=KIND.individual) for _ in range(2))
+        out = []
+        for _ in range(30):
+            a, b = KIND.crossover(a, b, rules, rng)
+            (a,) = KIND.mutate(a, rules, rng)
+            assert max(tree.height for tree in [*a, *b]) <= MAX_HEIGHT  # DEAP's staticLimit
+            out.append((expression(a), expression(b)))
+        return out
+
+    assert lineage(5) == lineage(5) != lineage(6)
+    assert random.getstate() == before
+
+
+def test_a_copy_never_shares_a_tree_with_its_parent():
+    rules = Rules((1, 3, 5))
+    parent = KIND.individual(NORMAL)
+    child = copy.deepcopy(parent)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        KIND.mutate(child, rules, rng)
+    assert expression(parent) == expression(NORMAL) != expression(child)
+
+
+def test_checkpoint_genes_are_checked():
+    rules = Rules((1, 3, 5))
+    assert KIND.check_plain(KIND.plain(NORMAL), rules) == [XOR, "eq(v, 0)"]
+    with pytest.raises(UserError, match="genes\\[1\\]: 'a' is not a primitive"):
+        KIND.check_plain([XOR, "eq(a, 0)"], rules)
+    with pytest.raises(UserError, match="the program's two expressions"):
+        KIND.check_plain([XOR], rules)
