@@ -51,11 +51,8 @@ def _prepare(args):
     seed = args.seed or 0
     if opponents.is_path(args.strategy):
         given = args.game is not None or args.piles is not None or args.max_take is not None or args.misere
-        agent = load_strategy(args.strategy, stochastic=args.stochastic)
-        rules = agent.rules
-        if given and rules_from_args(args) != rules:
-            raise UsageError(f"{args.strategy} plays {rules.name}, not {rules_from_args(args).name}; "
-                             "leave out the game options to play its own game")
+        agent = load_strategy(args.strategy, rules_from_args(args) if given else None, stochastic=args.stochastic)
+        rules = agent.rules  # a board-free genome plays the board asked for (of its family)
     else:
         rules = rules_from_args(args)
         agent = resolve_saying(args.strategy, rules, seed, "player")

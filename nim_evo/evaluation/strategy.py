@@ -6,7 +6,7 @@ from pathlib import Path
 
 from nim_evo.agents.base import PositionalAgent
 from nim_evo.engine.rules import Rules
-from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document
+from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document, get_kind
 from nim_evo.io import read_json
 from nim_evo.validation import UserError
 
@@ -17,7 +17,9 @@ def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) ->
     Args:
         path: a JSON file written by ``python -m nim_evo.run`` (an exported genome) or by
             ``python -m nim_evo.learn`` (a trained learner).
-        rules: if given, the rules the caller plays; a file made for other rules is refused.
+        rules: if given, the rules the caller plays: a board-free genome (rules, thresholds,
+            program) plays any board of its family (the same cap, the same misère flag);
+            any other file made for other rules is refused.
         stochastic: a learner plays greedily (its best move, ties uniformly) unless this
             asks for its own sampling rule; genomes are deterministic either way.
     Raises:
@@ -35,6 +37,16 @@ def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) ->
         verb = "evolved"
     else:
         raise UserError(f"{path} is not a nim_evo genome or trained learner")
-    if rules is not None and rules != agent.rules:
-        raise UserError(f"{path} was {verb} for {agent.rules.name}, not {rules.name}")
-    return agent
+    if rules is None or rules == agent.rules:
+        return agent
+    if isinstance(agent, GenomeAgent) and get_kind(agent.kind).board_free:  # it plays any board of its family
+        if (rules.max_take, rules.misere) == (agent.rules.max_take, agent.rules.misere):
+            return GenomeAgent(agent.kind, agent.genes, rules, name=agent.name)
+        raise UserError(f"{path} was {verb} for {_family(agent.rules)} and plays any board of it, but {rules.name} "
+                        f"is {_family(rules)}")
+    raise UserError(f"{path} was {verb} for {agent.rules.name}, not {rules.name}")
+
+
+def _family(rules: Rules) -> str:
+    cap = f"a cap of {rules.max_take}" if rules.max_take else "no cap"
+    return f"{'misère' if rules.misere else 'normal'} play with {cap}"

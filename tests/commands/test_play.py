@@ -268,7 +268,28 @@ def test_a_file_for_another_game_is_refused_in_one_line(capsys):
     out = io.StringIO()
     assert main([LEARNER, "--game", "7-5-3"], stdin=io.StringIO(""), stdout=out) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "plays 21-cap3, not 7-5-3" in err and out.getvalue() == ""
+    assert err.count("\n") == 1 and "was trained for 21-cap3, not 7-5-3" in err and out.getvalue() == ""
+
+
+def test_a_program_champion_plays_a_board_it_never_saw(tmp_path, capsys):
+    """A board-free genome (here the normal-play program) plays any board of its family:
+    ten piles up to 30, never enumerated; another family is refused in one line."""
+    from nim_evo.genomes import genome_document
+    from nim_evo.genomes.program import Program
+    from nim_evo import Rules
+    import json
+
+    path = tmp_path / "program.json"
+    path.write_text(json.dumps(genome_document("program", Program(["sub(or(a, p), and(a, p))", "eq(v, 0)"]),
+                                               Rules((1, 3, 5, 7)))))
+    board = ["--piles", "5", "8", "11", "14", "17", "20", "23", "26", "29", "30"]
+    assert main([str(path), *board, "--against", "nimsum", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    # 5-8-...-30 is a win for the player to move (nim-sum 9): against perfect play each wins its first seat
+    assert "program  1 win,  50.0% (1 of 1 first, 0 of 1 second)" in out
+    assert main([str(path), "--piles", "5", "8", "11", "--misere", "--against", "random"]) == 2
+    assert capsys.readouterr().err == (f"nim_evo: error: {path} was evolved for normal play with no cap and plays any "
+                                       "board of it, but 5-8-11-misere is misère play with no cap\n")
 
 
 # -- computer against computer ---------------------------------------------------------------

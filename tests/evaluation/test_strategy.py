@@ -8,6 +8,7 @@ import pytest
 
 from nim_evo import load_strategy, solve
 from nim_evo.engine.policy import as_table
+from nim_evo.validation import UserError
 
 SHIPPED = sorted((Path(__file__).parents[2] / "genomes").glob("*.json"))
 
@@ -59,3 +60,18 @@ def test_a_strategy_file_that_is_wrong_is_one_line_from_play_and_plot(tmp_path, 
     errors = capsys.readouterr().err.splitlines()
     assert len(errors) == 2 and all(line.startswith("nim_evo: error: ") and message in line for line in errors)
     assert path.read_bytes() == before and not (tmp_path / "p.png").exists()
+
+
+@pytest.mark.parametrize("name", ["1-3-5-7-9-seed2-rules.json", "1-3-5-7-9-seed3-thresholds.json"])
+def test_a_board_free_genome_plays_another_board_of_its_family(name):
+    import numpy as np
+
+    from nim_evo import Rules
+
+    path = Path(__file__).parents[2] / "genomes" / name
+    agent = load_strategy(path, Rules((4, 6, 9, 2)))
+    assert agent.rules == Rules((4, 6, 9, 2))
+    pile, count = agent.move((4, 6, 9, 2), np.random.default_rng(0))
+    assert 0 <= pile < 4 and 1 <= count <= (4, 6, 9, 2)[pile]
+    with pytest.raises(UserError, match="plays any board of it, but 4-6-cap2 is normal play with a cap of 2"):
+        load_strategy(path, Rules((4, 6), max_take=2))
