@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--space",
                      help="the enumerated space of fitness and table genes: multiset, multisets of pile sizes (default; "
                           "one entry for every arrangement of the same piles), or ordered, positions")
+    fit.add_argument("--train-boards", metavar="BOARDS",
+                     help="genomes that play any board: the boards fitness is the mean over, e.g. 2-3,1-4-6,3-5-7 "
+                          "(each with the game's cap and misère rule; 1 to 12 boards of 1 to 6 piles of at most 15; "
+                          "default: the program genome's own five boards of 2 to 4 piles up to 7, others the game)")
     fit.add_argument("--jobs", type=int, help="parallel workers, local (default 1) or of a local Dask cluster "
                                               "(default one per core; at most the machine's cores); results do not depend on it")
     fit.add_argument("--backend", choices=cluster.BACKENDS, default="local",
@@ -140,7 +144,7 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
 
     if args.resume:
         given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
-                                   "opponents", "fitness", "games", "starts", "space", "out")
+                                   "opponents", "fitness", "games", "starts", "space", "train_boards", "out")
                  if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
         if given:
             raise UsageError(f"--resume continues a run as it was configured; drop --{given[0].replace('_', '-')}")
@@ -153,6 +157,14 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
     export = api.export_path(genomes_dir, run_dir, config)
     return api.Evolution.begin(config, out=run_dir.path, export=export, force=args.force, jobs=jobs,
                                command=args.command, quiet=args.quiet)
+
+
+def _train_boards(text: str) -> tuple:
+    """``2-3,1-4-6`` as ``((2, 3), (1, 4, 6))``; a one-line error otherwise."""
+    try:
+        return tuple(tuple(int(n) for n in board.split("-")) for board in text.split(","))
+    except ValueError:
+        raise UsageError(f"--train-boards takes boards like 2-3,1-4-6 (pile sizes joined by -), got {text!r}") from None
 
 
 def defaults() -> dict:
@@ -174,8 +186,9 @@ def config_from_args(args) -> Config:
               for key, default in defaults().items()}
     opponents = tuple(name.strip() for name in values.pop("opponents").split(","))
     rules = rules_from_args(args)
+    boards = None if args.train_boards is None else _train_boards(args.train_boards)
     try:
-        return Config(rules=rules, opponents=opponents, **values)
+        return Config(rules=rules, opponents=opponents, train_boards=boards, **values)
     except ParameterError as error:
         if error.parameter == "opponents":  # say which of the list's rules it breaks
             given = args.opponents or defaults()["opponents"]
@@ -201,7 +214,9 @@ def _evolve(args, evolution: api.Evolution) -> int:
     began = time.perf_counter()
     run = evolution.evolve(progress=not args.quiet, force=args.force)
     if not args.quiet:
-        _summary(run, evolution.toolbox.panel, evolution.jobs, time.perf_counter() - began)
+        from nim_evo.evolution.loop import home_panel
+
+        _summary(run, home_panel(evolution.toolbox, run.config), evolution.jobs, time.perf_counter() - began)
     if args.quiet:
         print(run.exported)
     if args.plot:

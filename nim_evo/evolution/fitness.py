@@ -184,6 +184,26 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
     return _evaluations(panel, rates, subgames, played, credit)
 
 
+def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int, genomes: list, seed=None
+                    ) -> list[Evaluation]:
+    """:func:`evaluate_chunk` on each panel's board (one seed stream each), averaged: fitness,
+    sub-games and win rates are means over the boards, credit is the first board's (a kind
+    bound to its board has one), games add up."""
+    if len(panels) == 1:
+        return evaluate_chunk(kind, panels[0], mode, games, genomes, seed)
+    if isinstance(seed, np.random.SeedSequence):  # (a copy: spawning counts on the sequence itself)
+        streams = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key).spawn(len(panels))
+    else:
+        streams = np.random.SeedSequence(seed).spawn(len(panels))
+    results = [evaluate_chunk(kind, panel, mode, games, genomes, stream) for panel, stream in zip(panels, streams)]
+    mean = len(panels)
+    return [Evaluation(sum(r[j].fitness for r in results) / mean, sum(r[j].subgames for r in results) / mean,
+                       {name: tuple(sum(r[j].rates[name][seat] for r in results) / mean for seat in (0, 1))
+                        for name in results[0][j].rates},
+                       sum(r[j].games for r in results), results[0][j].credit)
+            for j in range(len(genomes))]
+
+
 def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> list[Evaluation]:
     """Sampled fitness on a board too big to enumerate: games on pile arrays from the start,
     every genome of the chunk playing at once (``games`` per genome, opponent and seat)."""

@@ -63,6 +63,7 @@ CONFIG_CONSTRAINTS = {
     "greedy": [PROBABILITY],
     "credit": [InstanceOf(bool)],
     "space": [Options(*SPACES)],
+    "train_boards": [None, InstanceOf(tuple, what="a tuple of boards")],
 }
 
 
@@ -88,13 +89,28 @@ class Config:
     greedy: float = 1.0          # table genome: share of credit-guided gene mutations
     credit: bool = True          # table genome: operators read per-position credit (False: a plain GA)
     space: str = "multiset"      # the enumerated space fitness and table genes live on: multiset or ordered
+    train_boards: tuple[tuple[int, ...], ...] | None = None  # board-free kinds: the piles fitness is
+    # measured on, each with the rules' cap and misère flag (None: the kind's own set, or the board)
 
     def __post_init__(self):
         if isinstance(self.opponents, list):
             object.__setattr__(self, "opponents", tuple(self.opponents))
+        if isinstance(self.train_boards, (list, tuple)):
+            object.__setattr__(self, "train_boards", tuple(tuple(b) if isinstance(b, (list, tuple)) else b
+                                                           for b in self.train_boards))
         validate(CONFIG_CONSTRAINTS, vars(self))
         if self.cxpb + self.mutpb > 1:
             raise ParameterError("cxpb + mutpb", f"must be at most 1 (DEAP's varOr), got {self.cxpb + self.mutpb:g}")
+        if self.train_boards is not None:
+            _check_train_boards(self.train_boards, get_kind(self.genome))
+
+    def training_rules(self) -> tuple[Rules, ...]:
+        """The boards fitness is measured on: ``train_boards``, else the kind's own training
+        set (``train_boards`` of its class), else the run's board; each with its cap and misère flag."""
+        boards = self.train_boards or get_kind(self.genome).train_boards
+        if not boards:
+            return (self.rules,)
+        return tuple(Rules(tuple(board), self.rules.max_take, self.rules.misere) for board in boards)
 
     @property
     def multiset(self) -> bool:
@@ -104,6 +120,7 @@ class Config:
         data = asdict(self)
         data["rules"] = rules_to_json(self.rules)
         data["opponents"] = list(self.opponents)
+        data["train_boards"] = None if self.train_boards is None else [list(b) for b in self.train_boards]
         return data
 
     @classmethod
@@ -114,6 +131,22 @@ class Config:
         data["rules"] = rules_from_json(data.get("rules"), "the run's config")
         data["opponents"] = tuple(data["opponents"])
         return cls(**data)
+
+
+MAX_TRAIN_BOARDS, MAX_TRAIN_PILES, MAX_TRAIN_PILE = 12, 6, 15
+
+
+def _check_train_boards(boards, kind) -> None:
+    if not kind.board_free:
+        raise ParameterError("train_boards", f"is for genomes that play any board, not a {kind.name} genome")
+    if not 1 <= len(boards) <= MAX_TRAIN_BOARDS:
+        raise ParameterError("train_boards", f"must name 1 to {MAX_TRAIN_BOARDS} boards, got {len(boards)}")
+    for board in boards:
+        if not (isinstance(board, tuple) and 1 <= len(board) <= MAX_TRAIN_PILES and
+                all(isinstance(n, Integral) and not isinstance(n, bool) and 0 <= n <= MAX_TRAIN_PILE for n in board)
+                and any(board)):
+            raise ParameterError("train_boards", f"boards are 1 to {MAX_TRAIN_PILES} piles of 0 to {MAX_TRAIN_PILE} "
+                                 f"objects, got {board!r}")
 
 
 @dataclass
@@ -134,13 +167,24 @@ def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     kind = get_kind(config.genome)
     toolbox = base.Toolbox()
     toolbox.register("individual", _create, kind, config.rules, multiset=config.multiset)
-    panel = fitness.Panel.build(config.rules, config.opponents, config.starts, config.fitness, config.seed,
-                                multiset=config.multiset)
-    # the run's workers: on Dask, the panel goes to every one now, once (a task carries its key)
-    toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, panel) if jobs != 1 else None)
-    toolbox.register("evaluate", fitness.evaluate_chunk, config.genome, panel, config.fitness, config.games)
-    toolbox.panel = panel
+    panels = tuple(fitness.Panel.build(rules, config.opponents, config.starts, config.fitness, config.seed,
+                                       multiset=config.multiset) for rules in config.training_rules())
+    # the run's workers: on Dask, the panels go to every one now, once (a task carries their key)
+    toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, panels) if jobs != 1 else None)
+    toolbox.register("evaluate", fitness.evaluate_boards, config.genome, panels, config.fitness, config.games)
+    toolbox.panel = panels[0]
+    toolbox.panels = panels
     return toolbox
+
+
+def home_panel(toolbox: base.Toolbox, config: Config) -> fitness.Panel:
+    """The opponents on the run's own board (what its summary plays): the training panel of
+    that board, or, when fitness is measured on other boards, one built now."""
+    for panel in toolbox.panels:
+        if panel.rules == config.rules:
+            return panel
+    return fitness.Panel.build(config.rules, config.opponents, "start", "sampled", config.seed,
+                               multiset=config.multiset)
 
 
 def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> np.random.Generator:

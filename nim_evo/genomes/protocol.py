@@ -33,6 +33,9 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   positions ``(k, n_piles)``, which is how they play boards too big to enumerate (games on
   pile arrays, :mod:`nim_evo.genomes.movers`); a kind bound to its board (the table) is
   refused there.
+- ``train_boards``: a board-free kind's default training set (pile sizes; the run's cap and
+  misère flag are added): fitness is then the mean over these boards, not the run's board
+  (``None``, the default: the run's board). A run's ``--train-boards`` overrides it.
 - ``uses_credit``: whether its operators read the per-position credit the exact evaluator
   leaves on an evaluated individual (``ind.credit = (mine, theirs)``, see
   :mod:`nim_evo.genomes.table`); only then is it computed.
@@ -101,6 +104,7 @@ class GenomeKind:
     board_free: ClassVar[bool] = True
     uses_credit: ClassVar[bool] = False
     mutation_parameters: ClassVar[tuple[str, ...]] = ("indpb",)
+    train_boards: ClassVar[tuple[tuple[int, ...], ...] | None] = None  # a board-free kind's own training set
 
     def __repr__(self) -> str:
         return f"<genome kind {self.name}>"

@@ -113,8 +113,9 @@ def test_a_dask_task_carries_the_panel_s_key_and_each_worker_holds_it_once(monke
         state = start(config, toolbox)
         for _ in range(2):
             step(state, config, toolbox)
-        held = client.run(lambda dask_worker: sum(type(value).__name__ == "Panel"
-                                                  for value in dask_worker.data.values()))
+        held = client.run(lambda dask_worker: sum(type(value).__name__ == "Panel"  # the run's panels: a tuple
+                                                  for panels in dask_worker.data.values() if isinstance(panels, tuple)
+                                                  for value in panels))
         policies = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.extensions["amm"].policies))
     assert list(held.values()) == [1, 1] and policies == 0  # no copy dropped by the active memory manager
     genomes = 8 * state.population[0].nbytes  # a task's 8 genomes, which it does carry

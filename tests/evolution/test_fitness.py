@@ -311,7 +311,7 @@ def test_a_local_task_carries_its_genomes_not_the_panel(monkeypatch):
     toolbox = make_toolbox(config, 2)
     step(start(config, toolbox), config, toolbox)
     assert len(sent) == 2  # 16 offspring in tasks of 8 (the 8 of generation 0: one task, run here)
-    assert all(panel is toolbox.panel for _, _, panel in sent)  # one object: joblib maps its tables once
+    assert all(panels is toolbox.panels for _, _, panels in sent)  # one object: joblib maps its tables once
     assert all(size < genomes + 20_000 for size, genomes, _ in sent), sent
     assert pool_size(toolbox.panel.transitions) > 7_000_000  # what stays behind: built where it is needed
 

@@ -131,3 +131,48 @@ def test_checkpoint_genes_are_checked():
         KIND.check_plain([XOR, "eq(a, 0)"], rules)
     with pytest.raises(UserError, match="the program's two expressions"):
         KIND.check_plain([XOR], rules)
+
+
+def _run(tmp_path, name, *argv):
+    from nim_evo.run import main
+
+    return main(["--genome", "program", "--game", "1-3-5-7", "--population", "30", "--offspring", "60", "--quiet",
+                 "--out", str(tmp_path / name), "--genomes-dir", str(tmp_path / "genomes"), *argv])
+
+
+def _outcome(tmp_path, name):
+    import csv
+    import json
+
+    with open(tmp_path / name / "logbook.csv") as handle:
+        rows = [{k: v for k, v in row.items() if k != "seconds"} for row in csv.DictReader(handle)]
+    return rows, json.loads((tmp_path / "genomes" / f"{name}-program.json").read_text())["genome"]
+
+
+def test_a_program_run_is_the_same_with_two_jobs_and_after_resume(tmp_path):
+    """Fitness on the kind's five training boards; the same seed gives the same champion with
+    --jobs 2, and a run stopped at generation 3 and resumed gives the straight run's result."""
+    from nim_evo.run import main
+
+    assert _run(tmp_path, "straight", "--generations", "6") == 0
+    assert _run(tmp_path, "two", "--generations", "6", "--jobs", "2") == 0
+    assert _run(tmp_path, "stopped", "--generations", "3") == 0
+    assert main(["--resume", str(tmp_path / "stopped"), "--generations", "6", "--quiet",
+                 "--genomes-dir", str(tmp_path / "genomes")]) == 0
+    straight = _outcome(tmp_path, "straight")
+    assert _outcome(tmp_path, "two") == straight == _outcome(tmp_path, "stopped")
+    assert straight[1]["expression"].startswith("fold(") and float(straight[0][-1]["max"]) > float(straight[0][0]["max"])
+
+
+def test_train_boards_choose_what_fitness_is_measured_on(tmp_path):
+    import json
+
+    from nim_evo.evolution.loop import Config
+
+    config = Config(genome="program", rules=Rules((1, 3, 5, 7), max_take=3), train_boards=((2, 3), (4, 5, 6)))
+    assert config.training_rules() == (Rules((2, 3), max_take=3), Rules((4, 5, 6), max_take=3))
+    assert Config.from_json(json.loads(json.dumps(config.to_json()))) == config
+    assert Config(genome="rules", rules=Rules((1, 3))).training_rules() == (Rules((1, 3)),)
+    assert len(Config(genome="program", rules=Rules((1, 3))).training_rules()) == 5
+    assert _run(tmp_path, "one", "--generations", "2", "--train-boards", "3-4") == 0
+    assert json.loads((tmp_path / "one" / "config.json").read_text())["train_boards"] == [[3, 4]]
