@@ -90,10 +90,21 @@ class Run:
         except ValueError:
             return None
 
+    @cached_property
+    def held_out(self) -> dict | None:
+        """For a genome that plays any board, its accuracy on boards it was not trained on
+        (:func:`nim_evo.evaluation.heldout.held_out_accuracy`); ``None`` for one bound to its board."""
+        if not get_kind(self.config.genome).board_free:
+            return None
+        from nim_evo.evaluation.heldout import held_out_accuracy
+
+        return held_out_accuracy(self.config.genome, self.genes, self.config.rules, self.config.seed)
+
     def document(self, **meta) -> dict:
         """The champion's genome document (what :meth:`export` writes)."""
         run = {"run": self.directory.run_id} if self.directory is not None else {}
-        return individual_document(self.genes, self.config, **run, accuracy=self.accuracy,
+        held_out = {} if self.held_out is None else {"held_out_accuracy": self.held_out}
+        return individual_document(self.genes, self.config, **run, accuracy=self.accuracy, **held_out,
                                    run_config=self.config.to_json(), **meta)
 
     def export(self, path, force: bool = False) -> Path:

@@ -254,6 +254,9 @@ def _summary(run: api.Run, panel, jobs: int, seconds: float) -> None:
         results = [dataclasses.replace(r, opponent=name) for r, name in zip(results, config.opponents)]
     acc = "" if champion_accuracy is None else f", plays a winning move in {100 * champion_accuracy:.2f}% of winning positions"
     print(f"\nchampion: fitness {champion.fitness.values[0]:.4f} (sub-games {champion.fitness.values[1]:.4f}){acc}")
+    if run.held_out is not None:
+        print("on boards it never saw, a winning move in " +
+              ", ".join(f"{100 * share:.2f}% of winning positions of {board}" for board, share in run.held_out.items()))
     print(f"{SUMMARY_GAMES:,} games per seat from the start against each opponent:")
     print(f"  {'opponent':<14}{'win rate':>9}  {'95% CI':<17}{'first':>7}{'second':>8}")
     for r in results:

@@ -22,6 +22,7 @@ from nim_evo.engine.policy import AliasSampler, as_table
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import enumerable, space_for, space_size
 from nim_evo.evaluation import opponents
+from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.tournament import Transitions, play_games, win_probabilities_each
 from nim_evo.genomes import get_kind, movers
 from nim_evo.validation import UserError
@@ -244,14 +245,8 @@ def chunk_size(panel: Panel, mode: str) -> int:
 
 
 def accuracy(kind: str, genome, rules: Rules) -> float:
-    """Share of the board's winning positions where the genome plays a winning move
-    (for a stochastic genome, the mean probability it does). Measured with the solver on
-    the kind's judged space: the multisets (weighted by the positions each stands for),
-    or a table genome's own space (an ordered one is judged position by position)."""
-    from nim_evo.engine.solver import solve
-
-    solution = solve(get_kind(kind).judged_space(genome, rules))
-    return solution.accuracy(_policies(kind, [genome], solution.space)[0])
+    """The genome's accuracy on its board: :func:`nim_evo.evaluation.heldout.board_accuracy`."""
+    return board_accuracy(kind, genome, rules)
 
 
 def _policies(kind: str, genomes: list, space):

@@ -162,6 +162,10 @@ def test_a_program_run_is_the_same_with_two_jobs_and_after_resume(tmp_path):
     straight = _outcome(tmp_path, "straight")
     assert _outcome(tmp_path, "two") == straight == _outcome(tmp_path, "stopped")
     assert straight[1]["expression"].startswith("fold(") and float(straight[0][-1]["max"]) > float(straight[0][0]["max"])
+    import json
+
+    held_out = json.loads((tmp_path / "genomes" / "straight-program.json").read_text())["held_out_accuracy"]
+    assert set(held_out) == {"1-3-5-7-9-11-13", "random boards"} and all(0 <= v <= 1 for v in held_out.values())
 
 
 def test_train_boards_choose_what_fitness_is_measured_on(tmp_path):
