@@ -41,7 +41,7 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
 from nim_evo.genomes.expressions import MAX_HEIGHT, STEP, VERDICT, evaluate, parse
-from nim_evo.genomes.protocol import GenomeKind, individual_type
+from nim_evo.genomes.protocol import GenomeKind, individual_type, one_hot
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -160,11 +160,7 @@ def moves(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
 
 
 def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
-    positions = np.asarray(positions)
-    table = np.zeros((len(positions), len(boards.move_list(rules))))
-    live = positions.any(axis=1)
-    table[np.flatnonzero(live), moves(genes, rules, positions[live])] = 1.0
-    return table
+    return one_hot(rules, positions, lambda live: moves(genes, rules, live))
 
 
 def to_json(genes, rules: Rules) -> dict:

@@ -195,6 +195,18 @@ class GenomeKind:
         return data
 
 
+def one_hot(rules: Rules, positions: np.ndarray, moves) -> np.ndarray:
+    """The ``move_probabilities`` of a deterministic genome: ``(k, n_moves)``, a 1 in each
+    non-empty position's row at the move ``moves(non_empty_positions)`` gives for it."""
+    from nim_evo.engine.boards import move_list
+
+    positions = np.asarray(positions)
+    table = np.zeros((len(positions), len(move_list(rules))))
+    live = positions.any(axis=1)
+    table[np.flatnonzero(live), moves(positions[live])] = 1.0
+    return table
+
+
 def like(value, model, where: str):
     """``value`` (read back from JSON and arrays) shaped as ``model``: dicts with the same keys,
     lists of the same length, arrays of the same shape and kind of number (cast to the model's
