@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, list_games, report_error,
-                              rules_from_args)
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, list_games, printable,
+                              report_error, rules_from_args)
 from nim_evo.cli.interrupt import at_main
 from nim_evo.evolution import cluster
 from nim_evo.plots import FORMATS
@@ -126,7 +126,7 @@ def _main(argv: list) -> int:
         run_dir = where.get("run_dir")
         saved = f"; the run is saved at its last generation: continue with --resume {run_dir.path}" if run_dir else ""
         below_bar = "\n" if sys.stderr.isatty() and not args.quiet else ""  # a bar's line ends without one
-        print(f"{below_bar}nim_evo: error: {error}{saved}", file=sys.stderr)
+        print(f"{below_bar}nim_evo: error: {printable(str(error))}{saved}", file=sys.stderr)
         return 1
     except (UserError, OSError) as error:  # OSError: a disk or file-system problem
         return report_error(error)

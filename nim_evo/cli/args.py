@@ -119,6 +119,8 @@ def refuse_overwrite(path: Path, force: bool) -> None:
 
 def check_writable(directory: Path) -> None:
     """Create ``directory`` if needed; ``UsageError`` if it cannot be written to."""
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"{directory} is not a directory")
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -140,7 +142,14 @@ def report_error(error: BaseException) -> int:
         return 141
     if isinstance(error, OSError):
         where = f" ({error.filename})" if error.filename else ""
-        print(f"nim_evo: error: {error.strerror or error}{where}", file=sys.stderr)
+        message = f"{error.strerror or error}{where}"
     else:
-        print(f"nim_evo: error: {error}", file=sys.stderr)
+        message = str(error)
+    print(f"nim_evo: error: {printable(message)}", file=sys.stderr)
     return 2
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\n``, ``\\x00``): a file name holding a newline
+    cannot split an error over two lines, nor send a terminal escape sequence."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)

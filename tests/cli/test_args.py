@@ -220,10 +220,11 @@ def test_check_writable_makes_the_directory_or_says_why_not(tmp_path):
     assert (tmp_path / "a" / "b").is_dir()
     check_writable(tmp_path / "a" / "b")  # there already: fine
     (tmp_path / "file").write_text("")
-    for blocked in (tmp_path / "file" / "sub", tmp_path / "file"):
+    for blocked, message in [(tmp_path / "file" / "sub", f"cannot create {tmp_path / 'file' / 'sub'}: "),
+                             (tmp_path / "file", f"{tmp_path / 'file'} is not a directory")]:
         with pytest.raises(UsageError) as caught:
             check_writable(blocked)
-        assert str(caught.value).startswith(f"cannot create {blocked}: ") and "\n" not in str(caught.value)
+        assert str(caught.value).startswith(message) and "\n" not in str(caught.value)
     assert (tmp_path / "file").read_text() == ""
 
 
