@@ -7,6 +7,7 @@ directory holds real run directories, exported genomes and a learner file, plus 
 
 import io
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -60,12 +61,14 @@ def workdir(tmp_path_factory):
     (root / "binary.json").write_bytes(bytes(range(256)))
     (root / "a-directory.json").mkdir()
     (root / "picture.png").write_bytes(b"\x89PNG not really")
+    (root / "loop.json").symlink_to("loop.json")
+    (root / "dangling.json").symlink_to("nowhere.json")
     return root
 
 
 def snapshot(root):
-    return {path.relative_to(root): path.read_bytes() if path.is_file() else None
-            for path in sorted(root.rglob("*"))}
+    return {path.relative_to(root): path.read_bytes() if path.is_file() else os.readlink(path) if path.is_symlink()
+            else None for path in sorted(root.rglob("*"))}
 
 
 TABLE, RULES, LEARNER = "genomes/run-table.json", "genomes/rules-run-rules.json", "learner.json"
@@ -144,6 +147,7 @@ CASES = [
     ("plot", ["binary.json"]),
     ("plot", ["bad-logbook"]),
     ("plot", ["bad-config"]),
+    ("plot", ["loop.json"]),
     ("plot", ["run", "--format", "bmp"]),
     ("plot", ["run", "--out", "picture.png"]),
     ("plot", ["run", "--x", "time"]),
@@ -156,6 +160,9 @@ CASES = [
     ("play", ["a-directory.json"]),
     ("play", ["sorcerer"]),
     ("play", ["evil\nname.json"]),
+    ("play", ["loop.json"]),
+    ("play", ["dangling.json"]),
+    ("play", [f"{LEARNER}/inside.json"]),
     ("play", ["nimsum", "--against", "sorcerer"]),
     ("play", ["nimsum", "--against", "random", "--games", "0"]),
     ("play", ["nimsum", "--against", "random", "--games", "-1"]),
@@ -193,3 +200,19 @@ def test_bad_input_is_one_line_status_2_and_touches_no_file(workdir, monkeypatch
 
 def test_the_sweep_is_wide():
     assert len(CASES) >= 40 and set(c for c, _ in CASES) == set(COMMANDS)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+@pytest.mark.parametrize("command,argv", [("play", ["locked.json"]), ("plot", ["locked.json"]),
+                                          ("arena", ["random", "locked.json", "--game", "2-3-4"])])
+def test_an_unreadable_file_is_one_line(tmp_path, monkeypatch, capsys, command, argv):
+    monkeypatch.chdir(tmp_path)
+    locked = tmp_path / "locked.json"
+    locked.write_text("{}")
+    locked.chmod(0)
+    try:
+        assert COMMANDS[command](argv) == 2
+    finally:
+        locked.chmod(0o600)
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "Permission denied" in err and locked.read_text() == "{}"
