@@ -37,8 +37,12 @@ class PositionalAgent:
         raise NotImplementedError
 
     def move(self, piles: Position, rng: np.random.Generator) -> Move:
-        """Draw a move from :meth:`distribution` with ``rng``."""
-        options = self.distribution(tuple(piles))
+        """Draw a move from :meth:`distribution` with ``rng``; where the distribution is "any
+        legal move" of a position with too many to list, draw one without listing them."""
+        try:
+            options = self.distribution(tuple(piles))
+        except TooManyToList:
+            return self.rules.random_move(piles, rng)
         if not options:
             raise UserError(f"no legal move in {tuple(piles)}: the game is over")
         if len(options) == 1:
@@ -68,19 +72,32 @@ def uniform(moves: list[Move]) -> list[tuple[Move, float]]:
     return [(m, 1.0 / len(moves)) for m in moves]
 
 
+class TooManyToList(UserError):
+    """A distribution over every legal move of a position with more than ``MAX_ANY`` of them."""
+
+
+MAX_ANY = 5_000  # beyond, "any legal move" is drawn by Rules.random_move, not listed
+
+
+def any_move(rules: Rules, piles: Position) -> list[tuple[Move, float]]:
+    """Uniform over the legal moves of ``piles``; :class:`TooManyToList` beyond ``MAX_ANY`` of
+    them, which :meth:`PositionalAgent.move` answers with a draw that lists nothing."""
+    count = rules.count_moves(piles)
+    if count > MAX_ANY:
+        raise TooManyToList(f"{tuple(piles)} has {count:,} legal moves, too many to list")
+    return uniform(rules.legal_moves(piles))
+
+
 class RandomAgent(PositionalAgent):
     """Uniform over the legal moves."""
 
     name = "random"
 
     def distribution(self, piles):
-        return uniform(self.rules.legal_moves(piles))
+        return any_move(self.rules, piles)
 
     def move(self, piles, rng):
-        moves = self.rules.legal_moves(piles)
-        if not moves:
-            raise UserError(f"no legal move in {tuple(piles)}: the game is over")
-        return moves[rng.integers(len(moves))]
+        return self.rules.random_move(piles, rng)
 
     def policy(self, space):
         return uniform_rows(space.multiplicity)
@@ -101,7 +118,7 @@ class NimSumAgent(PositionalAgent):
         moves = theory.winning_moves(self.rules, piles)
         if moves is None:
             moves = self._solution().winning_moves(piles)
-        return uniform(moves or self.rules.legal_moves(piles))
+        return uniform(moves) if moves else any_move(self.rules, piles)
 
     def policy(self, space):
         winning = solve(space).winning
@@ -147,7 +164,7 @@ class AggressiveAgent(PositionalAgent):
         if not any(piles):
             return []
         if _active(piles) % 2 == 0:
-            return uniform(self.rules.legal_moves(piles))
+            return any_move(self.rules, piles)
         pile = _longest(piles)
         return [((pile, _capped(self.rules, piles[pile])), 1.0)]
 
@@ -193,7 +210,7 @@ class FixedRulesAgent(PositionalAgent):
             if len(odd) == 1 and odd[0][1] > common:
                 pile, size = odd[0]
                 return [((pile, _capped(self.rules, size - common)), 1.0)]
-        return uniform(self.rules.legal_moves(piles))
+        return any_move(self.rules, piles)
 
 
 def _longest(piles: Position) -> int:

@@ -23,6 +23,7 @@ from nim_evo.validation import UserError
 
 WIN = 1_000_000
 _PROVEN = WIN // 2
+MAX_SEARCH = 10**8  # moves ** depth from the start: a depth-limited search beyond is refused
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 Heuristic = Callable[[Rules, np.ndarray], np.ndarray]
@@ -67,6 +68,10 @@ class MinimaxAgent(PositionalAgent):
             raise UserError(f"minimax to the end of the game on {rules.name} would search its "
                             f"{space_size(rules, True):,} multisets of piles one by one (hours); nimsum plays "
                             "perfectly there by theory, and minimax with a depth searches a few plies")
+        if depth is not None and rules.n_moves ** depth > MAX_SEARCH:
+            raise UserError(f"minimax(depth={depth}) on {rules.name} may search {rules.n_moves:,}^{depth} positions "
+                            f"for one move, beyond {MAX_SEARCH:,}; a smaller depth, or nimsum, which plays "
+                            "perfectly there by theory")
         self.depth = depth
         self.heuristic = heuristic
         self.name = "minimax" if depth is None else f"minimax(depth={depth})"

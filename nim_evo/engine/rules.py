@@ -7,6 +7,8 @@ batched path (:mod:`nim_evo.engine.space`) enumerates the same moves in the same
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from dataclasses import dataclass
 from numbers import Integral
@@ -15,6 +17,9 @@ from nim_evo.validation import UserError
 
 Position = tuple[int, ...]
 Move = tuple[int, int]
+
+MAX_PILE = 10**15  # pile sizes stay exact in int64 (and float64) arithmetic
+MAX_LISTED_MOVES = 1_000_000  # a list of every legal move stays in the megabytes; bigger is refused
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,8 @@ class Rules:
                 raise UserError(f"pile sizes must be whole numbers, got {size!r}")
             if size < 0:
                 raise UserError(f"pile sizes must be >= 0, got {size}")
+            if size > MAX_PILE:
+                raise UserError(f"pile sizes must be at most {MAX_PILE:,}, got {size:,}")
         if sum(piles) == 0:
             raise UserError("piles must hold at least one object, got all empty piles")
         if self.max_take is not None:
@@ -135,8 +142,26 @@ class Rules:
         return tuple(int(s) for s in position)
 
     def legal_moves(self, position: Position) -> list[Move]:
-        """Legal ``(pile, count)`` moves, in the engine's fixed order."""
+        """Legal ``(pile, count)`` moves, in the engine's fixed order (a :class:`UserError`
+        beyond ``MAX_LISTED_MOVES``: see :meth:`count_moves` and :meth:`random_move`)."""
         return legal_moves(position, self.max_take)
+
+    def count_moves(self, position: Position) -> int:
+        """How many legal moves ``position`` has (counted, not listed)."""
+        return sum(self._takes(position))
+
+    def random_move(self, position: Position, rng) -> Move:
+        """A uniformly random legal move, drawn with one ``rng.integers`` without listing the
+        moves: the same move as ``legal_moves(position)[rng.integers(count)]``."""
+        ends = list(itertools.accumulate(self._takes(position)))
+        if not ends[-1]:
+            raise UserError(f"no legal move in {tuple(position)}: the game is over")
+        draw = int(rng.integers(ends[-1]))
+        pile = bisect.bisect_right(ends, draw)
+        return pile, draw - (ends[pile - 1] if pile else 0) + 1
+
+    def _takes(self, position: Position):
+        return (min(n, self.max_take or n) for n in position)
 
     def is_legal(self, position: Position, move: Move) -> bool:
         """Is ``move`` a ``(pile, count)`` pair of whole numbers that may be played in ``position``?"""
@@ -177,7 +202,12 @@ DEFAULT_GAME = "1-3-5-7-9"
 
 
 def legal_moves(piles: Position, max_take: int | None = None) -> list[Move]:
-    """Legal (pile, count) moves, in the engine's fixed order."""
+    """Legal (pile, count) moves, in the engine's fixed order; a :class:`UserError` if there
+    are more than ``MAX_LISTED_MOVES``."""
+    count = sum(min(n, max_take or n) for n in piles)
+    if count > MAX_LISTED_MOVES:
+        raise UserError(f"{'-'.join(map(str, piles))} has {count:,} legal moves, too many to list "
+                        f"(at most {MAX_LISTED_MOVES:,}); smaller piles or a cap")
     return [(i, c) for i, n in enumerate(piles) for c in range(1, min(n, max_take or n) + 1)]
 
 

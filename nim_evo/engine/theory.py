@@ -70,12 +70,31 @@ def is_win(rules: Rules, piles: Position) -> bool | None:
 
 
 def winning_moves(rules: Rules, piles: Position) -> list[Move] | None:
-    """Moves that leave the opponent a lost position, by the closed forms (``None`` if none apply)."""
-    moves = rules.legal_moves(piles)
-    if not moves or is_win(rules, piles) is None:
-        return None if moves else []
-    after = np.array([rules.apply(piles, m) for m in moves])
-    verdict = wins(rules, after)
-    if verdict is None:
+    """Moves that leave the opponent a lost position, by the closed forms (``None`` if none
+    apply), in the engine's order. No move list is made: each pile has a few candidate takes
+    (:func:`_candidate_takes`), each judged by the closed form, so piles of any size are cheap."""
+    piles = tuple(piles)
+    verdict = is_win(rules, piles)
+    if verdict is None or not verdict:
+        return None if verdict is None else []
+    candidates = sorted({(i, c) for i, n in enumerate(piles) for c in _candidate_takes(rules, piles, n)
+                         if 1 <= c <= min(n, rules.max_take or n)})
+    after = np.array([rules.apply(piles, m) for m in candidates], dtype=np.int64).reshape(-1, len(piles))
+    lost, known = known_wins(rules, after)
+    if not known.all():
         return None
-    return [m for m, opponent_wins in zip(moves, verdict) if not opponent_wins]
+    return [m for m, opponent_wins in zip(candidates, lost) if not opponent_wins]
+
+
+def _candidate_takes(rules: Rules, piles: Position, n: int) -> set[int]:
+    """Takes from a pile of ``n`` that include every winning one, in every family with a closed
+    form: to the pile's nim-sum target ``n ^ s``, or to 0 or 1 (Bouton's misère endings), and
+    under a cap of ``k`` to the Grundy target, or leaving ``(N - 1) mod (k + 1)`` of one heap."""
+    s = int(np.bitwise_xor.reduce(np.array(piles, dtype=np.int64)))
+    takes = {n - (n ^ s), n, n - 1}
+    if rules.max_take is not None:
+        k1 = rules.max_take + 1
+        grundy = n % k1
+        target = grundy ^ int(grundy_sum(np.array(piles, dtype=np.int64), rules.max_take))
+        takes |= {(grundy - target) % k1, (n - 1) % k1}
+    return takes

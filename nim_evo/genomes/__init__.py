@@ -10,7 +10,7 @@ import numpy as np
 
 from nim_evo.agents.base import PositionalAgent
 from nim_evo.engine.policy import one_hot
-from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
+from nim_evo.engine.rules import MAX_LISTED_MOVES, Rules, rules_from_json, rules_to_json
 from nim_evo.engine.space import Space
 from nim_evo.genomes.registry import get_kind, kind_names, register
 from nim_evo.io import FORMAT_VERSION
@@ -28,6 +28,9 @@ class GenomeAgent(PositionalAgent):
 
     def __init__(self, kind: str, genes, rules: Rules, name: str | None = None):
         super().__init__(rules)
+        if rules.n_moves > MAX_LISTED_MOVES:  # its moves are indices into the board's move list
+            raise UserError(f"a {kind} genome plays boards of at most {MAX_LISTED_MOVES:,} moves; "
+                            f"{rules.name} has {rules.n_moves:,}")
         self.kind = kind
         self.genes = genes
         self.name = name or f"{kind}-genome"

@@ -1,5 +1,6 @@
 """Agents: one conformance run for all, then each agent's own rules."""
 
+import itertools
 import pickle
 
 import numpy as np
@@ -161,3 +162,31 @@ def test_fixed_rules_misere_and_cap():
     assert FixedRulesAgent(Rules((9,), 3)).distribution((6,)) == [((0, 3), 1.0)]
     both = [m for m, _ in FixedRulesAgent(Rules((3, 3, 9), 2)).distribution((0, 3, 3))]
     assert both == [(1, 2), (2, 2)]
+
+
+@pytest.mark.parametrize("name", ["random", "nimsum", "take-3", "dumb", "aggressive", "fixed-rules"])
+@pytest.mark.parametrize("rules", [Rules((10**15, 3, 10**9)), Rules((10**12, 10**12, 1), misere=True),
+                                   Rules((10**12, 7), 10**7)], ids=lambda r: r.name[:12])
+def test_agents_play_whole_games_on_piles_too_big_to_list_their_moves(name, rules):
+    """Where an agent would pick any legal move, a position of billions of moves is drawn from
+    without listing them: whole games against random end, every move legal."""
+    rng = np.random.default_rng(1)
+    players = make_agent(name, rules), make_agent("random", rules)
+    for first in (0, 1):
+        position, mover = rules.start, first
+        while any(position):
+            move = players[mover].move(position, rng)
+            assert rules.is_legal(position, move)
+            position, mover = rules.apply(position, move), 1 - mover
+
+
+def test_nimsum_wins_from_a_winning_start_of_huge_piles():
+    rules = Rules((10**15, 3, 10**9))
+    rng = np.random.default_rng(2)
+    nimsum, random = make_agent("nimsum", rules), make_agent("random", rules)
+    position, players = rules.start, (nimsum, random)
+    for ply in itertools.count():
+        position = rules.apply(position, players[ply % 2].move(position, rng))
+        if not any(position):
+            break
+    assert ply % 2 == 0  # nim-sum took the last object

@@ -158,3 +158,13 @@ def test_full_minimax_on_a_board_too_big_to_enumerate_is_refused_at_once():
                                         r"4,598,126 multisets"):
         make_agent("minimax", big)
     assert make_agent("minimax", big, depth=2).move((100, 100, 100, 100), np.random.default_rng(0))
+
+
+def test_a_depth_limited_search_beyond_its_budget_is_refused_at_once():
+    from nim_evo import make_agent
+    from nim_evo.validation import UserError
+
+    with pytest.raises(UserError, match=r"minimax\(depth=1\) on 1000000000-3 may search 1,000,000,003\^1 positions"):
+        make_agent("minimax", Rules((10**9, 3)), depth=1)
+    with pytest.raises(UserError, match=r"depth=4"):
+        make_agent("minimax", Rules((100, 100, 100, 100)), depth=4)  # 400 ** 4 = 2.56e10

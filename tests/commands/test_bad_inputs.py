@@ -9,7 +9,6 @@ import io
 import json
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -170,6 +169,9 @@ CASES = [
     ("play", [RULES, "--game", "4-4-cap2"]),
     ("play", [LEARNER, "--against", TABLE, "--first", "sideways"]),
     ("play", ["nimsum", "--first", "nobody"]),
+    ("play", ["--piles", "100000000000000000000"]),
+    ("play", [RULES, "--piles", "1000000000000", "3"]),
+    ("play", ["minimax", "--piles", "1000000000", "--against", "random"]),
     # arena
     ("arena", ["random"]),
     ("arena", ["random", "sorcerer"]),

@@ -405,3 +405,16 @@ def test_closed_standard_streams_are_one_line(closed, stream):
     assert done.returncode == 2
     assert done.stderr == f"nim_evo: error: standard {stream} is closed; play needs both\n"
 
+
+
+def test_a_person_plays_piles_of_a_trillion(capsys):
+    """The board's moves are never listed: nimsum answers at once, and wins from where you leave it."""
+    rules = Rules((10**12, 10**9))
+    def halve(piles):
+        pile = max(range(len(piles)), key=lambda i: piles[i])
+        return pile, max(1, piles[pile] // 2)
+    status, text = session(["nimsum", "--piles", str(10**12), str(10**9), "--first", "you", "--seed", "3"],
+                           rules, halve)
+    assert status == 0 and capsys.readouterr().err == ""
+    moves = check_transcript(text, rules)
+    assert len(moves) % 2 == 0 and "nimsum wins." in text  # nimsum took the last object

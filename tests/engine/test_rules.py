@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules, legal_moves
+from nim_evo.validation import UserError
 
 # -- validation ----------------------------------------------------------------------------
 
@@ -348,3 +349,27 @@ def test_numpy_integer_moves_are_legal():
     assert rules.is_legal((3, 4), (np.int64(1), np.int32(2)))
     after = rules.apply((3, 4), (np.int64(1), np.int32(2)))
     assert after == (3, 2) and all(type(p) is int for p in after)
+
+
+@pytest.mark.parametrize("rules, position", [(Rules((3, 0, 5, 2)), (3, 0, 5, 2)), (Rules((3, 0, 5, 2), 2), (3, 0, 5, 2)),
+                                             (Rules((9,), 4, True), (6,))])
+def test_random_move_is_the_listed_move_of_the_same_draw(rules, position):
+    """random_move lists nothing, yet draws exactly legal_moves(position)[rng.integers(count)]."""
+    moves = rules.legal_moves(position)
+    assert rules.count_moves(position) == len(moves)
+    for seed in range(100):
+        expected = moves[np.random.default_rng(seed).integers(len(moves))]
+        assert rules.random_move(position, np.random.default_rng(seed)) == expected
+
+
+def test_huge_piles_are_counted_and_drawn_from_never_listed():
+    rules = Rules((10**15, 10**12), 10**9)
+    assert rules.count_moves(rules.start) == 2 * 10**9
+    rng = np.random.default_rng(0)
+    assert all(rules.is_legal(rules.start, rules.random_move(rules.start, rng)) for _ in range(100))
+    with pytest.raises(UserError, match="2,000,000,000 legal moves, too many to list"):
+        rules.legal_moves(rules.start)
+    with pytest.raises(UserError, match="no legal move"):
+        rules.random_move((0, 0), rng)
+    with pytest.raises(UserError, match="at most 1,000,000,000,000,000"):
+        Rules((10**15 + 1,))

@@ -175,3 +175,15 @@ def test_winning_moves_are_exactly_the_moves_to_lost_positions(cap, misere):
         if any(position):
             assert (len(moves) > 0) == brute_win(position, cap, misere), position
     assert theory.winning_moves(rules, (0, 0, 0)) == []
+
+
+@pytest.mark.parametrize("rules, position, expected", [
+    (Rules((10**12, 10**12 + 5)), (10**12, 10**12 + 5), [(1, 5)]),
+    (Rules((10**15, 7, 2)), (10**15, 7, 2), [(0, 10**15 - 5)]),
+    (Rules((10**12, 1), misere=True), (10**12, 1), [(0, 10**12)]),  # leave one single pile: odd
+    (Rules((10**12, 3), 4), (10**12, 3), [(0, 2), (1, 3)]),  # Grundy values 0 and 3: make both 3, or both 0
+    (Rules((10**12 + 2,), 3, True), (10**12 + 2,), [(0, 1)]),  # seed 000's rule: (N - 1) mod 4
+])
+def test_winning_moves_on_piles_too_big_to_list_their_moves(rules, position, expected):
+    """No move list is made: huge piles give their winning moves at once, by the closed forms."""
+    assert theory.winning_moves(rules, position) == expected

@@ -13,6 +13,7 @@ from nim_evo.engine.space import space_for
 from nim_evo.genomes import GenomeAgent, genome_document, genome_from_document, get_kind, ruleset, table, thresholds
 from nim_evo.genomes.registry import BUILTIN
 from nim_evo.io import write_json
+from nim_evo.validation import UserError
 
 BOARDS = [Rules((2, 3, 4)), Rules((3, 4, 5), 2), Rules((2, 3, 4, 5), misere=True), Rules((9,), 3, True),
           Rules((3, 3, 5, 5), 3, True), Rules((1, 3, 5, 7, 9))]  # 3-3-5-5-cap3-misere: no closed form
@@ -283,3 +284,11 @@ def test_a_multiset_table_plays_every_position_of_its_board(tmp_path):
     opponent = make_agent("random", rules)
     by_table = win_probabilities(space, genes, opponent)[space.indices(ordered.positions)]
     assert np.allclose(win_probabilities(ordered, agent, opponent), by_table, atol=1e-12)
+
+
+def test_a_genome_on_a_board_of_too_many_moves_is_refused_when_bound():
+    """A genome's moves index the board's move list: a board of a trillion moves is refused in one
+    line when the genome is bound to it, not with a MemoryError at its first move."""
+    genes = get_kind("rules").create(Rules((3, 4)), np.random.default_rng(0))
+    with pytest.raises(UserError, match=r"a rules genome plays boards of at most 1,000,000 moves; 1000000000000-3 has"):
+        GenomeAgent("rules", genes, Rules((10**12, 3)))
