@@ -66,7 +66,8 @@ class RunDir:
 
     @property
     def run_id(self) -> str:
-        return self.path.name
+        """The directory's name (``--out .`` is named by where it stands)."""
+        return self.path.name or self.path.resolve().name
 
     def check_free(self, force: bool = False, inside=None) -> None:
         """Refuse a non-empty directory unless ``force``; make sure it can be written.

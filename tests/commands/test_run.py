@@ -153,6 +153,15 @@ def test_nothing_is_overwritten_unless_asked(tmp_path, capsys):
     assert run(tmp_path, "--generations", "2", "--out", str(out), "--force") == 0
 
 
+def test_a_run_in_the_current_directory_is_named_by_it(tmp_path, monkeypatch, capsys):
+    """``--out .`` exports ``<directory name>-<kind>.json``, not ``-table.json``."""
+    here = tmp_path / "my-run"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    assert main([*SMALL, "--generations", "1", "--quiet", "--out", ".", "--genomes-dir", "."]) == 0
+    assert capsys.readouterr().out.strip() == "my-run-table.json" and (here / "my-run-table.json").is_file()
+
+
 def test_default_run_ids_never_collide(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for _ in range(2):
