@@ -253,6 +253,8 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
     unknown = sorted(set(settings) - fields)
     if unknown:
         raise UserError(f"evolve() has no setting {unknown[0]!r}; its settings are {', '.join(sorted(fields))}")
+    if genome in kind_names():  # the kind's own settings where not given (an unknown kind: Config says so)
+        settings = {**get_kind(genome).defaults, **settings}
     config = loop.Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules,
                          generations=generations, seed=seed, opponents=tuple(opponents), **settings)
     jobs = _check_jobs(jobs, backend, scheduler)

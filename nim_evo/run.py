@@ -47,9 +47,15 @@ def build_parser() -> argparse.ArgumentParser:
     evo = p.add_argument_group("evolution")
     evo.add_argument("--genome", help="genome kind: table (default), rules, thresholds, program, or one a package registers")
     evo.add_argument("--generations", type=int, help="generations to evolve (default 200; at most 1,000,000)")
-    evo.add_argument("--population", type=int, help="mu, the population kept (default 40; 2 to 10,000)")
-    evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80; at most 10,000)")
+    evo.add_argument("--population", type=int, help="mu, the population kept (default 40, 200 for program genomes; 2 to 10,000)")
+    evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80, 200 for program genomes; at most 10,000)")
     evo.add_argument("--seed", type=int, help="random seed (default 0)")
+    evo.add_argument("--selection", choices=("tournament", "lexicase"),
+                     help="survivors by tournament, or by lexicase over every sub-game (exact fitness; "
+                          "default: tournament, lexicase for program genomes)")
+    evo.add_argument("--restart", type=int, metavar="N",
+                     help="a new random population after N generations without progress, the best kept "
+                          "in the hall of fame (0: never; default 0, 25 for program genomes)")
     add_game_arguments(p)
     fit = p.add_argument_group("fitness")
     fit.add_argument("--opponents", help="comma-separated panel of agents (random, nimsum, minimax, take-3, ...), "
@@ -144,7 +150,8 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
 
     if args.resume:
         given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
-                                   "opponents", "fitness", "games", "starts", "space", "train_boards", "out")
+                                   "opponents", "fitness", "games", "starts", "space", "train_boards", "selection",
+                                   "restart", "out")
                  if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
         if given:
             raise UsageError(f"--resume continues a run as it was configured; drop --{given[0].replace('_', '-')}")
@@ -182,8 +189,13 @@ def config_from_args(args) -> Config:
     errors name the flags)."""
     from nim_evo.evolution.loop import Config
 
-    values = {key: getattr(args, key) if getattr(args, key) is not None else default
+    from nim_evo.genomes import get_kind, kind_names
+
+    genome = args.genome if args.genome is not None else defaults()["genome"]
+    own = get_kind(genome).defaults if genome in kind_names() else {}  # (an unknown kind: Config says so)
+    values = {key: getattr(args, key) if getattr(args, key) is not None else own.get(key, default)
               for key, default in defaults().items()}
+    values.update(selection=args.selection, restart=args.restart)
     opponents = tuple(name.strip() for name in values.pop("opponents").split(","))
     rules = rules_from_args(args)
     boards = None if args.train_boards is None else _train_boards(args.train_boards)

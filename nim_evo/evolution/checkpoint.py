@@ -37,6 +37,8 @@ def thaw(data, config: Config) -> State:
     generation = _count(data.get("generation"), "generation", config.generations)
     kind = get_kind(config.genome)
     population = _individuals(data.get("population"), "population", kind, config, config.population, config.population)
+    if len({len(ind.cases) for ind in population if ind.cases is not None}) > 1:
+        raise UserError("population: every individual's cases must be as many (one per sub-game)")
     halloffame = tools.HallOfFame(HALL_OF_FAME, similar=kind.same)
     # HallOfFame.insert puts an item before those of equal fitness: insert from the last,
     # so ties keep their order (the hall of fame replaces its last member by that order)
@@ -52,9 +54,15 @@ def thaw(data, config: Config) -> State:
     return State(generation, population, halloffame, logbook, games, float(seconds))
 
 
+MAX_CASES = 1 << 22  # sub-game win probabilities an individual may carry (lexicase selection's cases)
+
+
 def _freeze(ind, kind) -> dict:
-    return {"genes": kind.plain(ind), "fitness": tuple(ind.fitness.values),
-            "rates": getattr(ind, "rates", None), "credit": getattr(ind, "credit", None)}
+    frozen = {"genes": kind.plain(ind), "fitness": tuple(ind.fitness.values),
+              "rates": getattr(ind, "rates", None), "credit": getattr(ind, "credit", None)}
+    if getattr(ind, "cases", None) is not None:
+        frozen["cases"] = ind.cases
+    return frozen
 
 
 def _individuals(items, where: str, kind, config: Config, least: int, most: int) -> list:
@@ -65,8 +73,9 @@ def _individuals(items, where: str, kind, config: Config, least: int, most: int)
 
 
 def _individual(item, where: str, kind, config: Config):
-    if not isinstance(item, dict) or set(item) != {"genes", "fitness", "rates", "credit"}:
-        raise UserError(f"{where} must have the fields genes, fitness, rates, credit")
+    if not isinstance(item, dict) or not {"genes", "fitness", "rates", "credit"} <= set(item) <= {
+            "genes", "fitness", "rates", "credit", "cases"}:
+        raise UserError(f"{where} must have the fields genes, fitness, rates, credit (and cases with lexicase)")
     try:
         genes = kind.check_plain(item["genes"], config.rules, multiset=config.multiset)
     except UserError as error:
@@ -89,7 +98,24 @@ def _individual(item, where: str, kind, config: Config):
         shape = np.shape(genes)
         credit = tuple(like(credit, [np.zeros(shape), np.zeros(shape)], f"{where}.credit"))
     ind.credit = credit
+    ind.cases = _cases(item.get("cases"), f"{where}.cases", config)
     return ind
+
+
+def _cases(cases, where: str, config: Config):
+    """An individual's sub-game win probabilities: a float32 array of numbers in [0, 1]
+    (lexicase selection's cases), or None where the run does not select by them."""
+    if (cases is None) != (config.selector != "lexicase"):
+        raise UserError(f"{where} must be {'given' if cases is None else 'left out'}: the run "
+                        f"{'selects' if cases is None else 'does not select'} by lexicase")
+    if cases is None:
+        return None
+    if (not isinstance(cases, np.ndarray) or cases.dtype != np.float32 or cases.ndim != 1
+            or not 1 <= len(cases) <= MAX_CASES):
+        raise UserError(f"{where} must be an array of 1 to {MAX_CASES:,} float32 win probabilities")
+    if not (np.isfinite(cases).all() and (cases >= 0).all() and (cases <= 1).all()):
+        raise UserError(f"{where} must hold win probabilities, numbers in [0, 1]")
+    return cases
 
 
 def _records(records, generation: int, config: Config) -> list:

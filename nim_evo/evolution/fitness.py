@@ -69,8 +69,10 @@ class Panel:
         transitions = tuple(Transitions(space, table) for table in tables) if fitness == "exact" else None
         return cls(rules, tuple(names), tables, index, multiset, space.weights[index], transitions)
 
-    @property
+    @cached_property
     def space(self):
+        """The board's space, kept by the panel (space_for's cache holds a few boards, fewer
+        than a run's training boards and the boards it measures on)."""
         return space_for(self.rules, multiset=self.multiset)
 
     # -- pickling: what a worker receives --------------------------------------------------------
@@ -135,21 +137,29 @@ class Panel:
 class Evaluation:
     """One individual's result: fitness (the mean win rate from the starts), its mean win
     rate over every sub-game (every non-empty position, either to move; exact mode only,
-    else 0), per-opponent (first, second) win rates, games played, and per-position credit
-    ``(mine, theirs)`` where the kind uses it."""
+    else 0), per-opponent (first, second) win rates, games played, per-position credit
+    ``(mine, theirs)`` where the kind uses it, and, where lexicase selection asks for them,
+    its ``cases``: the win probability of every sub-game (every non-empty position, moving
+    first then second, averaged over the panel), the test cases lexicase selection reads."""
 
     fitness: float
     subgames: float
     rates: dict
     games: int
     credit: tuple | None = None
+    cases: np.ndarray | None = None
 
 
-def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed) -> list[Evaluation]:
+def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed, *,
+                   cases: bool = False) -> list[Evaluation]:
     """Evaluate a chunk of genomes against the panel (``mode`` is ``exact`` or ``sampled``);
-    ``seed`` (a SeedSequence) draws the sampled games."""
-    if panel.tables is None:
-        return _evaluate_on_piles(kind, panel, games, genomes, seed)
+    ``seed`` (a SeedSequence) draws the sampled games; ``cases``: keep each genome's
+    sub-game win probabilities (exact mode only)."""
+    if panel.tables is None or mode != "exact":
+        if cases:
+            raise UserError("lexicase selection reads every sub-game's exact win probability: use --fitness exact")
+        if panel.tables is None:
+            return _evaluate_on_piles(kind, panel, games, genomes, seed)
     space = panel.space
     policies = _policies(kind, genomes, space)
     k = len(genomes)
@@ -157,7 +167,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
     subgames = np.zeros(k)
     mine = theirs = None
     if mode == "exact":
-        keep_credit = get_kind(kind).uses_credit
+        keep_credit = get_kind(kind).uses_credit or cases
         if keep_credit:
             mine = np.zeros((k, space.n_positions), dtype=np.float32)
             theirs = np.zeros((k, space.n_positions), dtype=np.float32)
@@ -181,27 +191,35 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
                 rates[j, o, 0] = np.average(play_games(space, me, opponent, starts, rng) == 0, weights=weights)
                 rates[j, o, 1] = np.average(play_games(space, opponent, me, starts, rng) == 1, weights=weights)
         played = 2 * len(starts) * len(panel.tables)
-    credit = None if mine is None else [(mine[j].copy(), theirs[j].copy()) for j in range(k)]
-    return _evaluations(panel, rates, subgames, played, credit)
+    evaluations = _evaluations(panel, rates, subgames, played, None)
+    if mine is not None:
+        for j, evaluation in enumerate(evaluations):
+            if get_kind(kind).uses_credit:
+                evaluation.credit = (mine[j].copy(), theirs[j].copy())
+            if cases:
+                evaluation.cases = np.concatenate([mine[j, 1:], theirs[j, 1:]])
+    return evaluations
 
 
-def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int, genomes: list, seed=None
-                    ) -> list[Evaluation]:
+def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int, genomes: list, seed=None, *,
+                    cases: bool = False) -> list[Evaluation]:
     """:func:`evaluate_chunk` on each panel's board (one seed stream each), averaged: fitness,
     sub-games and win rates are means over the boards, credit is the first board's (a kind
-    bound to its board has one), games add up."""
+    bound to its board has one), games add up, cases are every board's, one after another."""
     if len(panels) == 1:
-        return evaluate_chunk(kind, panels[0], mode, games, genomes, seed)
+        return evaluate_chunk(kind, panels[0], mode, games, genomes, seed, cases=cases)
     if isinstance(seed, np.random.SeedSequence):  # (a copy: spawning counts on the sequence itself)
         streams = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key).spawn(len(panels))
     else:
         streams = np.random.SeedSequence(seed).spawn(len(panels))
-    results = [evaluate_chunk(kind, panel, mode, games, genomes, stream) for panel, stream in zip(panels, streams)]
+    results = [evaluate_chunk(kind, panel, mode, games, genomes, stream, cases=cases)
+               for panel, stream in zip(panels, streams)]
     mean = len(panels)
     return [Evaluation(sum(r[j].fitness for r in results) / mean, sum(r[j].subgames for r in results) / mean,
                        {name: tuple(sum(r[j].rates[name][seat] for r in results) / mean for seat in (0, 1))
                         for name in results[0][j].rates},
-                       sum(r[j].games for r in results), results[0][j].credit)
+                       sum(r[j].games for r in results), results[0][j].credit,
+                       np.concatenate([r[j].cases for r in results]) if cases else None)
             for j in range(len(genomes))]
 
 

@@ -24,6 +24,7 @@ genomes, its per-position credit from the exact evaluator.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -35,12 +36,14 @@ from deap import base, tools
 from joblib import Parallel, delayed
 
 from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
+from nim_evo.evaluation.heldout import SEVEN_HEAPS, board_accuracy
 from nim_evo.evolution import cluster, fitness
 from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import (GAMES, GENERATIONS, OFFSPRING, POPULATION, PROBABILITY, SEED, InstanceOf, Interval,
                                 Names, Options, ParameterError, UserError, validate)
 
 SPACES = ("multiset", "ordered")
+SELECTIONS = ("tournament", "lexicase")
 CHECKPOINT_VERSION = 1
 HALL_OF_FAME = 5
 
@@ -64,6 +67,8 @@ CONFIG_CONSTRAINTS = {
     "credit": [InstanceOf(bool)],
     "space": [Options(*SPACES)],
     "train_boards": [None, InstanceOf(tuple, what="a tuple of boards")],
+    "selection": [None, Options(*SELECTIONS)],
+    "restart": [None, Interval(Integral, 0, None)],
 }
 
 
@@ -91,6 +96,9 @@ class Config:
     space: str = "multiset"      # the enumerated space fitness and table genes live on: multiset or ordered
     train_boards: tuple[tuple[int, ...], ...] | None = None  # board-free kinds: the piles fitness is
     # measured on, each with the rules' cap and misère flag (None: the kind's own set, or the board)
+    selection: str | None = None  # survivors by tournament or lexicase (None: the kind's own choice)
+    restart: int | None = None  # a new random population after this many generations without progress
+    # (0: never; None: the kind's own choice)
 
     def __post_init__(self):
         if isinstance(self.opponents, list):
@@ -103,7 +111,17 @@ class Config:
             raise ParameterError("cxpb + mutpb", f"must be at most 1 (DEAP's varOr), got {self.cxpb + self.mutpb:g}")
         if self.train_boards is not None:
             _check_train_boards(self.train_boards, get_kind(self.genome))
+        if self.selection == "lexicase" and self.fitness != "exact":
+            raise ParameterError("selection", "lexicase reads every sub-game's exact win probability: it needs "
+                                 "exact fitness")
 
+    @property
+    def selector(self) -> str:
+        """How survivors are chosen: ``selection``, else the kind's own choice (tournament
+        where fitness is sampled: lexicase needs every sub-game's exact value)."""
+        if self.selection is not None:
+            return self.selection
+        return get_kind(self.genome).selection if self.fitness == "exact" else "tournament"
     def training_rules(self) -> tuple[Rules, ...]:
         """The boards fitness is measured on: ``train_boards``, else the kind's own training
         set (``train_boards`` of its class), else the run's board; each with its cap and misère flag."""
@@ -111,6 +129,11 @@ class Config:
         if not boards:
             return (self.rules,)
         return tuple(Rules(tuple(board), self.rules.max_take, self.rules.misere) for board in boards)
+
+    @property
+    def patience(self) -> int:
+        """Generations without progress before a new population: ``restart``, else the kind's (0: never)."""
+        return get_kind(self.genome).restart if self.restart is None else self.restart
 
     @property
     def multiset(self) -> bool:
@@ -130,6 +153,8 @@ class Config:
             data = {**get_kind(data.get("genome")).upgrade_config(data), "space": "ordered"}
         data["rules"] = rules_from_json(data.get("rules"), "the run's config")
         data["opponents"] = tuple(data["opponents"])
+        data.setdefault("selection", "tournament")  # runs begun before lexicase selection and restarts
+        data.setdefault("restart", 0)
         return cls(**data)
 
 
@@ -171,7 +196,8 @@ def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
                                        multiset=config.multiset) for rules in config.training_rules())
     # the run's workers: on Dask, the panels go to every one now, once (a task carries their key)
     toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, panels) if jobs != 1 else None)
-    toolbox.register("evaluate", fitness.evaluate_boards, config.genome, panels, config.fitness, config.games)
+    toolbox.register("evaluate", fitness.evaluate_boards, config.genome, panels, config.fitness, config.games,
+                     cases=config.selector == "lexicase")
     toolbox.panel = panels[0]
     toolbox.panels = panels
     return toolbox
@@ -196,7 +222,10 @@ def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> n
                       if getattr(config, name) is not None}
     toolbox.register("mate", kind.crossover, rules=config.rules, rng=rng)
     toolbox.register("mutate", kind.mutate, rules=config.rules, rng=rng, **mutate_options)
-    toolbox.register("select", select_elitist, tournsize=config.tournsize, rng=rng)
+    if config.selector == "lexicase":
+        toolbox.register("select", select_lexicase, rng=rng, size=kind.size)
+    else:
+        toolbox.register("select", select_elitist, tournsize=config.tournsize, rng=rng)
     toolbox.rng = rng
     return rng
 
@@ -207,6 +236,34 @@ def select_elitist(individuals: list, k: int, tournsize: int, rng: np.random.Gen
     aspirants = rng.integers(len(individuals), size=(k - 1, tournsize))
     return tools.selBest(individuals, 1) + [max((individuals[i] for i in row), key=attrgetter("fitness"))
                                              for row in aspirants]
+
+
+def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=len) -> list:
+    """The best individual (DEAP's selBest), then ``k - 1`` picks by automatic epsilon-lexicase
+    selection over each individual's ``cases`` (DEAP's ``selAutomaticEpsilonLexicase``, over
+    ``rng`` and on arrays): the cases in a random order, each keeping the candidates within
+    the median absolute deviation of the best on it, until one is left (or a random one of
+    those left when the cases run out). Individuals with the same cases are one candidate,
+    and the pick among them is the smallest (by ``size``; the first of the smallest): among
+    genomes that play alike, parsimony. Cases every candidate scores alike are skipped: they
+    filter nothing."""
+    values = np.stack([ind.cases for ind in individuals])
+    rows, group = np.unique(values, axis=0, return_inverse=True)
+    group = group.reshape(-1)
+    rows = rows[:, (rows != rows[:1]).any(axis=0)]  # cases that separate some candidates
+    sizes = np.array([size(ind) for ind in individuals])
+    smallest = [min(np.flatnonzero(group == g), key=sizes.__getitem__) for g in range(len(rows))]
+    chosen = tools.selBest(individuals, 1)
+    for _ in range(k - 1):
+        candidates = np.arange(len(rows))
+        for case in rng.permutation(rows.shape[1]):
+            if len(candidates) == 1:
+                break
+            scores = rows[candidates, case]
+            deviation = np.median(np.abs(scores - np.median(scores)))
+            candidates = candidates[scores >= scores.max() - deviation]
+        chosen.append(individuals[smallest[candidates[rng.integers(len(candidates))]]])
+    return chosen
 
 
 def vary(population: list, toolbox: base.Toolbox, lambda_: int, cxpb: float, mutpb: float,
@@ -245,10 +302,10 @@ def joblib_map(jobs: int, function, *iterables, workers: cluster.Scattered | clu
     items = list(zip(*iterables))
     if jobs == 1 or len(items) <= 1:
         return [function(*item) for item in items]
-    arguments = ()
-    if isinstance(function, partial) and not function.keywords:
-        function, arguments = function.func, function.args
-    calls = [delayed(function)(*arguments, *item) for item in items]
+    arguments, keywords = (), {}
+    if isinstance(function, partial):
+        function, arguments, keywords = function.func, function.args, function.keywords
+    calls = [delayed(function)(*arguments, *item, **keywords) for item in items]
     return Parallel(n_jobs=jobs, batch_size=1)(calls) if workers is None else workers.map(calls)
 
 
@@ -264,6 +321,7 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generatio
             ind.fitness.values = (result.fitness, result.subgames)
             ind.rates = result.rates
             ind.credit = result.credit if config.credit else None
+            ind.cases = result.cases
             played += result.games
     return played
 
@@ -295,20 +353,40 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     began = time.perf_counter()
     generation = state.generation + 1
     bind_generation(toolbox, config, generation)
-    offspring = vary(state.population, toolbox, config.offspring, config.cxpb, config.mutpb, toolbox.rng)
+    restart = stalled(state.logbook, config.patience)
+    if restart:  # a new random population; the hall of fame keeps the run's best
+        offspring = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
+    else:
+        offspring = vary(state.population, toolbox, config.offspring, config.cxpb, config.mutpb, toolbox.rng)
     invalid = [ind for ind in offspring if not ind.fitness.valid]
     games = evaluate(toolbox, config, invalid, generation)
     state.halloffame.update(offspring)
-    state.population[:] = toolbox.select(state.population + offspring, config.population)
+    state.population[:] = offspring if restart else toolbox.select(state.population + offspring, config.population)
     state.generation = generation
     state.games += games
-    _record(state, config, len(invalid), games, time.perf_counter() - began)
+    _record(state, config, len(invalid), games, time.perf_counter() - began, restart)
     return state
 
 
-def _record(state: State, config: Config, evals: int, games: int, seconds: float) -> None:
+def stalled(logbook, patience: int) -> bool:
+    """Whether the population's best fitness has not risen for ``patience`` generations since
+    it began (the run's start or its last restart, as the logbook records them)."""
+    if not patience:
+        return False
+    began = max((record["gen"] for record in logbook if record.get("restart")), default=0)
+    best = [record["max"] for record in logbook if record["gen"] >= began]
+    return len(best) > patience and max(best[-patience:]) <= max(best[:-patience])
+
+
+def _record(state: State, config: Config, evals: int, games: int, seconds: float, restart: bool = False) -> None:
     champion = state.halloffame[0]  # the run's champion so far: what the run exports
     record = make_statistics().compile(state.population)
+    kind = get_kind(config.genome)
+    more = {}
+    if config.patience:
+        more["restart"] = int(restart)
+    if kind.board_free and (not state.logbook or "heldout" in state.logbook[0]):
+        more["heldout"] = round(seven_heaps_accuracy(config.genome, kind.plain(champion), config.rules), 6)
     rates = {f"{name}": round(sum(pair) / 2, 6) for name, pair in champion.rates.items()}
     try:
         accuracy = round(fitness.accuracy(config.genome, champion, config.rules), 6)
@@ -318,7 +396,21 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
     state.logbook.record(gen=state.generation, evals=evals, games=games,
                          **{k: round(float(v), 6) for k, v in record.items()},
                          subgames=round(champion.fitness.values[1], 6),
-                         **rates, accuracy=accuracy, seconds=round(seconds, 3))
+                         **rates, accuracy=accuracy, **more, seconds=round(seconds, 3))
+
+
+_SEVEN_HEAPS: dict = {}  # the accuracies measured last, by champion: a champion stays for many generations
+
+
+def seven_heaps_accuracy(kind: str, genes, rules: Rules) -> float:
+    """A board-free champion's accuracy on 1-3-5-7-9-11-13 of its family (the held-out board
+    the logbook follows, generation by generation; the sampled big boards are measured at the end)."""
+    key = (kind, json.dumps(genes, sort_keys=True, default=np.ndarray.tolist), rules.max_take, rules.misere)
+    if key not in _SEVEN_HEAPS:
+        if len(_SEVEN_HEAPS) >= 64:
+            _SEVEN_HEAPS.pop(next(iter(_SEVEN_HEAPS)))
+        _SEVEN_HEAPS[key] = board_accuracy(kind, genes, Rules(SEVEN_HEAPS, rules.max_take, rules.misere))
+    return _SEVEN_HEAPS[key]
 
 
 def _create(kind, rules, rng, multiset: bool):

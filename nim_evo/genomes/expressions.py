@@ -27,6 +27,7 @@ arrays, one node at a time over all positions at once, with no compiling and no 
 from __future__ import annotations
 
 import re
+import zlib
 
 import numpy as np
 from deap import gp
@@ -38,15 +39,27 @@ MAX_NODES = 400
 SHIFT = 31  # shift amounts are taken with & SHIFT
 
 
-class Int:
+class _Tag(type):
+    """The type of the type tags, hashed by name: DEAP's ``cxOnePoint`` draws the type to cross
+    at from a *set* of types, whose order follows their hashes; a class's default hash is its
+    address, which differs from one process to the next, so the same seed would cross at
+    different points in a worker, a resumed run or a second run."""
+
+    def __hash__(cls):
+        return zlib.crc32(cls.__name__.encode())
+
+
+class Int(metaclass=_Tag):
     """The type tag of integer values (not ``int``: DEAP treats ``bool``, a subclass, as one)."""
 
 
-class Bool:
+class Bool(metaclass=_Tag):
     """The type tag of truth values."""
 
 
 def _mod(x, y):
+    if np.ndim(y) == 0:  # (most often: a constant, or the cap)
+        return x if y == 0 else np.mod(x, y)
     return np.where(y == 0, x, np.mod(x, np.where(y == 0, 1, y)))
 
 
@@ -140,16 +153,31 @@ def parse(text, pset: gp.PrimitiveSetTyped, where: str) -> gp.PrimitiveTree:
 
 def evaluate(tree: gp.PrimitiveTree, **arguments) -> np.ndarray:
     """The tree's value on arrays (``arguments`` by the set's argument names, int64 arrays of
-    one shape, or scalars), every position at once."""
-    stack = []
+    one shape, or scalars), every position at once. Integer overflow wraps, silently."""
     with np.errstate(over="ignore"):
-        for item in reversed(tree):
-            if isinstance(item, gp.Primitive):
-                values = [stack.pop() for _ in item.args]
-                stack.append(FUNCTIONS[item.name](*values))
-            elif item.value in arguments:  # (DEAP keeps a terminal's name as its value)
-                stack.append(arguments[item.value])
-            else:
-                stack.append(CONSTANTS[item.value])
+        return run(code(tree), arguments)
+
+
+def code(tree: gp.PrimitiveTree) -> tuple:
+    """The tree as the interpreter reads it: ``(name, arity)`` of each node, last node first
+    (a terminal by its value: DEAP keeps an argument's or a named constant's name there)."""
+    return tuple((node.name if node.arity else node.value, node.arity) for node in reversed(tree))
+
+
+def run(program: tuple, arguments: dict):
+    """Run :func:`code`'s output on ``arguments`` (the caller sets numpy's error state)."""
+    stack = []
+    push, pop = stack.append, stack.pop
+    for name, arity in program:
+        if arity == 0:
+            push(arguments[name] if name in arguments else CONSTANTS[name])
+        elif arity == 2:
+            first = pop()
+            push(FUNCTIONS[name](first, pop()))
+        elif arity == 1:
+            push(FUNCTIONS[name](pop()))
+        else:
+            first, second = pop(), pop()
+            push(FUNCTIONS[name](first, second, pop()))
     (result,) = stack
     return result

@@ -40,7 +40,7 @@ from deap import gp
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
-from nim_evo.genomes.expressions import MAX_HEIGHT, STEP, VERDICT, evaluate, parse
+from nim_evo.genomes.expressions import MAX_HEIGHT, STEP, VERDICT, code, parse, run
 from nim_evo.genomes.protocol import GenomeKind, individual_type, one_hot
 from nim_evo.validation import UserError
 
@@ -53,7 +53,8 @@ MUTANT_HEIGHT = (0, 2)  # and for the subtree mutUniform grows
 # enumerated, exact win rates in a fraction of a second), varied enough that a rule right on
 # all of them is rarely right by accident
 TRAIN_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (1, 2, 5, 7))
-_LIMIT = gp.staticLimit(key=operator.attrgetter("height"), max_value=MAX_HEIGHT)
+VARIATION_HEIGHT = 8  # staticLimit on variation (answers are 2 to 4 deep; taller trees only slow the search)
+_LIMIT = gp.staticLimit(key=operator.attrgetter("height"), max_value=VARIATION_HEIGHT)
 
 
 class Program(list):
@@ -84,8 +85,16 @@ def create(rules: Rules, rng: np.random.Generator, container=Program):
         return container(gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS)
 
 
+MUTATIONS = ("uniform", "node", "shrink")
+MUTATION_WEIGHTS = (0.5, 0.35, 0.15)
+
+
 @_LIMIT  # (staticLimit keeps copies of the positional arguments, and may return one: the tree alone)
-def _mutate_tree(tree, *, pset):
+def _mutate_tree(tree, *, pset, how: str):
+    if how == "node":
+        return gp.mutNodeReplacement(tree, pset)
+    if how == "shrink":
+        return gp.mutShrink(tree)
     return gp.mutUniform(tree, lambda pset, type_: gp.genFull(pset, *MUTANT_HEIGHT, type_), pset)
 
 
@@ -97,8 +106,9 @@ def _cross_trees(a, b):
 def mutate(genes, rules: Rules, rng: np.random.Generator):
     """DEAP's ``mutUniform`` on one of the two trees (a subtree replaced by a new one)."""
     part = int(rng.integers(len(PARTS)))
+    how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
     with _seeded(rng):
-        (genes[part],) = _mutate_tree(genes[part], pset=SETS[part])
+        (genes[part],) = _mutate_tree(genes[part], pset=SETS[part], how=how)
     return (genes,)
 
 
@@ -118,15 +128,16 @@ def expression(genes) -> str:
 
 def lost(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
     """``(k,)`` the verdict on each of ``positions (k, n_piles)``: lost for the player to move."""
-    step, verdict = _trees(genes)
+    step, verdict = (code(tree) for tree in _trees(genes))
     positions = np.sort(np.asarray(positions, dtype=np.int64), axis=1)
     k = np.int64(0 if rules.max_take is None else rules.max_take + 1)
     value = np.zeros(len(positions), dtype=np.int64)
-    for column in positions.T:
-        value = _as_ints(evaluate(step, a=value, p=column, k=k), len(positions))
-    answer = evaluate(verdict, v=value, m=positions[:, -1] if positions.size else value,
-                      n=(positions > 0).sum(axis=1), k=k)
-    return np.broadcast_to(np.asarray(answer, dtype=bool), (len(positions),))
+    with np.errstate(over="ignore"):
+        for column in positions.T:
+            value = _as_ints(run(step, {"a": value, "p": column, "k": k}), len(positions))
+        answer = run(verdict, {"v": value, "m": positions[:, -1] if positions.size else value,
+                               "n": (positions > 0).sum(axis=1), "k": k})
+    return _as_bools(answer, len(positions))
 
 
 def policy(genes, space: Space) -> np.ndarray:
@@ -186,7 +197,15 @@ def _trees(genes) -> tuple:
 
 def _as_ints(value, size: int) -> np.ndarray:
     """A step's value as an int64 array (a step may be a constant, or give booleans)."""
+    if isinstance(value, np.ndarray) and value.dtype == np.int64 and value.shape == (size,):
+        return value
     return np.broadcast_to(np.asarray(value, dtype=np.int64), (size,))
+
+
+def _as_bools(value, size: int) -> np.ndarray:
+    if isinstance(value, np.ndarray) and value.dtype == bool and value.shape == (size,):
+        return value
+    return np.broadcast_to(np.asarray(value, dtype=bool), (size,))
 
 
 class ProgramKind(GenomeKind):
@@ -196,6 +215,9 @@ class ProgramKind(GenomeKind):
     individual = individual_type("ProgramIndividual", Program)
     mutation_parameters = ()
     train_boards = TRAIN_BOARDS
+    selection = "lexicase"
+    restart = 25
+    defaults = {"population": 200, "offspring": 200, "starts": "all"}
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)
     policy = staticmethod(policy)
@@ -229,6 +251,9 @@ class ProgramKind(GenomeKind):
         if not isinstance(genes, list) or len(genes) != 2:
             raise UserError("genes must be the program's two expressions")
         return [str(parse(text, pset, f"genes[{k}]")) for k, (text, pset) in enumerate(zip(genes, SETS))]
+
+    def size(self, genes) -> int:
+        return sum(len(tree) for tree in _trees(genes))
 
     def same(self, a, b) -> bool:
         return self.plain(a) == self.plain(b)

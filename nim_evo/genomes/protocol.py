@@ -90,7 +90,7 @@ def _deepcopy_individual(ind, memo):
         copy = type(ind)(list(ind))
     if ind.fitness.valid:
         copy.fitness.values = ind.fitness.values
-    for name in ("rates", "credit"):
+    for name in ("rates", "credit", "cases"):
         if name in ind.__dict__:
             setattr(copy, name, ind.__dict__[name])
     return copy
@@ -103,6 +103,13 @@ class GenomeKind:
     individual: ClassVar[type]
     board_free: ClassVar[bool] = True
     uses_credit: ClassVar[bool] = False
+    selection: ClassVar[str] = "tournament"
+    restart: ClassVar[int] = 0
+    defaults: ClassVar[dict] = {}  # run settings of its own (population, offspring, starts), where not given
+
+    def size(self, genes) -> int:
+        """How big a genome is (lexicase selection keeps the smallest of genomes that play alike)."""
+        return 0
     mutation_parameters: ClassVar[tuple[str, ...]] = ("indpb",)
     train_boards: ClassVar[tuple[tuple[int, ...], ...] | None] = None  # a board-free kind's own training set
 

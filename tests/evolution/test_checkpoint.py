@@ -16,7 +16,7 @@ from nim_evo.validation import UserError
 def runs(tmp_path_factory):
     """A finished two-generation run of each genome kind on 2-3-4."""
     made = {}
-    for genome in ("table", "rules", "thresholds"):
+    for genome in ("table", "rules", "thresholds", "program"):
         out = tmp_path_factory.mktemp(genome) / "r"
         assert main(["--game", "2-3-4", "--genome", genome, "--population", "6", "--offspring", "8",
                      "--generations", "2", "--quiet", "--out", str(out),
@@ -47,6 +47,11 @@ CASES = [
     ("table", lambda s: s.__setitem__("generation", -1), "generation must be a whole number from 0 to 2"),
     ("table", lambda s: s.__setitem__("seconds", float("nan")), "seconds must be a finite number, 0 or more"),
     ("table", lambda s: s.__setitem__("games", True), "games must be a whole number from 0 to"),
+    ("program", lambda s: s["population"][0].__setitem__("cases", np.zeros(3)), "population[0].cases must be an array of 1 to"),
+    ("program", lambda s: s["population"][0]["cases"].__setitem__(0, 2.0), "population[0].cases must hold win probabilities"),
+    ("program", lambda s: s["population"][0].pop("cases"), "population[0].cases must be given: the run selects by lexicase"),
+    ("program", lambda s: s["population"][1].__setitem__("cases", np.zeros(5, np.float32)), "population: every individual's cases must be as many"),
+    ("table", lambda s: s["population"][0].__setitem__("cases", np.zeros(3, np.float32)), "population[0].cases must be left out"),
 ]
 
 
@@ -79,7 +84,10 @@ def test_an_intact_checkpoint_loads_as_it_was_saved(runs):
         assert [dict(r) for r in again["logbook"]] == saved["logbook"]
         for a, b in zip(again["population"] + again["halloffame"], saved["population"] + saved["halloffame"]):
             assert list(a["fitness"]) == list(b["fitness"])
-            if isinstance(a["genes"], dict):
+            assert ("cases" in a) == ("cases" in b) == (genome == "program")
+            if genome == "program":
+                assert np.array_equal(a["cases"], b["cases"]) and b["cases"].dtype == np.float32
+            if isinstance(a["genes"], (dict, list)):
                 assert a["genes"] == b["genes"]
             else:
                 assert np.array_equal(a["genes"], b["genes"]) and a["genes"].dtype == b["genes"].dtype

@@ -180,3 +180,21 @@ def test_train_boards_choose_what_fitness_is_measured_on(tmp_path):
     assert len(Config(genome="program", rules=Rules((1, 3))).training_rules()) == 5
     assert _run(tmp_path, "one", "--generations", "2", "--train-boards", "3-4") == 0
     assert json.loads((tmp_path / "one" / "config.json").read_text())["train_boards"] == [[3, 4]]
+
+
+def test_crossover_is_the_same_in_another_process():
+    """DEAP's cxOnePoint picks the type to cross at from a set of types, ordered by their
+    hashes: the type tags hash by name, so two processes (workers, a resumed run) cross alike."""
+    import subprocess
+    import sys
+
+    script = ("import numpy as np\n"
+              "from nim_evo import Rules\n"
+              "from nim_evo.genomes.program import KIND\n"
+              "rules, rng = Rules((1, 3, 5)), np.random.default_rng(4)\n"
+              "pairs = [(KIND.create(rules, rng), KIND.create(rules, rng)) for _ in range(40)]\n"
+              "print([str(KIND.crossover(a, b, rules, rng)[0]) for a, b in pairs])\n")
+    preludes = [f"kept = [type(f'T{{i}}', (), {{}}) for i in range({n})]\n" for n in (0, 1, 2, 3, 5, 8, 13)]
+    runs = {subprocess.run([sys.executable, "-c", prelude + script], capture_output=True, text=True, check=True).stdout
+            for prelude in preludes}
+    assert len(runs) == 1

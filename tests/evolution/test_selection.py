@@ -1,0 +1,93 @@
+"""Lexicase selection over sub-game cases, and restarts after a stall."""
+
+import numpy as np
+import pytest
+
+from nim_evo import Rules
+from nim_evo.evolution import loop
+from nim_evo.genomes.protocol import individual_type
+from nim_evo.validation import UserError
+
+Individual = individual_type("SelectionTestIndividual", list)
+
+
+def _individual(name: str, fitness: float, cases, size: int):
+    ind = Individual([name] * size)
+    ind.fitness.values = (fitness, fitness)
+    ind.cases = np.array(cases, dtype=np.float32)
+    return ind
+
+
+def test_lexicase_keeps_each_specialist_drops_the_dominated_and_picks_the_smallest_of_equals():
+    """A wins case 0 alone, B case 1 alone: both survive though neither has the best mean;
+    C is worse than someone on every case and is never picked; D plays as A does but is bigger."""
+    best = _individual("best", 0.9, [0.5, 0.5, 1.0], 3)
+    a = _individual("a", 0.5, [1.0, 0.0, 0.0], 3)
+    b = _individual("b", 0.4, [0.0, 1.0, 0.0], 3)
+    c = _individual("c", 0.1, [0.0, 0.0, 0.0], 1)
+    d = _individual("d", 0.5, [1.0, 0.0, 0.0], 9)
+    pool = [c, d, a, b, best]
+    picked = loop.select_lexicase(pool, 300, np.random.default_rng(0))
+    names = [ind[0] for ind in picked]
+    assert names[0] == "best"  # elitist: the best fitness first
+    counts = {name: names.count(name) for name in ("best", "a", "b", "c", "d")}
+    assert counts["c"] == counts["d"] == 0
+    # the first case decides: each of the three cases leads to its specialist, a third of the time each
+    for name in ("best", "a", "b"):
+        assert 60 <= counts[name] <= 140, counts
+    again = loop.select_lexicase(pool, 300, np.random.default_rng(0))
+    assert [ind[0] for ind in again] == names
+
+
+def test_lexicase_with_epsilon_keeps_near_ties_on_continuous_cases():
+    """Within the median absolute deviation of the best, a candidate stays: on one case where
+    scores are 0.50, 0.49 and 0.0 (deviation 0.01), the first two both survive."""
+    first = _individual("first", 0.9, [0.50], 2)
+    near = _individual("near", 0.5, [0.49], 2)
+    far = _individual("far", 0.1, [0.0], 2)
+    names = [ind[0] for ind in loop.select_lexicase([first, near, far], 400, np.random.default_rng(1))]
+    assert names.count("far") == 0 and 150 <= names.count("near") <= 250
+
+
+def test_a_stall_is_counted_from_the_start_or_the_last_restart():
+    def book(maxima, restarts=()):
+        return [{"gen": g, "max": m, "restart": int(g in restarts)} for g, m in enumerate(maxima)]
+
+    assert not loop.stalled(book([0.1, 0.2, 0.2, 0.2]), 0)                       # patience 0: never
+    assert not loop.stalled(book([0.1, 0.2, 0.2]), 2)                            # 2 generations, not yet more
+    assert loop.stalled(book([0.1, 0.2, 0.2, 0.2]), 2)                           # 0.2 not beaten in the last 2
+    assert not loop.stalled(book([0.1, 0.2, 0.2, 0.3]), 2)
+    assert not loop.stalled(book([0.5, 0.5, 0.5, 0.1, 0.2], restarts=(3,)), 2)   # since the restart: rising
+    assert loop.stalled(book([0.5, 0.5, 0.5, 0.1, 0.2, 0.2, 0.2], restarts=(3,)), 2)
+
+
+def test_a_restart_draws_a_new_population_and_the_hall_of_fame_keeps_the_best():
+    config = loop.Config(genome="program", rules=Rules((1, 3, 5, 7)), generations=12, population=20, offspring=20,
+                         starts="all", restart=2, seed=3)
+    toolbox = loop.make_toolbox(config)
+    state = loop.start(config, toolbox)
+    champions = [state.halloffame[0].fitness.values]
+    while state.generation < config.generations:
+        before = [str(ind) for ind in state.population]
+        loop.step(state, config, toolbox)
+        if state.logbook[-1]["restart"]:
+            assert not set(before) & {str(ind) for ind in state.population}  # all new
+        champions.append(state.halloffame[0].fitness.values)
+    assert sum(record["restart"] for record in state.logbook) >= 1
+    assert champions == sorted(champions)  # the run's best never drops
+    assert "heldout" in state.logbook[-1] and 0 <= state.logbook[-1]["heldout"] <= 1
+
+
+def test_the_kinds_choose_their_selection_and_a_user_may_override():
+    rules = Rules((1, 3, 5))
+    assert loop.Config(genome="program", rules=rules).selector == "lexicase"
+    assert loop.Config(genome="program", rules=rules, fitness="sampled").selector == "tournament"
+    assert loop.Config(genome="table", rules=rules).selector == "tournament"
+    assert loop.Config(genome="table", rules=rules, selection="lexicase").selector == "lexicase"
+    assert loop.Config(genome="program", rules=rules).patience == 25
+    assert loop.Config(genome="program", rules=rules, restart=0).patience == 0
+    old = loop.Config(genome="program", rules=rules).to_json()
+    del old["selection"], old["restart"]
+    assert loop.Config.from_json(old).selector == "tournament"  # a run begun before: as it was
+    with pytest.raises(UserError, match="lexicase"):
+        loop.Config(genome="rules", rules=rules, selection="lexicase", fitness="sampled")
