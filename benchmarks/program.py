@@ -41,7 +41,8 @@ from nim_evo.engine.space import space_for
 from nim_evo.engine.theory import known_wins
 from nim_evo.genomes import ruleset
 
-FAMILIES = {"normal": [], "cap3": ["--max-take", "3"], "misere": ["--misere"]}
+FAMILIES = {"normal": ["--game", "1-3-5-7-9"], "cap3": ["--game", "1-3-5-7-9-cap3"],
+            "misere": ["--game", "1-3-5-7-9-misere"]}
 FAMILY_RULES = {"normal": (None, False), "cap3": (3, False), "misere": (None, True)}
 TARGETS = {"normal": 9, "cap3": 7, "misere": 5}
 SECONDS = 300
@@ -49,11 +50,12 @@ SEVEN = (1, 3, 5, 7, 9, 11, 13)
 COMPARED = ("rules", "thresholds")
 
 
-def cli_run(kind: str, family: str, seed: int, tmp: Path, generations: int | None) -> tuple[dict, dict, float]:
+def cli_run(kind: str, family: str, seed: int, tmp: Path, generations: int | None, jobs: int = 2
+            ) -> tuple[dict, dict, float]:
     """One run in a subprocess: its champion.json, its logbook's columns and its wall seconds."""
     out = tmp / f"{kind}-{family}-{seed}"
     command = [sys.executable, "-m", "nim_evo.run", "--genome", kind, "--seed", str(seed), *FAMILIES[family],
-               "--out", str(out), "--genomes-dir", str(tmp / "genomes"), "--quiet", "--jobs", "2"]
+               "--out", str(out), "--genomes-dir", str(tmp / "genomes"), "--quiet", "--jobs", str(jobs)]
     if generations is not None:
         command += ["--generations", str(generations)]
     began = time.perf_counter()
@@ -106,6 +108,7 @@ def main():
     parser.add_argument("--seeds", type=int, default=10, help="seeds 0 .. N-1 of each family (default 10)")
     parser.add_argument("--families", default="normal,cap3,misere", help="comma-separated: normal, cap3, misere")
     parser.add_argument("--generations", type=int, help="generations per run (default: the command's, 200)")
+    parser.add_argument("--jobs", type=int, default=2, help="--jobs of each run (default 2)")
     args = parser.parse_args()
     families = args.families.split(",")
     summary = []
@@ -120,7 +123,7 @@ def main():
                   f"{'rules 7h/rnd':>13} {'thresholds 7h/rnd':>18}  expression")
             wins = 0
             for seed in range(args.seeds):
-                champion, rows, wall = cli_run("program", family, seed, tmp, args.generations)
+                champion, rows, wall = cli_run("program", family, seed, tmp, args.generations, args.jobs)
                 held = champion["held_out_accuracy"]
                 seven, sampled = held[Rules(SEVEN, cap, misere).name], held.get("random boards")
                 generation, spent = first_perfect(rows)
@@ -128,7 +131,7 @@ def main():
                 wins += success
                 compared = []
                 for kind in COMPARED:
-                    other = cli_run(kind, family, seed, tmp, args.generations)[0]["held_out_accuracy"]
+                    other = cli_run(kind, family, seed, tmp, args.generations, args.jobs)[0]["held_out_accuracy"]
                     compared.append(f"{100 * other[Rules(SEVEN, cap, misere).name]:.1f}/"
                                     f"{100 * other.get('random boards', float('nan')):.1f}")
                 print(f"{seed:>4} {generation if generation is not None else '-':>4} "

@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "default: tournament, lexicase for program genomes)")
     evo.add_argument("--restart", type=int, metavar="N",
                      help="a new random population after N generations without progress, the best kept "
-                          "in the hall of fame (0: never; default 0, 25 for program genomes)")
+                          "in the hall of fame (0: never; default 0, 10 for program genomes)")
     add_game_arguments(p)
     fit = p.add_argument_group("fitness")
     fit.add_argument("--opponents", help="comma-separated panel of agents (random, nimsum, minimax, take-3, ...), "

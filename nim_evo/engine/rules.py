@@ -225,6 +225,8 @@ def rules_to_json(rules: Rules) -> dict:
 
 def rules_from_json(data, source="file") -> Rules:
     """The rules a JSON object records; a one-line ``ValueError`` naming ``source`` if none."""
+    if not isinstance(data, dict):  # (a checkpoint's config may hold arrays: indexing one fails otherwise)
+        raise UserError(f"{source} does not record valid rules")
     try:
         return Rules(tuple(data["piles"]), data.get("max_take"), data.get("misere", False))
     except (KeyError, TypeError, AttributeError):

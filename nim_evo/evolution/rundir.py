@@ -121,8 +121,7 @@ class RunDir:
             raise UserError(f"{self.checkpoint_path}: {error}") from None
         extras = self._extras(data)
         written = read_json(self.config_path) if self.config_path.exists() else None  # corrupt: UserError
-        if written is not None and (not isinstance(written, dict) or
-                                    _without_generations(written) != _without_generations(config.to_json())):
+        if written is not None and _without_generations(upgraded_config(written)) != _without_generations(config.to_json()):
             raise UserError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
         if written != config.to_json():  # (only once everything is checked)
             write_json(self.config_path, config.to_json())
@@ -243,7 +242,20 @@ def read_logbook(path, opponents) -> dict:
     return columns
 
 
-def _without_generations(config_json: dict) -> dict:
+def upgraded_config(written):
+    """A ``config.json`` as this nim_evo writes it (one an older nim_evo wrote lacks the
+    settings added since, which read as that nim_evo ran); as it is if it does not read."""
+    if not isinstance(written, dict):
+        return written
+    try:
+        return Config.from_json(written).to_json()
+    except (UserError, TypeError, KeyError):
+        return written
+
+
+def _without_generations(config_json) -> dict | None:
+    if not isinstance(config_json, dict):
+        return None
     return {key: value for key, value in config_json.items() if key != "generations"}
 
 

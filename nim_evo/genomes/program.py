@@ -6,8 +6,8 @@ A program is two typed trees (DEAP strongly-typed genetic programming; their lan
 - the **step** ``f(a, p, k) -> int``, folded over a position's pile sizes in ascending order
   from ``a = 0`` (so a position's value does not depend on how its piles are arranged, and
   the fold reads any number of piles): ``v = f(...f(f(0, p1, k), p2, k)..., pn, k)``;
-- the **verdict** ``g(v, m, n, k) -> bool``, whether the position (value ``v``, largest pile
-  ``m``, ``n`` piles not empty) is lost for the player to move.
+- the **verdict** ``g(v, m) -> bool``, whether the position (value ``v``, largest pile
+  ``m``) is lost for the player to move.
 
 The program plays, among the legal moves in the rules' move order (by pile, then by count
 taken), the first one after which the verdict says the opponent has lost; if none, the first
@@ -22,9 +22,19 @@ Randomness: DEAP's ``gp`` operators draw from the module-level ``random``. Each 
 here seeds it from the run's Generator (a draw of ``rng``, which a run derives from its seed
 and generation) and puts its state back after, so a program run gives the same champion with
 any number of workers and after ``--resume``, and leaves Python's ``random`` as it found it.
-Bloat: variation is under DEAP's ``staticLimit`` of :data:`~expressions.MAX_HEIGHT`.
-Evaluation is vectorised: each tree is interpreted once over all positions of a board
-(numpy arrays), never compiled.
+Search (measured in ``benchmarks/program.py``): mutation is one of DEAP's ``mutUniform``
+(a subtree regrown), ``mutNodeReplacement`` (one primitive or terminal swapped: xor is one
+swap from ``sub(add(a, p), shl(min(a, p)))``, an exact ``|a - p|``) and ``mutShrink``;
+survivors are chosen by lexicase selection over every sub-game of the training boards
+(:func:`nim_evo.evolution.loop.select_lexicase`), which keeps programs that win sub-games
+the best ones lose; and a stalled population is replaced by a new one
+(:attr:`ProgramKind.restart`), the hall of fame keeping the best. Bloat: variation is
+under DEAP's ``staticLimit`` of :data:`VARIATION_HEIGHT` (files may hold trees up to
+:data:`~expressions.MAX_HEIGHT`); among programs that play alike, lexicase keeps the
+smallest. The pitfalls of typed GP: ``genFull``/``genGrow`` raise ``IndexError`` when a
+type has no terminal at the depth reached (both types have terminals in both sets, so they
+never do); evaluation is vectorised, each tree interpreted once over all positions of a
+board (numpy arrays), never compiled.
 """
 
 from __future__ import annotations
@@ -135,8 +145,7 @@ def lost(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         for column in positions.T:
             value = _as_ints(run(step, {"a": value, "p": column, "k": k}), len(positions))
-        answer = run(verdict, {"v": value, "m": positions[:, -1] if positions.size else value,
-                               "n": (positions > 0).sum(axis=1), "k": k})
+        answer = run(verdict, {"v": value, "m": positions[:, -1] if positions.size else value})
     return _as_bools(answer, len(positions))
 
 
@@ -216,7 +225,7 @@ class ProgramKind(GenomeKind):
     mutation_parameters = ()
     train_boards = TRAIN_BOARDS
     selection = "lexicase"
-    restart = 25
+    restart = 10
     defaults = {"population": 200, "offspring": 200, "starts": "all"}
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)

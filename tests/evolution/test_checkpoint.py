@@ -91,3 +91,29 @@ def test_an_intact_checkpoint_loads_as_it_was_saved(runs):
                 assert a["genes"] == b["genes"]
             else:
                 assert np.array_equal(a["genes"], b["genes"]) and a["genes"].dtype == b["genes"].dtype
+
+
+def test_a_run_begun_before_selection_and_restarts_resumes_as_it_ran(tmp_path):
+    """config.json and the checkpoint of an older nim_evo lack ``selection`` and ``restart``:
+    the run resumes with tournament selection and no restarts, and its export is its own."""
+    import json
+
+    out = tmp_path / "old"
+    genomes = tmp_path / "genomes"
+    assert main(["--game", "2-3-4", "--population", "6", "--offspring", "8", "--generations", "2", "--quiet",
+                 "--out", str(out), "--genomes-dir", str(genomes)]) == 0
+    config = json.loads((out / "config.json").read_text())
+    for name in ("selection", "restart"):
+        del config[name]
+    (out / "config.json").write_text(json.dumps(config))
+    document = read_arrays_document(out / "checkpoint.npz")
+    document["config"] = config
+    write_arrays_document(out / "checkpoint.npz", document)
+    export = genomes / "old-table.json"
+    exported = json.loads(export.read_text())
+    for name in ("selection", "restart"):
+        del exported["run_config"][name]
+    export.write_text(json.dumps(exported))
+    assert main(["--resume", str(out), "--generations", "3", "--quiet", "--genomes-dir", str(genomes)]) == 0
+    resumed = json.loads((out / "config.json").read_text())
+    assert resumed["selection"] == "tournament" and resumed["restart"] == 0 and resumed["generations"] == 3

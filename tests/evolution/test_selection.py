@@ -84,7 +84,7 @@ def test_the_kinds_choose_their_selection_and_a_user_may_override():
     assert loop.Config(genome="program", rules=rules, fitness="sampled").selector == "tournament"
     assert loop.Config(genome="table", rules=rules).selector == "tournament"
     assert loop.Config(genome="table", rules=rules, selection="lexicase").selector == "lexicase"
-    assert loop.Config(genome="program", rules=rules).patience == 25
+    assert loop.Config(genome="program", rules=rules).patience == 10
     assert loop.Config(genome="program", rules=rules, restart=0).patience == 0
     old = loop.Config(genome="program", rules=rules).to_json()
     del old["selection"], old["restart"]

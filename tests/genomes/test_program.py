@@ -50,12 +50,18 @@ def test_the_known_winning_programs_play_perfectly(program, rules):
     assert np.array_equal(lost(program, rules, space.positions), ~wins(rules, space.positions))
 
 
-def test_the_normal_program_judges_big_boards_as_theory_does():
+@pytest.mark.parametrize("step", [XOR, "sub(add(a, p), shl(and(a, p)))",
+                                  # two that evolution found (benchmarks/program.py): 2(a|p) - p - a, and
+                                  # (2(a|p) + 1) mod (a + p + 1), the same for piles of 0 or more
+                                  "sub(sub(shl(or(a, p)), p), a)", "mod(add(1, shl(or(p, a))), add(add(a, p), 1))"])
+def test_the_normal_program_judges_big_boards_as_theory_does(step):
     rng = np.random.default_rng(1)
     for piles in (8, 12, 16):
         rules = Rules(tuple(int(x) for x in rng.integers(1, 1000, piles)))
         positions = rng.integers(0, 1000, size=(500, piles))
-        assert np.array_equal(lost(NORMAL, rules, positions), np.bitwise_xor.reduce(positions, axis=1) == 0)
+        positions[::2, -1] = np.bitwise_xor.reduce(positions[::2, :-1], axis=1)  # half of them lost
+        truth = np.bitwise_xor.reduce(positions, axis=1) == 0
+        assert truth.mean() > 0.4 and np.array_equal(lost(Program([step, "eq(v, 0)"]), rules, positions), truth)
 
 
 def test_play_on_pile_arrays_is_its_play_on_the_enumerated_space():
@@ -75,7 +81,9 @@ def test_play_on_pile_arrays_is_its_play_on_the_enumerated_space():
     ("sub(a)", "malformed (expected ',')"),
     ("sub(a, p", "malformed (expected ')')"),
     ("sub(a, p) a", "goes on after its expression"),
-    ("if(a, p, p)", "'a' gives int where bool is needed"),
+    ("if(lt(a, p), p, p)", "'if' is not a primitive or terminal"),  # no logic in the step
+    ("shl(a, p)", "malformed (expected ')')"),  # shifts are by one bit: no hashing by a variable shift
+    ("mul(a, p)", "'mul' is not a primitive or terminal"),
     ("v", "'v' is not a primitive or terminal"),  # the verdict's argument, not the step's
     ("not(" * 13 + "a" + ")" * 13, f"is 13 deep; program genomes are at most {MAX_HEIGHT}"),
     (7, "must be an expression"),
@@ -84,6 +92,17 @@ def test_a_program_file_is_read_never_run(text, message):
     with pytest.raises(UserError) as error:
         parse(text, STEP, "the step")
     assert message in str(error.value) and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("when(v, m, m)", "'v' gives int where bool is needed"),
+    ("eq(add(v, 1), 0)", "'add' is not a primitive or terminal"),  # no arithmetic in the verdict
+    ("eq(n, 0)", "'n' is not a primitive or terminal"),
+])
+def test_the_verdict_is_logic_on_the_folded_value_and_the_largest_pile(text, message):
+    with pytest.raises(UserError, match=message):
+        parse(text, VERDICT, "the verdict")
+    assert str(parse("when(lt(1, m), eq(v, 0), eq(min(v, 2), 1))", VERDICT, "the verdict")).startswith("when(")
 
 
 def test_json_round_trip_and_expression():
