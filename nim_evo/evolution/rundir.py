@@ -26,6 +26,7 @@ from nim_evo.validation import UserError
 CHECKPOINT_FORMAT = "nim_evo/checkpoint"
 
 
+OPTIONAL_COLUMNS = ("heldout", "restart")  # board-free genomes' held-out accuracy; runs with restarts
 MAX_LOGBOOK_BYTES = 256 * 2**20  # a million generations against a panel of ten
 
 
@@ -230,6 +231,7 @@ def read_logbook(path, opponents) -> dict:
         raise UserError(f"{path} has no generations yet")
     needed = ["gen", "evals", "games", "min", "mean", "max", "accuracy", *opponents]
     missing = [name for name in needed if name not in rows[0]]
+    needed += [name for name in OPTIONAL_COLUMNS if name in rows[0]]
     if missing:
         raise UserError(f"{path} has no column {missing[0]!r}; is it a nim_evo logbook?")
     try:

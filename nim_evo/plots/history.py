@@ -22,7 +22,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from nim_evo.engine.rules import Rules, rules_from_json
-from nim_evo.evolution.rundir import read_config, read_logbook
+from nim_evo.evolution.rundir import OPTIONAL_COLUMNS, read_config, read_logbook
 from nim_evo.plots import X_AXES, new_figure
 from nim_evo.validation import UserError
 
@@ -77,6 +77,7 @@ class History:
         rules = rules_from_json(config["rules"], "the run's config")
         opponents = tuple(config["opponents"])
         needed = ["gen", "evals", "games", "min", "mean", "max", "accuracy", *opponents]
+        needed += [name for name in OPTIONAL_COLUMNS if logbook and name in logbook[0]]
         columns = {name: np.array([float(record[name]) for record in logbook]) for name in needed}
         return cls(run_id, config, rules, opponents, columns)
 
@@ -113,7 +114,17 @@ def draw_history(histories: list[History], x: str = "generations"):
                        label=_short(opponent) if single else None)
         if np.isfinite(c["accuracy"]).any():
             accuracy.plot(xs, 100 * c["accuracy"], color=color, linewidth=1.6, label=label)
+        if "heldout" in c and single:  # a board-free genome: also on the board it never saw
+            accuracy.plot(xs, 100 * c["heldout"], "--", color=color, linewidth=1.3,
+                          label="on 1-3-5-7-9-11-13 (never trained on)")
+            accuracy.plot([], [], color=color, linewidth=1.6, label="on the run's board")
+        if "restart" in c and single:
+            for at in xs[c["restart"] == 1]:
+                fitness.axvline(at, color="0.5", linewidth=0.8, linestyle=":")
     _decorate_fitness(fitness, histories, colors, single)
+    if single and "restart" in histories[0].columns and (histories[0].columns["restart"] == 1).any():
+        fitness.text(0.01, 0.02, "dotted lines: a new population after a stall (the champion is kept)",
+                     transform=fitness.transAxes, fontsize="small", color="0.4")
     rates.set_ylabel("best individual's\nwin rate")
     rates.set_ylim(-0.03, 1.03)
     rates.grid(alpha=0.3)
@@ -122,6 +133,9 @@ def draw_history(histories: list[History], x: str = "generations"):
     else:
         rates.legend([Line2D([], [], color="0.3", linestyle=_OPPONENT_STYLES[k % len(_OPPONENT_STYLES)])
                       for k in range(len(opponents))], [_short(o) for o in opponents], title="opponent", **_OUTSIDE)
+    if single and "heldout" in histories[0].columns:
+        handles, names = accuracy.get_legend_handles_labels()
+        accuracy.legend(handles[1:], names[1:], **_OUTSIDE)
     accuracy.set_ylabel("best individual's\naccuracy (%)")
     accuracy.set_ylim(-3, 103)
     accuracy.grid(alpha=0.3)

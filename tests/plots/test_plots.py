@@ -308,3 +308,20 @@ def test_arena_heat_map_is_labelled_and_nothing_is_clipped(names):
     cells = [t.get_text() for t in axes.texts if t.get_text() != "-"]
     assert len(cells) == len(names) * (len(names) - 1) and all("[" in c for c in cells)
     assert_nothing_clipped(figure)
+
+
+def test_a_program_run_shows_its_restarts_and_its_held_out_accuracy(tmp_path):
+    """A board-free run's logbook has ``heldout`` (accuracy on 1-3-5-7-9-11-13) and, with
+    restarts, ``restart``: the figure marks each new population and draws both accuracies."""
+    out = tmp_path / "p"
+    assert run(["--genome", "program", "--game", "2-3-4", "--population", "8", "--offspring", "8",
+                "--generations", "6", "--restart", "1", "--quiet", "--out", str(out),
+                "--genomes-dir", str(tmp_path / "genomes")]) == 0
+    history = load_history(out)
+    assert {"heldout", "restart"} <= set(history.columns) and history.columns["restart"].sum() >= 1
+    figure = draw_history([history])
+    fitness, _, accuracy = figure.axes[:3]
+    marked = [line for line in fitness.lines if line.get_linestyle() == ":" and len(set(line.get_xdata())) == 1]
+    assert len(marked) == int(history.columns["restart"].sum())
+    assert [text.get_text() for text in accuracy.get_legend().get_texts()] == [
+        "on 1-3-5-7-9-11-13 (never trained on)", "on the run's board"]
