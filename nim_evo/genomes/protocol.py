@@ -36,6 +36,10 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
 - ``train_boards``: a board-free kind's default training set (pile sizes; the run's cap and
   misère flag are added): fitness is then the mean over these boards, not the run's board
   (``None``, the default: the run's board). A run's ``--train-boards`` overrides it.
+- ``selection`` (``"tournament"`` or ``"lexicase"``), ``restart`` (generations without
+  progress before a new population, 0 for never) and ``defaults`` (run settings such as
+  ``population`` used where the user gives none): how its runs search, unless told otherwise;
+  ``size(genes)`` is what lexicase selection minimises among genomes that play alike.
 - ``uses_credit``: whether its operators read the per-position credit the exact evaluator
   leaves on an evaluated individual (``ind.credit = (mine, theirs)``, see
   :mod:`nim_evo.genomes.table`); only then is it computed.
