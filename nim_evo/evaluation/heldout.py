@@ -15,6 +15,8 @@ Accuracy is the share of those winning positions where the genome plays a winnin
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from nim_evo.engine import boards
@@ -70,3 +72,17 @@ def random_boards_accuracy(kind: str, genes, family: Rules, rng: np.random.Gener
         right += int((legal & ~known_wins(rules, np.maximum(after, 0))[0]).sum())
         total += len(positions)
     return right / total
+
+
+_SEVEN_HEAPS: dict = {}  # the accuracies measured last, by champion: a champion stays for many generations
+
+
+def seven_heaps_accuracy(kind: str, genes, rules: Rules) -> float:
+    """A board-free champion's accuracy on 1-3-5-7-9-11-13 of its family (the held-out board
+    the logbook follows, generation by generation; the sampled big boards are measured at the end)."""
+    key = (kind, json.dumps(genes, sort_keys=True, default=np.ndarray.tolist), rules.max_take, rules.misere)
+    if key not in _SEVEN_HEAPS:
+        if len(_SEVEN_HEAPS) >= 64:
+            _SEVEN_HEAPS.pop(next(iter(_SEVEN_HEAPS)))
+        _SEVEN_HEAPS[key] = board_accuracy(kind, genes, Rules(SEVEN_HEAPS, rules.max_take, rules.misere))
+    return _SEVEN_HEAPS[key]

@@ -24,7 +24,6 @@ genomes, its per-position credit from the exact evaluator.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -36,7 +35,7 @@ from deap import base, tools
 from joblib import Parallel, delayed
 
 from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
-from nim_evo.evaluation.heldout import SEVEN_HEAPS, board_accuracy
+from nim_evo.evaluation.heldout import seven_heaps_accuracy
 from nim_evo.evolution import cluster, fitness
 from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import (GAMES, GENERATIONS, OFFSPRING, POPULATION, PROBABILITY, SEED, InstanceOf, Interval,
@@ -122,6 +121,7 @@ class Config:
         if self.selection is not None:
             return self.selection
         return get_kind(self.genome).selection if self.fitness == "exact" else "tournament"
+
     def training_rules(self) -> tuple[Rules, ...]:
         """The boards fitness is measured on: ``train_boards``, else the kind's own training
         set (``train_boards`` of its class), else the run's board; each with its cap and misère flag."""
@@ -397,20 +397,6 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
                          **{k: round(float(v), 6) for k, v in record.items()},
                          subgames=round(champion.fitness.values[1], 6),
                          **rates, accuracy=accuracy, **more, seconds=round(seconds, 3))
-
-
-_SEVEN_HEAPS: dict = {}  # the accuracies measured last, by champion: a champion stays for many generations
-
-
-def seven_heaps_accuracy(kind: str, genes, rules: Rules) -> float:
-    """A board-free champion's accuracy on 1-3-5-7-9-11-13 of its family (the held-out board
-    the logbook follows, generation by generation; the sampled big boards are measured at the end)."""
-    key = (kind, json.dumps(genes, sort_keys=True, default=np.ndarray.tolist), rules.max_take, rules.misere)
-    if key not in _SEVEN_HEAPS:
-        if len(_SEVEN_HEAPS) >= 64:
-            _SEVEN_HEAPS.pop(next(iter(_SEVEN_HEAPS)))
-        _SEVEN_HEAPS[key] = board_accuracy(kind, genes, Rules(SEVEN_HEAPS, rules.max_take, rules.misere))
-    return _SEVEN_HEAPS[key]
 
 
 def _create(kind, rules, rng, multiset: bool):
