@@ -31,7 +31,7 @@ from nim_evo.cli.args import check_writable, refuse_overwrite
 from nim_evo.cli.opponents import resolve_saying
 from nim_evo.cli.progress import Progress, TrainingProgress
 from nim_evo.engine.rules import Rules
-from nim_evo.engine.space import enumerable, space_size
+from nim_evo.engine.space import MAX_TABLE_CELLS, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution import cluster, loop
@@ -314,16 +314,20 @@ def check_feasible(config: loop.Config) -> None:
     if get_kind(config.genome).board_free:
         return
     size = space_size(config.rules, config.multiset)
-    if size <= MAX_BOUND_GENES and enumerable(config.rules, multiset=config.multiset):
+    if size <= MAX_BOUND_GENES and tabulable(config.rules, multiset=config.multiset):
         return
     what = "multisets of piles" if config.multiset else "positions"
+    free = [name for name in kind_names() if get_kind(name).board_free]
+    free = f"--genome {', '.join(free[:-1])} or {free[-1]}" if len(free) > 1 else f"--genome {free[0]}"
+    if size <= MAX_BOUND_GENES:  # few positions, but so many moves that the opponents' tables would not fit
+        raise UserError(f"the board {config.rules.name} has {size:,} {what} but {config.rules.n_moves:,} moves "
+                        f"each, more than a {config.genome} genome's opponents can be tabled on (at most "
+                        f"{MAX_TABLE_CELLS:,} position-move pairs); a cap (--max-take) or smaller piles would do")
     multisets = space_size(config.rules, True)
-    if not config.multiset and multisets <= MAX_BOUND_GENES:
+    if not config.multiset and multisets <= MAX_BOUND_GENES and tabulable(config.rules, multiset=True):
         instead = f"over multisets of piles (--space multiset, the default) it has {multisets:,}"
     else:
-        free = [name for name in kind_names() if get_kind(name).board_free]
-        instead = f"--genome {', '.join(free[:-1])} or {free[-1]} play any board" if len(free) > 1 else \
-            f"--genome {free[0]} plays any board"
+        instead = f"{free} play any board"
     raise UserError(f"the board {config.rules.name} has {size:,} {what}, too many for a {config.genome} genome "
                     f"(at most {MAX_BOUND_GENES:,}: a generation would take about "
                     f"{_duration(size * SECONDS_PER_GENE)}); {instead}")
@@ -356,7 +360,7 @@ def check_opponents(config: loop.Config) -> dict:
     return the sha256 of each opponent file (a resumed run must find the same files)."""
     from nim_evo.agents.registry import make_agent
 
-    if not enumerable(config.rules, multiset=config.multiset):  # a panel of named movers: cheap, checks the board
+    if not tabulable(config.rules, multiset=config.multiset):  # a panel of named movers: cheap, checks the board
         make_toolbox(config, 1, quiet=True)
         return {}
     files = {}
@@ -373,7 +377,7 @@ def make_toolbox(config: loop.Config, jobs: int, quiet: bool = False):
     """The run's DEAP toolbox, its learned opponents trained (or found in the cache) first,
     saying which on stderr unless ``quiet``."""
     for spec in config.opponents:
-        if spec in LEARNERS and enumerable(config.rules, multiset=config.multiset):
+        if spec in LEARNERS and tabulable(config.rules, multiset=config.multiset):
             resolve_saying(spec, config.rules, config.seed, quiet=quiet)
     return loop.make_toolbox(config, jobs)
 

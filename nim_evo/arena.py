@@ -22,7 +22,7 @@ from pathlib import Path
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_writable, command,
                               list_games, refuse_overwrite, rules_from_args)
 from nim_evo.cli.opponents import resolve_saying
-from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
+from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.roundrobin import round_robin
 from nim_evo.evaluation.strategy import load_strategy
@@ -104,9 +104,10 @@ def _rules(args):
     given = args.game is not None or args.piles is not None
     files = [spec for spec in args.players if opponents.is_path(spec)]
     rules = rules_from_args(args) if given or not files else load_strategy(files[0]).rules
-    if not enumerable(rules, multiset=True):
-        raise UsageError(f"the board {rules.name} has {space_size(rules, True):,} multisets of piles; the arena "
-                         f"plays on boards of at most {DEFAULT_MAX_POSITIONS:,}")
+    if not tabulable(rules, multiset=True):
+        raise UsageError(f"the board {rules.name} has {space_size(rules, True):,} multisets of piles with "
+                         f"{rules.n_moves:,} moves each; the arena plays on boards of at most "
+                         f"{DEFAULT_MAX_POSITIONS:,} multisets and {MAX_TABLE_CELLS:,} position-move pairs")
     return rules
 
 

@@ -1,5 +1,9 @@
 """Minimax with alpha-beta pruning, a transposition table and a depth limit (seed 004, 4.1.4).
 
+To the end of the game (no depth limit) the agent reads the values from the solved board
+(:mod:`nim_evo.engine.solver` over multisets of piles), which the search finds too, minutes
+later on big boards; the tests hold the two equal.
+
 Values are from the point of view of the player to move. A proven result is a "mate
 score": ``WIN - plies`` for a win that far away, ``-(WIN - plies)`` for a loss, so perfect
 play hurries to win and delays losing (which gives a fallible opponent the most chances
@@ -9,6 +13,7 @@ well inside ``(-WIN / 2, WIN / 2)``.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
@@ -18,7 +23,7 @@ from nim_evo.engine import theory
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.solver import solve
-from nim_evo.engine.space import Space, enumerable, space_size
+from nim_evo.engine.space import Space, enumerable, space_for, space_size
 from nim_evo.validation import UserError
 
 WIN = 1_000_000
@@ -79,14 +84,23 @@ class MinimaxAgent(PositionalAgent):
         self._proofs: dict = {}  # position -> (proven value, shortest horizon it was found in)
 
     def __getstate__(self):
-        return {**self.__dict__, "_table": {}, "_proofs": {}}  # caches
+        state = {**self.__dict__, "_table": {}, "_proofs": {}}  # caches
+        state.pop("_solved", None)
+        return state
 
     # -- the search ----------------------------------------------------------------------
 
     def values(self, piles) -> dict:
         """Value of each legal move from ``piles``, for the player making it."""
         piles = self.rules.check_position(piles)
-        depth = sum(piles) + 1 if self.depth is None else self.depth
+        if self.depth is None:  # the search's values, read from the solved board
+            space, solved = self._solved
+            moves = self.rules.legal_moves(piles)
+            if not moves:
+                return {}
+            children = space.indices(np.array([self.rules.apply(piles, move) for move in moves]))
+            return dict(zip(moves, _one_ply_back(-solved[children]).tolist()))
+        depth = self.depth
         return {
             move: _one_ply_back(-self._negamax(self.rules.apply(piles, move), depth - 1, -WIN - 1, WIN + 1))
             for move in self.rules.legal_moves(piles)
@@ -98,6 +112,14 @@ class MinimaxAgent(PositionalAgent):
             return []
         best = max(values.values())
         return uniform([m for m, v in values.items() if v == best])
+
+    @cached_property
+    def _solved(self) -> tuple:
+        """The multiset space and every multiset's exact value, which a search to the end
+        finds too (a test holds them equal): building and solving 176,851 multisets of
+        100-100-100 takes 5 s, where the search, in Python, took 5 minutes for one game."""
+        space = space_for(self.rules, multiset=True)
+        return space, self.space_values(space, None)
 
     def _negamax(self, piles: tuple, depth: int, alpha: float, beta: float) -> float:
         if not any(piles):

@@ -70,7 +70,7 @@ def mover(name: str, rules: Rules):
             raise UserError(f"nimsum on {rules.name} would need the solver (misère with a cap has no "
                              "closed form) and the board is too big to solve")
         return _NimSumMover(rules)
-    raise UserError(f"opponent {name!r} needs an enumerable board; on {rules.name} "
+    raise UserError(f"opponent {name!r} needs the board's tables, and {rules.name} is too big for them; "
                      "the panel can hold random and nimsum")
 
 

@@ -46,6 +46,22 @@ def enumerable(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multise
     return size <= max_positions and size * rules.n_moves <= MAX_CELLS
 
 
+# What is built on a space to play on it (a policy table per agent, transitions for exact
+# tournaments, alias tables for sampled games): about 150 bytes and a microsecond
+# per position-move pair on our 2-core machine (a table run on one pile of 6,000, 36 million
+# pairs: 31 s and 5.5 GB for one generation; an arena of three agents: 63 s and 10.6 GB).
+# Twenty million keeps that within seconds and a few GB, and holds 8 heaps (2-4-6-8-10-12-
+# 14-16 as multisets: 17.8 million); a run on a bigger board plays named movers, sampled,
+# as on a board too big to enumerate.
+MAX_TABLE_CELLS = 20_000_000
+
+
+def tabulable(rules: Rules, multiset: bool = False) -> bool:
+    """Whether agents on ``rules`` are compiled to tables over its space (a run's panel, the
+    arena): enumerable, and at most :data:`MAX_TABLE_CELLS` position-move pairs."""
+    return enumerable(rules, multiset=multiset) and space_size(rules, multiset) * rules.n_moves <= MAX_TABLE_CELLS
+
+
 _DP_CELLS = 50_000_000  # work bound of the exact multiset count (piles x largest pile)
 
 

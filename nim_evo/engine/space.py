@@ -20,8 +20,8 @@ import numpy as np
 from nim_evo.engine.enumeration import EnumeratedSpace
 from nim_evo.engine.multiset import MultisetSpace, multiset_space
 from nim_evo.engine.rules import Move, Position, Rules
-from nim_evo.engine.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, SpaceTooLarge, check_space_size,  # noqa: F401
-                                  enumerable, space_size)
+from nim_evo.engine.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, MAX_TABLE_CELLS, SpaceTooLarge,  # noqa: F401
+                                  check_space_size, enumerable, space_size, tabulable)
 from nim_evo.validation import UserError
 
 

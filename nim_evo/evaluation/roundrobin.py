@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nim_evo.engine.rules import Rules
-from nim_evo.engine.space import enumerable
+from nim_evo.engine.space import tabulable
 from nim_evo.evaluation.tournament import tournament
 from nim_evo.validation import UserError
 
@@ -89,7 +89,7 @@ def round_robin(rules: Rules, players: dict, games: int = 1000, seed: int = 0, e
     Raises:
         ValueError: fewer than two players, or a board too big to enumerate.
     """
-    multiset = not enumerable(rules)
+    multiset = not tabulable(rules)
     names = tuple(players)
     if len(names) < 2:
         raise UserError(f"a round robin needs at least two participants, got {len(names)}")

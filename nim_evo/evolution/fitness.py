@@ -20,7 +20,7 @@ import numpy as np
 from nim_evo.engine import piles
 from nim_evo.engine.policy import AliasSampler, as_table
 from nim_evo.engine.rules import Rules
-from nim_evo.engine.space import enumerable, space_for, space_size
+from nim_evo.engine.space import MAX_TABLE_CELLS, enumerable, space_for, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.tournament import Transitions, play_games, win_probabilities_each
@@ -52,11 +52,15 @@ class Panel:
               multiset: bool = False) -> Panel:
         """``names``: opponent specs (see :func:`nim_evo.evaluation.opponents.resolve`); ``seed`` trains
         learned opponents on first use; ``multiset``: play on the space of multisets."""
-        if not enumerable(rules, multiset=multiset):
+        if not tabulable(rules, multiset=multiset):
             if fitness == "exact" or starts == "all":
                 what = "multisets of piles" if multiset else "positions"
-                raise UserError(f"the board {rules.name} has {space_size(rules, multiset):,} {what}, too many to "
-                                 "enumerate: use --fitness sampled from the start position")
+                size = space_size(rules, multiset)
+                reason = ("too many to enumerate" if not enumerable(rules, multiset=multiset) else
+                          f"with {rules.n_moves:,} moves each, too many for a table of each opponent (at most "
+                          f"{MAX_TABLE_CELLS:,} position-move pairs)")
+                raise UserError(f"the board {rules.name} has {size:,} {what}, {reason}: use --fitness sampled from "
+                                "the start position")
             piles.check_board(rules)
             for name in names:
                 piles.mover(name, rules)  # refuses opponents that need the enumerated board

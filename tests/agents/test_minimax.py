@@ -168,3 +168,18 @@ def test_a_depth_limited_search_beyond_its_budget_is_refused_at_once():
         make_agent("minimax", Rules((10**9, 3)), depth=1)
     with pytest.raises(UserError, match=r"depth=4"):
         make_agent("minimax", Rules((100, 100, 100, 100)), depth=4)  # 400 ** 4 = 2.56e10
+
+
+@pytest.mark.parametrize("rules", [Rules((2, 3, 4)), Rules((1, 2, 3, 4), misere=True), Rules((3, 4, 5), 2),
+                                   Rules((2, 2, 5), 3, True)], ids=lambda r: r.name)
+def test_full_depth_values_read_from_the_solver_are_the_searchs(rules):
+    """Every move's value at full depth, read from the solved multiset space, is the one the
+    alpha-beta search to the end of the game finds, in every position (mate scores included)."""
+    agent = MinimaxAgent(rules)
+    space = space_for(rules)
+    for index in range(space.n_positions):
+        piles = space.position(index)
+        searched = {move: _one_ply_back(-MinimaxAgent(rules)._negamax(rules.apply(piles, move), sum(piles), -WIN - 1,
+                                                                      WIN + 1))
+                    for move in rules.legal_moves(piles)}
+        assert agent.values(piles) == searched, piles

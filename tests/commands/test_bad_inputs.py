@@ -78,6 +78,8 @@ CASES = [
     ("run", [*SMALL, "--population", "0"]),
     ("run", [*SMALL, "--population", "1"]),
     ("run", [*SMALL, "--offspring", "99999999999999999999"]),
+    ("run", ["--piles", "9999", "--generations", "1"]),  # few positions, 10^8 position-move pairs
+    ("run", ["--piles", "9999", "--genome", "rules", "--generations", "1"]),
     ("run", [*SMALL, "--generations", "ten"]),
     ("run", [*SMALL, "--seed", "1.5"]),
     ("run", [*SMALL, "--seed", "-1"]),
@@ -176,6 +178,7 @@ CASES = [
     ("arena", ["random"]),
     ("arena", ["random", "sorcerer"]),
     ("arena", ["random", "nimsum", "--games", "0"]),
+    ("arena", ["random", "nimsum", "--piles", "9999"]),
     ("arena", ["random", "nimsum", "--jobs", "-2"]),
     ("arena", ["random", "nimsum", "--out", TABLE]),
     ("arena", ["random", TABLE, "--game", "1-3-5-7"]),

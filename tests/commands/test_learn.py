@@ -157,7 +157,7 @@ def test_run_with_learned_opponents_in_its_panel(tmp_path, capsys):
 def test_learned_opponents_need_an_enumerable_board(tmp_path, capsys):
     assert run_main(["--genome", "rules", "--piles", *["30"] * 10, "--fitness", "sampled",
                      "--opponents", "random,td", "--out", str(tmp_path / "r"), "--quiet"]) == 2
-    assert "needs an enumerable board" in capsys.readouterr().err
+    assert "needs the board's tables" in capsys.readouterr().err
 
 
 def test_a_resumed_run_refuses_an_opponent_file_that_changed(tmp_path, capsys):

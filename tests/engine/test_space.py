@@ -261,3 +261,14 @@ def test_move_refuses_indices_outside_the_move_list(move_index):
     assert space.n_moves == 6
     with pytest.raises(ValueError, match="outside 0..5"):
         space.move(move_index)
+
+
+def test_a_board_of_many_moves_is_enumerable_but_not_tabulable():
+    """One pile of 9,999: 10,000 positions, 9,999 moves. The space may be built (a solver's
+    bytes per pair), but agents' tables over it (about 150 bytes per pair) are refused."""
+    rules = Rules((9999,))
+    assert space_module.enumerable(rules)
+    assert not space_module.tabulable(rules)
+    assert space_module.tabulable(Rules((4000,)))  # 16 million pairs
+    assert space_module.tabulable(Rules((2, 4, 6, 8, 10, 12, 14, 16)), multiset=True)  # 8 heaps: 17.8 million
+    assert not space_module.tabulable(Rules((1000, 1000)))  # not even enumerable
