@@ -32,15 +32,25 @@ class GameRecord:
         return positions
 
 
-def play_game(rules: Rules, players, rng: np.random.Generator, start: Position | None = None) -> GameRecord:
+# A game ends within as many moves as it has objects, which on piles of 10^15 is forever
+# for two players that take one at a time; a million moves take about ten seconds.
+MAX_MOVES = 1_000_000
+
+
+def play_game(rules: Rules, players, rng: np.random.Generator, start: Position | None = None,
+              max_moves: int = MAX_MOVES) -> GameRecord:
     """Play one game between two agents (``players[0]`` moves first) and return its record.
 
     Raises:
-        ValueError: if an agent plays an illegal move, or the start is not a valid position.
+        ValueError: if an agent plays an illegal move, the start is not a valid position, or
+            the game is not over after ``max_moves`` moves.
     """
     position = rules.check_position(rules.start if start is None else start)
     start, moves, seat = position, [], 0
     while any(position):
+        if len(moves) == max_moves:
+            raise UserError(f"a game on {rules.name} was not over after {max_moves:,} moves ({sum(position):,} "
+                            "objects left): these players take too few at a time for piles this big")
         move = tuple(players[seat].move(position, rng))
         position = rules.apply(position, move)
         moves.append(move)

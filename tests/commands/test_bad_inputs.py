@@ -154,6 +154,7 @@ CASES = [
     ("plot", ["run", "--x", "time"]),
     ("plot", ["run", "--out", "a-directory.json", "--force"]),
     # play
+    ("play", ["dumb", "--piles", "1000000000000000", "--against", "dumb"]),  # a game of 10^15 moves
     ("play", ["malformed.json"]),
     ("play", ["nan.json"]),
     ("play", ["deep.json"]),

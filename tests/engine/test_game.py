@@ -116,3 +116,16 @@ def test_play_game_rejects_finished_start_and_illegal_agent_moves():
 
     with pytest.raises(ValueError, match="illegal move"):
         play_game(rules, (Cheater(), Cheater()), np.random.default_rng(0))
+
+
+def test_a_game_that_outlasts_the_move_limit_stops_with_one_error():
+    """Two players taking one object at a time from a pile of 50 need 50 moves: with a limit
+    of 10 the game stops with the one user-error type, saying how many objects are left."""
+    from nim_evo import make_agent
+    from nim_evo.validation import UserError
+
+    rules = Rules((50,))
+    dumb = make_agent("dumb", rules)
+    with pytest.raises(UserError, match=r"not over after 10 moves \(40 objects left\)"):
+        play_game(rules, [dumb, dumb], np.random.default_rng(0), max_moves=10)
+    assert len(play_game(rules, [dumb, dumb], np.random.default_rng(0), max_moves=50).moves) == 50
