@@ -83,7 +83,8 @@ def trained(name: str, rules: Rules, seed: int = 0, episodes: int | None = None,
     trained the same way (same learner and algorithm version, parameters, board, budget and
     seed), otherwise trained and written to the cache (atomically)."""
     from nim_evo.learners import LEARNERS
-    from nim_evo.learners.files import load_learner, params_json, save_learner
+    from nim_evo.io import read_json
+    from nim_evo.learners.files import learner_from_document, params_json, save_learner
 
     path, key, episodes = _cache_key(name, rules, seed, episodes, params)
     if path in _TRAINED:
@@ -91,12 +92,16 @@ def trained(name: str, rules: Rules, seed: int = 0, episodes: int | None = None,
     learner = None
     if path.exists():
         try:
-            learner = load_learner(path, rules)
+            document = read_json(path)
+            # only an entry that records this very training (a learn file copied in, another
+            # seed's or opponent's, is not one, whatever its name)
+            if isinstance(document, dict) and document.get("cache_key") == key:
+                learner = learner_from_document(document, str(path))
         except ValueError:
             pass  # a damaged cache entry is trained again and replaced
-        if learner is not None and (learner.name != name or learner.games_played != episodes
+        if learner is not None and (learner.name != name or learner.rules != rules or learner.games_played != episodes
                                     or params_json(learner) != key["params"]):
-            learner = None  # another learner, budget or parameters under this name: trained again, replaced
+            learner = None  # the key says one training, the file holds another: trained again, replaced
     if learner is None:
         learner = LEARNERS[name](rules, **params)
         learner.train(episodes, np.random.default_rng(seed), progress=progress)

@@ -125,6 +125,27 @@ def test_a_cache_entry_of_another_learner_or_budget_is_not_used(learner_cache, m
         assert load_learner(path).games_played == 500 and load_learner(path).name == "qlearning"
 
 
+def test_a_cache_entry_of_another_seed_or_opponent_is_not_used(learner_cache, monkeypatch):
+    """Same learner, board, budget and parameters, but trained with another seed (a file of
+    the seed-4 training under seed 3's name) or against another opponent (a `learn` file):
+    neither records the training asked for, so it is trained again and replaced."""
+    import nim_evo.evaluation.opponents as opponents
+    from nim_evo.learners.files import save_learner
+
+    rules = Rules((2, 3, 4), misere=True)
+    path = opponents.cached_path("qlearning", rules, seed=3, episodes=500)
+    honest = trained("qlearning", rules, seed=3, episodes=500).q.copy()
+    learn_file = learner_cache.parent / "learned.json"
+    assert main(["--agent", "qlearning", "--game", "2-3-4-misere", "--episodes", "500", "--opponent", "nimsum",
+                 "--out", str(learn_file), "--quiet"]) == 0
+    for planted in (trained("qlearning", rules, seed=4, episodes=500), load_learner(learn_file)):
+        assert not np.array_equal(planted.q, honest)
+        save_learner(planted, path)
+        monkeypatch.setattr(opponents, "_TRAINED", {})  # a new process: only the file is left
+        np.testing.assert_array_equal(trained("qlearning", rules, seed=3, episodes=500).q, honest)
+        np.testing.assert_array_equal(load_learner(path).q, honest)  # and the entry replaced
+
+
 def test_opponent_specs_resolve_to_agents_learners_and_files(tmp_path):
     rules = Rules((2, 3, 4), misere=True)
     assert resolve("random", rules).name == "random"
