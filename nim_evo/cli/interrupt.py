@@ -4,8 +4,10 @@ A command module run as ``__main__`` calls :func:`quiet_until_main` before its i
 DEAP and the rest take a few tenths of a second, when a person may already press Ctrl-C);
 its ``main`` calls :func:`at_main`, from where Ctrl-C is Python's ``KeyboardInterrupt`` again,
 which the command reports itself (and a run answers with its checkpoint). Only the
-interpreter's own start, before the command module's first line, is left to Python: a
-signal there ends the process without a word.
+interpreter's own start, before the command module's first line, is left to Python: its
+first 20 ms or so (the interpreter, ``site``, ``runpy`` finding the module), where Ctrl-C
+shows Python's own ``KeyboardInterrupt`` traceback; no line of nim_evo has run then, and
+nothing has been read or written.
 """
 
 from __future__ import annotations
