@@ -30,3 +30,25 @@ def test_import_nim_evo_and_its_main_commands_load_no_numpy_scipy_matplotlib_or_
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
     code = f"import sys, nim_evo.run, nim_evo.plot; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
+
+
+
+def _help(module) -> None:
+    import pytest
+
+    with pytest.raises(SystemExit):
+        module.main(["--help"])
+
+
+def test_every_commands_help_states_its_limits(capsys):
+    """Issue 17: the limits on boards, workers and budgets are in --help, before anything is tried."""
+    from nim_evo import arena, learn, play, run
+
+    limits = {run: ("--jobs", "the machine's cores", "2 to 10,000", "at most 1,000,000"),
+              learn: ("at most 100,000,000",), arena: ("the machine's cores", "at most 1,000,000"),
+              play: ("at most 1,000,000",)}
+    for module, phrases in limits.items():
+        _help(module)
+        text = " ".join(capsys.readouterr().out.split()).replace("- ", "-")  # argparse wraps after hyphens
+        for phrase in ("at most 10^15", "2,000,000 multisets", "20,000,000 position-move", *phrases):
+            assert phrase in text, (module.__name__, phrase)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from nim_evo.cli.interrupt import at_main
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
+from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS
 from nim_evo.validation import ParameterError, UserError, check, usable_jobs
 
 
@@ -81,7 +82,10 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     game = parser.add_argument_group("the game")
     game.add_argument("--game", help=f"a preset (see --list-games) or a name like 4-4-cap2-misere "
                                      f"(default {DEFAULT_GAME})")
-    game.add_argument("--piles", type=int, nargs="+", metavar="N", help="pile sizes, instead of --game")
+    game.add_argument("--piles", type=int, nargs="+", metavar="N",
+                      help=f"pile sizes, instead of --game (each at most 10^15; tables, the solver and exact "
+                           f"fitness need at most {DEFAULT_MAX_POSITIONS:,} multisets of piles and "
+                           f"{MAX_TABLE_CELLS:,} position-move pairs)")
     game.add_argument("--max-take", type=int, metavar="K", help="the most one move may take (with --piles)")
     game.add_argument("--misere", action="store_true", help="last take loses (with --piles)")
     game.add_argument("--list-games", action="store_true", help="list the preset games and exit")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from math import prod
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from nim_evo.engine.rules import Rules
 from nim_evo.validation import UserError
+
+if TYPE_CHECKING:
+    import numpy
 
 DEFAULT_MAX_POSITIONS = 2_000_000
 MAX_CELLS = 100_000_000  # positions x moves: the transition table and each policy table
@@ -76,10 +78,12 @@ def multiset_count(piles) -> int:
     return int(total) if total < 2.0**62 else int(min(total, float(prod(p + 1 for p in piles))))
 
 
-def completions(start_sorted, dtype) -> np.ndarray:
+def completions(start_sorted, dtype) -> numpy.ndarray:
     """``C[i, v]``: ascending completions of ranks ``i..`` (each size at most the sorted
     start's at its rank) whose size at rank ``i`` is at least ``v`` (``C[n, v] = 1``), for
     ``v`` in ``0 .. max + 1``."""
+    import numpy as np  # here: the limits above are read by every command's --help, which needs no numpy
+
     n, top = len(start_sorted), int(start_sorted[-1]) + 2
     table = np.zeros((n + 1, top), dtype=dtype)
     table[n] = 1
