@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 import nim_evo
 
 
@@ -34,8 +36,6 @@ def test_import_nim_evo_and_its_main_commands_load_no_numpy_scipy_matplotlib_or_
 
 
 def _help(module) -> None:
-    import pytest
-
     with pytest.raises(SystemExit):
         module.main(["--help"])
 
