@@ -19,6 +19,10 @@ from nim_evo.validation import UserError
 FORMAT_VERSION = 1
 MAX_DEPTH = 100  # how deep a document read back may nest
 MAX_JSON_BYTES = 128 * 2**20  # the biggest file nim_evo writes (a table genome of 2,000,000 positions) is ~30 MB
+# Parsed, a value costs up to some 60 bytes (an empty list), so 128 MiB of "[[],[],..." took
+# 2.4 GB before its error; the biggest files nim_evo writes hold one value per position (a
+# table genome of 2,000,000) or per position and move (a learner of 2,000,000 pairs).
+MAX_JSON_VALUES = 8_000_000
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
@@ -142,6 +146,30 @@ def write_arrays_document(path, document) -> None:
     atomic_write_bytes(path, buffer.getvalue())
 
 
+
+def _check_members(path: Path, max_bytes: int) -> None:
+    """Refuse, before numpy allocates anything, an archive whose members would take more
+    memory than its bytes: a compressed member (nim_evo writes them stored, so a few MB
+    cannot expand to GB), or an array header claiming more (or less) data than follows it
+    (a header of 10^13 numbers otherwise asks numpy for 73 TiB)."""
+    import numpy as np
+    from numpy.lib import format as npy
+
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if info.compress_type != zipfile.ZIP_STORED or info.file_size > max_bytes:
+                raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} is compressed)")
+            with archive.open(info) as member:
+                version = npy.read_magic(member)
+                if version not in ((1, 0), (2, 0)):  # what np.savez writes for arrays of numbers
+                    raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} is "
+                                    f".npy version {version})")
+                read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+                shape, _, dtype = read_header(member, max_header_size=10_000)
+                if dtype.hasobject or int(np.prod(shape, dtype=object)) * dtype.itemsize != info.file_size - member.tell():
+                    raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} "
+                                    "holds other data than its header says)")
+
 def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
     """The document :func:`write_arrays_document` wrote; a one-line :class:`UserError` for a
     file that is missing, too big, not such an archive, or holds anything but numbers (numpy
@@ -156,8 +184,11 @@ def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
     if size > max_bytes:
         raise UserError(f"{path} is {size:,} bytes; nim_evo reads at most {max_bytes:,}")
     try:
+        _check_members(path, max_bytes)
         with np.load(path, allow_pickle=False) as archive:
             members = {name: archive[name] for name in archive.files}
+    except UserError:
+        raise
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
         # not an archive, a corrupt member, an object array (which would need pickle)
         raise UserError(f"{path} is not a nim_evo array document ({type(error).__name__})") from None
@@ -192,8 +223,13 @@ def read_json(path) -> dict:
         size = os.stat(path).st_size
         if size > MAX_JSON_BYTES:  # parsed, JSON takes some twenty times its size in memory
             raise UserError(f"{path} is {size:,} bytes; nim_evo reads JSON files of at most {MAX_JSON_BYTES:,}")
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_JSON_BYTES + 1)
+        values = raw.count(b",") + raw.count(b"[") + raw.count(b"{")  # about the values it holds, or more
+        if values > MAX_JSON_VALUES:
+            raise UserError(f"{path} holds some {values:,} JSON values; nim_evo's files hold at most "
+                            f"{MAX_JSON_VALUES:,}")
+        data = json.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise UserError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:

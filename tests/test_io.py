@@ -185,9 +185,25 @@ def test_a_json_file_beyond_the_limit_is_refused_before_it_is_parsed(tmp_path, m
     path = tmp_path / "big.json"
     path.write_text("[" + "1," * 600 + "1]")
     monkeypatch.setattr(io_module, "MAX_JSON_BYTES", 1000)
-    monkeypatch.setattr(io_module.json, "load", lambda handle: pytest.fail("parsed"))
+    monkeypatch.setattr(io_module.json, "loads", lambda text: pytest.fail("parsed"))
     with pytest.raises(UserError, match=r"big.json is 1,203 bytes; nim_evo reads JSON files of at most 1,000$"):
         read_json(path)
+
+
+def test_a_json_file_of_too_many_values_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
+    """Small in bytes, huge in memory: ``[[],[],...]`` costs some 60 bytes a value parsed. The
+    values are counted on the bytes first; a file within the limit is read as ever."""
+    import nim_evo.io as io_module
+
+    monkeypatch.setattr(io_module, "MAX_JSON_VALUES", 1000)
+    path = tmp_path / "lists.json"
+    path.write_text('{"x": [' + "[]," * 1000 + "[]]}")
+    monkeypatch.setattr(io_module.json, "loads", lambda text: pytest.fail("parsed"))
+    with pytest.raises(UserError, match=r"lists.json holds some 2,003 JSON values; nim_evo's files hold at most 1,000$"):
+        read_json(path)
+    monkeypatch.undo()
+    monkeypatch.setattr(io_module, "MAX_JSON_VALUES", 2003)
+    assert len(read_json(path)["x"]) == 1001
 
 
 
@@ -262,3 +278,36 @@ runpy.run_module({module!r}, run_name="__main__", alter_sys=True)
     process = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert process.returncode == 130, process.stderr
     assert process.stderr == "\nnim_evo: interrupted\n" and process.stdout == ""
+
+
+def _npz_member(shape, data: bytes) -> bytes:
+    import io
+
+    from numpy.lib import format as npy
+
+    buffer = io.BytesIO()
+    npy.write_array_header_1_0(buffer, {"descr": "<f8", "fortran_order": False, "shape": shape})
+    return buffer.getvalue() + data
+
+
+@pytest.mark.parametrize("how, message", [
+    ("huge header", "holds other data than its header says"),  # 10^13 numbers claimed: 73 TiB asked of numpy
+    ("short data", "holds other data than its header says"),
+    ("zip bomb", "is compressed"),  # 2 GB of zeros in a 2 MB file
+])
+def test_an_array_archive_that_would_expand_is_refused_before_numpy_allocates(tmp_path, how, message):
+    import zipfile
+
+    from nim_evo.io import read_arrays_document
+
+    path = tmp_path / "checkpoint.npz"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED if how == "zip bomb" else zipfile.ZIP_STORED) as z:
+        if how == "huge header":
+            z.writestr("a0.npy", _npz_member((10**13,), bytes(64)))
+        elif how == "short data":
+            z.writestr("a0.npy", _npz_member((100,), bytes(8 * 99)))
+        else:
+            z.writestr("a0.npy", _npz_member((2**20,), bytes(8 * 2**20)))
+        z.writestr("document.npy", _npz_member((0,), b""))
+    with pytest.raises(UserError, match=f"checkpoint.npz is not a nim_evo array document .*{message}"):
+        read_arrays_document(path)

@@ -149,8 +149,18 @@ def report_error(error: BaseException) -> int:
         message = f"{error.strerror or error}{where}"
     else:
         message = str(error)
-    print(f"nim_evo: error: {printable(message)}", file=sys.stderr)
+    print(f"nim_evo: error: {shortened(printable(message))}", file=sys.stderr)
     return 2
+
+
+def shortened(line: str, limit: int = 400) -> str:
+    """``line`` cut in the middle to about ``limit`` characters, saying how much was left out:
+    an error that quotes a value (a pile of 5,000 digits, a 10,000-character expression)
+    stays a line a person reads."""
+    if len(line) <= limit:
+        return line
+    head, tail = limit * 2 // 3, limit // 3
+    return f"{line[:head]} ... ({len(line) - head - tail:,} characters) ... {line[-tail:]}"
 
 
 def printable(text: str) -> str:

@@ -59,10 +59,15 @@ def genome_from_document(data: dict, source: str = "file", container=None):
     if data.get("version") != FORMAT_VERSION:
         raise UserError(f"{source} has genome format version {data.get('version')!r}; "
                          f"this nim_evo reads version {FORMAT_VERSION}")
-    kind = get_kind(data.get("kind"))
-    rules = rules_from_json(data.get("rules"), source)
-    genome = data.get("genome")
-    if not isinstance(genome, dict):
-        raise UserError(f"{source} holds no genome")
-    args = {} if container is None else {"container": container}
-    return kind.name, kind.from_json(genome, rules, **args), rules
+    try:
+        kind = get_kind(data.get("kind"))
+        rules = rules_from_json(data.get("rules"), source)
+        genome = data.get("genome")
+        if not isinstance(genome, dict):
+            raise UserError(f"{source} holds no genome")
+        args = {} if container is None else {"container": container}
+        return kind.name, kind.from_json(genome, rules, **args), rules
+    except UserError as error:  # one line that names the file
+        if str(error).startswith(source):
+            raise
+        raise UserError(f"{source}: {error}") from None

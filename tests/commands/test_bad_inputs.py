@@ -78,6 +78,8 @@ CASES = [
     ("run", [*SMALL, "--population", "0"]),
     ("run", [*SMALL, "--population", "1"]),
     ("run", [*SMALL, "--offspring", "99999999999999999999"]),
+    ("run", ["--piles", "9" * 3000]),  # a pile of 3,000 digits, quoted in the error
+    ("play", ["--piles", "1", "x" * 3000]),
     ("run", ["--piles", "9999", "--generations", "1"]),  # few positions, 10^8 position-move pairs
     ("run", ["--piles", "9999", "--genome", "rules", "--generations", "1"]),
     ("run", [*SMALL, "--generations", "ten"]),
@@ -201,6 +203,7 @@ def test_bad_input_is_one_line_status_2_and_touches_no_file(workdir, monkeypatch
     assert status == 2, err
     assert len(err.splitlines()) == 1 and err.startswith("nim_evo: error: "), err
     assert err[:-1].isprintable(), err
+    assert len(err) <= 500, err  # a long offending value is cut in the middle
     assert snapshot(workdir) == before
 
 

@@ -67,7 +67,7 @@ def test_a_mutated_strategy_file_loads_or_is_one_user_error(tmp_path, source, da
     try:
         agent = load_strategy(target)
     except UserError as error:
-        assert "\n" not in str(error)
+        assert "\n" not in str(error) and str(target) in str(error), error  # one line, naming the file
         return
     piles = agent.rules.start
     if sum(piles):
@@ -162,3 +162,73 @@ def test_a_mutated_logbook_plots_or_is_one_user_error(tmp_path, small_run, data)
         plt.close(draw_history([load_history(run_dir.path)]))
     except UserError as error:
         assert "\n" not in str(error)
+
+
+# -- files made here: a program genome, each learner's file, a learner cache entry -----------------
+
+MADE = ["program", "qlearning", "td", "montecarlo", "wincount", "subgame", "quality"]
+
+
+@pytest.fixture(scope="module")
+def made_files(tmp_path_factory):
+    """A program champion (a one-generation run) and a file of each learner, on small boards."""
+    from nim_evo.learn import main as learn
+    from nim_evo.run import main as run
+
+    root = tmp_path_factory.mktemp("made")
+    assert run(["--genome", "program", "--game", "2-3", "--train-boards", "2-3", "--population", "10", "--offspring",
+                "10", "--generations", "1", "--out", str(root / "program-run"), "--genomes-dir", str(root),
+                "--quiet"]) == 0
+    files = {"program": root / "program-run-program.json"}
+    for name in MADE[1:]:
+        files[name] = root / f"{name}.json"
+        assert learn(["--agent", name, "--game", "2-3", "--episodes", "50", "--out", str(files[name]), "--quiet"]) == 0
+    return files
+
+
+# strings a program's step or verdict may become: near-expressions, and nesting deep enough to
+# overflow a recursive parser
+expressions = st.text(alphabet="akpm012TFrue(),. notandsubmaxlqib", max_size=40) | st.sampled_from(
+    ["not(" * 3000 + "a" + ")" * 3000, "add(a, p" * 200, "a" * 100_000, "lt(m, 99999999999999999999)", "sub(p)"])
+
+
+@pytest.mark.parametrize("name", MADE)
+@FUZZ
+@given(data=st.data())
+def test_a_mutated_program_or_learner_file_loads_or_is_one_user_error(tmp_path, made_files, name, data):
+    """A program genome or a learner file of each kind with a random value anywhere (and a
+    program's expressions replaced by near-expressions): it loads and plays, or it is one line."""
+    document = json.loads(made_files[name].read_text())
+    path = data.draw(st.sampled_from(list(paths_of(document))))
+    value = data.draw(expressions if name == "program" and path[-1:] in (("step",), ("verdict",)) else json_values)
+    target = tmp_path / "mutated.json"
+    target.write_text(json.dumps(replaced(document, path, value)))
+    try:
+        agent = load_strategy(target)
+    except UserError as error:
+        assert "\n" not in str(error) and str(target) in str(error), error  # one line, naming the file
+        return
+    agent.move(agent.rules.start, np.random.default_rng(0))  # what loads, plays
+
+
+@FUZZ
+@given(data=st.data())
+def test_a_mutated_learner_cache_entry_is_used_or_trained_again(learner_cache, monkeypatch, data):
+    """Whatever a cache entry becomes, asking for the learner it holds gives that learner,
+    trained as asked (the entry, if it no longer records that training, trained again)."""
+    import nim_evo.evaluation.opponents as opponents
+    from nim_evo import Rules
+
+    rules = Rules((2, 3))
+    path = opponents.cached_path("td", rules, seed=1, episodes=60)
+    path.unlink(missing_ok=True)  # the last example's entry may be a mutant the learner was read from
+    monkeypatch.setattr(opponents, "_TRAINED", {})
+    honest = opponents.trained("td", rules, seed=1, episodes=60)
+    document = json.loads(path.read_text())
+    where = data.draw(st.sampled_from(list(paths_of(document))))
+    path.write_text(json.dumps(replaced(document, where, data.draw(json_values))))
+    monkeypatch.setattr(opponents, "_TRAINED", {})  # a new process: only the file is left
+    learner = opponents.trained("td", rules, seed=1, episodes=60)
+    assert learner.name == "td" and learner.games_played == 60
+    if where[:1] != ("state",):  # a changed state that keeps the record is the file's to answer for
+        np.testing.assert_array_equal(learner.q, honest.q)
