@@ -69,10 +69,10 @@ class MinimaxAgent(PositionalAgent):
         if isinstance(heuristic, str) and heuristic not in HEURISTICS:
             raise UserError(f"unknown heuristic {heuristic!r}; known: {', '.join(HEURISTICS)}")
         if depth is None and not enumerable(rules, multiset=True):
-            # the full search visits most multisets of the board, in Python: hours, not seconds
-            raise UserError(f"minimax to the end of the game on {rules.name} would search its "
-                            f"{space_size(rules, True):,} multisets of piles one by one (hours); nimsum plays "
-                            "perfectly there by theory, and minimax with a depth searches a few plies")
+            # perfect play reads the solved board (a search to the end, in Python, takes hours there)
+            raise UserError(f"minimax to the end of the game on {rules.name} needs its {space_size(rules, True):,} "
+                            "multisets of piles solved, beyond the engine's limits; nimsum plays perfectly there "
+                            "by theory, and minimax with a depth searches a few plies")
         if depth is not None and rules.n_moves ** depth > MAX_SEARCH:
             raise UserError(f"minimax(depth={depth}) on {rules.name} may search {rules.n_moves:,}^{depth} positions "
                             f"for one move, beyond {MAX_SEARCH:,}; a smaller depth, or nimsum, which plays "
