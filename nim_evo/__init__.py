@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
+__version__ = "0.1.0"  # the package's version (pyproject.toml reads it from here)
+
 _EXPORTS = {
     "Run": "nim_evo.api",
     "evolve": "nim_evo.api",

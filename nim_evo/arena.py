@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_writable, command,
-                              list_games, refuse_overwrite, rules_from_args)
+                              list_games, prog, refuse_overwrite, rules_from_args)
 from nim_evo.cli.opponents import resolve_saying
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS, space_size, tabulable
 from nim_evo.evaluation import opponents
@@ -34,7 +34,7 @@ OUTPUTS = ("arena.csv", "arena.png")
 
 
 def build_parser() -> Parser:
-    p = Parser(prog="python -m nim_evo.arena", description=__doc__.splitlines()[0])
+    p = Parser(prog=prog("arena"), description=__doc__.splitlines()[0])
     p.add_argument("players", nargs="*", metavar="AGENT_OR_FILE",
                    help="named agents (random, nimsum, minimax, take-3, ...), learners (qlearning, td, ...: "
                         "trained on first use and cached) or strategy files (genomes/*.json); two or more")

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_writable, command, list_games,
-                              refuse_overwrite, rules_from_args)
+                              prog, refuse_overwrite, rules_from_args)
 from nim_evo.cli.progress import TrainingProgress
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import enumerable, space_size
@@ -41,7 +41,7 @@ REPORT_OPPONENTS = ("random", "nimsum")
 
 
 def build_parser() -> Parser:
-    p = Parser(prog="python -m nim_evo.learn", description=__doc__.splitlines()[0])
+    p = Parser(prog=prog("learn"), description=__doc__.splitlines()[0])
     p.add_argument("--agent", choices=list(LEARNERS), help="the learner (" + ", ".join(
         f"{name}: seed {cls.source}" for name, cls in LEARNERS.items()) + ")")
     add_game_arguments(p)

@@ -24,7 +24,7 @@ import sys
 
 import numpy as np
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, report_error,
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, prog, report_error,
                               rules_from_args)
 from nim_evo.cli.interrupt import at_main
 from nim_evo.cli.console import Console, EndOfInput
@@ -71,7 +71,7 @@ def _prepare(args):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="python -m nim_evo.play", description=__doc__.splitlines()[0])
+    p = Parser(prog=prog("play"), description=__doc__.splitlines()[0])
     p.add_argument("strategy", nargs="?", default="nimsum", metavar="STRATEGY",
                    help="the computer's player: an agent (random, nimsum, minimax, take-3, dumb, aggressive, "
                         f"fixed-rules), a learner ({', '.join(LEARNERS)}: trained on first use and cached) or a "

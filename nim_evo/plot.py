@@ -25,12 +25,12 @@ import os
 import sys
 from pathlib import Path
 
-from nim_evo.cli.args import Parser, UsageError, command, refuse_overwrite
+from nim_evo.cli.args import (Parser, UsageError, command, prog, refuse_overwrite)
 from nim_evo.plots import FORMATS, X_AXES
 
 
 def build_parser() -> Parser:
-    p = Parser(prog="python -m nim_evo.plot", description=__doc__.splitlines()[0])
+    p = Parser(prog=prog("plot"), description=__doc__.splitlines()[0])
     p.add_argument("paths", nargs="+", metavar="RUN_DIR_OR_STRATEGY",
                    help="run directories (runs/<run-id>) or strategy files (genomes/*.json)")
     p.add_argument("--x", choices=list(X_AXES), default="generations",

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, list_games, printable,
-                              report_error, rules_from_args)
+                              prog, report_error, rules_from_args)
 from nim_evo.cli.interrupt import at_main
 from nim_evo.evolution import cluster
 from nim_evo.plots import FORMATS
@@ -43,7 +43,7 @@ SUMMARY_GAMES = 5000
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="python -m nim_evo.run", description=__doc__.splitlines()[0])
+    p = Parser(prog=prog("run"), description=__doc__.splitlines()[0])
     evo = p.add_argument_group("evolution")
     evo.add_argument("--genome", help="genome kind: table (default), rules, thresholds, program, or one a package registers")
     evo.add_argument("--generations", type=int, help="generations to evolve (default 200; at most 1,000,000)")

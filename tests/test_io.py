@@ -272,7 +272,7 @@ class Trip:  # at the command's first import of nim_evo.cli.args, a Ctrl-C
             os.kill(os.getpid(), signal.SIGINT)
 
 sys.meta_path.insert(0, Trip())
-sys.argv = ["x", "--help"]
+sys.argv = ["x", *{["run"] if module == "nim_evo" else []!r}, "--help"]
 runpy.run_module({module!r}, run_name="__main__", alter_sys=True)
 """
     process = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

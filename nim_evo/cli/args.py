@@ -18,6 +18,12 @@ class UsageError(UserError):
     """Bad input from the command line: reported in one line, exit status 2."""
 
 
+def prog(command: str) -> str:
+    """The command as the person typed it, for its usage line: ``nim-evo run`` through the
+    console script or ``python -m nim_evo``, else ``python -m nim_evo.run``."""
+    return f"nim-evo {command}" if Path(sys.argv[0]).name in ("nim-evo", "__main__.py") else f"python -m nim_evo.{command}"
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are :class:`UsageError` (one line, status 2)."""
 
