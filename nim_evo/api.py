@@ -397,8 +397,11 @@ def _remove_empty(folders: list[Path]) -> None:
 
 
 def export_path(genomes_dir, run_dir: RunDir, config: loop.Config) -> Path:
-    """Where ``python -m nim_evo.run`` exports a run's champion: ``<genomes_dir>/<run-id>-<kind>.json``."""
-    return Path(genomes_dir) / f"{run_dir.run_id}-{config.genome}.json"
+    """Where ``python -m nim_evo.run`` exports a run's champion: ``<genomes_dir>/<run-id>-<kind>.json``,
+    or ``<run-id>.json`` where the run id ends with its kind already (the ids runs are given)."""
+    run_id = run_dir.run_id
+    return Path(genomes_dir) / (f"{run_id}.json" if run_id.endswith(f"-{config.genome}") else
+                                f"{run_id}-{config.genome}.json")
 
 
 def exported_by(path: Path, document: dict) -> bool:

@@ -1,6 +1,6 @@
 """``python -m nim_evo.plot``: pictures of runs and strategies.
 
-    python -m nim_evo.plot runs/1-3-5-7-9-seed1                  # fitness.png, policy.png in the run
+    python -m nim_evo.plot runs/1-3-5-7-9-seed1-table               # fitness.png, policy.png in the run
     python -m nim_evo.plot runs/a runs/b runs/c --x evaluations  # one figure comparing the three
     python -m nim_evo.plot genomes/wincount-21-cap3-seed0.json   # a strategy file's moves
 

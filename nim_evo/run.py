@@ -2,7 +2,7 @@
 
     python -m nim_evo.run --genome table --generations 200
     python -m nim_evo.run --genome rules --game 7-5-3 --opponents random,nimsum,fixed-rules
-    python -m nim_evo.run --resume runs/1-3-5-7-9-seed0
+    python -m nim_evo.run --resume runs/1-3-5-7-9-seed0-table
 
 Writes ``runs/<run-id>/`` (config, logbook, checkpoint each generation, hall of fame,
 champion) and exports the champion to ``genomes/<run-id>-<kind>.json``, a playable strategy.
@@ -210,13 +210,14 @@ def config_from_args(args) -> Config:
 
 
 def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
-    """``runs/<board>-seed<seed>``, with ``-2``, ``-3``, ... while that run or its export exists."""
+    """``runs/<board>-seed<seed>-<kind>``, with ``-2``, ``-3``, ... after the seed while that
+    run or its export exists: runs of different kinds never share a name."""
     from nim_evo import api
     from nim_evo.evolution.rundir import RunDir
 
     base, n = f"{config.rules.name}-seed{config.seed}", 1
     while True:
-        run_dir = RunDir(Path("runs") / (base if n == 1 else f"{base}-{n}"))
+        run_dir = RunDir(Path("runs") / f"{base if n == 1 else f'{base}-{n}'}-{config.genome}")
         if not run_dir.path.exists() and not api.export_path(genomes_dir, run_dir, config).exists():
             return run_dir
         n += 1
