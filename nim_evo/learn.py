@@ -6,7 +6,7 @@
 
 Trains by self-play (or against ``--opponent``), then reports the share of winning
 positions where the learner plays a winning move (by the solver) and its exact win
-probabilities against random and nim-sum play, and writes ``genomes/<agent>-<game>-seed<seed>.json``,
+probabilities against random and nim-sum play, and writes ``genomes/<agent>-<game>-seed<seed>.json`` (``-2``, ``-3``, ... if that file exists),
 which ``nim_evo.load_strategy`` plays.
 """
 
@@ -104,9 +104,10 @@ def _learn(args, command: str) -> int:
     opponent = None if args.opponent is None else opponents.resolve(args.opponent, rules, args.seed)
     if opponent is None and args.seat != "alternate":
         raise UsageError("--seat places the learner against an --opponent; self-play uses both seats")
-    if args.out is not None and args.out.endswith(("/", os.sep)):  # a directory meant: the default name in it
-        args.out = str(Path(args.out) / f"{args.agent}-{rules.name}-seed{args.seed}.json")
-    out = Path(args.out or f"genomes/{args.agent}-{rules.name}-seed{args.seed}.json")
+    if args.out is None or args.out.endswith(("/", os.sep)):  # the default name (in the directory meant)
+        out = _fresh_name(Path(args.out or "genomes"), f"{args.agent}-{rules.name}-seed{args.seed}")
+    else:
+        out = Path(args.out)
     if out.is_dir():
         raise UsageError(f"{out} is a directory; name a file, or end it with / to write the default name in it")
     refuse_overwrite(out, args.force)
@@ -147,6 +148,15 @@ def _learn(args, command: str) -> int:
             print("  " + line)
     print(f"saved to {out}: nim_evo.load_strategy('{out}') plays it")
     return 0
+
+
+def _fresh_name(folder: Path, base: str) -> Path:
+    """``<folder>/<base>.json``, or ``-2``, ``-3``, ... while that file exists (as run ids do):
+    a default name never meets a file already there, a shipped one included."""
+    n = 1
+    while (path := folder / (f"{base}.json" if n == 1 else f"{base}-{n}.json")).exists():
+        n += 1
+    return path
 
 
 if __name__ == "__main__":

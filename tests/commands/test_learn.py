@@ -73,6 +73,21 @@ def test_bad_input_is_one_line_and_status_2(argv, message, tmp_path, capsys):
     assert not (tmp_path / "x.json").exists()
 
 
+def test_the_default_name_never_meets_a_file_already_there(tmp_path, monkeypatch, capsys):
+    """The README's learn commands write the names of files shipped in genomes/: without
+    --out a learner takes the next free name (-2, -3, ...), as run ids do; the shipped file stays."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "genomes").mkdir()
+    shipped = tmp_path / "genomes" / "td-2-3-seed0.json"
+    shipped.write_text("shipped")
+    for expected in ("td-2-3-seed0-2.json", "td-2-3-seed0-3.json"):
+        assert main(["--agent", "td", "--game", "2-3", "--episodes", "10", "--quiet"]) == 0
+        assert capsys.readouterr().out.strip() == f"genomes/{expected}"
+    assert shipped.read_text() == "shipped"
+    assert main(["--agent", "td", "--game", "2-3", "--episodes", "10", "--out", "elsewhere/", "--quiet"]) == 0
+    assert capsys.readouterr().out.strip() == "elsewhere/td-2-3-seed0.json"
+
+
 def test_an_existing_or_unwritable_out_is_refused_before_training(tmp_path, capsys):
     out = tmp_path / "mine.json"
     out.write_text("precious")
