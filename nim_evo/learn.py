@@ -42,7 +42,7 @@ REPORT_OPPONENTS = ("random", "nimsum")
 
 def build_parser() -> Parser:
     p = Parser(prog=prog("learn"), description=__doc__.splitlines()[0])
-    p.add_argument("--agent", choices=list(LEARNERS), help="the learner (" + ", ".join(
+    p.add_argument("--agent", choices=list(LEARNERS), required=True, help="the learner (" + ", ".join(
         f"{name}: seed {cls.source}" for name, cls in LEARNERS.items()) + ")")
     add_game_arguments(p)
     train = p.add_argument_group("training")
@@ -50,7 +50,9 @@ def build_parser() -> Parser:
     train.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     train.add_argument("--opponent", help="train against this agent or strategy file instead of by self-play")
     train.add_argument("--seat", choices=SEATS, default="alternate",
-                       help="the learner's seat against --opponent (default alternate)")
+                       help="the learner's seat against --opponent: alternate (first in every other game; "
+                            "the default), first, second, or loser (the last game's loser starts the next, "
+                            "as the seeds' training loops did)")
     train.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                        help="a learner parameter, VALUE in JSON (repeatable), e.g. alpha=0.5")
     train.add_argument("--symmetry", action=argparse.BooleanOptionalAction,
@@ -67,9 +69,9 @@ def build_parser() -> Parser:
 
 @command(interrupted="interrupted; nothing was written")
 def main(argv) -> int:
-    args = build_parser().parse_args(argv)
-    if args.list_games:
+    if "--list-games" in argv:  # needs no --agent
         return list_games()
+    args = build_parser().parse_args(argv)
     return _learn(args, "python -m nim_evo.learn " + shlex.join(argv))
 
 
@@ -87,8 +89,6 @@ def parse_params(items) -> dict:
 
 
 def _learn(args, command: str) -> int:
-    if args.agent is None:
-        raise UsageError(f"--agent is required; choose from {', '.join(LEARNERS)}")
     rules = rules_from_args(args)
     params = parse_params(args.param)
     if args.symmetry is not None:

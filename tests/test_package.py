@@ -52,3 +52,7 @@ def test_every_commands_help_states_its_limits(capsys):
         text = " ".join(capsys.readouterr().out.split()).replace("- ", "-")  # argparse wraps after hyphens
         for phrase in ("at most 10^15", "2,000,000 multisets", "20,000,000 position-move", *phrases):
             assert phrase in text, (module.__name__, phrase)
+        assert "``" not in text, module.__name__  # plain text, not the docstring's reST
+    _help(learn)
+    usage = capsys.readouterr().out.split("\n\n")[0]
+    assert " --agent" in usage and "[--agent" not in usage  # its usage line says it is required

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -25,9 +26,25 @@ def prog(command: str) -> str:
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are :class:`UsageError` (one line, status 2)."""
+    """An argument parser whose errors are :class:`UsageError` (one line, status 2), and
+    whose description is plain text (a module docstring's first line, its reST quotes and the
+    command's name, which the usage line above it gives, left out)."""
+
+    def __init__(self, *args, description: str | None = None, **kwargs):
+        if description:
+            description = re.sub(r"^``[^`]*``:\s*", "", description).replace("``", "")
+            description = description[:1].upper() + description[1:]
+        super().__init__(*args, description=description, **kwargs)
 
     def error(self, message):
+        missing = re.fullmatch(r"the following arguments are required: (.*)", message)
+        if missing:  # "--agent is required; choose from ...", not argparse's list
+            said = []
+            for flag in missing.group(1).split(", "):
+                action = next((a for a in self._actions if flag in a.option_strings), None)
+                choices = f"; choose from {', '.join(map(str, action.choices))}" if action and action.choices else ""
+                said.append(f"{flag} is required{choices}")
+            message = "; ".join(said)
         raise UsageError(message)
 
     def parse_args(self, args=None, namespace=None):
