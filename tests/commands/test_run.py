@@ -470,7 +470,7 @@ def test_a_checkpoint_s_extras_are_checked(tmp_path, capsys, field, value, messa
 
 
 def test_a_big_table_run_says_what_to_expect_before_it_starts(tmp_path, capsys):
-    from nim_evo.api import expected_time
+    from nim_evo.evolution.feasible import expected_time
     from nim_evo.engine.rules import Rules
     from nim_evo.evolution.loop import Config
 

@@ -1,0 +1,64 @@
+"""What a run checks of its board before it begins: whether a genome bound to the board (a
+table) can evolve on it in reasonable time, and how long it should take."""
+
+from __future__ import annotations
+
+from nim_evo.engine.space import MAX_TABLE_CELLS, space_size, tabulable
+from nim_evo.evolution import loop
+from nim_evo.genomes import get_kind, kind_names
+from nim_evo.validation import UserError
+
+# A genome bound to its board (a table) holds a gene per position of its space, and one of
+# its generations costs about 43 microseconds per position on our 2-core machine (ordered
+# spaces of 322,560 and 645,120 positions: 13 s and 28 s a generation, 3 and 6 GB): a
+# limit of 200,000 keeps a generation under ten seconds and 200 of them under half an hour.
+MAX_BOUND_GENES = 200_000
+SECONDS_PER_GENE = 43e-6
+
+
+def check_feasible(config: loop.Config) -> None:
+    """Refuse, in one line, a genome bound to its board (a table) on a board whose space is
+    too big to evolve it in reasonable time (more than :data:`MAX_BOUND_GENES` positions),
+    saying what would do instead."""
+    if get_kind(config.genome).board_free:
+        return
+    size = space_size(config.rules, config.multiset)
+    if size <= MAX_BOUND_GENES and tabulable(config.rules, multiset=config.multiset):
+        return
+    what = "multisets of piles" if config.multiset else "positions"
+    free = [name for name in kind_names() if get_kind(name).board_free]
+    free = f"--genome {', '.join(free[:-1])} or {free[-1]}" if len(free) > 1 else f"--genome {free[0]}"
+    if size <= MAX_BOUND_GENES:  # few positions, but so many moves that the opponents' tables would not fit
+        raise UserError(f"the board {config.rules.name} has {size:,} {what} but {config.rules.n_moves:,} moves "
+                        f"each, more than a {config.genome} genome's opponents can be tabled on (at most "
+                        f"{MAX_TABLE_CELLS:,} position-move pairs); a cap (--max-take) or smaller piles would do")
+    multisets = space_size(config.rules, True)
+    if not config.multiset and multisets <= MAX_BOUND_GENES and tabulable(config.rules, multiset=True):
+        instead = f"over multisets of piles (--space multiset, the default) it has {multisets:,}"
+    else:
+        instead = f"{free} play any board"
+    raise UserError(f"the board {config.rules.name} has {size:,} {what}, too many for a {config.genome} genome "
+                    f"(at most {MAX_BOUND_GENES:,}: a generation would take about "
+                    f"{_duration(size * SECONDS_PER_GENE)}); {instead}")
+
+
+def expected_time(config: loop.Config) -> str | None:
+    """For a genome bound to a big board (10,000 positions or more), what a generation and the
+    run should take on a machine like ours; ``None`` otherwise."""
+    if get_kind(config.genome).board_free:
+        return None
+    size = space_size(config.rules, config.multiset)
+    if size < 10_000:
+        return None
+    what = "multisets of piles" if config.multiset else "positions"
+    generation = size * SECONDS_PER_GENE
+    return (f"about {_duration(generation)} a generation ({_duration(generation * config.generations)} in all) "
+            f"for a {config.genome} genome of {size:,} {what}, on 2 cores")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
