@@ -146,7 +146,6 @@ def write_arrays_document(path, document) -> None:
     atomic_write_bytes(path, buffer.getvalue())
 
 
-
 def _check_members(path: Path, max_bytes: int) -> None:
     """Refuse, before numpy allocates anything, an archive whose members would take more
     memory than its bytes: a compressed member (nim_evo writes them stored, so a few MB
@@ -157,7 +156,8 @@ def _check_members(path: Path, max_bytes: int) -> None:
 
     with zipfile.ZipFile(path) as archive:
         for info in archive.infolist():
-            if info.compress_type != zipfile.ZIP_STORED or info.file_size > max_bytes:
+            if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
+                # stored, a member is as big as its bytes in the file (a size field can lie otherwise)
                 raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} is compressed)")
             with archive.open(info) as member:
                 version = npy.read_magic(member)
@@ -169,6 +169,7 @@ def _check_members(path: Path, max_bytes: int) -> None:
                 if dtype.hasobject or int(np.prod(shape, dtype=object)) * dtype.itemsize != info.file_size - member.tell():
                     raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} "
                                     "holds other data than its header says)")
+
 
 def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
     """The document :func:`write_arrays_document` wrote; a one-line :class:`UserError` for a
