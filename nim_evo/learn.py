@@ -6,8 +6,9 @@
 
 Trains by self-play (or against ``--opponent``), then reports the share of winning
 positions where the learner plays a winning move (by the solver) and its exact win
-probabilities against random and nim-sum play, and writes ``genomes/<agent>-<game>-seed<seed>.json`` (``-2``, ``-3``, ... if that file exists),
-which ``nim_evo.load_strategy`` plays.
+probabilities against random and nim-sum play, and writes
+``genomes/<agent>-<game>-seed<seed>.json`` (``-2``, ``-3``, ... if that file exists), which
+``nim_evo.load_strategy`` plays.
 """
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ def trained(name: str, rules: Rules, seed: int = 0, episodes: int | None = None,
             document = read_json(path)
             # only an entry that records this very training (a learn file copied in, another
             # seed's or opponent's, is not one, whatever its name)
-            if isinstance(document, dict) and document.get("cache_key") == key:
+            if document.get("cache_key") == key:  # read_json gives an object or raises
                 learner = learner_from_document(document, str(path))
         except ValueError:
             pass  # a damaged cache entry is trained again and replaced
