@@ -36,7 +36,7 @@ from nim_evo.evaluation import opponents
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution import cluster, loop
 from nim_evo.evolution.feasible import check_feasible, expected_time
-from nim_evo.evolution.fitness import accuracy
+from nim_evo.evolution.fitness import accuracy, ceiling
 from nim_evo.evolution.rundir import RunDir, individual_document, upgraded_config
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import read_json, write_json
@@ -90,6 +90,14 @@ class Run:
             return accuracy(self.config.genome, self.genes, self.config.rules)
         except ValueError:
             return None
+
+    @cached_property
+    def ceiling(self) -> tuple[float, float] | None:
+        """The most any genome could score against this run's panel, as (fitness, sub-games)
+        (:attr:`nim_evo.evolution.fitness.Panel.ceiling`): against perfect opponents the
+        second seat cannot win, so a perfect champion's fitness is well below 1. ``None`` on
+        a board played without tables."""
+        return None if self.toolbox is None else ceiling(self.toolbox.panels)
 
     @cached_property
     def held_out(self) -> dict | None:

@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 # The rest (numpy, DEAP, joblib) is imported where it is used, after the arguments are
 # parsed: --help and a usage error answer at once (benchmarks/startup.py). The genome kind
 # and the space are checked by Config, which lists what they may be.
-SUMMARY_GAMES = 5000
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,6 +116,7 @@ def _terminate_as_interrupt():
 
 
 def _main(argv: list) -> int:
+    began = time.perf_counter()
     where = {}  # the run directory, as soon as it is known (an interrupt may come at any moment)
     try:
         args = build_parser().parse_args(argv)
@@ -127,7 +127,7 @@ def _main(argv: list) -> int:
         cluster.check_backend(args.backend, args.scheduler, args.jobs)
         cap_jobs(args)
         with cluster.evaluation_backend(args.backend, args.jobs, args.scheduler) as jobs:
-            return _evolve(args, _prepare(args, jobs, where))
+            return _evolve(args, _prepare(args, jobs, where), began)
     except cluster.ClusterError as error:
         run_dir = where.get("run_dir")
         saved = f"; the run is saved at its last generation: continue with --resume {run_dir.path}" if run_dir else ""
@@ -223,13 +223,22 @@ def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
         n += 1
 
 
-def _evolve(args, evolution: api.Evolution) -> int:
-    began = time.perf_counter()
+def _evolve(args, evolution: api.Evolution, began: float) -> int:
+    first, started = evolution.state.generation, time.perf_counter()
     run = evolution.evolve(progress=not args.quiet, force=args.force)
     if not args.quiet:
+        from nim_evo.cli.summary import print_summary, times_text
+        from nim_evo.cli.text import wrapped
         from nim_evo.evolution.loop import home_panel
 
-        _summary(run, home_panel(evolution.toolbox, run.config), evolution.jobs, time.perf_counter() - began)
+        evolved = time.perf_counter()
+        print_summary(run, home_panel(evolution.toolbox, run.config), evolution.jobs)
+        print(wrapped(times_text(started - began, evolved - started, time.perf_counter() - evolved, run.state,
+                                 first)))
+        print(f"run files: {run.directory.path}/\n  config.json, logbook.csv, checkpoint.npz, hall_of_fame.json, "
+              "champion.json")
+        print(f"champion exported to {run.exported}\n  a strategy file: nim_evo.load_strategy(path), "
+              "nim-evo play and nim-evo arena play it")
     if args.quiet:
         print(run.exported)
     if args.plot:
@@ -249,37 +258,6 @@ def _plot(run_dir: RunDir, fmt: str, quiet: bool) -> None:
         return
     if not quiet:
         print("pictures: " + ", ".join(map(str, pictures)))
-
-
-def _summary(run: api.Run, panel, jobs: int, seconds: float) -> None:
-    config, state, champion, export = run.config, run.state, run.genes, run.exported
-    champion_accuracy, run_dir = run.accuracy, run.directory
-    from nim_evo.evaluation.tournament import pile_tournament, tournament
-    from nim_evo.genomes import GenomeAgent
-
-    seed = [config.seed, 2**31 - 1]
-    if panel.tables is None:
-        results = pile_tournament(config.rules, config.genome, champion, config.opponents, SUMMARY_GAMES, seed)
-    else:
-        agent = GenomeAgent(config.genome, champion, config.rules, name=export.stem)
-        results = tournament(config.rules, agent, list(panel.tables), games=SUMMARY_GAMES, seed=seed, jobs=jobs,
-                             multiset=config.multiset)
-        results = [dataclasses.replace(r, opponent=name) for r, name in zip(results, config.opponents)]
-    acc = "" if champion_accuracy is None else f", plays a winning move in {100 * champion_accuracy:.2f}% of winning positions"
-    print(f"\nchampion: fitness {champion.fitness.values[0]:.4f} (sub-games {champion.fitness.values[1]:.4f}){acc}")
-    if run.held_out is not None:
-        print("on boards it never saw, a winning move in " +
-              ", ".join(f"{100 * share:.2f}% of winning positions of {board}" for board, share in run.held_out.items()))
-    print(f"{SUMMARY_GAMES:,} games per seat from the start against each opponent:")
-    print(f"  {'opponent':<14}{'win rate':>9}  {'95% CI':<17}{'first':>7}{'second':>8}")
-    for r in results:
-        print(f"  {r.opponent:<14}{r.win_rate:>9.3f}  [{r.ci_low:.3f}, {r.ci_high:.3f}]  {r.first_rate:>7.3f}{r.second_rate:>8.3f}")
-    games = f"{state.games:,} games" if state.games else "no games (exact fitness)"
-    print(f"{state.generation} generations, {sum(state.logbook.select('evals')):,} evaluations, {games}; "
-          f"{state.seconds:.1f} s evolving, {seconds:.1f} s in this session")
-    print(f"run files: {run_dir.path}/ (config.json, logbook.csv, checkpoint.npz, hall_of_fame.json, champion.json)")
-    print(f"champion exported to {export}: nim_evo.load_strategy('{export}') plays it")
-
 
 
 if __name__ == "__main__":

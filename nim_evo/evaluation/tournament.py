@@ -144,6 +144,25 @@ def win_probabilities_each(space: Space, player, opponents):
         yield result if stack else result[0]
 
 
+def best_response(space: Space, opponent) -> np.ndarray:
+    """The most any player can win against ``opponent``, from every position, either to move:
+    :func:`win_probabilities`'s induction with the player's step a maximum over its legal moves
+    instead of an average (against a fixed opponent the best reply is a deterministic one).
+
+    Returns ``(n_positions, 2)``, as :func:`win_probabilities`: column 0 with the player to move.
+    """
+    opp = opponent if isinstance(opponent, Transitions) else Transitions(space, _table(opponent, space))
+    mine, theirs = np.empty(space.n_positions), np.empty(space.n_positions)
+    mine[0] = space.rules.to_move_wins_at_end
+    theirs[0] = not space.rules.to_move_wins_at_end
+    for total in range(1, space.max_total + 1):
+        idx = space.level(total)
+        theirs[idx] = opp.levels[total] @ mine
+        after = np.where(space.legal[idx], theirs[np.maximum(space.next[idx], 0)], -1.0)
+        mine[idx] = after.max(axis=1)
+    return np.stack([mine, theirs], axis=-1)
+
+
 def _induction(space: Space, opp: Transitions, tables, moves, k: int) -> np.ndarray:
     mine = np.empty((space.n_positions, k))    # player to move
     theirs = np.empty((space.n_positions, k))  # opponent to move

@@ -23,7 +23,7 @@ from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import MAX_TABLE_CELLS, enumerable, space_for, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.heldout import board_accuracy
-from nim_evo.evaluation.tournament import Transitions, play_games, win_probabilities_each
+from nim_evo.evaluation.tournament import Transitions, best_response, play_games, win_probabilities_each
 from nim_evo.genomes import get_kind, movers
 from nim_evo.validation import UserError
 
@@ -78,6 +78,24 @@ class Panel:
         """The board's space, kept by the panel (space_for's cache holds a few boards, fewer
         than a run's training boards and the boards it measures on)."""
         return space_for(self.rules, multiset=self.multiset)
+
+    @cached_property
+    def ceiling(self) -> tuple[float, float] | None:
+        """The most a genome could score against this panel: (fitness, sub-games), each
+        opponent met by its best reply (:func:`best_response`), in the fitness's own terms.
+        One policy has to answer every opponent at once, so this bounds what it can reach;
+        it is reached whenever the replies agree, as they do against a panel of perfect
+        players and random play (where any winning move is best). None on a board played
+        without tables."""
+        if self.tables is None:
+            return None
+        space = self.space
+        fitness = subgames = 0.0
+        for opponent in self.transitions or self.tables:
+            values = best_response(space, opponent)
+            fitness += float(np.average(values[self.starts], weights=self.weights, axis=0).mean())
+            subgames += float(np.average(values[1:].mean(axis=1), weights=space.weights[1:]))
+        return fitness / len(self.tables), subgames / len(self.tables)
 
     # -- pickling: what a worker receives --------------------------------------------------------
     # A worker needs the tables (and, for exact fitness, their transitions, built from them).
@@ -225,6 +243,15 @@ def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int,
                        sum(r[j].games for r in results), results[0][j].credit,
                        np.concatenate([r[j].cases for r in results]) if cases else None)
             for j in range(len(genomes))]
+
+
+def ceiling(panels: tuple[Panel, ...]) -> tuple[float, float] | None:
+    """:attr:`Panel.ceiling` over a run's training boards, averaged as the fitness is
+    (:func:`evaluate_boards`); None if a board has none."""
+    values = [panel.ceiling for panel in panels]
+    if any(value is None for value in values):
+        return None
+    return tuple(float(np.mean(column)) for column in zip(*values))
 
 
 def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> list[Evaluation]:

@@ -189,3 +189,30 @@ def test_a_tournament_over_multisets_is_the_ordered_one(starts):
             assert a.games == b.games
             tolerance = 1e-12 if exact else 4.5 * np.sqrt(0.25 / a.games) * 2
             assert abs(a.first_rate - b.first_rate) <= tolerance and abs(a.second_rate - b.second_rate) <= tolerance
+
+
+@pytest.mark.parametrize("rules", [Rules((7, 5, 3)), Rules((2, 3, 4, 5), misere=True), Rules((9,), max_take=3),
+                                   Rules((1, 2, 3), max_take=2, misere=True)], ids=lambda r: r.name)
+@pytest.mark.parametrize("multiset", [False, True])
+def test_best_response_bounds_every_policy_and_meets_perfect_play(rules, multiset):
+    """Against a perfect player the best reply wins exactly the solver's winning positions;
+    against any opponent no policy (perfect, random, a random table) does better than it,
+    and the best reply's own moves reach it."""
+    from nim_evo.evaluation.tournament import best_response
+
+    space = space_for(rules, multiset=multiset)
+    solution = solve(space)
+    perfect = best_response(space, make_agent("nimsum" if rules.max_take is None and not rules.misere else
+                                              "minimax", rules))
+    assert np.allclose(perfect[:, 0], solution.win, atol=1e-9)
+    rng = np.random.default_rng(4)
+    random_table = rng.random((space.n_positions, space.n_moves)) * space.legal
+    random_table[0, 0] = 1.0  # the empty position has no legal move; any row summing to 1 will do
+    random_table /= random_table.sum(axis=1, keepdims=True)
+    for opponent in (make_agent("random", rules), random_table):
+        best = best_response(space, opponent)
+        for player in (make_agent("nimsum", rules), make_agent("random", rules), make_agent("minimax", rules)):
+            values = win_probabilities(space, player, opponent)
+            assert (values <= best + 1e-9).all()
+        reply = np.where(space.legal, best[np.maximum(space.next, 0), 1], -1).argmax(axis=1)
+        assert np.allclose(win_probabilities(space, reply, opponent), best)

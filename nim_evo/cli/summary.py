@@ -1,0 +1,99 @@
+"""What ``run`` prints when a run ends: the champion's fitness against what was possible, its
+accuracy, a check of its win rates in fresh games, the run's counts and where time went.
+
+Every figure says what it is measured against: the fitness beside the most any genome could
+score against the panel (a perfect champion scores 0.6667 against random, nimsum and minimax,
+since it cannot win the second seat against a perfect player), a sampled figure with its
+margin, and times that add up to the command's own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from nim_evo.cli.text import middle, wrapped
+
+SUMMARY_GAMES = 5000  # games per seat against each opponent in the closing check
+NAME = 22  # the opponent column's width: longer names (strategy files) are cut in the middle
+
+
+def print_summary(run, panel, jobs: int) -> None:
+    """The champion's lines and the check table (``panel``: the run's own board's)."""
+    from nim_evo.evaluation.opponents import label
+
+    config, champion = run.config, run.genes
+    print()
+    print(wrapped(f"champion: {fitness_text(run)}"))
+    if config.fitness == "sampled" or panel.tables is None:
+        print(wrapped(f"  {noise_text(run)}", "    "))
+    if run.accuracy is not None:
+        print(f"  plays a winning move in {100 * run.accuracy:.2f}% of winning positions")
+    if run.held_out is not None:
+        print(wrapped("  on boards it never saw, a winning move in " + ", ".join(
+            f"{100 * share:.2f}% of winning positions of {board}" for board, share in run.held_out.items()), "    "))
+    results = _check(run, panel, jobs)
+    names = [middle(label(spec), NAME) for spec in config.opponents]
+    print(f"{SUMMARY_GAMES:,} fresh games per seat from the start against each opponent:")
+    print(f"  {'opponent':<{NAME}}{'win rate':>9}  {'95% CI':<17}{'first':>7}{'second':>8}")
+    for name, r in zip(names, results):
+        print(f"  {name:<{NAME}}{r.win_rate:>9.3f}  [{r.ci_low:.3f}, {r.ci_high:.3f}]  "
+              f"{r.first_rate:>7.3f}{r.second_rate:>8.3f}")
+    state = run.state
+    games = f"{state.games:,} games" if state.games else "no games (exact fitness)"
+    print(f"{state.generation} generations, {sum(state.logbook.select('evals')):,} evaluations, {games}")
+
+
+def fitness_text(run) -> str:
+    """``fitness 0.6667 of 0.6667 possible against this panel (sub-games 0.6619 of 0.6619)``."""
+    values = run.genes.fitness.values
+    ceiling = run.ceiling
+    text = f"fitness {values[0]:.4f}"
+    if ceiling is not None:
+        text += f" of {ceiling[0]:.4f} possible against this panel"
+    if run.config.fitness == "exact" and ceiling is not None:
+        text += f" (sub-games {values[1]:.4f} of {ceiling[1]:.4f})"
+    return text
+
+
+def noise_text(run) -> str:
+    """The margin of a sampled fitness: a mean of ``terms`` win rates (opponents x seats x
+    boards) of ``games`` games each has a binomial standard error of at most
+    ``sqrt(f (1 - f) / (terms * games))``, ``f`` the fitness itself (the rates' variances
+    are largest when they are all equal)."""
+    config, fitness = run.config, run.genes.fitness.values[0]
+    terms = 2 * len(config.opponents) * len(getattr(run.toolbox, "panels", ())) or 1
+    margin = 1.96 * math.sqrt(max(fitness * (1 - fitness), 0.0) / (terms * config.games))
+    return (f"sampled from {config.games:,} games per opponent and seat: within about ±{margin:.4f} (95%), "
+            "and, as the best of many sampled figures, it reads high; the fresh games below do not")
+
+
+def times_text(setting_up: float, evolving: float, checking: float, state, first: int) -> str:
+    """``time: 3.1 s = 0.6 s setting up + 2.2 s evolving 20 generations + 0.3 s checking``:
+    the parts are rounded first, so they add up; a resumed run adds its evolving time over
+    every session (the logbook's seconds)."""
+    parts = [round(seconds, 1) for seconds in (setting_up, evolving, checking)]
+    done = state.generation - first
+    what = (f"generations {first + 1} to {state.generation}" if first and done > 1 else
+            f"generation {state.generation}" if first and done == 1 else
+            f"{done} generation{'s' * (done != 1)}")
+    text = (f"time: {sum(parts):.1f} s = {parts[0]:.1f} s setting up + {parts[1]:.1f} s evolving {what} "
+            f"+ {parts[2]:.1f} s checking the champion")
+    if first:
+        text += f"; {state.seconds:.1f} s evolving over all the run's sessions"
+    return text
+
+
+def _check(run, panel, jobs: int):
+    """The champion against each opponent in fresh games from the start."""
+    from nim_evo.evaluation.tournament import pile_tournament, tournament
+    from nim_evo.genomes import GenomeAgent
+
+    config = run.config
+    seed = [config.seed, 2**31 - 1]
+    if panel.tables is None:
+        return pile_tournament(config.rules, config.genome, run.genes, config.opponents, SUMMARY_GAMES, seed)
+    agent = GenomeAgent(config.genome, run.genes, config.rules, name=run.exported.stem if run.exported else "champion")
+    results = tournament(config.rules, agent, list(panel.tables), games=SUMMARY_GAMES, seed=seed, jobs=jobs,
+                         multiset=config.multiset)
+    return [dataclasses.replace(r, opponent=name) for r, name in zip(results, config.opponents)]
