@@ -22,6 +22,7 @@ from pathlib import Path
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_writable, command,
                               list_games, prog, refuse_overwrite, rules_from_args)
 from nim_evo.cli.opponents import resolve_saying
+from nim_evo.cli.text import middle, wrapped
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.roundrobin import round_robin
@@ -31,6 +32,7 @@ from nim_evo.learners import LEARNERS
 from nim_evo.validation import GAMES, JOBS, SEED
 
 OUTPUTS = ("arena.csv", "arena.png")
+NAME = 24  # the longest player name in the text matrix; arena.csv keeps every name whole
 
 
 def build_parser() -> Parser:
@@ -72,26 +74,31 @@ def main(argv) -> int:
 
 
 def format_table(result) -> str:
-    """The matrix as text: a row per player, its win rate and interval against each column."""
-    names = [name if len(name) <= 24 else name[:23] + "~" for name in result.names]
-    width = max(10, *(len(n) for n in names)) + 2
-    cells = [max(7 if result.exact else 22, len(n) + 2) for n in names]
-    how = "exact win probabilities from the start" if result.exact else \
-        f"{result.games:,} games per pair and seat, seed {result.seed}, 95% Wilson intervals"
-    lines = [f"arena on {result.rules.name}: {how}", "row's win rate against column, both seats",
-             " " * width + "".join(f"{n:>{c}}" for n, c in zip(names, cells)) + f"{'mean':>8}"]
+    """The matrix as text within :data:`~nim_evo.cli.text.WIDTH` columns for up to 11 players:
+    a numbered row per player (names cut in the middle past 24 characters), the columns by
+    number, each cell its row's win rate; the widest 95% interval is stated once (every cell's
+    is in arena.csv)."""
+    import numpy as np
+
+    n = len(result.names)
+    names = [f"{i + 1:>2} {middle(name, NAME)}" for i, name in enumerate(result.names)]
+    width = max(len(name) for name in names) + 1
+    cell = 7 if n <= 9 else 6
+    last = cell + 1 if n <= 9 else cell  # the mean column
+    if result.exact:
+        how = "exact win probabilities from the start"
+    else:
+        off = ~np.eye(n, dtype=bool)
+        margin = float(np.max(np.maximum(result.rate - result.low, result.high - result.rate)[off]))
+        how = (f"{result.games:,} games per pair and seat, seed {result.seed}; each rate within ±{margin:.3f} "
+               "(95% Wilson interval; every interval in arena.csv)")
+    lines = [wrapped(f"arena on {result.rules.name}: {how}"), "row's win rate against column, both seats",
+             " " * width + "".join(f"{j + 1:>{cell}}" for j in range(n)) + f"{'mean':>{last}}"]
+    means = result.mean_rates()
     for i, name in enumerate(names):
-        row = f"{name:<{width}}"
-        for j, c in enumerate(cells):
-            if i == j:
-                text = "-"
-            elif result.exact:
-                text = f"{result.rate[i, j]:.3f}"
-            else:
-                text = f"{result.rate[i, j]:.3f} [{result.low[i, j]:.3f},{result.high[i, j]:.3f}]"
-            row += text.rjust(c)
-        lines.append(row + f"{result.mean_rates()[i]:>8.3f}")
-    lines.append("ranking: " + ", ".join(f"{name} {mean:.3f}" for name, mean in result.ranking()))
+        cells = "".join(("-" if i == j else f"{result.rate[i, j]:.3f}").rjust(cell) for j in range(n))
+        lines.append(f"{name:<{width}}{cells}{means[i]:>{last}.3f}")
+    lines.append(wrapped("ranking: " + ", ".join(f"{middle(name, NAME)} {mean:.3f}" for name, mean in result.ranking())))
     return "\n".join(lines)
 
 

@@ -87,7 +87,7 @@ def test_cli_prints_and_writes_the_matrix(tmp_path, capsys):
     out = tmp_path / "a"
     assert arena(["nimsum", "random", "minimax", "--game", "7-5-3", "--games", "200", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "arena on 7-5-3: 200 games per pair and seat, seed 0, 95% Wilson intervals" in printed
+    assert "arena on 7-5-3: 200 games per pair and seat, seed 0; each rate within ±" in printed
     assert "ranking: " in printed and printed.rstrip().endswith(str(out / "arena.png"))
     rows = list(csv.DictReader(open(out / "arena.csv")))
     nimsum_random = next(r for r in rows if r["player"] == "nimsum" and r["opponent"] == "random")
@@ -141,3 +141,22 @@ def test_cli_errors_are_one_line(tmp_path, capsys, argv, message):
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and err.startswith("nim_evo: error:")
     assert not (tmp_path / "x" / "arena.csv").exists()
+
+
+def test_the_text_matrix_fits_100_columns_with_eleven_long_names(tmp_path):
+    """Eleven players, four of them strategy files with long names: every line within 100
+    columns, each row numbered with its name cut in the middle, arena.csv keeping the names whole."""
+    from nim_evo.arena import format_table
+
+    rules = Rules((2, 3))
+    players = {name: make_agent(name, rules) for name in ("nimsum", "minimax", "random", "take-3", "dumb",
+                                                           "aggressive", "fixed-rules")}
+    for i in range(4):
+        players[f"genomes/a-very-long-strategy-file-name-number-{i}-seed0-table.json"] = make_agent("random", rules)
+    result = round_robin(rules, players, games=20, seed=0)
+    lines = format_table(result).splitlines()
+    assert all(len(line) <= 100 for line in lines), max(lines, key=len)
+    rows = [line for line in lines if line[:3].strip().isdigit()]
+    assert [row.split()[0] for row in rows] == [str(i) for i in range(1, 12)]
+    assert all("~" in row for row in rows[7:])
+    assert "a-very-long-strategy-file-name-number-3-seed0-table.json" in result.to_csv()
