@@ -33,6 +33,7 @@ from nim_evo.cli.progress import Progress, TrainingProgress
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import tabulable
 from nim_evo.evaluation import opponents
+from nim_evo.evaluation.opponents import resolve as resolve_opponent
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution import cluster, loop
 from nim_evo.evolution.feasible import check_feasible, expected_time
@@ -41,7 +42,7 @@ from nim_evo.evolution.rundir import RunDir, individual_document, upgraded_confi
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import read_json, write_json
 from nim_evo.learners import LEARNERS, make_learner
-from nim_evo.validation import JOBS, SEED, Options, UserError, check, usable_jobs
+from nim_evo.validation import JOBS, SEED, Options, UserError, check, renamed_keyword, usable_jobs
 
 
 @dataclass
@@ -285,23 +286,29 @@ def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_
         return evolution.evolve(progress=progress, force=force)
 
 
-def train(learner: str, rules: Rules, episodes: int | None = None, seed: int = 0, opponent=None,
-          seat: str = "alternate", progress: bool = False, **params):
+def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, opponents=None,
+          seat: str = "alternate", progress: bool = False, *, episodes: int | None = None, opponent=None,
+          **params):
     """A learner (``qlearning``, ``td``, ``montecarlo``, ``wincount``, ``quality``,
-    ``subgame``) trained on ``rules`` for ``episodes`` games (its seed document's number by
-    default) by self-play, or against ``opponent`` (an agent or a name) from ``seat``;
+    ``subgame``) trained on ``rules`` for ``games`` games (its source document's number by
+    default) by self-play, or against ``opponents`` (one agent or name) from ``seat``;
     ``params`` go to the learner (e.g. ``alpha=0.5``). A playable agent, which
-    :func:`nim_evo.learners.files.save_learner` writes as a strategy file."""
+    :func:`nim_evo.learners.files.save_learner` writes as a strategy file. ``episodes`` and
+    ``opponent`` are the old names of ``games`` and ``opponents`` (a ``DeprecationWarning``)."""
+    games = renamed_keyword("episodes", episodes, "games", games)
+    opponents_ = renamed_keyword("opponent", opponent, "opponents", opponents)
     check("learner", learner, [Options(*LEARNERS)])
     check("seed", seed, [SEED])
     agent = make_learner(learner, rules, **params)
-    if isinstance(opponent, str):
-        opponent = opponents.resolve(opponent, rules, seed)
-    if opponent is None and seat != "alternate":
+    if isinstance(opponents_, str):
+        if "," in opponents_:
+            raise UserError(f"a learner trains against one opponent; opponents={opponents_!r} names several")
+        opponents_ = resolve_opponent(opponents_, rules, seed)
+    if opponents_ is None and seat != "alternate":
         raise UserError("seat places the learner against an opponent; self-play uses both seats")
-    episodes = agent.episodes if episodes is None else episodes
-    agent.train(episodes, np.random.default_rng(seed), opponent, seat,
-                progress=TrainingProgress(episodes, quiet=not progress))
+    games = agent.episodes if games is None else games
+    agent.train(games, np.random.default_rng(seed), opponents_, seat,
+                progress=TrainingProgress(games, quiet=not progress))
     return agent
 
 

@@ -1,13 +1,13 @@
 """``python -m nim_evo.learn``: train a learned agent and save it as a playable strategy.
 
-    python -m nim_evo.learn --agent qlearning --game 2-3-4-5-misere --episodes 30000 --seed 1
-    python -m nim_evo.learn --agent wincount --game 21-cap3 --opponent nimsum --seat loser
-    python -m nim_evo.learn --agent td --param alpha=0.5 --param gamma=0.95
+    python -m nim_evo.learn --learner qlearning --game 2-3-4-5-misere --games 30000 --seed 1
+    python -m nim_evo.learn --learner wincount --game 21-cap3 --opponents nimsum --seat loser
+    python -m nim_evo.learn --learner td --param alpha=0.5 --param gamma=0.95
 
-Trains by self-play (or against ``--opponent``), then reports the share of winning
+Trains by self-play (or against ``--opponents``, one opponent), then reports the share of winning
 positions where the learner plays a winning move (by the solver) and its exact win
 probabilities against random and nim-sum play, and writes
-``genomes/<agent>-<game>-seed<seed>.json`` (``-2``, ``-3``, ... if that file exists), which
+``genomes/<learner>-<game>-seed<seed>.json`` (``-2``, ``-3``, ... if that file exists), which
 ``nim_evo.load_strategy`` plays.
 """
 
@@ -42,16 +42,19 @@ REPORT_OPPONENTS = ("random", "nimsum")
 
 
 def build_parser() -> Parser:
-    p = Parser(prog=prog("learn"), description=__doc__.splitlines()[0])
-    p.add_argument("--agent", choices=list(LEARNERS), required=True, help="the learner (" + ", ".join(
+    p = Parser(prog=prog("learn"), description=__doc__.splitlines()[0],
+               renamed={"--agent": "--learner", "--episodes": "--games", "--opponent": "--opponents"})
+    p.add_argument("--learner", choices=list(LEARNERS), required=True, help="the learner (" + ", ".join(
         f"{name}: seed {cls.source}" for name, cls in LEARNERS.items()) + ")")
     add_game_arguments(p)
     train = p.add_argument_group("training")
-    train.add_argument("--episodes", type=int, help="training games (default: the seed's budget for the learner; at most 100,000,000)")
+    train.add_argument("--games", type=int, help="training games in all (default: the seed's budget for the "
+                                                 "learner; at most 100,000,000)")
     train.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    train.add_argument("--opponent", help="train against this agent or strategy file instead of by self-play")
+    train.add_argument("--opponents", metavar="OPPONENT", help="train against this one agent, learner or strategy "
+                                                                "file instead of by self-play")
     train.add_argument("--seat", choices=SEATS, default="alternate",
-                       help="the learner's seat against --opponent: alternate (first in every other game; "
+                       help="the learner's seat against --opponents: alternate (first in every other game; "
                             "the default), first, second, or loser (the last game's loser starts the next, "
                             "as the seeds' training loops did)")
     train.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
@@ -60,7 +63,7 @@ def build_parser() -> Parser:
                        help="learn over multisets of pile sizes, one entry for every arrangement of the same "
                             "piles (default: as the seed did, on for qlearning, off for the others)")
     out = p.add_argument_group("output")
-    out.add_argument("--out", help="the learner file (default genomes/<agent>-<game>-seed<seed>.json)")
+    out.add_argument("--out", help="the learner file it makes (default genomes/<learner>-<game>-seed<seed>.json)")
     out.add_argument("--force", action="store_true", help="allow overwriting an existing --out")
     out.add_argument("--report", action="store_true", help="print the learned move at every position "
                                                            "(seed 000's OK!/NO! report)")
@@ -70,7 +73,7 @@ def build_parser() -> Parser:
 
 @command(interrupted="interrupted; nothing was written")
 def main(argv) -> int:
-    if "--list-games" in argv:  # needs no --agent
+    if "--list-games" in argv:  # needs no --learner
         return list_games()
     args = build_parser().parse_args(argv)
     return _learn(args, "python -m nim_evo.learn " + shlex.join(argv))
@@ -94,19 +97,21 @@ def _learn(args, command: str) -> int:
     params = parse_params(args.param)
     if args.symmetry is not None:
         params["symmetry"] = args.symmetry
-    symmetry = params.get("symmetry", LEARNERS[args.agent].symmetric)
+    symmetry = params.get("symmetry", LEARNERS[args.learner].symmetric)
     if isinstance(symmetry, bool) and not enumerable(rules, multiset=symmetry):
         what = "multisets of piles" if symmetry else "positions"
         raise UsageError(f"the board {rules.name} has {space_size(rules, symmetry):,} {what}; learners keep a "
                          f"table over every one of them, so they need a board that can be enumerated")
-    check_flags(args, {"seed": [SEED], "episodes": [EPISODES]})
-    learner = make_learner(args.agent, rules, **params)
-    episodes = learner.episodes if args.episodes is None else args.episodes
-    opponent = None if args.opponent is None else opponents.resolve(args.opponent, rules, args.seed)
+    check_flags(args, {"seed": [SEED], "games": [EPISODES]})
+    if args.opponents is not None and "," in args.opponents:
+        raise UsageError(f"a learner trains against one opponent; --opponents {args.opponents!r} names several")
+    learner = make_learner(args.learner, rules, **params)
+    episodes = learner.episodes if args.games is None else args.games
+    opponent = None if args.opponents is None else opponents.resolve(args.opponents, rules, args.seed)
     if opponent is None and args.seat != "alternate":
-        raise UsageError("--seat places the learner against an --opponent; self-play uses both seats")
+        raise UsageError("--seat places the learner against --opponents; self-play uses both seats")
     if args.out is None or args.out.endswith(("/", os.sep)):  # the default name (in the directory meant)
-        out = _fresh_name(Path(args.out or "genomes"), f"{args.agent}-{rules.name}-seed{args.seed}")
+        out = _fresh_name(Path(args.out or "genomes"), f"{args.learner}-{rules.name}-seed{args.seed}")
     else:
         out = Path(args.out)
     if out.is_dir():
@@ -114,9 +119,9 @@ def _learn(args, command: str) -> int:
     refuse_overwrite(out, args.force)
     check_writable(out.parent)  # before training, not after
 
-    against = "self-play" if opponent is None else f"against {args.opponent} ({args.seat} seat)"
+    against = "self-play" if opponent is None else f"against {args.opponents} ({args.seat} seat)"
     if not args.quiet:
-        print(f"training {args.agent} on {rules.name}: {episodes:,} games, {against}, seed {args.seed}",
+        print(f"training {args.learner} on {rules.name}: {episodes:,} games, {against}, seed {args.seed}",
               file=sys.stderr)
     began = time.perf_counter()
     won = learner.train(episodes, np.random.default_rng(args.seed), opponent, args.seat,
@@ -131,10 +136,10 @@ def _learn(args, command: str) -> int:
         print(out)
         return 0
     rate = f" ({episodes / seconds:,.0f} games/s)" if seconds > 0 and episodes else ""
-    print(f"\n{args.agent} on {rules.name}: {episodes:,} games in {seconds:.1f} s{rate}")
+    print(f"\n{args.learner} on {rules.name}: {episodes:,} games in {seconds:.1f} s{rate}")
     if opponent is not None and episodes:
         tail = won[-max(1, episodes // 10):]
-        print(f"  won {won.mean():.3f} of its training games against {args.opponent}, "
+        print(f"  won {won.mean():.3f} of its training games against {args.opponents}, "
               f"{tail.mean():.3f} of the last {len(tail):,}")
     print(f"  plays a winning move in {100 * accuracy:.2f}% of winning positions (greedy; the solver's verdict)")
     learner.stochastic = True

@@ -3,8 +3,8 @@
     python -m nim_evo.play                                  # you against nimsum on 1-3-5-7-9
     python -m nim_evo.play minimax --game 7-5-3 --first you
     python -m nim_evo.play genomes/wincount-21-cap3-seed0.json   # a file brings its own game
-    python -m nim_evo.play nimsum --against random --games 1000 --game 7-5-3 --seed 1
-    python -m nim_evo.play genomes/7-5-3-seed1-rules.json --against nimsum --games 3 --watch
+    python -m nim_evo.play nimsum --opponents random --games 1000 --game 7-5-3 --seed 1
+    python -m nim_evo.play genomes/7-5-3-seed1-rules.json --opponents nimsum --games 3 --watch
 
 Moves are typed as the pile (counted from 1) and how many to take: ``2 3`` (or ``2,3``,
 ``2:3``) takes 3 from pile 2; on a single heap a bare count will do. ``hint`` asks the
@@ -39,16 +39,19 @@ from nim_evo.validation import GAMES, SEED, UserError
 
 def _prepare(args):
     """Check the options and build the players: ``(rules, agents, names)``; raises one-line errors."""
-    if args.against is None and (args.games is not None or args.watch):
-        raise UsageError(f"{'--games' if args.games is not None else '--watch'} goes with --against OTHER "
+    if args.opponents is None and (args.games is not None or args.watch):
+        raise UsageError(f"{'--games' if args.games is not None else '--watch'} goes with --opponents OTHER "
                          "(a match between two computers)")
-    if args.against is None and args.first not in (None, *HUMAN_FIRST):
+    if args.opponents is None and args.first not in (None, *HUMAN_FIRST):
         raise UsageError(f"against you, --first is {', '.join(HUMAN_FIRST)}; got {args.first!r}")
-    if args.against is not None and args.first not in (None, *COMPUTER_FIRST):
-        raise UsageError(f"with --against, --first names STRATEGY's seat: {', '.join(COMPUTER_FIRST)}; "
+    if args.opponents is not None and args.first not in (None, *COMPUTER_FIRST):
+        raise UsageError(f"with --opponents, --first names STRATEGY's seat: {', '.join(COMPUTER_FIRST)}; "
                          f"got {args.first!r}")
     check_flags(args, {"games": [GAMES], "seed": [SEED]})
-    seed = args.seed or 0
+    if args.opponents is not None and "," in args.opponents:
+        raise UsageError(f"play is a match of two: --opponents {args.opponents!r} names several (the arena plays "
+                         "many: nim-evo arena)")
+    seed = args.seed
     if opponents.is_path(args.strategy):
         given = args.game is not None or args.piles is not None or args.max_take is not None or args.misere
         agent = load_strategy(args.strategy, rules_from_args(args) if given else None, stochastic=args.stochastic)
@@ -62,16 +65,16 @@ def _prepare(args):
     if args.stochastic and not isinstance(agent, Learner):
         raise UsageError(f"--stochastic is for learners (a learner file or name); {args.strategy} plays one way")
     agents, names = [agent], [opponents.label(args.strategy)]
-    if args.against is not None:
-        agents.append(resolve_saying(args.against, rules, seed, "player"))
-        names.append(opponents.label(args.against))
+    if args.opponents is not None:
+        agents.append(resolve_saying(args.opponents, rules, seed, "player"))
+        names.append(opponents.label(args.opponents))
         if names[0] == names[1]:
             names = [f"{names[0]} (1)", f"{names[1]} (2)"]
     return rules, agents, names
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog=prog("play"), description=__doc__.splitlines()[0])
+    p = Parser(prog=prog("play"), description=__doc__.splitlines()[0], renamed={"--against": "--opponents"})
     p.add_argument("strategy", nargs="?", default="nimsum", metavar="STRATEGY",
                    help="the computer's player: an agent (random, nimsum, minimax, take-3, dumb, aggressive, "
                         f"fixed-rules), a learner ({', '.join(LEARNERS)}: trained on first use and cached) or a "
@@ -80,17 +83,18 @@ def build_parser() -> argparse.ArgumentParser:
     play = p.add_argument_group("play")
     play.add_argument("--first", choices=sorted({*HUMAN_FIRST, *COMPUTER_FIRST}), metavar="WHO",
                       help="who moves first. Against you: you, computer, random (a coin each game) or alternate "
-                           "(you in odd games); default: ask before each game. With --against, STRATEGY's seat: "
+                           "(you in odd games); default: ask before each game. With --opponents, STRATEGY's seat: "
                            "strategy (always first), other (OTHER always first), random, or alternate (the "
                            "default: STRATEGY first in odd games)")
-    play.add_argument("--seed", type=int, help="random seed of the computers' moves and coins (default: fresh each "
-                                               "run); also the training seed of learner names (default 0)")
+    play.add_argument("--seed", type=int, default=0, help="random seed of the computers' moves and coins, and the "
+                                                          "training seed of learner names (default 0)")
     play.add_argument("--stochastic", action="store_true",
                       help="a learner STRATEGY samples moves by its own rule instead of playing its best move")
     match = p.add_argument_group("computer against computer")
-    match.add_argument("--against", metavar="OTHER", help="STRATEGY plays OTHER (an agent, learner or file for "
-                                                          "the same game) instead of you")
-    match.add_argument("--games", type=int, metavar="N", help="games to play (default 1; at most 1,000,000)")
+    match.add_argument("--opponents", metavar="OTHER", help="STRATEGY plays this one opponent (an agent, learner or "
+                                                            "file for the same game) instead of you")
+    match.add_argument("--games", type=int, metavar="N", help="games in all, seats as --first says (default 1; at "
+                                                              "most 1,000,000)")
     match.add_argument("--watch", action="store_true", help="print every game move by move, not just the tally")
     return p
 
@@ -113,7 +117,7 @@ def main(argv=None, stdin=None, stdout=None) -> int:
                 return list_games()
         rules, agents, names = _prepare(args)
         rng = np.random.default_rng(args.seed)
-        if args.against is None:
+        if args.opponents is None:
             return play_human(console, rules, agents[0], names[0], args.first, rng)
         return play_computers(console, rules, agents, names, args.games or 1, args.first or "alternate",
                               args.watch, rng)

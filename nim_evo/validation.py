@@ -22,6 +22,8 @@ The bounds the commands share (:data:`SEED`, :data:`GAMES`, :data:`JOBS`, ...) a
 
 from __future__ import annotations
 
+import warnings
+
 import os
 from collections.abc import Callable, Iterable
 from numbers import Integral, Real
@@ -166,3 +168,18 @@ def validate(constraints: dict, values: dict) -> None:
 
 def _number(value) -> str:
     return f"{value:,}" if isinstance(value, int) else f"{value:g}"
+
+
+RENAMED_UNTIL = "0.2"  # the release that drops the old names of flags and keywords
+
+
+def renamed_keyword(old: str, old_value, new: str, new_value):
+    """A keyword's value under its new name or, with a ``DeprecationWarning``, under its old
+    one (old names work until :data:`RENAMED_UNTIL`); both given is a :class:`UserError`."""
+    if old_value is None:
+        return new_value
+    if new_value is not None:
+        raise UserError(f"{old} is the old name of {new}: give one of them")
+    warnings.warn(f"{old}= is now {new}=; the old name works until nim_evo {RENAMED_UNTIL}", DeprecationWarning,
+                  stacklevel=3)
+    return old_value

@@ -55,4 +55,4 @@ def test_every_commands_help_states_its_limits(capsys):
         assert "``" not in text, module.__name__  # plain text, not the docstring's reST
     _help(learn)
     usage = capsys.readouterr().out.split("\n\n")[0]
-    assert " --agent" in usage and "[--agent" not in usage  # its usage line says it is required
+    assert " --learner" in usage and "[--learner" not in usage  # its usage line says it is required

@@ -2,7 +2,7 @@
 them, in one scratch directory holding a copy of the shipped genomes/, so that no example can
 break silently. Budgets are shortened as the README says ("the README's test runs ..."):
 ``--generations N`` becomes ``N // 100 + 2`` (200 -> 4, 300 -> 5: a resume still goes further),
-``--episodes N`` at most 2,000, ``generations=N`` in a snippet at most 4. A person's input
+``--games N`` at most 2,000, ``generations=N`` in a snippet at most 4. A person's input
 to ``play`` is ``quit``. What cannot run here is skipped by rule, each rule with its reason,
 and a command of any other form fails the test rather than being skipped.
 
@@ -57,14 +57,14 @@ def _snippets() -> list[str]:
 
 def _shortened(words: list[str]) -> list[str]:
     words = list(words)
-    for flag, cut in (("--generations", lambda n: n // 100 + 2), ("--episodes", lambda n: min(n, 2000))):
+    for flag, cut in (("--generations", lambda n: n // 100 + 2), ("--games", lambda n: min(n, 2000))):
         if flag in words:
             i = words.index(flag) + 1
             words[i] = str(cut(int(words[i])))
         elif flag == "--generations" and words[2] == "nim_evo.run" and "--resume" not in words \
                 and "--list-games" not in words:
             words += [flag, "2"]
-        elif flag == "--episodes" and words[2] == "nim_evo.learn":
+        elif flag == "--games" and words[2] == "nim_evo.learn":
             words += [flag, "2000"]
     return words
 
@@ -96,7 +96,7 @@ def test_a_readme_command_runs_as_written(scratch, line):
         pytest.skip(SKIPPED[rule])
     assert words[:2] == ["python", "-m"] and words[2].startswith("nim_evo."), f"a command of a new form: {line}"
     argv = [sys.executable, "-m", *_shortened(words)[2:]]
-    human = words[2] == "nim_evo.play" and "--against" not in words
+    human = words[2] == "nim_evo.play" and "--opponents" not in words
     done = subprocess.run(argv, cwd=scratch, env=_environment(scratch), input="quit\n" if human else "",
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, (argv, done.stdout[-2000:], done.stderr[-2000:])

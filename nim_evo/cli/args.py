@@ -12,7 +12,7 @@ from pathlib import Path
 from nim_evo.cli.interrupt import at_main
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
 from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS
-from nim_evo.validation import ParameterError, UserError, check, usable_jobs
+from nim_evo.validation import RENAMED_UNTIL, ParameterError, UserError, check, usable_jobs
 
 
 class UsageError(UserError):
@@ -30,11 +30,12 @@ class Parser(argparse.ArgumentParser):
     whose description is plain text (a module docstring's first line, its reST quotes and the
     command's name, which the usage line above it gives, left out)."""
 
-    def __init__(self, *args, description: str | None = None, **kwargs):
+    def __init__(self, *args, description: str | None = None, renamed: dict | None = None, **kwargs):
         if description:
             description = re.sub(r"^``[^`]*``:\s*", "", description).replace("``", "")
             description = description[:1].upper() + description[1:]
         super().__init__(*args, description=description, **kwargs)
+        self.renamed = renamed or {}
 
     def error(self, message):
         missing = re.fullmatch(r"the following arguments are required: (.*)", message)
@@ -49,7 +50,10 @@ class Parser(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):
         """Parsed arguments; an empty value (``--resume ""``, an unset shell variable) is an
-        error, never taken as "not given"."""
+        error, never taken as "not given". A flag's old name (:attr:`renamed`, old -> new) is
+        read as the new one, with a one-line note on stderr: old spellings work for one release
+        (:data:`RENAMED_UNTIL`)."""
+        args = self._renamed(sys.argv[1:] if args is None else list(args))
         parsed = super().parse_args(args, namespace)
         for action in self._actions:
             value = getattr(parsed, action.dest, None)
@@ -57,6 +61,21 @@ class Parser(argparse.ArgumentParser):
                 self.error(f"argument {'/'.join(action.option_strings) or action.metavar or action.dest}: "
                            "must not be empty")
         return parsed
+
+
+    def _renamed(self, argv: list) -> list:
+        told = set()
+        for i, token in enumerate(argv):
+            if token == "--":
+                break
+            flag, sep, value = token.partition("=")
+            if flag in self.renamed:
+                argv[i] = self.renamed[flag] + sep + value
+                if flag not in told:
+                    told.add(flag)
+                    print(f"nim_evo: note: {flag} is now {self.renamed[flag]}; the old name works until nim_evo "
+                          f"{RENAMED_UNTIL}", file=sys.stderr)
+        return argv
 
 
 def command(interrupted: str = "interrupted"):

@@ -261,7 +261,7 @@ def test_cap_jobs_lowers_local_jobs_to_the_cores_with_a_note(capsys, monkeypatch
     ("run", ["--resume", ""], "--resume"),
     ("run", ["--out", ""], "--out"),
     ("run", ["--game", ""], "--game"),
-    ("learn", ["--agent", "td", "--out", ""], "--out"),
+    ("learn", ["--learner", "td", "--out", ""], "--out"),
     ("plot", [""], "RUN_DIR_OR_STRATEGY"),
     ("arena", ["nimsum", "random", "--out", ""], "--out"),
 ])

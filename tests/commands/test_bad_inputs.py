@@ -38,7 +38,7 @@ def workdir(tmp_path_factory):
         patch.setenv("NIM_EVO_CACHE", str(cache))
         for genome, out in [("table", "run"), ("rules", "rules-run")]:
             assert run([*SMALL, "--genome", genome, "--out", out, "--genomes-dir", "genomes", "--quiet"]) == 0
-        assert learn(["--agent", "wincount", "--game", "2-3-4", "--episodes", "200", "--out", "learner.json",
+        assert learn(["--learner", "wincount", "--game", "2-3-4", "--games", "200", "--out", "learner.json",
                       "--quiet"]) == 0
     for name in ["truncated", "bad-config", "bad-logbook", "no-checkpoint", "future-checkpoint"]:
         shutil.copytree(root / "run", root / name)
@@ -129,19 +129,19 @@ CASES = [
     ("run", ["--resume", "two\nlines"]),
     ("run", [*SMALL, "--opponents", "\x1b[31mred.json"]),
     # learn
-    ("learn", ["--agent", "sorcery"]),
-    ("learn", ["--agent", "wincount", "--game", "2-3-4", "--episodes", "-5"]),
-    ("learn", ["--game", "2-3-4", "--episodes", "lots"]),
-    ("learn", ["--agent", "qlearning", "--game", "2-3-4", "--param", "schedule=not-json"]),
-    ("learn", ["--agent", "qlearning", "--game", "2-3-4", "--param", "schedule"]),
-    ("learn", ["--game", "2-3-4", "--agent", "qlearning", "--param", "no_such_parameter=1"]),
-    ("learn", ["--game", "2-3-4", "--agent", "qlearning", "--param", "exploration=-1"]),
-    ("learn", ["--agent", "wincount", "--game", "2-3-4", "--episodes", "10", "--out", LEARNER]),
-    ("learn", ["--agent", "wincount", "--game", "2-3-4", "--episodes", "10", "--out", "a-directory.json",
+    ("learn", ["--learner", "sorcery"]),
+    ("learn", ["--learner", "wincount", "--game", "2-3-4", "--games", "-5"]),
+    ("learn", ["--game", "2-3-4", "--games", "lots"]),
+    ("learn", ["--learner", "qlearning", "--game", "2-3-4", "--param", "schedule=not-json"]),
+    ("learn", ["--learner", "qlearning", "--game", "2-3-4", "--param", "schedule"]),
+    ("learn", ["--game", "2-3-4", "--learner", "qlearning", "--param", "no_such_parameter=1"]),
+    ("learn", ["--game", "2-3-4", "--learner", "qlearning", "--param", "exploration=-1"]),
+    ("learn", ["--learner", "wincount", "--game", "2-3-4", "--games", "10", "--out", LEARNER]),
+    ("learn", ["--learner", "wincount", "--game", "2-3-4", "--games", "10", "--out", "a-directory.json",
                "--force"]),
-    ("learn", ["--agent", "wincount", "--game", "2-3-4", "--episodes", "10", "--opponent", "malformed.json"]),
-    ("learn", ["--agent", "wincount", "--game", "2-3-4", "--seat", "sideways"]),
-    ("learn", ["--agent", "wincount", "--game", "2-3-4", "--seat", "first"]),
+    ("learn", ["--learner", "wincount", "--game", "2-3-4", "--games", "10", "--opponents", "malformed.json"]),
+    ("learn", ["--learner", "wincount", "--game", "2-3-4", "--seat", "sideways"]),
+    ("learn", ["--learner", "wincount", "--game", "2-3-4", "--seat", "first"]),
     # plot
     ("plot", []),
     ("plot", ["no-such-run"]),
@@ -156,7 +156,7 @@ CASES = [
     ("plot", ["run", "--x", "time"]),
     ("plot", ["run", "--out", "a-directory.json", "--force"]),
     # play
-    ("play", ["dumb", "--piles", "1000000000000000", "--against", "dumb"]),  # a game of 10^15 moves
+    ("play", ["dumb", "--piles", "1000000000000000", "--opponents", "dumb"]),  # a game of 10^15 moves
     ("play", ["malformed.json"]),
     ("play", ["nan.json"]),
     ("play", ["deep.json"]),
@@ -167,16 +167,16 @@ CASES = [
     ("play", ["loop.json"]),
     ("play", ["dangling.json"]),
     ("play", [f"{LEARNER}/inside.json"]),
-    ("play", ["nimsum", "--against", "sorcerer"]),
-    ("play", ["nimsum", "--against", "random", "--games", "0"]),
-    ("play", ["nimsum", "--against", "random", "--games", "-1"]),
+    ("play", ["nimsum", "--opponents", "sorcerer"]),
+    ("play", ["nimsum", "--opponents", "random", "--games", "0"]),
+    ("play", ["nimsum", "--opponents", "random", "--games", "-1"]),
     ("play", [TABLE, "--game", "1-3-5"]),
     ("play", [RULES, "--game", "4-4-cap2"]),
-    ("play", [LEARNER, "--against", TABLE, "--first", "sideways"]),
+    ("play", [LEARNER, "--opponents", TABLE, "--first", "sideways"]),
     ("play", ["nimsum", "--first", "nobody"]),
     ("play", ["--piles", "100000000000000000000"]),
     ("play", [RULES, "--piles", "1000000000000", "3"]),
-    ("play", ["minimax", "--piles", "1000000000", "--against", "random"]),
+    ("play", ["minimax", "--piles", "1000000000", "--opponents", "random"]),
     # arena
     ("arena", ["random"]),
     ("arena", ["random", "sorcerer"]),

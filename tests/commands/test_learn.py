@@ -16,7 +16,7 @@ from nim_evo.run import main as run_main
 
 def test_learn_trains_reports_and_saves_a_playable_learner(tmp_path, capsys):
     out = tmp_path / "q.json"
-    assert main(["--agent", "quality", "--game", "7-5-3", "--episodes", "3000", "--seed", "2", "--out", str(out)]) == 0
+    assert main(["--learner", "quality", "--game", "7-5-3", "--games", "3000", "--seed", "2", "--out", str(out)]) == 0
     printed = capsys.readouterr()
     assert "3,000 games" in printed.out and "game 3,000/3,000" in printed.err
     accuracy = json.loads(out.read_text())["accuracy"]
@@ -25,7 +25,7 @@ def test_learn_trains_reports_and_saves_a_playable_learner(tmp_path, capsys):
     assert agent.games_played == 3000 and not agent.stochastic
     assert agent.move((7, 5, 3), np.random.default_rng(0)) in Rules((7, 5, 3)).legal_moves((7, 5, 3))
     again = tmp_path / "again.json"
-    assert main(["--agent", "quality", "--game", "7-5-3", "--episodes", "3000", "--seed", "2", "--out", str(again),
+    assert main(["--learner", "quality", "--game", "7-5-3", "--games", "3000", "--seed", "2", "--out", str(again),
                  "--quiet"]) == 0
     first, second = json.loads(out.read_text()), json.loads(again.read_text())
     assert first["state"] == second["state"]  # the same seed, the same learner
@@ -33,7 +33,7 @@ def test_learn_trains_reports_and_saves_a_playable_learner(tmp_path, capsys):
 
 def test_learn_against_an_opponent_reports_its_training_record(tmp_path, capsys):
     out = tmp_path / "w.json"
-    assert main(["--agent", "wincount", "--game", "21-cap3", "--episodes", "4000", "--opponent", "take-3",
+    assert main(["--learner", "wincount", "--game", "21-cap3", "--games", "4000", "--opponents", "take-3",
                  "--seat", "loser", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "of its training games against take-3" in printed
@@ -43,7 +43,7 @@ def test_learn_against_an_opponent_reports_its_training_record(tmp_path, capsys)
 
 
 def test_subgame_report_prints_the_seed_000_lines(tmp_path, capsys):
-    assert main(["--agent", "subgame", "--game", "17-cap3-misere", "--episodes", "3000", "--report",
+    assert main(["--learner", "subgame", "--game", "17-cap3-misere", "--games", "3000", "--report",
                  "--out", str(tmp_path / "s.json")]) == 0
     lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
     one = next(line for line in lines if line.startswith("--- 1 balls"))
@@ -54,17 +54,17 @@ def test_subgame_report_prints_the_seed_000_lines(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--agent", "nope"], "invalid choice"),
-    (["--game", "7-5-3"], "--agent is required"),
-    (["--agent", "td", "--game", "9-x"], "see --list-games"),
-    (["--agent", "td", "--episodes", "-1"], "--episodes must be"),
-    (["--agent", "td", "--param", "alpha=2"], "alpha must be in [0, 1]"),
-    (["--agent", "td", "--param", "beta=1"], "no parameter 'beta'"),
-    (["--agent", "td", "--param", "alpha"], "KEY=VALUE"),
-    (["--agent", "td", "--param", "alpha=" + "[" * 100_000], "is not a JSON value"),
-    (["--agent", "td", "--opponent", "nobody"], "unknown agent"),
-    (["--agent", "td", "--seat", "first"], "--seat places the learner"),
-    (["--agent", "td", "--piles", "30", "30", "30", "30", "30"], "need a board that can be enumerated"),
+    (["--learner", "nope"], "invalid choice"),
+    (["--game", "7-5-3"], "--learner is required"),
+    (["--learner", "td", "--game", "9-x"], "see --list-games"),
+    (["--learner", "td", "--games", "-1"], "--games must be"),
+    (["--learner", "td", "--param", "alpha=2"], "alpha must be in [0, 1]"),
+    (["--learner", "td", "--param", "beta=1"], "no parameter 'beta'"),
+    (["--learner", "td", "--param", "alpha"], "KEY=VALUE"),
+    (["--learner", "td", "--param", "alpha=" + "[" * 100_000], "is not a JSON value"),
+    (["--learner", "td", "--opponents", "nobody"], "unknown agent"),
+    (["--learner", "td", "--seat", "first"], "--seat places the learner"),
+    (["--learner", "td", "--piles", "30", "30", "30", "30", "30"], "need a board that can be enumerated"),
 ])
 def test_bad_input_is_one_line_and_status_2(argv, message, tmp_path, capsys):
     assert main([*argv, "--out", str(tmp_path / "x.json")]) == 2
@@ -81,29 +81,29 @@ def test_the_default_name_never_meets_a_file_already_there(tmp_path, monkeypatch
     shipped = tmp_path / "genomes" / "td-2-3-seed0.json"
     shipped.write_text("shipped")
     for expected in ("td-2-3-seed0-2.json", "td-2-3-seed0-3.json"):
-        assert main(["--agent", "td", "--game", "2-3", "--episodes", "10", "--quiet"]) == 0
+        assert main(["--learner", "td", "--game", "2-3", "--games", "10", "--quiet"]) == 0
         assert capsys.readouterr().out.strip() == f"genomes/{expected}"
     assert shipped.read_text() == "shipped"
-    assert main(["--agent", "td", "--game", "2-3", "--episodes", "10", "--out", "elsewhere/", "--quiet"]) == 0
+    assert main(["--learner", "td", "--game", "2-3", "--games", "10", "--out", "elsewhere/", "--quiet"]) == 0
     assert capsys.readouterr().out.strip() == "elsewhere/td-2-3-seed0.json"
 
 
 def test_an_existing_or_unwritable_out_is_refused_before_training(tmp_path, capsys):
     out = tmp_path / "mine.json"
     out.write_text("precious")
-    assert main(["--agent", "td", "--game", "2-3", "--episodes", "10", "--out", str(out)]) == 2
+    assert main(["--learner", "td", "--game", "2-3", "--games", "10", "--out", str(out)]) == 2
     assert "exists; use --force" in capsys.readouterr().err and out.read_text() == "precious"
-    assert main(["--agent", "td", "--game", "2-3", "--episodes", "10", "--out", str(out), "--force", "--quiet"]) == 0
+    assert main(["--learner", "td", "--game", "2-3", "--games", "10", "--out", str(out), "--force", "--quiet"]) == 0
     assert json.loads(out.read_text())["learner"] == "td"
     blocker = tmp_path / "file"
     blocker.write_text("")
-    assert main(["--agent", "td", "--game", "2-3", "--episodes", "10", "--out", str(blocker / "x.json")]) == 2
+    assert main(["--learner", "td", "--game", "2-3", "--games", "10", "--out", str(blocker / "x.json")]) == 2
     assert f"{blocker} is not a directory" in capsys.readouterr().err
 
 
 def test_module_entry_point(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "nim_evo.learn", "--agent", "montecarlo", "--game", "2-3-4",
-                           "--episodes", "200", "--out", str(tmp_path / "m.json"), "--quiet"],
+    done = subprocess.run([sys.executable, "-m", "nim_evo.learn", "--learner", "montecarlo", "--game", "2-3-4",
+                           "--games", "200", "--out", str(tmp_path / "m.json"), "--quiet"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.strip() == str(tmp_path / "m.json")
 
@@ -151,7 +151,7 @@ def test_a_cache_entry_of_another_seed_or_opponent_is_not_used(learner_cache, mo
     path = opponents.cached_path("qlearning", rules, seed=3, episodes=500)
     honest = trained("qlearning", rules, seed=3, episodes=500).q.copy()
     learn_file = learner_cache.parent / "learned.json"
-    assert main(["--agent", "qlearning", "--game", "2-3-4-misere", "--episodes", "500", "--opponent", "nimsum",
+    assert main(["--learner", "qlearning", "--game", "2-3-4-misere", "--games", "500", "--opponents", "nimsum",
                  "--out", str(learn_file), "--quiet"]) == 0
     for planted in (trained("qlearning", rules, seed=4, episodes=500), load_learner(learn_file)):
         assert not np.array_equal(planted.q, honest)
@@ -167,7 +167,7 @@ def test_opponent_specs_resolve_to_agents_learners_and_files(tmp_path):
     learner = resolve("td", rules, seed=1)
     assert learner.name == "td" and learner.games_played == learner.episodes
     path = tmp_path / "td.json"
-    assert main(["--agent", "td", "--game", "2-3-4-misere", "--episodes", "100", "--out", str(path), "--quiet"]) == 0
+    assert main(["--learner", "td", "--game", "2-3-4-misere", "--games", "100", "--out", str(path), "--quiet"]) == 0
     assert resolve(str(path), rules).games_played == 100
     with pytest.raises(ValueError, match="trained for 2-3-4-misere, not 2-3-4"):
         resolve(str(path), Rules((2, 3, 4)))
@@ -175,7 +175,7 @@ def test_opponent_specs_resolve_to_agents_learners_and_files(tmp_path):
 
 def test_run_with_learned_opponents_in_its_panel(tmp_path, capsys):
     learned = tmp_path / "quality.json"
-    assert main(["--agent", "quality", "--game", "2-3-4-misere", "--episodes", "2000", "--out", str(learned),
+    assert main(["--learner", "quality", "--game", "2-3-4-misere", "--games", "2000", "--out", str(learned),
                  "--quiet"]) == 0
     out = tmp_path / "run"
     assert run_main(["--game", "2-3-4-misere", "--generations", "3", "--population", "6", "--offspring", "6",
@@ -183,8 +183,8 @@ def test_run_with_learned_opponents_in_its_panel(tmp_path, capsys):
                      "--genomes-dir", str(tmp_path / "g")]) == 0
     printed = capsys.readouterr()
     assert "learned opponent qlearning" in printed.err and "learned opponent subgame" in printed.err
-    for name in ("qlearning", "subgame", str(learned)):
-        assert f"  {name}" in printed.out  # the summary's table rows
+    for name in ("qlearning", "subgame", "quality"):  # a file by its name's stem
+        assert f"\n  {name} " in printed.out  # the summary's table rows
     header = (out / "logbook.csv").read_text().splitlines()[0].split(",")
     assert {"qlearning", "subgame", str(learned)} <= set(header)
     assert run_main(["--resume", str(out), "--generations", "4", "--quiet"]) == 0  # the cache serves the resume
@@ -198,20 +198,20 @@ def test_learned_opponents_need_an_enumerable_board(tmp_path, capsys):
 
 def test_a_resumed_run_refuses_an_opponent_file_that_changed(tmp_path, capsys):
     learned = tmp_path / "opp.json"
-    args = ["--agent", "td", "--game", "2-3-4-misere", "--out", str(learned), "--quiet"]
-    assert main([*args, "--episodes", "100"]) == 0
+    args = ["--learner", "td", "--game", "2-3-4-misere", "--out", str(learned), "--quiet"]
+    assert main([*args, "--games", "100"]) == 0
     out = tmp_path / "run"
     assert run_main(["--game", "2-3-4-misere", "--generations", "2", "--population", "4", "--offspring", "4",
                      "--opponents", f"random,{learned}", "--out", str(out), "--genomes-dir", str(tmp_path / "g"),
                      "--quiet"]) == 0
     assert run_main(["--resume", str(out), "--generations", "3", "--quiet"]) == 0  # the same file: fine
-    assert main([*args, "--episodes", "300", "--force"]) == 0
+    assert main([*args, "--games", "300", "--force"]) == 0
     assert run_main(["--resume", str(out), "--generations", "4", "--quiet"]) == 2
     assert "is not the one this run began with" in capsys.readouterr().err
 
 
 def test_an_out_ending_in_a_slash_is_a_folder_for_the_default_name(tmp_path):
-    assert main(["--agent", "td", "--game", "3-4", "--episodes", "10", "--quiet", "--out", f"{tmp_path}/new/"]) == 0
+    assert main(["--learner", "td", "--game", "3-4", "--games", "10", "--quiet", "--out", f"{tmp_path}/new/"]) == 0
     assert [p.name for p in (tmp_path / "new").iterdir()] == ["td-3-4-seed0.json"]
 
 
@@ -228,6 +228,39 @@ def test_two_learns_to_one_out_do_not_overwrite_each_other(tmp_path, capsys, mon
         return train(self, *args, **kwargs)
 
     monkeypatch.setattr(Learner, "train", train_while_another_finishes)
-    assert main(["--agent", "td", "--game", "3-4", "--episodes", "10", "--quiet", "--out", str(out)]) == 2
+    assert main(["--learner", "td", "--game", "3-4", "--games", "10", "--quiet", "--out", str(out)]) == 2
     assert "was written by someone else meanwhile" in capsys.readouterr().err
     assert out.read_text() == "the other learn's file"
+
+
+def test_old_flag_names_work_for_one_release_with_a_note(tmp_path, capsys):
+    """--agent, --episodes and --opponent are now --learner, --games and --opponents: the old
+    spellings train the same learner, each with a one-line note."""
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    assert main(["--learner", "wincount", "--game", "7-cap3", "--games", "300", "--opponents", "nimsum",
+                 "--out", str(new), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["--agent", "wincount", "--game", "7-cap3", "--episodes=300", "--opponent", "nimsum",
+                 "--out", str(old), "--quiet"]) == 0
+    notes = capsys.readouterr().err.splitlines()
+    assert notes == [f"nim_evo: note: {flag} is now {to}; the old name works until nim_evo 0.2"
+                     for flag, to in (("--agent", "--learner"), ("--episodes", "--games"), ("--opponent", "--opponents"))]
+    assert json.loads(new.read_text())["state"] == json.loads(old.read_text())["state"]
+
+
+def test_a_learner_trains_against_one_opponent(capsys):
+    assert main(["--learner", "td", "--game", "7-cap3", "--opponents", "nimsum,random"]) == 2
+    assert "trains against one opponent" in capsys.readouterr().err
+
+
+def test_the_api_s_old_keywords_warn_and_train_the_same():
+    import nim_evo
+
+    rules = nim_evo.Rules((7,), max_take=3)
+    with pytest.warns(DeprecationWarning) as caught:
+        old = nim_evo.train("wincount", rules, episodes=200, opponent="nimsum", seed=2)
+    assert [str(w.message).split(";")[0] for w in caught] == ["episodes= is now games=", "opponent= is now opponents="]
+    new = nim_evo.train("wincount", rules, games=200, opponents="nimsum", seed=2)
+    assert np.array_equal(old.policy(old.space), new.policy(new.space))
+    with pytest.raises(nim_evo.UserError, match="old name of games"):
+        nim_evo.train("wincount", rules, episodes=200, games=200)

@@ -238,7 +238,7 @@ def test_a_piped_game_through_a_real_process():
 
 def test_a_reader_that_stops_early_ends_the_match_quietly():
     """``... | head -2``: no "Broken pipe" error, the status of a process ended by SIGPIPE."""
-    play = subprocess.Popen([sys.executable, "-m", "nim_evo.play", "nimsum", "--against", "random", "--games", "2000",
+    play = subprocess.Popen([sys.executable, "-m", "nim_evo.play", "nimsum", "--opponents", "random", "--games", "2000",
                              "--watch", "--game", "7-5-3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     assert play.stdout.readline().startswith(b"Nim 7-5-3")
     play.stdout.close()
@@ -283,11 +283,11 @@ def test_a_program_champion_plays_a_board_it_never_saw(tmp_path, capsys):
     path.write_text(json.dumps(genome_document("program", Program(["sub(or(a, p), and(a, p))", "eq(v, 0)"]),
                                                Rules((1, 3, 5, 7)))))
     board = ["--piles", "5", "8", "11", "14", "17", "20", "23", "26", "29", "30"]
-    assert main([str(path), *board, "--against", "nimsum", "--games", "2"]) == 0
+    assert main([str(path), *board, "--opponents", "nimsum", "--games", "2"]) == 0
     out = capsys.readouterr().out
     # 5-8-...-30 is a win for the player to move (nim-sum 9): against perfect play each wins its first seat
     assert "program  1 win,  50.0% (1 of 1 first, 0 of 1 second)" in out
-    assert main([str(path), "--piles", "5", "8", "11", "--misere", "--against", "random"]) == 2
+    assert main([str(path), "--piles", "5", "8", "11", "--misere", "--opponents", "random"]) == 2
     assert capsys.readouterr().err == (f"nim_evo: error: {path} was evolved for normal play with no cap and plays any "
                                        "board of it, but 5-8-11-misere is misère play with no cap\n")
 
@@ -309,14 +309,14 @@ def tallies(text):
 
 
 def test_nimsum_always_first_on_7_5_3_wins_every_game():
-    text = match(["nimsum", "--against", "random", "--games", "200", "--game", "7-5-3", "--seed", "1",
+    text = match(["nimsum", "--opponents", "random", "--games", "200", "--game", "7-5-3", "--seed", "1",
                   "--first", "strategy"])
     assert "— Completed 200 games —" in text
     assert tallies(text) == {"nimsum": (200, [(200, 200, "first")]), "random": (0, [(0, 200, "second")])}
 
 
 def test_alternating_seats_add_up():
-    text = match(["random", "--against", "dumb", "--games", "101", "--game", "7-5-3", "--seed", "4"])
+    text = match(["random", "--opponents", "dumb", "--games", "101", "--game", "7-5-3", "--seed", "4"])
     counts = tallies(text)
     (a_wins, a_seats), (b_wins, b_seats) = counts["random"], counts["dumb"]
     assert a_wins + b_wins == 101 and 0 < a_wins < 101
@@ -338,7 +338,7 @@ def test_ctrl_c_during_a_match_prints_the_tally_so_far(monkeypatch):
 
     monkeypatch.setattr(nim_evo.cli.games, "play_game", interrupted_after_ten)
     out = io.StringIO()
-    assert main(["nimsum", "--against", "random", "--games", "1000", "--game", "7-5-3", "--seed", "1",
+    assert main(["nimsum", "--opponents", "random", "--games", "1000", "--game", "7-5-3", "--seed", "1",
                  "--first", "strategy"], io.StringIO(""), out) == 130
     text = out.getvalue()
     assert "— Interrupted after 10 games —" in text and text.rstrip().endswith("Goodbye.")
@@ -346,7 +346,7 @@ def test_ctrl_c_during_a_match_prints_the_tally_so_far(monkeypatch):
 
 
 def test_watch_prints_every_game_and_the_same_seed_gives_the_same_output():
-    argv = ["nimsum", "--against", "random", "--games", "3", "--game", "7-5-3", "--seed", "9", "--watch"]
+    argv = ["nimsum", "--opponents", "random", "--games", "3", "--game", "7-5-3", "--seed", "9", "--watch"]
     text = match(argv)
     assert text == match(argv)
     for game in (1, 2, 3):
@@ -357,7 +357,7 @@ def test_watch_prints_every_game_and_the_same_seed_gives_the_same_output():
 
 
 def test_the_same_agent_on_both_sides_gets_two_names():
-    text = match(["nimsum", "--against", "nimsum", "--games", "4", "--game", "17-cap3-misere", "--seed", "2",
+    text = match(["nimsum", "--opponents", "nimsum", "--games", "4", "--game", "17-cap3-misere", "--seed", "2",
                   "--first", "random"])
     assert "nimsum (1) against nimsum (2): 4 games, a coin decides who starts." in text
     last = text.splitlines()[-2:]
@@ -368,16 +368,16 @@ def test_the_same_agent_on_both_sides_gets_two_names():
 
 @pytest.mark.parametrize("argv, message", [
     (["nope"], "unknown agent 'nope'"),
-    (["--against", "nope"], "unknown agent 'nope'"),
-    (["--against", "random", "--games", "0"], "--games must be an integer between 1 and 1,000,000"),
-    (["--games", "5"], "--games goes with --against"),
-    (["--watch"], "--watch goes with --against"),
-    (["--against", "random", "--first", "you"], "--first names STRATEGY's seat"),
+    (["--opponents", "nope"], "unknown agent 'nope'"),
+    (["--opponents", "random", "--games", "0"], "--games must be an integer between 1 and 1,000,000"),
+    (["--games", "5"], "--games goes with --opponents"),
+    (["--watch"], "--watch goes with --opponents"),
+    (["--opponents", "random", "--first", "you"], "--first names STRATEGY's seat"),
     (["--first", "other"], "against you, --first is"),
     (["--stochastic"], "--stochastic is for learners"),
     (["--game", "9-x"], "cannot read game"),
     (["genomes/no-such-file.json"], "no such file"),
-    (["--against", LEARNER, "--game", "7-5-3"], "not 7-5-3"),
+    (["--opponents", LEARNER, "--game", "7-5-3"], "not 7-5-3"),
     (["--seed", "-1"], "--seed must be an integer >= 0, got -1"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(argv, message, capsys):
@@ -418,3 +418,15 @@ def test_a_person_plays_piles_of_a_trillion(capsys):
     assert status == 0 and capsys.readouterr().err == ""
     moves = check_transcript(text, rules)
     assert len(moves) % 2 == 0 and "nimsum wins." in text  # nimsum took the last object
+
+
+def test_against_is_now_opponents(capsys):
+    argv = ["nimsum", "--game", "7-5-3", "--games", "20", "--seed", "3"]
+    assert main([*argv, "--opponents", "random"]) == 0
+    new = capsys.readouterr()
+    assert main([*argv, "--against", "random"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out and new.err == ""
+    assert old.err.strip() == "nim_evo: note: --against is now --opponents; the old name works until nim_evo 0.2"
+    assert main([*argv, "--opponents", "random,dumb"]) == 2
+    assert "play is a match of two" in capsys.readouterr().err

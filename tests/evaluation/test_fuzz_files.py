@@ -182,7 +182,7 @@ def made_files(tmp_path_factory):
     files = {"program": root / "program-run-program.json"}
     for name in MADE[1:]:
         files[name] = root / f"{name}.json"
-        assert learn(["--agent", name, "--game", "2-3", "--episodes", "50", "--out", str(files[name]), "--quiet"]) == 0
+        assert learn(["--learner", name, "--game", "2-3", "--games", "50", "--out", str(files[name]), "--quiet"]) == 0
     return files
 
 

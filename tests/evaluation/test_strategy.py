@@ -55,7 +55,7 @@ def test_a_strategy_file_that_is_wrong_is_one_line_from_play_and_plot(tmp_path, 
 
     path = _altered(tmp_path, change)
     before = path.read_bytes()
-    assert play([str(path), "--against", "random"]) == 2
+    assert play([str(path), "--opponents", "random"]) == 2
     assert plot([str(path), "--out", str(tmp_path / "p.png")]) == 2
     errors = capsys.readouterr().err.splitlines()
     assert len(errors) == 2 and all(line.startswith("nim_evo: error: ") and message in line for line in errors)
