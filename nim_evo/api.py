@@ -280,7 +280,7 @@ def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_
 def train(learner: str, rules: Rules, episodes: int | None = None, seed: int = 0, opponent=None,
           seat: str = "alternate", progress: bool = False, **params):
     """A learner (``qlearning``, ``td``, ``montecarlo``, ``wincount``, ``quality``,
-    ``subgame``) trained on ``rules`` for ``episodes`` games (its seed document's number by
+    ``subgame``) trained on ``rules`` for ``episodes`` games (its source write-up's number by
     default) by self-play, or against ``opponent`` (an agent or a name) from ``seat``;
     ``params`` go to the learner (e.g. ``alpha=0.5``). A playable agent, which
     :func:`nim_evo.learners.files.save_learner` writes as a strategy file."""
