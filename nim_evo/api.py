@@ -290,7 +290,7 @@ def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, o
           seat: str = "alternate", progress: bool = False, *, episodes: int | None = None, opponent=None,
           **params):
     """A learner (``qlearning``, ``td``, ``montecarlo``, ``wincount``, ``quality``,
-    ``subgame``) trained on ``rules`` for ``games`` games (its source document's number by
+    ``subgame``) trained on ``rules`` for ``games`` games (its source write-up's number by
     default) by self-play, or against ``opponents`` (one agent or name) from ``seat``;
     ``params`` go to the learner (e.g. ``alpha=0.5``). A playable agent, which
     :func:`nim_evo.learners.files.save_learner` writes as a strategy file. ``episodes`` and

@@ -45,28 +45,28 @@ def build_parser() -> Parser:
     p = Parser(prog=prog("learn"), description=__doc__.splitlines()[0],
                renamed={"--agent": "--learner", "--episodes": "--games", "--opponent": "--opponents"})
     p.add_argument("--learner", choices=list(LEARNERS), required=True, help="the learner (" + ", ".join(
-        f"{name}: seed {cls.source}" for name, cls in LEARNERS.items()) + ")")
+        f"{name}: from {cls.source}" for name, cls in LEARNERS.items()) + ")")
     add_game_arguments(p)
     train = p.add_argument_group("training")
-    train.add_argument("--games", type=int, help="training games in all (default: the seed's budget for the "
-                                                 "learner; at most 100,000,000)")
+    train.add_argument("--games", type=int, help="training games in all (default: the source write-up's budget "
+                                                 "for the learner; at most 100,000,000)")
     train.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     train.add_argument("--opponents", metavar="OPPONENT", help="train against this one agent, learner or strategy "
                                                                 "file instead of by self-play")
     train.add_argument("--seat", choices=SEATS, default="alternate",
                        help="the learner's seat against --opponents: alternate (first in every other game; "
                             "the default), first, second, or loser (the last game's loser starts the next, "
-                            "as the seeds' training loops did)")
+                            "as the source write-ups' training loops did)")
     train.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                        help="a learner parameter, VALUE in JSON (repeatable), e.g. alpha=0.5")
     train.add_argument("--symmetry", action=argparse.BooleanOptionalAction,
                        help="learn over multisets of pile sizes, one entry for every arrangement of the same "
-                            "piles (default: as the seed did, on for qlearning, off for the others)")
+                            "piles (default: as the source write-ups did, on for qlearning, off for the others)")
     out = p.add_argument_group("output")
     out.add_argument("--out", help="the learner file it makes (default genomes/<learner>-<game>-seed<seed>.json)")
     out.add_argument("--force", action="store_true", help="allow overwriting an existing --out")
     out.add_argument("--report", action="store_true", help="print the learned move at every position "
-                                                           "(seed 000's OK!/NO! report)")
+                                                           "(the OK!/NO! report of Moore's NIM Rules)")
     out.add_argument("--quiet", action="store_true", help="no progress bar or report, just the file written")
     return p
 

@@ -104,7 +104,8 @@ class RandomAgent(PositionalAgent):
 
 
 class NimSumAgent(PositionalAgent):
-    """The expert of seeds 001 and 004: a winning move when one exists, else a random move.
+    """The expert of the Simple Nim AI post and Nagappan's CI report: a winning move when one
+    exists, else a random move.
 
     Winning moves come from Nim theory where a closed form applies (the nim-sum in normal
     play, with Grundy values ``n mod (k + 1)`` under a cap; Bouton's misère rule without a
@@ -129,7 +130,7 @@ class NimSumAgent(PositionalAgent):
 
 
 class TakeNAgent(PositionalAgent):
-    """Always take ``n`` (or all that is left, or the cap) from the longest pile (seed 001's take-n)."""
+    """Always take ``n`` (or all that is left, or the cap) from the longest pile (the Simple Nim AI post's take-n)."""
 
     def __init__(self, rules, n: int = 3):
         super().__init__(rules)
@@ -146,7 +147,7 @@ class TakeNAgent(PositionalAgent):
 
 
 class DumbAgent(PositionalAgent):
-    """Take one object from the longest pile (seed 004's dumb agent)."""
+    """Take one object from the longest pile (the dumb agent of Nagappan's CI report)."""
 
     name = "dumb"
 
@@ -155,7 +156,7 @@ class DumbAgent(PositionalAgent):
 
 
 class AggressiveAgent(PositionalAgent):
-    """Seed 004's aggressive agent: with an odd number of non-empty piles, empty the longest
+    """The aggressive agent of Nagappan's CI report: with an odd number of non-empty piles, empty the longest
     (as far as the cap allows); with an even number, a random move."""
 
     name = "aggressive"
@@ -170,7 +171,7 @@ class AggressiveAgent(PositionalAgent):
 
 
 class FixedRulesAgent(PositionalAgent):
-    """The fixed-rule agent of seed 004 section 4.1.1, as clean rules, first match wins.
+    """The fixed-rule agent of Nagappan's CI report, section 4.1.1, as clean rules, first match wins.
 
     1. One non-empty pile: take it all in normal play, leave one in misère (cap permitting).
     2. An even number of non-empty piles: if all hold one object, take one from the

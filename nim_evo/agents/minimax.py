@@ -1,4 +1,4 @@
-"""Minimax with alpha-beta pruning, a transposition table and a depth limit (seed 004, 4.1.4).
+"""Minimax with alpha-beta pruning, a transposition table and a depth limit (Nagappan's CI report, 4.1.4).
 
 To the end of the game (no depth limit) the agent reads the values from the solved board
 (:mod:`nim_evo.engine.solver` over multisets of piles), which the search finds too, minutes

@@ -93,7 +93,7 @@ def _took(who: str, move: Move, after: Position, rules: Rules) -> str:
 
 
 def _record(rules: Rules, moves, first: str) -> str:
-    """The game in 1-based moves, as seed 000 printed it."""
+    """The game in 1-based moves, as Moore's NIM Rules printed it."""
     if len(rules.piles) == 1:
         return f"Game was [{', '.join(str(c) for _, c in moves)}] ({first} first)."
     return f"Game was [{', '.join(f'{p + 1}:{c}' for p, c in moves)}] (pile:count; {first} first)."

@@ -1,4 +1,4 @@
-"""One game at a time on the scalar path (seed 000's ``playGame``)."""
+"""One game at a time on the scalar path (the ``playGame`` of Moore's NIM Rules)."""
 
 from __future__ import annotations
 

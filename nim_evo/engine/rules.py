@@ -94,7 +94,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The rules of a seed game by its short name (see :data:`PRESETS`)."""
+        """The rules of a preset game (one of the source write-ups') by its short name (see :data:`PRESETS`)."""
         if name not in PRESETS:
             raise UserError(f"unknown game {name!r}; known games: {', '.join(PRESETS)}")
         return cls.parse(name)
@@ -189,14 +189,14 @@ class Rules:
 
 
 PRESETS: dict[str, str] = {
-    "1-3-5-7-9": "piles 1-3-5-7-9, normal play (seed 004, Lab 3's Nim(5)); the default",
-    "15-cap3-misere": "one heap of 15, take 1-3, last take loses (seed 000)",
-    "16-cap3-misere": "one heap of 16, take 1-3, last take loses (seed 000)",
-    "17-cap3-misere": "one heap of 17, take 1-3, last take loses (seed 000)",
-    "20-cap4-misere": "one heap of 20, take 1-4, last take loses (seed 000)",
-    "21-cap3": "one heap of 21, take 1-3, last take wins (seed 001)",
-    "2-3-4-5-misere": "piles 2-3-4-5, last take loses (seed 002)",
-    "7-5-3": "piles 7-5-3, last take wins (seed 003)",
+    "1-3-5-7-9": "piles 1-3-5-7-9, normal play (from Nagappan's CI report, Lab 3's Nim(5)); the default",
+    "15-cap3-misere": "one heap of 15, take 1-3, last take loses (from Moore's NIM Rules)",
+    "16-cap3-misere": "one heap of 16, take 1-3, last take loses (from Moore's NIM Rules)",
+    "17-cap3-misere": "one heap of 17, take 1-3, last take loses (from Moore's NIM Rules)",
+    "20-cap4-misere": "one heap of 20, take 1-4, last take loses (from Moore's NIM Rules)",
+    "21-cap3": "one heap of 21, take 1-3, last take wins (from the Simple Nim AI post)",
+    "2-3-4-5-misere": "piles 2-3-4-5, last take loses (from Kintner-Meyer's Q-learning report)",
+    "7-5-3": "piles 7-5-3, last take wins (from the Math 495R Nim lab)",
 }
 DEFAULT_GAME = "1-3-5-7-9"
 

@@ -1,6 +1,6 @@
 """The batched path: every position reachable from the start, enumerated once.
 
-A position's index is its mixed-radix number, first pile most significant (seed 003 wrote
+A position's index is its mixed-radix number, first pile most significant (the Math 495R Nim lab wrote
 7-5-3 as the number 753): ``index = sum(p[i] * stride[i])`` with ``stride[i] =
 prod(start[j] + 1 for j > i)``. Every position with ``p[i] <= start[i]`` is reachable (one
 object a move always is legal), so the space is the full box and needs no search. The empty

@@ -6,7 +6,7 @@
 - Misère play without a cap (Bouton): if every pile has at most one object, the player to
   move wins iff the number of one-object piles is even; otherwise iff the nim-sum is not 0.
 - Misère play with one non-empty heap and a cap of ``k``: lost iff ``(N - 1) mod (k + 1) == 0``
-  (seed 000's rule: take ``(N - 1) mod (k + 1)``).
+  (the rule of Moore's NIM Rules: take ``(N - 1) mod (k + 1)``).
 - Misère play with a cap and several non-empty piles has no closed form: ``None``.
 
 The vectorised functions take positions as an array whose last axis is the piles.

@@ -210,7 +210,7 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
             own spawned stream, so results do not depend on ``jobs``.
         exact: use the exact evaluator instead of sampling (no games, no noise).
         starts: ``"start"`` (the start position), ``"all"`` (every non-empty position:
-            seed 000's sub-games), or position indices.
+            the sub-games of Moore's NIM Rules), or position indices.
         jobs: joblib workers for the sampled games.
         max_positions: the space limit (see :class:`nim_evo.engine.space.Space`).
         multiset: play on the space of multisets (:mod:`nim_evo.engine.multiset`); start indices

@@ -1,4 +1,4 @@
-"""Rule-dictionary genome (seed 004, 4.1.2): an evolved move rule per board situation.
+"""Rule-dictionary genome (Nagappan's CI report, 4.1.2): an evolved move rule per board situation.
 
 Situations, decided on the non-empty piles, first match wins:
 

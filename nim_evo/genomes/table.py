@@ -1,6 +1,6 @@
 """Lookup-table genome: one gene per position of the enumerated space, the move to make there.
 
-Seed 003's strategy vector indexed by the position's digits, evolved instead of trained.
+The Math 495R Nim lab's strategy vector indexed by the position's digits, evolved instead of trained.
 By default the space is that of multisets (:mod:`nim_evo.engine.multiset`: one gene for every
 arrangement of the same pile sizes, 21,318 genes instead of 645,120 on seven heaps); the
 ordered space of old files and of ``multiset=False`` keeps one gene per position. Which one

@@ -1,4 +1,4 @@
-"""Probability-threshold genome (seed 004, 4.1.3): evolved probabilities of move strategies.
+"""Probability-threshold genome (Nagappan's CI report, 4.1.3): evolved probabilities of move strategies.
 
 Eight genes in ``[0, 1]``, one weight per strategy; at every move the agent picks a
 strategy with probability weight / sum of weights (all zero: uniform), then plays it:

@@ -1,15 +1,15 @@
-"""Learned agents from the seeds, on the shared engine, for any enumerable rules.
+"""Learned agents from the source write-ups (README.md, "References"), on the shared engine, for any enumerable rules.
 
-=============  ========  ===============================================================
-name           seed      what it learns
-=============  ========  ===============================================================
-wincount       001       win counts per position and move, moves drawn in proportion
-subgame        000       wins and losses of every sub-game of each game record
-quality        003       move qualities 50, +29/-11, certain moves +-1000, window 90
-qlearning      002       a score table, +1/-1 per move, decaying epsilon schedule
-td             004       Q-learning updated move by move (the seed's bugs fixed)
-montecarlo     004       Q from episodic returns (the seed's bugs fixed)
-=============  ========  ===============================================================
+=============  ===================================  ===============================================================
+name           from                                 what it learns
+=============  ===================================  ===============================================================
+wincount       the Simple Nim AI post               win counts per position and move, moves drawn in proportion
+subgame        Moore's NIM Rules                    wins and losses of every sub-game of each game record
+quality        the Math 495R Nim lab                move qualities 50, +29/-11, certain moves +-1000, window 90
+qlearning      Kintner-Meyer's Q-learning report    a score table, +1/-1 per move, decaying epsilon schedule
+td             Nagappan's CI report                 Q-learning updated move by move (the report's bugs fixed)
+montecarlo     Nagappan's CI report                 Q from episodic returns (the report's bugs fixed)
+=============  ===================================  ===============================================================
 
 Each trains by self-play or against an opponent (:meth:`Learner.train`) with an explicit
 ``numpy.random.Generator``, plays greedily (or by its own rule with ``stochastic=True``)
@@ -29,7 +29,7 @@ LEARNERS = {cls.name: cls for cls in (WinCountLearner, SubgameLearner, QualityLe
 
 
 def make_learner(name: str, rules, **params) -> Learner:
-    """A fresh learner by name (see ``LEARNERS``) with the seed's parameters unless given."""
+    """A fresh learner by name (see ``LEARNERS``) with its source write-up's parameters unless given."""
     if name not in LEARNERS:
         raise UserError(f"unknown learner {name!r}; known learners: {', '.join(LEARNERS)}")
     return LEARNERS[name](rules, **params)

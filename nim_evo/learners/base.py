@@ -30,18 +30,18 @@ MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file
 
 
 class Learner(PositionalAgent):
-    """Base of the learners. Subclasses set ``name``, ``defaults`` (parameter -> the seed's
-    value), ``episodes`` (the seed's training budget) and ``state_names``, and define
+    """Base of the learners. Subclasses set ``name``, ``defaults`` (parameter -> the source
+    write-up's value), ``episodes`` (its training budget) and ``state_names``, and define
     :meth:`choose`, :meth:`update` and :meth:`values`.
 
     Every learner also takes ``symmetry``: learn over multisets of pile sizes
-    (:mod:`nim_evo.engine.multiset`), one entry for every arrangement of the same piles, as seed
-    002 did by sorting the piles after each move. Its default is ``symmetric`` (True where
-    the seed did it); a symmetric learner plays a concrete position by the multiset's
-    move on the first pile of the size it takes from."""
+    (:mod:`nim_evo.engine.multiset`), one entry for every arrangement of the same piles, as
+    Kintner-Meyer's Q-learning report did by sorting the piles after each move. Its default is
+    ``symmetric`` (True where the source write-up did it); a symmetric learner plays a concrete
+    position by the multiset's move on the first pile of the size it takes from."""
 
     name = "learner"
-    source = ""  # the seed document it comes from
+    source = ""  # the write-up it comes from, by its short name (README.md, "References")
     algorithm = 1  # bump when an update or choice rule changes: cached learners are then retrained
     defaults: dict = {}
     episodes = 1000
@@ -131,7 +131,7 @@ class Learner(PositionalAgent):
             rng: the only source of randomness (the learner's and the opponent's).
             opponent: None for self-play (both seats learn), else an agent, an agent name
                 or a policy table; only the learner's seat learns (except where a learner
-                learns from the whole record, as seed 000's does).
+                learns from the whole record, as that of Moore's NIM Rules does).
             seat: against an opponent, where the learner sits: ``alternate`` (first in even
                 games), ``first``, ``second``, or ``loser`` (the previous game's loser
                 starts, as the seeds' training loops did by not resetting the turn).
@@ -243,7 +243,7 @@ class Learner(PositionalAgent):
         return f"(value {values[index, move]:.4g})"
 
     def report(self, solution) -> list[str]:
-        """Seed 000's report, one line per non-empty position: ``OK!`` where greedy play
+        """The report of Moore's NIM Rules, one line per non-empty position: ``OK!`` where greedy play
         only plays winning moves, ``NO!`` where it may not, ``---`` at lost positions; then
         the position, its winning moves, and each legal move with its probability under the
         learner's stochastic rule (most probable first) and :meth:`detail`."""

@@ -1,4 +1,5 @@
-"""Seed 002's Q-table learner: self-play, +1 to every move of the winner, -1 to the loser's.
+"""The Q-table learner of Kintner-Meyer's Q-learning report: self-play, +1 to every move of
+the winner, -1 to the loser's.
 
 Training follows the seed's epsilon schedule (12,000 games at 0.99, 9,000 at 0.7, 6,000 at
 0.5, 3,000 at 0.3), counted in games played; past its end the last epsilon stays. After
@@ -47,7 +48,7 @@ class QLearner(Learner):
     """A Q-table over the enumerated space (by default of multisets, as the seed sorted)."""
 
     name = "qlearning"
-    source = "002"
+    source = "Kintner-Meyer's Q-learning report"
     algorithm = 2  # 2: the retry draws from the seed's (row, value) grid; multisets replace sorted_positions
     defaults = {"schedule": SCHEDULE, "reward": 1.0, "exploration": "retry"}
     episodes = sum(games for games, _ in SCHEDULE)
@@ -58,7 +59,8 @@ class QLearner(Learner):
         if self.reward <= 0:
             raise UserError(f"reward must be > 0 (the winner's), got {self.reward}")
         if self.exploration not in ("retry", "uniform"):
-            raise UserError(f"exploration must be 'retry' (the seed's) or 'uniform', got {self.exploration!r}")
+            raise UserError(f"exploration must be 'retry' (the Q-learning report's) or 'uniform', "
+                            f"got {self.exploration!r}")
         for games, epsilon in self.schedule:
             if games < 0 or not 0.0 <= epsilon <= 1.0:
                 raise UserError(f"a schedule step needs games >= 0 and 0 <= epsilon <= 1, got {(games, epsilon)}")

@@ -1,4 +1,4 @@
-"""Seed 003's move-quality learner (Math 495R, labs 20-21).
+"""The move-quality learner of the Math 495R Nim lab (labs 20-21).
 
 Every legal move of every position starts with quality 50. While training, a move is
 drawn uniformly among those whose quality exceeds ``best - window`` (the seed's 90);
@@ -28,7 +28,7 @@ from nim_evo.validation import UserError
 
 class QualityLearner(Learner):
     name = "quality"
-    source = "003"
+    source = "the Math 495R Nim lab"
     defaults = {"initial": 50.0, "window": 90.0, "win": 29.0, "lose": 11.0, "high": 100.0, "low": 0.0,
                 "certain": 1000.0}
     episodes = 15_000

@@ -1,4 +1,4 @@
-"""Seed 004's reinforcement learners (section 4.1.5): TD Q-learning and Monte Carlo.
+"""The reinforcement learners of Nagappan's CI report (section 4.1.5): TD Q-learning and Monte Carlo.
 
 Both keep ``Q[position, move]`` from the mover's point of view, start it with small random
 values (uniform in [0, ``init``)), choose epsilon-greedily while training and greedily in
@@ -86,7 +86,7 @@ class _EpsilonGreedy(Learner):
 
 class TDLearner(_EpsilonGreedy):
     name = "td"
-    source = "004"
+    source = "Nagappan's CI report"
     defaults = {"epsilon": 0.4, "epsilon_decay": 0.0, "epsilon_min": 0.1, "alpha": 0.3, "alpha_decay": 0.0005,
                 "alpha_min": 0.1, "gamma": 0.9, "reward": 1.0, "init": 0.01}
     episodes = 5000
@@ -108,7 +108,7 @@ class TDLearner(_EpsilonGreedy):
 
 class MonteCarloLearner(_EpsilonGreedy):
     name = "montecarlo"
-    source = "004"
+    source = "Nagappan's CI report"
     defaults = {"epsilon": 0.3, "epsilon_decay": 0.0001, "epsilon_min": 0.0, "alpha": 0.5, "alpha_decay": 0.0,
                 "alpha_min": 0.0, "gamma": 0.9, "reward": 1.0, "init": 0.01}
     episodes = 5000

@@ -1,6 +1,6 @@
-"""Seed 000's sub-game learner: every move of a game record is a sub-game won or lost.
+"""The sub-game learner of Moore's NIM Rules: every move of a game record is a sub-game won or lost.
 
-A game record's suffixes are games of their own (seed 000, section 3): the move made at
+A game record's suffixes are games of their own (Moore's NIM Rules, section 3): the move made at
 each position is a win for its player if that player won the game, else a loss. The
 learner keeps ``wins[p, m]`` and ``losses[p, m]`` and plays each legal move with
 probability in proportion to ``max(wins, 1) / max(losses, 1)`` (the seed's ``winProb``).
@@ -22,7 +22,7 @@ from nim_evo.validation import UserError
 
 class SubgameLearner(Learner):
     name = "subgame"
-    source = "000"
+    source = "Moore's NIM Rules"
     defaults: dict = {}
     episodes = 5000
     state_names = ("wins", "losses")

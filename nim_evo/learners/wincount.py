@@ -1,4 +1,4 @@
-"""Seed 001's win-count learner, generalised from one heap to positions of any board.
+"""The win-count learner of the Simple Nim AI post, generalised from one heap to positions of any board.
 
 1. For each position keep a count per move (all start at 1).
 2. Play each move with probability in proportion to its count.
@@ -25,7 +25,7 @@ from nim_evo.validation import UserError
 
 class WinCountLearner(Learner):
     name = "wincount"
-    source = "001"
+    source = "the Simple Nim AI post"
     defaults = {"cutoff": 1000}
     episodes = 100_000
     state_names = ("counts",)

@@ -1,6 +1,6 @@
 """A strategy's moves against the solver's verdict, over every position of its board.
 
-* **One heap**: seed 001's stacked bars, the probability of each take per heap size, with
+* **One heap**: the stacked bars of the Simple Nim AI post, the probability of each take per heap size, with
   the solver's winning take written above each bar (``L`` where every take loses).
 * **Piles**: a map of every position, the first piles down the side and the rest across
   (each axis in the engine's mixed-radix order), coloured by the verdict on the move the
@@ -25,7 +25,7 @@ HEAP_SIZE = (11.0, 5.5)
 PILES_SIZE = (12.0, 8.5)
 VERDICTS = ("game over", "losing position", "winning move", "sometimes a winning move", "losing move")
 COLORS = ("white", "#d9d9d9", "#4daf4a", "#fdae61", "#d7191c")
-SEED_001_COLORS = ("#a44444", "#88a888", "#ccccac")  # take 1, 2, 3 in seed 001's picture
+SEED_001_COLORS = ("#a44444", "#88a888", "#ccccac")  # take 1, 2, 3 in the Simple Nim AI post's picture
 MAX_LABELLED_CELLS = 400
 MAX_BAR_TAKES, MAX_BAR_HEAPS = 12, 60  # beyond, one heap is drawn as a map of heap x take
 
@@ -52,7 +52,7 @@ def draw_strategy(agent, name: str):
     if isinstance(agent, GenomeAgent):
         what = f"{agent.kind} genome"
     else:
-        what = f"{agent.name} learner (seed document {agent.source}), {agent.games_played:,} games, " + \
+        what = f"{agent.name} learner (from {agent.source}), {agent.games_played:,} games, " + \
                ("its sampling rule" if agent.stochastic else "greedy")
     return draw_policy(agent, f"{name}: {what}, on {agent.rules.name}")
 
@@ -204,7 +204,7 @@ def _axis_name(piles, indices) -> str:
 
 
 def _take_colors(n: int) -> list:
-    """Seed 001's three colours, else light ones (the hatching must show on them)."""
+    """The Simple Nim AI post's three colours, else light ones (the hatching must show on them)."""
     from matplotlib import colormaps
 
     if n <= len(SEED_001_COLORS):
