@@ -30,6 +30,7 @@ import numpy as np
 from nim_evo.cli.args import check_writable, refuse_overwrite
 from nim_evo.cli.opponents import resolve_saying
 from nim_evo.cli.progress import Progress, TrainingProgress
+from nim_evo.cli.text import wrapped
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import tabulable
 from nim_evo.evaluation import opponents
@@ -215,9 +216,12 @@ class Evolution:
         bar = Progress(config.generations, state.generation, quiet=not progress)
         if progress:
             where = f": {self.run_dir.path}" if self.run_dir is not None else ""
-            print(f"evolving a {config.genome} genome on {config.rules.name} against {', '.join(config.opponents)} "
-                  f"({config.fitness} fitness), {config.generations} generations, seed {config.seed}{where}",
-                  file=sys.stderr)
+            print(wrapped(f"evolving a {config.genome} genome on {config.rules.name} against "
+                          f"{', '.join(config.opponents)} ({config.fitness} fitness), {config.generations} "
+                          f"generations, seed {config.seed}{where}"), file=sys.stderr)
+            if config.fitness == "sampled":  # a win rate of 2 x games games: its 95% margin at worst (p = 1/2)
+                print(f"  sampled fitness: each win rate within about ±{1.96 * (0.125 / config.games) ** 0.5:.3f} (95%),"
+                      " the best of a population's reading high", file=sys.stderr)
             if expected_time(config) and state.generation < config.generations:
                 print(f"  expect {expected_time(config)}", file=sys.stderr)
         bar.update(state.logbook[-1], config.opponents)

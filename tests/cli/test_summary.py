@@ -76,3 +76,13 @@ def test_the_summary_fits_100_columns_with_a_strategy_file_opponent(tmp_path, ca
     assert re.search(r"champion: fitness \d\.\d{4} of \d\.\d{4} possible against this panel", out)
     total, *parts = (float(x) for x in re.findall(r"(\d+\.\d) s", next(l for l in lines if l.startswith("time:"))))
     assert total == pytest.approx(sum(parts))
+
+
+def test_a_sampled_run_states_its_noise_before_and_after(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["--game", "2-3-4", "--genome", "rules", "--fitness", "sampled", "--games", "300",
+                 "--generations", "2"]) == 0
+    printed = capsys.readouterr()
+    assert "sampled fitness: each win rate within about ±0.040 (95%)" in printed.err  # 1.96 sqrt(1/4 / 600)
+    assert re.search(r"sampled from 300 games per opponent and seat: within about ±0\.0\d{3} \(95%\)", printed.out)
+    assert "sub-games" not in printed.out  # not measured by sampling
