@@ -152,7 +152,7 @@ def _learn(args, command: str) -> int:
     if args.report:
         for line in learner.report(solution):
             print("  " + line)
-    print(f"saved to {out}: nim_evo.load_strategy('{out}') plays it")
+    print(f"saved to {out}\n  a strategy file: nim_evo.load_strategy(path), nim-evo play and nim-evo arena play it")
     return 0
 
 

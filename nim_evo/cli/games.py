@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from nim_evo.cli.console import Console
+from nim_evo.cli.text import wrapped
 from nim_evo.engine import theory
 from nim_evo.engine.game import play_game
 from nim_evo.engine.rules import Move, Position, Rules
@@ -220,7 +221,7 @@ def play_computers(console: Console, rules: Rules, players, names, games: int, f
     console.say(describe(rules))
     seats = {"strategy": f"{names[0]} always first", "other": f"{names[1]} always first",
              "alternate": f"taking turns to start, {names[0]} first", "random": "a coin decides who starts"}
-    console.say(f"{names[0]} against {names[1]}: {games:,} game{'s' * (games != 1)}, {seats[first]}.")
+    console.say(wrapped(f"{names[0]} against {names[1]}: {games:,} game{'s' * (games != 1)}, {seats[first]}."))
     wins, seated = [[0, 0], [0, 0]], [[0, 0], [0, 0]]  # [player][seat]
     played = 0
     try:
