@@ -41,7 +41,7 @@ class _Bar:
             ncols = shutil.get_terminal_size().columns - 1  # hide the bar (rows 0) or cut its last character
         self.bar = tqdm(total=total, initial=done, file=self.stream, disable=quiet or not tty, leave=True,
                         ncols=ncols, nrows=None if dynamic else 24, dynamic_ncols=dynamic, smoothing=0,
-                        mininterval=0.1, bar_format=self._format(f" |{{bar:{width or self.width}}}| "))
+                        mininterval=0.1, miniters=1, bar_format=self._format(f" |{{bar:{width or self.width}}}| "))
         self._shown = False
 
     def elapsed(self) -> float:
