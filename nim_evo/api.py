@@ -213,7 +213,6 @@ class Evolution:
         """Evolve to the configured number of generations (checkpointing each one in a run
         directory), then write the run's outputs and export the champion; the :class:`Run`."""
         config, state = self.config, self.state
-        bar = Progress(config.generations, state.generation, quiet=not progress)
         if progress:
             where = f": {self.run_dir.path}" if self.run_dir is not None else ""
             print(wrapped(f"evolving a {config.genome} genome on {config.rules.name} against "
@@ -224,12 +223,13 @@ class Evolution:
                       " the best of a population's reading high", file=sys.stderr)
             if expected_time(config) and state.generation < config.generations:
                 print(f"  expect {expected_time(config)}", file=sys.stderr)
-        bar.update(state.logbook[-1], config.opponents)
-        while state.generation < config.generations:
-            loop.step(state, config, self.toolbox)
-            if self.run_dir is not None:
-                self.run_dir.save(state, config, self.extra)
+        with Progress(config.generations, state.generation, quiet=not progress) as bar:  # closed on an error too
             bar.update(state.logbook[-1], config.opponents)
+            while state.generation < config.generations:
+                loop.step(state, config, self.toolbox)
+                if self.run_dir is not None:
+                    self.run_dir.save(state, config, self.extra)
+                bar.update(state.logbook[-1], config.opponents)
         run = Run(config, state, self.run_dir, toolbox=self.toolbox)
         if self.run_dir is None:
             return run
@@ -311,8 +311,8 @@ def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, o
     if opponents_ is None and seat != "alternate":
         raise UserError("seat places the learner against an opponent; self-play uses both seats")
     games = agent.episodes if games is None else games
-    agent.train(games, np.random.default_rng(seed), opponents_, seat,
-                progress=TrainingProgress(games, quiet=not progress))
+    with TrainingProgress(games, quiet=not progress) as bar:
+        agent.train(games, np.random.default_rng(seed), opponents_, seat, progress=bar)
     return agent
 
 

@@ -124,8 +124,8 @@ def _learn(args, command: str) -> int:
         print(f"training {args.learner} on {rules.name}: {episodes:,} games, {against}, seed {args.seed}",
               file=sys.stderr)
     began = time.perf_counter()
-    won = learner.train(episodes, np.random.default_rng(args.seed), opponent, args.seat,
-                        progress=TrainingProgress(episodes, quiet=args.quiet))
+    with TrainingProgress(episodes, quiet=args.quiet) as bar:
+        won = learner.train(episodes, np.random.default_rng(args.seed), opponent, args.seat, progress=bar)
     seconds = time.perf_counter() - began
     solution = solve(learner.space)
     accuracy = solution.accuracy(learner.policy(learner.space))

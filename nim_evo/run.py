@@ -131,8 +131,7 @@ def _main(argv: list) -> int:
     except cluster.ClusterError as error:
         run_dir = where.get("run_dir")
         saved = f"; the run is saved at its last generation: continue with --resume {run_dir.path}" if run_dir else ""
-        below_bar = "\n" if sys.stderr.isatty() and not args.quiet else ""  # a bar's line ends without one
-        print(f"{below_bar}nim_evo: error: {printable(str(error))}{saved}", file=sys.stderr)
+        print(f"nim_evo: error: {printable(str(error))}{saved}", file=sys.stderr)  # the bar closed: a fresh line
         return 1
     except (UserError, OSError) as error:  # OSError: a disk or file-system problem
         return report_error(error)

@@ -20,4 +20,7 @@ def resolve_saying(spec: str, rules: Rules, seed: int = 0, role: str = "opponent
     episodes = LEARNERS[spec].episodes
     what = f"loaded from {cached}" if cached.exists() else f"training {episodes:,} self-play games, seed {seed}"
     print(f"learned {role} {spec} for {rules.name}: {what}", file=sys.stderr)
-    return opponents.resolve(spec, rules, seed, progress=None if cached.exists() else TrainingProgress(episodes))
+    if cached.exists():
+        return opponents.resolve(spec, rules, seed)
+    with TrainingProgress(episodes) as bar:
+        return opponents.resolve(spec, rules, seed, progress=bar)

@@ -1,60 +1,117 @@
-"""One-line progress bars on the terminal (a line every tenth of the way when piped)."""
+"""Progress bars on stderr, drawn by tqdm: one line redrawn in place on a terminal, clipped
+to its width; a plain line every tenth of the way when piped (a log file stays readable);
+nothing when ``quiet``.
+
+A bar is a context manager: leaving it (at the end, or on an error or Ctrl-C) closes it,
+which ends its line, so whatever is printed next starts on a fresh one. It also closes
+itself when it reaches its total.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 import time
 
+from tqdm import tqdm
+
 
 class _Bar:
-    def __init__(self, total: int, done: int = 0, quiet: bool = False, stream=None, width: int = 20):
-        self.total, self.first, self.quiet, self.width = total, done, quiet, width
+    """``total`` steps, ``done`` of them before this session (a resumed run starts there);
+    ``width``: the bar's, in characters (default: the class's); ``ncols``: the whole line's
+    on a terminal, clipped at its end (default: the terminal's width, followed as it changes)."""
+
+    label = ""  # what a step is, before "n/total"
+    number = ""  # the format spec of n and total ("," separates thousands)
+    width = 20
+
+    def __init__(self, total: int, done: int = 0, quiet: bool = False, stream=None, width: int | None = None,
+                 ncols: int | None = None):
+        quiet = quiet or total == 0  # nothing to do: no bar "0/0"
+        self.total, self.first, self.quiet = total, done, quiet
         self.stream = stream or sys.stderr
-        self.began = time.perf_counter()
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        tty = getattr(self.stream, "isatty", lambda: False)()
+        self.log = not quiet and not tty  # plain lines, not a bar redrawn with carriage returns
         self.every = max(1, (total - done) // 10)
         self._next = done
+        self.began = time.perf_counter()
+        dynamic = ncols is None and _sized(self.stream)
+        if ncols is None and not dynamic:  # a guess: on a terminal that says its size is 0 x 0, tqdm would
+            ncols = shutil.get_terminal_size().columns - 1  # hide the bar (rows 0) or cut its last character
+        self.bar = tqdm(total=total, initial=done, file=self.stream, disable=quiet or not tty, leave=True,
+                        ncols=ncols, nrows=None if dynamic else 24, dynamic_ncols=dynamic, smoothing=0,
+                        mininterval=0.1, miniters=1, bar_format=self._format(f" |{{bar:{width or self.width}}}| "))
+        self._shown = False
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.began
 
     def show(self, done: int, text: str) -> None:
-        """Draw the bar at ``done`` of ``total`` followed by ``text``, elapsed time and ETA."""
-        elapsed = self.elapsed()
-        eta = elapsed / max(done - self.first, 1) * (self.total - done)
-        filled = int(self.width * done / max(self.total, 1))
-        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {text}  {_clock(elapsed)} ETA {_clock(eta)}"
-        if self.tty:
-            self.stream.write("\r" + line + "\033[K" + ("\n" if done >= self.total else ""))
-        elif done >= self._next or done >= self.total or done == self.first:
-            self.stream.write(line + "\n")
-            self._next = done - done % self.every + self.every
-        self.stream.flush()
+        """Move the bar to ``done`` of ``total``, with ``text`` after elapsed time and ETA;
+        at ``total`` the bar closes."""
+        if self.quiet:
+            return
+        if self.log:
+            if done >= self._next or done >= self.total or done == self.first:
+                line = tqdm.format_meter(done, self.total, self.elapsed(), postfix=text, initial=self.first,
+                                         bar_format=self._format("  "))
+                self.stream.write(line + "\n")
+                self.stream.flush()
+                self._next = done - done % self.every + self.every
+            return
+        self.bar.set_postfix_str(text, refresh=False)
+        self.bar.update(done - self.bar.n)  # drawn at most ten times a second
+        if not self._shown:  # but the first figures at once
+            self.bar.refresh()
+            self._shown = True
+        if done >= self.total:
+            self.close()
+
+    def close(self) -> None:
+        """Draw the bar as it stands and end its line (again: nothing)."""
+        self.bar.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _format(self, middle: str) -> str:
+        """tqdm's ``bar_format``: "gen 3/30", ``middle`` (the bar, or a space), elapsed<ETA,
+        then the text given to :meth:`show`."""
+        return f"{self.label} {{n{self.number}}}/{{total{self.number}}}{middle}{{elapsed}}<{{remaining}}{{postfix}}"
 
 
 class Progress(_Bar):
-    """Evolution: generation, best and mean fitness, the champion's win rates, elapsed time and ETA."""
+    """Evolution: generation, best and mean fitness, the champion's win rates, accuracy,
+    elapsed time and ETA."""
+
+    label, width = "gen", 10  # a short bar: the figures need the room (a narrow terminal clips the last)
 
     def update(self, record: dict, opponents) -> None:
-        if self.quiet:
-            return
-        gen = record["gen"]
         wins = " ".join(f"{name} {record[name]:.3f}" for name in opponents)
         accuracy = record.get("accuracy")
-        acc = "" if accuracy is None or accuracy != accuracy else f"  acc {100 * accuracy:.1f}%"
-        self.show(gen, f"gen {gen}/{self.total}  best {record['max']:.4f} mean {record['mean']:.4f}  {wins}{acc}")
+        acc = "" if accuracy is None or accuracy != accuracy else f", acc {100 * accuracy:.1f}%"
+        self.show(record["gen"], f"best {record['max']:.4f} mean {record['mean']:.4f}{acc}, {wins}")
 
 
 class TrainingProgress(_Bar):
     """Training: games played, games per second, elapsed time and ETA; call it with games done."""
 
+    label, number = "game", ":,"
+
     def __call__(self, done: int) -> None:
-        if self.quiet:
-            return
         rate = (done - self.first) / max(self.elapsed(), 1e-9)
-        self.show(done, f"game {done:,}/{self.total:,}  {rate:,.0f} games/s")
+        self.show(done, f"{rate:,.0f} games/s")
 
 
-def _clock(seconds: float) -> str:
-    seconds = int(round(seconds))
-    return f"{seconds // 60}:{seconds % 60:02d}" if seconds < 3600 else f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+def _sized(stream) -> bool:
+    """Whether ``stream`` is a terminal that tells its size (a pseudo-terminal may say 0 x 0:
+    ``script``, some containers), which tqdm's ``dynamic_ncols`` then follows."""
+    try:
+        columns, lines = os.get_terminal_size(stream.fileno())
+    except (AttributeError, OSError, ValueError):  # no file descriptor (a StringIO), or not a terminal
+        return False
+    return columns > 1 and lines > 1
