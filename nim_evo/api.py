@@ -224,6 +224,8 @@ class Evolution:
             if expected_time(config) and state.generation < config.generations:
                 print(f"  expect {expected_time(config)}", file=sys.stderr)
         with Progress(config.generations, state.generation, quiet=not progress) as bar:  # closed on an error too
+            if progress:
+                bar.ceiling = (ceiling(self.toolbox.panels) or (None,))[0]
             bar.update(state.logbook[-1], config.opponents)
             while state.generation < config.generations:
                 loop.step(state, config, self.toolbox)

@@ -89,12 +89,14 @@ class Progress(_Bar):
     elapsed time and ETA."""
 
     label, width = "gen", 10  # a short bar: the figures need the room (a narrow terminal clips the last)
+    ceiling: float | None = None  # the most possible against the panel, shown beside the best
 
     def update(self, record: dict, opponents) -> None:
         wins = " ".join(f"{name} {record[name]:.3f}" for name in opponents)
         accuracy = record.get("accuracy")
         acc = "" if accuracy is None or accuracy != accuracy else f", acc {100 * accuracy:.1f}%"
-        self.show(record["gen"], f"best {record['max']:.4f} mean {record['mean']:.4f}{acc}, {wins}")
+        of = "" if self.ceiling is None else f" of {self.ceiling:.4f}"
+        self.show(record["gen"], f"best {record['max']:.4f}{of} mean {record['mean']:.4f}{acc}, {wins}")
 
 
 class TrainingProgress(_Bar):
