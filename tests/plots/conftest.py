@@ -1,4 +1,8 @@
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.legend import Legend
+
+from nim_evo.plots import DPI
 
 from nim_evo.run import main as run
 
@@ -13,3 +17,21 @@ def runs(tmp_path_factory):
                         ("sampled", ["--genome", "rules", "--fitness", "sampled", "--games", "50"])]:
         assert run([*small, *extra, "--out", str(root / name)]) == 0
     return root
+
+
+@pytest.fixture
+def assert_nothing_clipped():
+    """A check that everything drawn (texts, tick labels, legends) lies inside the figure: its
+    tight bounding box, the one ``bbox_inches="tight"`` would crop to, is within the page."""
+    def check(figure):
+        canvas = FigureCanvasAgg(figure)
+        canvas.draw()
+        renderer = canvas.get_renderer()
+        width, height = figure.get_size_inches()
+        tight = figure.get_tightbbox(renderer)
+        assert tight.x0 >= -0.01 and tight.y0 >= -0.01 and tight.x1 <= width + 0.01 and tight.y1 <= height + 0.01, \
+            tight
+        for legend in figure.findobj(Legend):
+            box = legend.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= width * DPI and box.y1 <= height * DPI, legend
+    return check

@@ -9,8 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.legend import Legend
 from PIL import Image
 
 from nim_evo import Rules, make_agent, solve
@@ -18,7 +16,7 @@ from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.plot import main as plot
 from nim_evo.plots import DPI, pixel_size, save_figure
 from nim_evo.plots.history import SIZE, draw_history, load_history
-from nim_evo.plots.policy import COLORS, HEAP_SIZE, PILES_SIZE, draw_policy, verdicts
+from nim_evo.plots.policy import HEAP_SIZE, draw_policy, verdicts
 from nim_evo.run import main as run
 
 GREEN, RED = (0x4D, 0xAF, 0x4A), (0xD7, 0x19, 0x1C)
@@ -35,20 +33,6 @@ def pixels(image, color) -> int:
     return int(np.all(np.asarray(image) == color, axis=-1).sum())
 
 
-def assert_nothing_clipped(figure):
-    """Everything drawn (texts, tick labels, legends) lies inside the figure: its tight
-    bounding box, the one ``bbox_inches="tight"`` would crop to, is within the page."""
-    canvas = FigureCanvasAgg(figure)
-    canvas.draw()
-    renderer = canvas.get_renderer()
-    width, height = figure.get_size_inches()
-    tight = figure.get_tightbbox(renderer)
-    assert tight.x0 >= -0.01 and tight.y0 >= -0.01 and tight.x1 <= width + 0.01 and tight.y1 <= height + 0.01, tight
-    for legend in figure.findobj(Legend):
-        box = legend.get_window_extent(renderer)
-        assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= width * DPI and box.y1 <= height * DPI, legend
-
-
 def test_history_reads_the_logbook(runs):
     history = load_history(runs / "table")
     assert history.genome == "table" and history.rules == Rules((2, 3, 4)) and history.seed == 0
@@ -61,7 +45,7 @@ def test_history_reads_the_logbook(runs):
     assert np.all(np.diff(sampled.x("games")) > 0)
 
 
-def test_history_figure_is_labelled_and_nothing_is_clipped(runs):
+def test_history_figure_is_labelled_and_nothing_is_clipped(runs, assert_nothing_clipped):
     histories = [load_history(runs / name) for name in ("table", "rules", "sampled")]
     for chosen in (histories[:1], histories):
         figure = draw_history(chosen)
@@ -99,27 +83,7 @@ def test_verdicts_against_the_solver():
     assert np.array_equal(verdict == 2, every_move_wins)
 
 
-def test_policy_map_colours_match_the_solver(tmp_path):
-    """Perfect play shows no red; a random agent's colours cover the map in its verdicts' proportions."""
-    rules = Rules((2, 3, 4, 5), misere=True)
-    perfect = draw_policy(make_agent("minimax", rules), "minimax")
-    assert pixel_size(perfect) == (PILES_SIZE[0] * DPI, PILES_SIZE[1] * DPI)
-    assert_nothing_clipped(perfect)
-    save_figure(perfect, tmp_path / "perfect.png")
-    image = png(tmp_path / "perfect.png")
-    assert image.size == (1200, 850)
-    assert pixels(image, GREEN) > 50_000 and pixels(image, RED) == 0
-    random = make_agent("random", rules)
-    save_figure(draw_policy(random, "random"), tmp_path / "random.png")
-    image = png(tmp_path / "random.png")
-    counts = np.bincount(verdicts(solve(rules), random.policy(solve(rules).space)), minlength=5)
-    areas = np.array([pixels(image, tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))) for c in COLORS[1:]])
-    assert np.allclose(areas / areas.sum(), counts[1:] / counts[1:].sum(), atol=0.01)  # each cell its verdict
-    assert counts[3] > counts[2] > 0 and counts[4] == 0
-    assert "a winning move in 100.0% of the 305 winning positions" in perfect.get_suptitle()
-
-
-def test_heap_bars_follow_seed_001(tmp_path):
+def test_heap_bars_follow_seed_001(tmp_path, assert_nothing_clipped):
     """One heap: a stacked bar per heap size, seed 001's colours, the solver's take above."""
     agent = load_strategy(Path(__file__).parents[2] / "genomes" / "wincount-21-cap3-seed0.json", stochastic=True)
     figure = draw_policy(agent, "wincount")
@@ -251,7 +215,7 @@ def test_several_runs_keep_each_opponent_its_line_style(runs, tmp_path):
                                                         legend["nimsum"], legend["minimax"], legend["random"]]
 
 
-def test_a_big_heap_is_drawn_as_a_map(tmp_path):
+def test_a_big_heap_is_drawn_as_a_map(tmp_path, assert_nothing_clipped):
     rules = Rules((500,))
     figure = draw_policy(make_agent("nimsum", rules), "nimsum")
     assert pixel_size(figure) == (HEAP_SIZE[0] * DPI, HEAP_SIZE[1] * DPI)
@@ -277,7 +241,7 @@ def test_run_plot_on_a_board_too_big_draws_the_history_only(tmp_path, capsys):
 
 @pytest.mark.parametrize("names", [("nimsum", "random"), ("nimsum", "minimax", "random", "take-3", "aggressive",
                                                          "dumb", "fixed-rules")])
-def test_arena_heat_map_is_labelled_and_nothing_is_clipped(names):
+def test_arena_heat_map_is_labelled_and_nothing_is_clipped(names, assert_nothing_clipped):
     from nim_evo.evaluation.roundrobin import round_robin
     from nim_evo.plots.matrix import draw_arena, figure_size
 
