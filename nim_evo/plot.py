@@ -8,7 +8,9 @@ One run directory gets ``fitness.<format>`` (best, mean and worst fitness, the b
 individual's win rate per opponent and its accuracy, per generation) and ``policy.<format>``
 (its champion's move in every position against the solver's verdict; stacked bars of each
 take per heap size on one-heap games). Several runs get one comparison figure, written beside
-the first (``compare-<run ids>.<format>``), and with ``--each`` their own pictures too. A
+the first (``compare-<run ids>.<format>``), and with ``--each`` their own pictures too; runs
+whose fitness measures different things (other boards, another panel of opponents, other
+starts) are refused, not drawn on one axis. A
 strategy file (an exported genome or a trained learner) gets its policy picture,
 ``runs/policy-<name>.<format>``. Pictures nim_evo names are outputs, redrawn in place;
 ``--out`` never replaces a file without ``--force``.
@@ -52,7 +54,7 @@ def main(argv) -> int:
     args = build_parser().parse_args(argv)
     from nim_evo.evaluation.strategy import load_strategy  # after parsing: --help answers at once
     from nim_evo.plots import save_figure
-    from nim_evo.plots.history import draw_history, load_history
+    from nim_evo.plots.history import check_comparable, draw_history, load_history
     from nim_evo.plots.policy import draw_strategy
     from nim_evo.plots.run import draw_run
 
@@ -64,6 +66,8 @@ def main(argv) -> int:
     histories = [load_history(run) for run in runs]  # every input checked before anything is drawn
     for history in histories:
         history.x(args.x)
+    if len(histories) > 1:
+        check_comparable(histories)
     strategies = [load_strategy(path, stochastic=not args.greedy) for path in files]
     written = []
     if len(runs) == 1 or args.each:

@@ -3,8 +3,9 @@
 Figures are drawn with matplotlib's object API (``matplotlib.figure.Figure``, no ``pyplot``):
 no global figure state, no display needed, safe in tests and on servers. Each has a fixed size
 in inches at :data:`DPI`, and constrained layout keeps titles, labels and legends inside it, so
-a PNG is always ``width * DPI`` by ``height * DPI`` pixels. :func:`save_figure` writes
-atomically.
+a PNG is always ``width * DPI`` by ``height * DPI`` pixels, at most :data:`MAX_PIXELS`.
+:func:`save_figure` writes atomically. Axes that count (evaluations, games, objects) read
+:func:`count_formatter`'s plain labels (``250k``, ``1.5M``), never an offset like ``1e6``.
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ DPI = 100
 FORMATS = ("png", "svg", "pdf")
 # a fitness history's x axes, and their labels
 X_AXES = {"generations": "generation", "evaluations": "evaluations (cumulative)", "games": "games played (cumulative)"}
+MAX_PIXELS = (4000, 4000)  # the biggest picture nim_evo draws, width and height: figures scaled to a board stop here
 
 
 def new_figure(width: float, height: float):
     """An empty ``matplotlib.figure.Figure`` of ``width`` x ``height`` inches, constrained layout.
-    (matplotlib is imported here, not with the package: ``run`` needs it only with ``--plot``.)"""
+    (matplotlib is imported here, not with the package: ``run`` needs it only with ``--plot``.)
+    A size beyond :data:`MAX_PIXELS` is cut to it."""
     from matplotlib.figure import Figure
 
+    width, height = min(width, MAX_PIXELS[0] / DPI), min(height, MAX_PIXELS[1] / DPI)
     return Figure(figsize=(width, height), dpi=DPI, layout="constrained")
 
 
@@ -46,3 +50,19 @@ def pixel_size(figure) -> tuple[int, int]:
     """The ``(width, height)`` in pixels of the figure's PNG."""
     width, height = figure.get_size_inches()
     return round(width * DPI), round(height * DPI)
+
+
+def count_formatter():
+    """A tick formatter for counts that grow big: ``1,600`` up to 9,999, then ``250k``,
+    ``1.5M``, ``2G``; no offset text, no ``1e6`` at the end of the axis."""
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(count_label)
+
+
+def count_label(value, _position=None) -> str:
+    """``value`` as :func:`count_formatter` writes it."""
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= 10_000 and abs(value) >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:,.6g}"

@@ -5,11 +5,16 @@
 * **Piles**: a map of every position, the first piles down the side and the rest across
   (each axis in the engine's mixed-radix order), coloured by the verdict on the move the
   strategy plays: a winning move, a losing move where a winning one exists, or a losing
-  position (no winning move to find). A stochastic strategy that plays a winning move only
-  sometimes gets its own colour. On small boards each cell names the move, ``pile:count``.
+  position (no winning move to find); the empty position, game over, is white. A stochastic
+  strategy that plays a winning move only sometimes gets its own colour. The figure grows
+  with the board (:func:`map_layout`, up to :data:`~nim_evo.plots.MAX_PIXELS`): a
+  deterministic strategy's cells name its move, ``pile:count`` (piles counted from 1), and
+  every row and column is labelled with its pile sizes, as far as the limit allows.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from matplotlib.colors import ListedColormap
@@ -18,15 +23,17 @@ from matplotlib.patches import Patch
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
 from nim_evo.genomes import GenomeAgent
-from nim_evo.plots import new_figure
+from nim_evo.plots import DPI, MAX_PIXELS, count_formatter, new_figure
 from nim_evo.validation import UserError
 
 HEAP_SIZE = (11.0, 5.5)
-PILES_SIZE = (12.0, 8.5)
+PILES_SIZE = (12.0, 8.5)  # the smallest position map; bigger boards get bigger ones, up to MAX_PIXELS
+CELL_NAMED, CELL_LABELLED = (38, 22), (15, 15)  # pixels per cell: to name the move in it; to label every row and column
+CELL_FONT = 8  # points, the move named in a cell
+MAP_MARGIN = (520, 240)  # pixels beside the grid (row labels, legend) and above and below it (title, column labels)
 VERDICTS = ("game over", "losing position", "winning move", "sometimes a winning move", "losing move")
 COLORS = ("white", "#d9d9d9", "#4daf4a", "#fdae61", "#d7191c")
 SEED_001_COLORS = ("#a44444", "#88a888", "#ccccac")  # take 1, 2, 3 in the Simple Nim AI post's picture
-MAX_LABELLED_CELLS = 400
 MAX_BAR_TAKES, MAX_BAR_HEAPS = 12, 60  # beyond, one heap is drawn as a map of heap x take
 
 
@@ -124,8 +131,9 @@ def _heap_map(solution, table, title):
     axes.set_xlabel("objects in the heap")
     axes.set_ylabel("take")
     figure.colorbar(image, ax=axes, label="probability of the take", shrink=0.9)
-    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    for axis in (axes.xaxis, axes.yaxis):
+        axis.set_major_locator(MaxNLocator(integer=True))
+        axis.set_major_formatter(count_formatter())  # a heap of a million: 1M, not an offset
     figure.suptitle(f"{title}\n{_accuracy_line(solution, table, 'heap sizes')}\n"
                     "shade: the probability of each take; green dots: the solver's winning takes", fontsize="medium")
     return figure
@@ -133,36 +141,77 @@ def _heap_map(solution, table, title):
 
 def _position_map(solution, table, title):
     space, rules = solution.space, solution.rules
-    split = _split(rules.piles)
-    radices = np.array(rules.piles) + 1
-    n_rows, n_cols = int(np.prod(radices[:split])), int(np.prod(radices[split:]))
+    deterministic = bool(np.all(np.isclose(table.max(axis=1), 1) | (space.totals == 0)))
+    layout = map_layout(rules.piles, named=deterministic)
+    split, (n_rows, n_cols) = layout.split, layout.grid
     verdict = verdicts(solution, table)
     grid = verdict.reshape(n_rows, n_cols)  # first pile most significant: row-major is the index order
-    figure = new_figure(*PILES_SIZE)
+    figure = new_figure(*layout.inches)
     axes = figure.subplots()
     axes.imshow(grid, cmap=ListedColormap(COLORS), vmin=-0.5, vmax=len(COLORS) - 0.5, aspect="auto",
                 interpolation="nearest")
-    _position_ticks(axes.set_yticks, rules.piles[:split], n_rows, axes.axhline)
-    _position_ticks(axes.set_xticks, rules.piles[split:], n_cols, axes.axvline)
+    _position_ticks(axes.set_yticks, rules.piles[:split], n_rows, axes.axhline, layout.cell[1])
+    _position_ticks(axes.set_xticks, rules.piles[split:], n_cols, axes.axvline, layout.cell[0])
     axes.set_ylabel(_axis_name(rules.piles, range(split)))
     axes.set_xlabel(_axis_name(rules.piles, range(split, len(rules.piles))))
-    axes.tick_params(axis="x", labelrotation=90 if n_cols > 12 else 0, labelsize="small")
+    across = max(len(t.get_text()) for t in axes.get_xticklabels())
+    axes.tick_params(axis="x", labelrotation=90 if 7 * across > layout.cell[0] else 0, labelsize="small")
     axes.tick_params(axis="y", labelsize="small")
-    deterministic = np.all(np.isclose(table.max(axis=1), 1) | (space.totals == 0))
-    if deterministic and grid.size <= MAX_LABELLED_CELLS:
+    if layout.named:
         moves = table.argmax(axis=1)
         for index in range(1, space.n_positions):
             pile, count = space.move(int(moves[index]))
             axes.text(index % n_cols, index // n_cols, f"{pile + 1}:{count}", ha="center", va="center",
-                      fontsize=6 if grid.size > 200 else 7, color="black")
+                      fontsize=CELL_FONT, color="white" if verdict[index] == 4 else "black")  # legible on red
     counts = np.bincount(verdict, minlength=len(VERDICTS))
     handles = [Patch(facecolor=color, edgecolor="0.5", label=f"{name} ({counts[k]:,})")
-               for k, (name, color) in enumerate(zip(VERDICTS, COLORS)) if k and counts[k]]
-    note = "\ncell text: the move,\npile:count" if deterministic and grid.size <= MAX_LABELLED_CELLS else ""
+               for k, (name, color) in enumerate(zip(VERDICTS, COLORS))]
+    note = "\ncell text: the move played,\npile:count" if layout.named else ""
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
-                title="the strategy's move" + note)
+                title="the strategy's move" + note, title_fontsize="small", alignment="left")
+    axes.text(1.01, 0.0, "piles count from 1,\nin the board's order;\nrows and columns read\nthe objects left in each",
+              transform=axes.transAxes, fontsize="small", va="bottom", color="0.3")
     figure.suptitle(f"{title}\n{_accuracy_line(solution, table, 'positions')}")
     return figure
+
+
+class MapLayout(NamedTuple):
+    """How a board's position map is laid out: ``split`` leading piles down the side, a grid of
+    ``(rows, columns)`` cells of ``cell`` pixels, whether each cell names its move and every row
+    and column is labelled, and the figure's size in inches."""
+
+    split: int
+    grid: tuple[int, int]
+    cell: tuple[float, float]
+    named: bool
+    every_cell: bool
+    inches: tuple[float, float]
+
+
+def map_layout(piles, named: bool = True) -> MapLayout:
+    """The layout of the map of ``piles`` within :data:`MAX_PIXELS`: cells that name their move
+    (if ``named``) if they fit, else cells big enough to label every row and column, each on
+    the split closest to 3:2 across that fits; else the biggest square cells that fit (rows
+    and columns then labelled at each block's start). The figure is at least :data:`PILES_SIZE`."""
+    room = (MAX_PIXELS[0] - MAP_MARGIN[0], MAX_PIXELS[1] - MAP_MARGIN[1])
+    for cell, names in ((CELL_NAMED, True), (CELL_LABELLED, False)):
+        if names and not named:
+            continue
+        split = _split(piles, cell, room)
+        if split is not None:
+            rows, cols = _grid(piles, split)
+            break
+    else:  # square cells, the biggest that fit
+        side = {k: min(room[0] / _grid(piles, k)[1], room[1] / _grid(piles, k)[0]) for k in range(1, len(piles))}
+        near = [k for k in side if side[k] >= 0.9 * max(side.values())]  # of these, the one closest to 3:2 across
+        split = min(near, key=lambda k: abs(np.log(_grid(piles, k)[1] / _grid(piles, k)[0] / 1.5)))
+        rows, cols = _grid(piles, split)
+        cell, names = (side[split], side[split]), False
+    labelled = cell[0] >= CELL_LABELLED[0] and cell[1] >= CELL_LABELLED[1]
+    width = max(PILES_SIZE[0] * DPI, cols * cell[0] + MAP_MARGIN[0])
+    height = max(PILES_SIZE[1] * DPI, rows * cell[1] + MAP_MARGIN[1])
+    return MapLayout(split, (rows, cols), cell, names and named, labelled,
+                     (min(width, MAX_PIXELS[0]) / DPI, min(height, MAX_PIXELS[1]) / DPI))
 
 
 def _accuracy_line(solution, table, what: str) -> str:
@@ -170,31 +219,40 @@ def _accuracy_line(solution, table, what: str) -> str:
     return f"a winning move in {100 * solution.accuracy(table):.1f}% of the {winners:,} winning {what}"
 
 
-def _split(piles) -> int:
-    """How many leading piles go down the side: the split whose grid is closest to 3:2 across."""
-    radices = np.array(piles) + 1
-    best, best_error = 1, np.inf
+def _split(piles, cell, room) -> int | None:
+    """How many leading piles go down the side: of the splits whose grid of ``cell``-pixel cells
+    fits in ``room`` pixels, the one closest to 3:2 across; ``None`` if none fits."""
+    best, best_error = None, np.inf
     for k in range(1, len(piles)):
-        rows, cols = np.prod(radices[:k]), np.prod(radices[k:])
-        error = abs(np.log(cols / rows / 1.5))
-        if error < best_error:
+        rows, cols = _grid(piles, k)
+        width, height = cols * cell[0], rows * cell[1]
+        error = abs(np.log(width / height / 1.5))
+        if width <= room[0] and height <= room[1] and error < best_error:
             best, best_error = k, error
     return best
 
 
-def _position_ticks(set_ticks, piles, n: int, line) -> None:
-    """Ticks at the start of each block of the inner piles (every cell when there are few),
-    labelled with the pile sizes there; lines between blocks, heavier between the outer pile's."""
+def _grid(piles, split: int) -> tuple[int, int]:
+    radices = np.array(piles) + 1
+    return int(np.prod(radices[:split])), int(np.prod(radices[split:]))
+
+
+def _position_ticks(set_ticks, piles, n: int, line, cell: float) -> None:
+    """Ticks labelled with the pile sizes there, on every cell if cells of ``cell`` pixels are
+    big enough for a label, else at the start of each block of the inner piles that is; lines
+    between the innermost pile's blocks, heavier between the outer pile's."""
     radices = np.array(piles) + 1
     inner = np.cumprod(radices[::-1])[::-1]  # inner[k]: cells in one block of pile k
-    step = next((int(size) for size in (*inner[1:], 1)[::-1] if n // size <= 40), int(inner[1]) if len(piles) > 1 else -(-n // 20))
+    blocks = (1, *inner[1:][::-1])  # every cell, then blocks from the innermost out
+    step = next((int(size) for size in blocks if size * cell >= CELL_LABELLED[0]), -(-n // 20))
     starts = np.arange(0, n, step)
     labels = [" ".join(str(i // int(np.prod(radices[k + 1:])) % radices[k]) for k in range(len(piles))) for i in starts]
     set_ticks(starts, labels)
     if len(piles) > 1:
-        for edge in range(step, n, step):
+        block = int(radices[-1])
+        for edge in range(block, n, block):
             heavy = edge % int(inner[1]) == 0
-            line(edge - 0.5, color="0.15" if heavy else "0.55", linewidth=0.9 if heavy else 0.4)
+            line(edge - 0.5, color="0.15" if heavy else "0.45", linewidth=1.2 if heavy else 0.6)
 
 
 def _axis_name(piles, indices) -> str:

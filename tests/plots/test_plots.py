@@ -9,8 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.legend import Legend
 from PIL import Image
 
 from nim_evo import Rules, make_agent, solve
@@ -18,22 +16,10 @@ from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.plot import main as plot
 from nim_evo.plots import DPI, pixel_size, save_figure
 from nim_evo.plots.history import SIZE, draw_history, load_history
-from nim_evo.plots.policy import COLORS, HEAP_SIZE, PILES_SIZE, draw_policy, verdicts
+from nim_evo.plots.policy import HEAP_SIZE, draw_policy, verdicts
 from nim_evo.run import main as run
 
 GREEN, RED = (0x4D, 0xAF, 0x4A), (0xD7, 0x19, 0x1C)
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    """Two short runs on 2-3-4 (table and rules genomes) and one sampled run."""
-    root = tmp_path_factory.mktemp("runs")
-    small = ["--game", "2-3-4", "--population", "8", "--offspring", "12", "--generations", "6", "--quiet",
-             "--genomes-dir", str(root / "genomes")]
-    for name, extra in [("table", ["--genome", "table"]), ("rules", ["--genome", "rules", "--seed", "2"]),
-                        ("sampled", ["--genome", "rules", "--fitness", "sampled", "--games", "50"])]:
-        assert run([*small, *extra, "--out", str(root / name)]) == 0
-    return root
 
 
 def png(path):
@@ -45,20 +31,6 @@ def png(path):
 
 def pixels(image, color) -> int:
     return int(np.all(np.asarray(image) == color, axis=-1).sum())
-
-
-def assert_nothing_clipped(figure):
-    """Everything drawn (texts, tick labels, legends) lies inside the figure: its tight
-    bounding box, the one ``bbox_inches="tight"`` would crop to, is within the page."""
-    canvas = FigureCanvasAgg(figure)
-    canvas.draw()
-    renderer = canvas.get_renderer()
-    width, height = figure.get_size_inches()
-    tight = figure.get_tightbbox(renderer)
-    assert tight.x0 >= -0.01 and tight.y0 >= -0.01 and tight.x1 <= width + 0.01 and tight.y1 <= height + 0.01, tight
-    for legend in figure.findobj(Legend):
-        box = legend.get_window_extent(renderer)
-        assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= width * DPI and box.y1 <= height * DPI, legend
 
 
 def test_history_reads_the_logbook(runs):
@@ -73,7 +45,7 @@ def test_history_reads_the_logbook(runs):
     assert np.all(np.diff(sampled.x("games")) > 0)
 
 
-def test_history_figure_is_labelled_and_nothing_is_clipped(runs):
+def test_history_figure_is_labelled_and_nothing_is_clipped(runs, assert_nothing_clipped):
     histories = [load_history(runs / name) for name in ("table", "rules", "sampled")]
     for chosen in (histories[:1], histories):
         figure = draw_history(chosen)
@@ -86,9 +58,10 @@ def test_history_figure_is_labelled_and_nothing_is_clipped(runs):
     title = draw_history(histories[:1]).get_suptitle()
     assert "table genome on 2-3-4, seed 0" in title and "random, nimsum, minimax" in title
     figure = draw_history(histories)
-    assert figure.get_suptitle().startswith("3 runs on 2-3-4")
-    assert [t.get_text() for t in figure.legends[0].get_texts()] == [
-        "table, 2-3-4, seed 0", "rules, 2-3-4, seed 2", "rules, 2-3-4, seed 0"]
+    assert figure.get_suptitle() == ("3 runs on 2-3-4: table, rules genomes\nthe same fitness for all: win rate "
+                                     "against random, nimsum, minimax, from the start position")
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == [  # what differs: the fitness's kind
+        "table, seed 0, exact fitness", "rules, seed 2, exact fitness", "rules, seed 0, sampled fitness, 50 games"]
 
 
 def test_one_run_has_a_second_axis_of_evaluations(runs):
@@ -110,27 +83,7 @@ def test_verdicts_against_the_solver():
     assert np.array_equal(verdict == 2, every_move_wins)
 
 
-def test_policy_map_colours_match_the_solver(tmp_path):
-    """Perfect play shows no red; a random agent's colours cover the map in its verdicts' proportions."""
-    rules = Rules((2, 3, 4, 5), misere=True)
-    perfect = draw_policy(make_agent("minimax", rules), "minimax")
-    assert pixel_size(perfect) == (PILES_SIZE[0] * DPI, PILES_SIZE[1] * DPI)
-    assert_nothing_clipped(perfect)
-    save_figure(perfect, tmp_path / "perfect.png")
-    image = png(tmp_path / "perfect.png")
-    assert image.size == (1200, 850)
-    assert pixels(image, GREEN) > 50_000 and pixels(image, RED) == 0
-    random = make_agent("random", rules)
-    save_figure(draw_policy(random, "random"), tmp_path / "random.png")
-    image = png(tmp_path / "random.png")
-    counts = np.bincount(verdicts(solve(rules), random.policy(solve(rules).space)), minlength=5)
-    areas = np.array([pixels(image, tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))) for c in COLORS[1:]])
-    assert np.allclose(areas / areas.sum(), counts[1:] / counts[1:].sum(), atol=0.01)  # each cell its verdict
-    assert counts[3] > counts[2] > 0 and counts[4] == 0
-    assert "a winning move in 100.0% of the 305 winning positions" in perfect.get_suptitle()
-
-
-def test_heap_bars_follow_seed_001(tmp_path):
+def test_heap_bars_follow_seed_001(tmp_path, assert_nothing_clipped):
     """One heap: a stacked bar per heap size, seed 001's colours, the solver's take above."""
     agent = load_strategy(Path(__file__).parents[2] / "genomes" / "wincount-21-cap3-seed0.json", stochastic=True)
     figure = draw_policy(agent, "wincount")
@@ -222,11 +175,6 @@ def test_plot_cli_errors_are_one_line(runs, capsys, argv, message):
     assert message in err and err.count("\n") == 1 and err.startswith("nim_evo: error:")
 
 
-def test_plot_cli_refuses_a_directory_that_is_no_run(tmp_path, capsys):
-    assert plot([str(tmp_path)]) == 2
-    assert "no such file" in capsys.readouterr().err
-
-
 def test_run_plot_draws_at_the_end(tmp_path, capsys):
     out = tmp_path / "r"
     assert run(["--game", "17-cap3-misere", "--genome", "rules", "--generations", "3", "--population", "6",
@@ -251,11 +199,11 @@ def test_run_plot_failing_is_a_warning_after_the_export(tmp_path, capsys, monkey
 
 
 def test_several_runs_keep_each_opponent_its_line_style(runs, tmp_path):
-    """Runs with different panels: an opponent's lines share one style, the legend's."""
+    """Runs with one panel in two orders: an opponent's lines share one style, the legend's."""
     other = tmp_path / "other"
     other.mkdir()
     config = json.loads((runs / "table" / "config.json").read_text())
-    config["opponents"] = ["nimsum", "random"]
+    config["opponents"] = ["nimsum", "minimax", "random"]
     (other / "config.json").write_text(json.dumps(config))
     (other / "logbook.csv").write_bytes((runs / "table" / "logbook.csv").read_bytes())
     figure = draw_history([load_history(runs / "table"), load_history(other)])
@@ -264,10 +212,10 @@ def test_several_runs_keep_each_opponent_its_line_style(runs, tmp_path):
                                                                rates.get_legend().legend_handles)}
     lines = rates.get_lines()
     assert [line.get_linestyle() for line in lines] == [legend["random"], legend["nimsum"], legend["minimax"],
-                                                        legend["nimsum"], legend["random"]]
+                                                        legend["nimsum"], legend["minimax"], legend["random"]]
 
 
-def test_a_big_heap_is_drawn_as_a_map(tmp_path):
+def test_a_big_heap_is_drawn_as_a_map(tmp_path, assert_nothing_clipped):
     rules = Rules((500,))
     figure = draw_policy(make_agent("nimsum", rules), "nimsum")
     assert pixel_size(figure) == (HEAP_SIZE[0] * DPI, HEAP_SIZE[1] * DPI)
@@ -293,7 +241,7 @@ def test_run_plot_on_a_board_too_big_draws_the_history_only(tmp_path, capsys):
 
 @pytest.mark.parametrize("names", [("nimsum", "random"), ("nimsum", "minimax", "random", "take-3", "aggressive",
                                                          "dumb", "fixed-rules")])
-def test_arena_heat_map_is_labelled_and_nothing_is_clipped(names):
+def test_arena_heat_map_is_labelled_and_nothing_is_clipped(names, assert_nothing_clipped):
     from nim_evo.evaluation.roundrobin import round_robin
     from nim_evo.plots.matrix import draw_arena, figure_size
 
