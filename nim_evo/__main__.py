@@ -1,6 +1,6 @@
 """``nim-evo`` (the console script) and ``python -m nim_evo``: one command, a subcommand per job.
 
-    nim-evo run|learn|plot|play|arena [OPTIONS]    the same as python -m nim_evo.<subcommand>
+    nim-evo run|learn|plot|play|arena|export [OPTIONS]    the same as python -m nim_evo.<subcommand>
     nim-evo --version
 
 Before the subcommands, ``python -m nim_evo OPTIONS`` was ``run``; it still is, with a note,
@@ -23,9 +23,10 @@ SUBCOMMANDS = {
     "plot": "draw a run's fitness history and policy, or a strategy file's moves",
     "play": "play Nim in the terminal, against a strategy or between two",
     "arena": "a round robin between agents and strategy files",
+    "export": "a champion as a web page that plays it in any browser",
 }
 
-USAGE = "usage: nim-evo {run,learn,plot,play,arena} [OPTIONS]   (nim-evo SUBCOMMAND --help for its options)"
+USAGE = "usage: nim-evo {run,learn,plot,play,arena,export} [OPTIONS]   (nim-evo SUBCOMMAND --help for its options)"
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,61 @@
+"""``python -m nim_evo.export``: a champion as a web page that plays it in any browser.
+
+    python -m nim_evo.export --html champion.html genomes/1-3-5-7-9-seed0-table.json
+    python -m nim_evo.export --html champion.html genomes/1-3-5-7-9-seed0-table.json --run runs/1-3-5-7-9-seed0-table
+
+One self-contained HTML file: open it in a browser, offline, and play the champion. A table
+genome or a learner brings its moves for every position of its board; a rules, thresholds
+or program genome is translated to JavaScript and plays any board of its family, piles the
+person sets included. With --run, the page also shows the run's fitness history.
+"""
+
+from __future__ import annotations
+
+if __name__ == "__main__":  # Ctrl-C during the imports below: one line
+    from nim_evo.cli.interrupt import quiet_until_main
+    quiet_until_main()
+
+import sys
+from pathlib import Path
+
+from nim_evo.cli.args import Parser, UsageError, command, prog
+
+
+def build_parser() -> Parser:
+    p = Parser(prog=prog("export"), description=__doc__.splitlines()[0])
+    p.add_argument("strategy", metavar="STRATEGY_FILE", help="an exported genome (genomes/*.json) or a learner file")
+    p.add_argument("--html", required=True, metavar="PAGE", help="the web page it makes (an .html file)")
+    p.add_argument("--run", metavar="RUN_DIR", help="the run the champion comes from: the page shows its fitness "
+                                                    "history and settings")
+    p.add_argument("--force", action="store_true", help="allow replacing an existing PAGE")
+    return p
+
+
+@command()
+def main(argv) -> int:
+    args = build_parser().parse_args(argv)
+    page = Path(args.html)
+    if page.suffix.lower() not in (".html", ".htm"):
+        raise UsageError(f"--html names the page to write; its name must end in .html, got {args.html!r}")
+    if page.exists() and not args.force:
+        raise UsageError(f"{page} exists; use --force to replace it, or name another --html page")
+    if page.is_dir():
+        raise UsageError(f"{page} is a directory; --html names the page file to write")
+    from nim_evo.evaluation.strategy import load_strategy
+    from nim_evo.io import atomic_write_text, read_json
+    from nim_evo.web.page import build_page, champion_facts, history_svg
+
+    agent = load_strategy(args.strategy)
+    run_config = history = None
+    if args.run is not None:
+        history = history_svg(args.run)
+        run_config = read_json(Path(args.run) / "config.json")
+    text = build_page(agent, champion_facts(args.strategy, agent, run_config), history)
+    atomic_write_text(page, text, replace=args.force)
+    print(f"{page}: open it in a browser to play {agent.rules.name} against {getattr(agent, 'name', 'the champion')} "
+          f"({len(text.encode()) // 1024:,} KiB, no network needed)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

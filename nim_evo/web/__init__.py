@@ -1,0 +1,1 @@
+"""Champions in a web page: the page, and the champion's moves in JavaScript."""

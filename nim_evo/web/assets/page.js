@@ -1,0 +1,246 @@
+"use strict";
+// The game a person plays against the champion: the board, whose turn it is, clicks and keys.
+// Given by the page before this script: NIM_GAME = {name, piles, maxTake, misere, boardFree,
+// maxPile, maxPiles} and nimDistribution(piles) -> [[pile, count, probability], ...], the
+// champion's moves at a position (pile 0-based). The state lives in sessionStorage, so a
+// reload goes on with the same game.
+
+const nim = (() => {
+  const game = NIM_GAME;
+  const STORE = "nim_evo:" + game.name;
+  const PAUSE = 700;  // ms before the champion answers: a visible pause
+  let state = null;   // {piles, turn: "you" | "champion", first, over, winner, log, pile, count}
+  let timer = null;
+
+  const $ = (id) => document.getElementById(id);
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+  function legal(piles, pile, count) {
+    return Number.isInteger(pile) && Number.isInteger(count) && pile >= 0 && pile < piles.length &&
+      count >= 1 && count <= piles[pile] && (game.maxTake === null || count <= game.maxTake);
+  }
+
+  function whyIllegal(piles, pile, count) {
+    if (!(pile >= 0 && pile < piles.length)) return "Pick a pile first.";
+    if (piles[pile] === 0) return `Pile ${pile + 1} is empty: pick another pile.`;
+    if (count < 1) return "A move takes at least one object.";
+    if (count > piles[pile]) return `Pile ${pile + 1} has only ${plural(piles[pile], "object")}.`;
+    if (game.maxTake !== null && count > game.maxTake) {
+      return `A move takes at most ${plural(game.maxTake, "object")}: pick one of the last ${game.maxTake} in a pile.`;
+    }
+    return "";
+  }
+
+  function save() {
+    try { sessionStorage.setItem(STORE, JSON.stringify(state)); } catch (e) { /* private mode: no memory */ }
+  }
+
+  function load() {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(STORE));
+      if (saved && Array.isArray(saved.piles) && saved.piles.every((n) => Number.isInteger(n) && n >= 0)) return saved;
+    } catch (e) { /* nothing saved, or not readable: a new game */ }
+    return null;
+  }
+
+  function newGame(piles, first) {
+    clearTimeout(timer);
+    const who = first === "coin" ? (Math.random() < 0.5 ? "you" : "champion") : first;
+    state = {piles: piles.slice(), turn: who, first: who, over: false, winner: null, log: [], pile: -1, count: 0,
+             lastMove: null};
+    say(who === "you" ? "You move first." : "The champion moves first.", "info");
+    save();
+    render();
+    schedule();
+  }
+
+  function play(pile, count, who) {
+    state.piles[pile] -= count;
+    state.lastMove = {who, pile, count};
+    state.log.push(`${who === "you" ? "You" : "The champion"} took ${plural(count, "object")} from pile ${pile + 1}` +
+                   ` -> ${state.piles.join(" ")}`);
+    state.pile = -1;
+    state.count = 0;
+    if (state.piles.every((n) => n === 0)) {
+      state.over = true;  // the mover took the last object: it wins in normal play, loses in misère
+      const other = who === "you" ? "champion" : "you";
+      state.winner = game.misere ? other : who;
+    } else {
+      state.turn = who === "you" ? "champion" : "you";
+    }
+    save();
+  }
+
+  function championMove() {
+    const moves = nimDistribution(state.piles.slice()).filter(([pile, count, p]) => p > 0);
+    let r = Math.random();
+    let chosen = moves[moves.length - 1];
+    for (const move of moves) {
+      r -= move[2];
+      if (r < 0) { chosen = move; break; }
+    }
+    if (!chosen || !legal(state.piles, chosen[0], chosen[1])) {
+      say("The champion has no legal move here: its file does not cover this position.");
+      return;
+    }
+    play(chosen[0], chosen[1], "champion");
+    say(`The champion took ${plural(chosen[1], "object")} from pile ${chosen[0] + 1}.`, "info");
+    render();
+    schedule();
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    if (!state.over && state.turn === "champion") timer = setTimeout(championMove, PAUSE);
+  }
+
+  function say(text, kind) {
+    const message = $("message");
+    message.textContent = text;
+    message.className = kind || "";
+  }
+
+  function select(pile, count) {
+    if (state.over) { say("The game is over: start a new one."); return; }
+    if (state.turn !== "you") { say("Wait: it is the champion's turn."); return; }
+    const why = whyIllegal(state.piles, pile, count);
+    if (why) { say(why); return; }
+    state.pile = pile;
+    state.count = count;
+    say("");
+    save();
+    render();
+  }
+
+  function take() {
+    if (state.over) { say("The game is over: start a new one."); return; }
+    if (state.turn !== "you") { say("Wait: it is the champion's turn."); return; }
+    const why = whyIllegal(state.piles, state.pile, state.count);
+    if (why) { say(why); return; }
+    play(state.pile, state.count, "you");
+    say("");
+    render();
+    schedule();
+  }
+
+  function moveCursor(step) {
+    const n = state.piles.length;
+    let pile = state.pile;
+    for (let i = 0; i < n; i++) {
+      pile = ((pile < 0 ? (step > 0 ? -1 : 0) : pile) + step + n) % n;
+      if (state.piles[pile] > 0) { select(pile, 1); return; }
+    }
+  }
+
+  function onKey(event) {
+    if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+    const key = event.key;
+    if (/^[1-9]$/.test(key)) {
+      const pile = Number(key) - 1;
+      if (pile < state.piles.length) select(pile, 1);
+    } else if (key === "ArrowDown") moveCursor(1);
+    else if (key === "ArrowUp") moveCursor(-1);
+    else if (key === "ArrowRight" || key === "+") select(state.pile, state.count + 1);
+    else if (key === "ArrowLeft" || key === "-") select(state.pile, state.count - 1);
+    else if (key === "Enter" || key === " ") take();
+    else if (key === "n" || key === "N") startFromForm();
+    else return;
+    event.preventDefault();
+  }
+
+  function render() {
+    const board = $("board");
+    board.textContent = "";
+    state.piles.forEach((size, pile) => {
+      const row = document.createElement("div");
+      row.className = "pile" + (pile === state.pile ? " cursor" : "");
+      row.dataset.pile = pile;
+      row.dataset.size = size;
+      const name = document.createElement("span");
+      name.className = "pile-name";
+      name.textContent = `Pile ${pile + 1}`;
+      const count = document.createElement("span");
+      count.className = "pile-size";
+      count.textContent = size;
+      const objects = document.createElement("div");
+      objects.className = "objects";
+      for (let j = 0; j < size; j++) {
+        const take = size - j;  // clicking an object takes it and every object to its right
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "obj";
+        button.dataset.pile = pile;
+        button.dataset.take = take;
+        button.tabIndex = -1;
+        const capped = game.maxTake !== null && take > game.maxTake;
+        if (capped) button.classList.add("capped");
+        if (pile === state.pile && take <= state.count) button.classList.add("selected");
+        button.title = capped ? `at most ${game.maxTake} per move` : `take ${take} from pile ${pile + 1}`;
+        button.setAttribute("aria-label", button.title);
+        button.addEventListener("click", () => select(pile, take));
+        objects.appendChild(button);
+      }
+      if (state.lastMove && state.lastMove.pile === pile) {
+        for (let j = 0; j < state.lastMove.count; j++) {
+          const gone = document.createElement("span");
+          gone.className = "obj taken";
+          gone.title = `just taken by ${state.lastMove.who === "you" ? "you" : "the champion"}`;
+          objects.appendChild(gone);
+        }
+      }
+      row.append(name, count, objects);
+      board.appendChild(row);
+    });
+    const yours = !state.over && state.turn === "you";
+    const button = $("take");
+    button.disabled = !yours || !!whyIllegal(state.piles, state.pile, state.count);
+    button.textContent = yours && state.pile >= 0 ? `Take ${state.count} from pile ${state.pile + 1}` : "Take";
+    document.body.dataset.state = state.over ? "over" : state.turn === "you" ? "your-turn" : "champion-turn";
+    document.body.dataset.winner = state.winner || "";
+    $("status").textContent = state.over ? (state.winner === "you" ? "You win!" : "The champion wins.") :
+      state.turn === "you" ? "Your turn: click an object (it and those to its right are taken), then Take." :
+      "The champion is thinking...";
+    $("log").textContent = state.log.join("\n");
+    $("log").scrollTop = $("log").scrollHeight;
+  }
+
+  function parsePiles(text) {
+    const words = text.trim().split(/[\s,;-]+/).filter((w) => w);
+    if (!words.length) return [null, "Type the pile sizes, e.g. 3 4 5."];
+    if (words.some((w) => !/^\d+$/.test(w))) return [null, "Pile sizes are whole numbers, e.g. 3 4 5."];
+    const piles = words.map(Number);
+    if (piles.length > game.maxPiles) return [null, `At most ${game.maxPiles} piles here.`];
+    if (piles.some((n) => n > game.maxPile)) return [null, `At most ${game.maxPile} objects in a pile here.`];
+    if (piles.every((n) => n === 0)) return [null, "At least one pile must hold an object."];
+    return [piles, ""];
+  }
+
+  function startFromForm() {
+    let piles = game.piles;
+    if (game.boardFree) {
+      const [own, why] = parsePiles($("piles").value);
+      if (!own) { say(why); return; }
+      piles = own;
+    }
+    newGame(piles, $("first").value);
+  }
+
+  function start() {
+    $("take").addEventListener("click", take);
+    $("new").addEventListener("click", startFromForm);
+    document.addEventListener("keydown", onKey);
+    if (game.boardFree) $("piles").value = game.piles.join(" ");
+    state = load();
+    if (state) {
+      say(state.over ? "" : "Welcome back: the game goes on where it was.", "info");
+      render();
+      schedule();
+    } else {
+      newGame(game.piles, "you");
+    }
+  }
+
+  return {start, legal, state: () => state, newGame};
+})();
+
+document.addEventListener("DOMContentLoaded", nim.start);

@@ -1,0 +1,117 @@
+"""A champion as one web page that plays it: self-contained HTML, no network, no server.
+
+The page is a template (``assets/page.html``) filled with its style, the game, the champion's
+move logic and the game script, everything inline. The champion's logic is a function
+``nimDistribution(piles) -> [[pile, count, probability], ...]``:
+
+- a strategy bound to its board (a table genome, a trained learner) carries its moves at every
+  position of its space (:mod:`nim_evo.web.lookup`; over multisets where it keeps them);
+- a board-free genome (rules, thresholds, program) is translated to JavaScript
+  (:mod:`nim_evo.web.translate`), so the person may also set their own piles.
+
+Only data goes into the page: names are HTML-escaped, data is JSON made safe for a
+``<script>`` element, and a Content-Security-Policy forbids every request (no fonts, images
+or scripts from anywhere but the file itself). With a run directory the page also shows the
+run's fitness history, an SVG drawn by matplotlib, inline.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from importlib import resources
+from pathlib import Path
+from string import Template
+
+from nim_evo.engine.rules import Rules
+from nim_evo.genomes import GenomeAgent, get_kind
+from nim_evo.io import read_json
+from nim_evo.web.lookup import lookup_script, script_json
+
+MAX_PILE, MAX_PILES = 40, 12  # the boards a person may set for a board-free champion (objects are drawn)
+
+
+def _asset(name: str) -> str:
+    return resources.files("nim_evo.web").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def board_free(agent) -> bool:
+    """Whether the page plays ``agent`` by its translated rule (on any board of its family)."""
+    return isinstance(agent, GenomeAgent) and get_kind(agent.kind).board_free
+
+
+def strategy_script(agent) -> str:
+    """The JavaScript that defines ``nimDistribution`` for ``agent``."""
+    if board_free(agent):
+        from nim_evo.web.translate import strategy_script as translated
+
+        return translated(agent.kind, agent.genes, agent.rules)
+    return lookup_script(agent)
+
+
+def rules_text(rules: Rules) -> str:
+    """The rules in a sentence a person reads before the first move."""
+    piles = " ".join(map(str, rules.piles))
+    take = (f"a move takes 1 to {rules.max_take} objects from one pile" if rules.max_take else
+            "a move takes any number of objects, at least one, from one pile")
+    end = ("misère: whoever takes the last object loses" if rules.misere else
+           "normal play: whoever takes the last object wins")
+    return f"Piles {piles}; {take}; {end}."
+
+
+def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
+    """The page for ``agent`` (see the module docstring). ``facts``: what the champion is
+    (label -> text, shown in a table); ``history_svg``: the run's fitness history, inline."""
+    from nim_evo import __version__
+
+    rules = agent.rules
+    free = board_free(agent)
+    game = {"name": f"{getattr(agent, 'name', 'champion')}:{rules.name}", "piles": list(rules.piles),
+            "maxTake": rules.max_take, "misere": bool(rules.misere), "boardFree": free,
+            "maxPile": MAX_PILE, "maxPiles": MAX_PILES}
+    if free and (len(rules.piles) > MAX_PILES or max(rules.piles) > MAX_PILE):
+        game["piles"] = [1, 3, 5, 7, 9]  # its own board is too big to draw: a board the page draws
+    title = f"Play Nim against {getattr(agent, 'name', 'the champion')}"
+    piles_field = ('<label>Piles <input id="piles" size="24" aria-describedby="piles-help"></label>'
+                   f'<span class="keys" id="piles-help">any board of its family: up to {MAX_PILES} piles of '
+                   f'up to {MAX_PILE}</span>') if free else ""
+    rows = "".join(f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(str(v))}</td></tr>" for k, v in facts.items())
+    about = f'<fieldset><legend>The champion</legend><table class="facts">{rows}</table>'
+    if history_svg:
+        about += f'<div id="history">{history_svg}</div>'
+    about += "</fieldset>"
+    family = "" if not free else (" It plays any board of its family: set your own piles under New game.")
+    return Template(_asset("page.html")).substitute(
+        version=html.escape(__version__), title=html.escape(title), css=_asset("page.css"),
+        rules=html.escape(rules_text(rules) + family), piles_field=piles_field, about=about,
+        data=f"const NIM_GAME = {script_json(game)};", strategy=strategy_script(agent), game=_asset("page.js"))
+
+
+def champion_facts(path, agent, run_config: dict | None = None) -> dict:
+    """What the page says the champion is, from its strategy file (and its run's config)."""
+    data = read_json(path)
+    config = run_config or data.get("run_config") or {}
+    kind = getattr(agent, "kind", None) or f"{data.get('learner', 'learned')} learner"
+    facts = {"strategy": f"{kind} ({Path(path).name})", "board": agent.rules.name}
+    if data.get("accuracy") is not None:
+        facts["accuracy"] = f"a winning move in {100 * data['accuracy']:.2f}% of winning positions of its board"
+    for key in ("seed", "generations", "population"):
+        if key in config:
+            facts[key] = config[key]
+    if config.get("opponents"):
+        facts["evolved against"] = ", ".join(config["opponents"])
+    if data.get("run"):
+        facts["run"] = data["run"]
+    return facts
+
+
+def history_svg(run_dir) -> str:
+    """The run's fitness history as an inline ``<svg>`` element (no fonts or images to fetch:
+    matplotlib draws text as paths unless told otherwise)."""
+    from nim_evo.plots.history import draw_history, load_history
+
+    figure = draw_history([load_history(run_dir)])
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Creator": "nim_evo", "Date": None})
+    svg = buffer.getvalue()
+    return svg[svg.index("<svg"):]
