@@ -2,7 +2,7 @@
 // The game a person plays against the champion: the board, whose turn it is, clicks and keys.
 // Given by the page before this script: NIM_GAME = {name, piles, maxTake, misere, boardFree,
 // maxPile, maxPiles} and nimDistribution(piles) -> [[pile, count, probability], ...], the
-// champion's moves at a position (pile 0-based). The state lives in sessionStorage, so a
+// champion's moves at a position (pile 0-based). The state lives in localStorage, so a
 // reload goes on with the same game.
 
 const nim = (() => {
@@ -32,12 +32,12 @@ const nim = (() => {
   }
 
   function save() {
-    try { sessionStorage.setItem(STORE, JSON.stringify(state)); } catch (e) { /* private mode: no memory */ }
+    try { localStorage.setItem(STORE, JSON.stringify(state)); } catch (e) { /* private mode: no memory */ }
   }
 
   function load() {
     try {
-      const saved = JSON.parse(sessionStorage.getItem(STORE));
+      const saved = JSON.parse(localStorage.getItem(STORE));
       if (saved && Array.isArray(saved.piles) && saved.piles.every((n) => Number.isInteger(n) && n >= 0)) return saved;
     } catch (e) { /* nothing saved, or not readable: a new game */ }
     return null;

@@ -1,0 +1,177 @@
+"""The exported page in a real browser: headless Chromium from the system's packages (Debian's
+``chromium`` and ``chromium-driver``), driven by selenium. Whole games by clicks and keys,
+illegal clicks, a reload mid-game, a screenshot, and no request leaving the file.
+
+Without a browser these tests skip, saying why; ``.ci/run`` installs one."""
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nim_evo import Rules, evolve, load_strategy
+from nim_evo.export import main as export
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
+if CHROMIUM is None or CHROMEDRIVER is None:
+    pytest.skip("no system Chromium and ChromeDriver (Debian: apt-get install chromium chromium-driver)",
+                allow_module_level=True)
+
+from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOT = ROOT / "runs" / "page-screenshot.png"  # kept out of git (runs/), for a person to look at
+
+
+@pytest.fixture(scope="module")
+def browser():
+    os.environ["SE_OFFLINE"] = "true"       # selenium-manager never looks for drivers online
+    os.environ["SE_AVOID_STATS"] = "true"   # nor sends statistics
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1100,1000"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """Pages of the default run's champion (shortened: perfect from generation 10 or so) and of
+    a capped learner."""
+    where = tmp_path_factory.mktemp("pages")
+    champion = where / "1-3-5-7-9-seed0-table.json"
+    run = evolve("table", Rules((1, 3, 5, 7, 9)), generations=20, seed=0, progress=False)
+    assert run.accuracy == 1.0
+    run.export(champion)
+    made = {}
+    for name, strategy in (("champion", champion), ("capped", ROOT / "genomes" / "wincount-21-cap3-seed0.json")):
+        made[name] = where / f"{name}.html"
+        assert export(["--html", str(made[name]), str(strategy)]) == 0
+    return made
+
+
+def body(driver, key):
+    return driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{key}")
+
+
+def wait_state(driver, *states, timeout=10):
+    WebDriverWait(driver, timeout).until(lambda d: body(d, "state") in states)
+    return body(driver, "state")
+
+
+def piles(driver):
+    return [int(row.get_attribute("data-size")) for row in driver.find_elements(By.CSS_SELECTOR, "#board .pile")]
+
+
+def open_page(driver, page, first):
+    driver.get(page.as_uri())
+    driver.execute_script("localStorage.clear()")
+    driver.get(page.as_uri())
+    Select(driver.find_element(By.ID, "first")).select_by_value(first)
+    driver.find_element(By.ID, "new").click()
+
+
+def click_a_move(driver, rng, cap=None):
+    """The person clicks an object of a random non-empty pile (a legal one), then Take."""
+    objects = [o for o in driver.find_elements(By.CSS_SELECTOR, "button.obj")
+               if cap is None or int(o.get_attribute("data-take")) <= cap]
+    chosen = objects[int(rng.integers(len(objects)))]
+    pile, take = int(chosen.get_attribute("data-pile")), int(chosen.get_attribute("data-take"))
+    chosen.click()
+    button = driver.find_element(By.ID, "take")
+    assert button.text == f"Take {take} from pile {pile + 1}"
+    button.click()
+    return pile, take
+
+
+def test_the_champion_moving_first_wins_every_game_whatever_the_person_clicks(browser, pages):
+    rng = np.random.default_rng(0)
+    for game in range(4):
+        open_page(browser, pages["champion"], "champion")
+        while wait_state(browser, "your-turn", "over") == "your-turn":
+            before = piles(browser)
+            pile, take = click_a_move(browser, rng)
+            after = piles(browser)
+            assert after[pile] == before[pile] - take  # the person's move, as clicked
+        assert body(browser, "winner") == "champion", game
+        assert browser.find_element(By.ID, "status").text == "The champion wins."
+
+
+def test_illegal_clicks_are_refused_and_explained(browser, pages):
+    open_page(browser, pages["capped"], "you")
+    wait_state(browser, "your-turn")
+    assert "1 to 3 objects" in browser.find_element(By.ID, "rules").text
+    take = browser.find_element(By.ID, "take")
+    assert not take.is_enabled()  # nothing picked yet
+    browser.find_element(By.CSS_SELECTOR, 'button.obj[data-take="4"]').click()  # four: over the cap
+    assert "at most 3 objects" in browser.find_element(By.ID, "message").text
+    assert not take.is_enabled() and piles(browser) == [21]
+    browser.find_element(By.CSS_SELECTOR, 'button.obj[data-take="2"]').click()
+    take.click()
+    assert piles(browser)[0] == 19 and body(browser, "state") == "champion-turn"
+    browser.find_element(By.CSS_SELECTOR, 'button.obj[data-take="1"]').click()  # not the person's turn
+    assert "Wait" in browser.find_element(By.ID, "message").text
+    wait_state(browser, "your-turn")
+    assert piles(browser)[0] in (16, 17, 18)
+
+
+def test_a_reload_mid_game_goes_on_with_the_same_game(browser, pages):
+    open_page(browser, pages["champion"], "you")
+    wait_state(browser, "your-turn")
+    click_a_move(browser, np.random.default_rng(3))
+    wait_state(browser, "your-turn")
+    position, log = piles(browser), browser.find_element(By.ID, "log").text
+    browser.refresh()
+    wait_state(browser, "your-turn")
+    assert piles(browser) == position and browser.find_element(By.ID, "log").text == log
+    assert "goes on" in browser.find_element(By.ID, "message").text
+
+
+def test_keys_play_a_move(browser, pages):
+    open_page(browser, pages["champion"], "you")
+    wait_state(browser, "your-turn")
+    page = browser.find_element(By.TAG_NAME, "body")
+    page.send_keys("5")                      # pile 5, one object
+    page.send_keys(Keys.ARROW_RIGHT * 3)     # four objects
+    assert browser.find_element(By.ID, "take").text == "Take 4 from pile 5"
+    page.send_keys(Keys.ENTER)
+    assert piles(browser)[4] == 5
+    wait_state(browser, "your-turn")
+
+
+def test_no_request_leaves_the_file_and_the_screenshot_is_real(browser, pages):
+    browser.get_log("performance")  # what earlier tests did
+    open_page(browser, pages["champion"], "you")
+    wait_state(browser, "your-turn")
+    click_a_move(browser, np.random.default_rng(1))
+    wait_state(browser, "your-turn")
+    events = [json.loads(entry["message"])["message"] for entry in browser.get_log("performance")]
+    urls = {event["params"]["request"]["url"] for event in events if event["method"] == "Network.requestWillBeSent"}
+    assert urls and all(url == pages["champion"].as_uri() for url in urls), urls
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(SCREENSHOT))
+    from PIL import Image
+
+    image = np.asarray(Image.open(SCREENSHOT).convert("RGB"))
+    assert image.shape[:2] == (1000, 1100) or image.shape[1] >= 1000
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 50  # a drawn page, not a blank one
+
+
+def test_the_page_needs_a_strategy_file_that_it_can_draw(tmp_path, capsys):
+    assert export(["--html", str(tmp_path / "x.html"), str(ROOT / "genomes" / "README.md")]) == 2
+    assert load_strategy  # (imported for the pages fixture's files)
