@@ -22,7 +22,8 @@ from nim_evo.web.translate import PRIMITIVE_NAMES, strategy_script, translatable
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node (Node.js) is not on PATH: the scripts cannot be run")
-FAMILIES = {"normal": (None, False), "cap3": (3, False), "misere": (None, True), "cap2-misere": (2, True)}
+FAMILIES = {"normal": (None, False), "cap3": (3, False), "cap5": (5, False), "misere": (None, True),
+            "cap2-misere": (2, True)}  # (under a cap of 5, a pile's Grundy target can exceed the cap)
 SMALL_BOARDS = ((1, 3, 5, 7), (3, 4, 5))
 XOR = "sub(or(a, p), and(a, p))"
 # programs that take every primitive to its edges: negative operands of mod (either sign,
@@ -35,6 +36,8 @@ EDGE_PROGRAMS = [
      "when(negate(lt(m, v)), both(lt(0, v), True), either(False, eq(max(v, 1), if(lt(v, m), 1, 2))))"),
     ("mod(sub(shl(shl(shl(shl(shl(shl(or(a, 1))))))), p), sub(0, add(mod(a, 2), 1)))", "eq(v, 0)"),
     ("mod(sub(a, mod(p, k)), sub(p, mod(p, k)))", "eq(v, 0)"),
+    ("shr(shl(shl(shl(shl(shl(shl(shl(add(a, p)))))))))", "eq(if(lt(v, 0), 0, 1), 1)"),
+    (XOR, "when(lt(1, m), eq(if(eq(v, 0), 0, v), 0), either(eq(v, 1), False))"),
 ]
 
 
@@ -77,7 +80,7 @@ def cases(kind: str, cap) -> list[tuple[tuple, tuple]]:
     every = [(p, board) for board in SMALL_BOARDS for p in itertools.product(*(range(n + 1) for n in board))]
     rng = np.random.default_rng(7)
     sampled = []
-    for k in range(300 if cap is not None or kind == "rules" else 40):
+    for k in range(300 if cap is not None or kind != "thresholds" else 100):  # (each lists ~5,000 moves)
         position = rng.integers(0, 1001, rng.integers(8, 13))
         if k % 3 == 0:  # empty piles, and equal ones
             position[rng.random(len(position)) < 0.3] = 0
