@@ -58,7 +58,8 @@ def pages(tmp_path_factory):
     assert run.accuracy == 1.0
     run.export(champion)
     made = {}
-    for name, strategy in (("champion", champion), ("capped", ROOT / "genomes" / "wincount-21-cap3-seed0.json")):
+    for name, strategy in (("champion", champion), ("capped", ROOT / "genomes" / "wincount-21-cap3-seed0.json"),
+                           ("free", ROOT / "genomes" / "1-3-5-7-9-seed3-thresholds.json")):
         made[name] = where / f"{name}.html"
         assert export(["--html", str(made[name]), str(strategy)]) == 0
     return made
@@ -172,6 +173,34 @@ def test_no_request_leaves_the_file_and_the_screenshot_is_real(browser, pages):
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 50  # a drawn page, not a blank one
 
 
-def test_the_page_needs_a_strategy_file_that_it_can_draw(tmp_path, capsys):
+def test_a_board_free_champion_plays_the_piles_a_person_sets(browser, pages):
+    """A thresholds genome (mostly the nim-sum strategy) on piles the person types: the
+    champion's first move from 2-4-6-7 (nim-sum 7) is one of Python's, and the game ends."""
+    agent = load_strategy(ROOT / "genomes" / "1-3-5-7-9-seed3-thresholds.json", Rules((2, 4, 6, 7)))
+    python = {move for move, p in agent.distribution((2, 4, 6, 7)) if p > 0}
+    browser.get(pages["free"].as_uri())
+    browser.execute_script("localStorage.clear()")
+    field = browser.find_element(By.ID, "piles")
+    for text, message in (("3 x", "whole numbers"), ("41", "At most 40"), ("0 0", "At least one")):
+        field.clear()
+        field.send_keys(text)
+        browser.find_element(By.ID, "new").click()
+        assert message in browser.find_element(By.ID, "message").text
+    field.clear()
+    field.send_keys("2 4 6 7")
+    Select(browser.find_element(By.ID, "first")).select_by_value("champion")
+    browser.find_element(By.ID, "new").click()
+    assert piles(browser) == [2, 4, 6, 7]
+    wait_state(browser, "your-turn", "over")
+    after = piles(browser)
+    (pile,) = [i for i in range(4) if after[i] != (2, 4, 6, 7)[i]]
+    assert (pile, (2, 4, 6, 7)[pile] - after[pile]) in python
+    rng = np.random.default_rng(2)
+    while wait_state(browser, "your-turn", "over") == "your-turn":
+        click_a_move(browser, rng)
+    assert body(browser, "winner") in ("you", "champion")
+
+
+def test_the_page_needs_a_strategy_file(tmp_path, capsys):
     assert export(["--html", str(tmp_path / "x.html"), str(ROOT / "genomes" / "README.md")]) == 2
-    assert load_strategy  # (imported for the pages fixture's files)
+    assert not (tmp_path / "x.html").exists()

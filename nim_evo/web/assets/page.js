@@ -1,8 +1,8 @@
 "use strict";
 // The game a person plays against the champion: the board, whose turn it is, clicks and keys.
 // Given by the page before this script: NIM_GAME = {name, piles, maxTake, misere, boardFree,
-// maxPile, maxPiles} and nimDistribution(piles) -> [[pile, count, probability], ...], the
-// champion's moves at a position (pile 0-based). The state lives in localStorage, so a
+// maxPile, maxPiles} and nimDistribution(piles, board) -> [[pile, count, probability], ...],
+// the champion's moves at a position (pile 0-based) of a game begun on board. The state lives in localStorage, so a
 // reload goes on with the same game.
 
 const nim = (() => {
@@ -38,7 +38,8 @@ const nim = (() => {
   function load() {
     try {
       const saved = JSON.parse(localStorage.getItem(STORE));
-      if (saved && Array.isArray(saved.piles) && saved.piles.every((n) => Number.isInteger(n) && n >= 0)) return saved;
+      const piles = (list) => Array.isArray(list) && list.every((n) => Number.isInteger(n) && n >= 0);
+      if (saved && piles(saved.piles) && piles(saved.board) && saved.board.length === saved.piles.length) return saved;
     } catch (e) { /* nothing saved, or not readable: a new game */ }
     return null;
   }
@@ -46,8 +47,8 @@ const nim = (() => {
   function newGame(piles, first) {
     clearTimeout(timer);
     const who = first === "coin" ? (Math.random() < 0.5 ? "you" : "champion") : first;
-    state = {piles: piles.slice(), turn: who, first: who, over: false, winner: null, log: [], pile: -1, count: 0,
-             lastMove: null};
+    state = {board: piles.slice(), piles: piles.slice(), turn: who, first: who, over: false, winner: null, log: [],
+             pile: -1, count: 0, lastMove: null};
     say(who === "you" ? "You move first." : "The champion moves first.", "info");
     save();
     render();
@@ -72,7 +73,7 @@ const nim = (() => {
   }
 
   function championMove() {
-    const moves = nimDistribution(state.piles.slice()).filter(([pile, count, p]) => p > 0);
+    const moves = nimDistribution(state.piles.slice(), state.board.slice()).filter(([pile, count, p]) => p > 0);
     let r = Math.random();
     let chosen = moves[moves.length - 1];
     for (const move of moves) {

@@ -1,0 +1,124 @@
+"""Board-free genomes as JavaScript: a script a web page runs to play them on any board of
+their family (same cap, same misère flag), with the moves Python's agent plays.
+
+:func:`strategy_script` returns plain ES2020 (no modules, no libraries) that defines
+
+- ``nimDistribution(piles, board)``: ``piles`` an array of pile sizes (Numbers, whole, from
+  0 to 2^53-1), ``board`` the game's starting piles (optional: ``piles`` by default); it
+  returns ``[[pile, count, probability], ...]`` (0-based pile, probabilities summing to 1,
+  ``[]`` on the empty board), the set of moves and chances of
+  ``GenomeAgent(kind, genes, Rules(board, cap, misere)).distribution(piles)``. It throws a
+  ``TypeError`` for piles that are not such an array, and a ``RangeError`` where Python's
+  agent refuses the board (more than ``MAX_LISTED_MOVES`` moves) for a kind that lists
+  moves (thresholds, program; a rules genome plays any board). ``board`` matters only to a
+  thresholds genome under misère with a cap: Python's nim-sum strategy solves a board it
+  can enumerate and guesses (normal-play nim-sum) on a bigger one.
+- for a program, also ``nimLost(piles)``: the verdict on a position (``program.lost``).
+
+How each kind becomes JavaScript (the logic lives in ``*.js`` files beside this module, the
+genome in a JSON literal): a **rules** genome is its six ``[pile, count, period, residue]``
+rules, read by a port of ``ruleset.moves``; a **thresholds** genome is its eight strategy
+probabilities as Python computes them, mixing ports of the strategies (nim-sum's winning
+takes, and misère with a cap judged on each child); a **program** is each tree's node
+names in prefix order, every name checked against the primitive set here and against a
+closed table in the script, whose small interpreter composes the table's functions (BigInt
+held to int64, as numpy computes) and never evaluates text as code. Table genomes are bound
+to their board's space and are not translated (:func:`translatable`).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from deap import gp
+
+from nim_evo.engine import sizes
+from nim_evo.engine.rules import MAX_LISTED_MOVES, Rules
+from nim_evo.genomes import get_kind, ruleset, thresholds
+from nim_evo.genomes.expressions import STEP, VERDICT, parse
+from nim_evo.validation import UserError
+
+__all__ = ["PRIMITIVE_NAMES", "strategy_script", "translatable"]
+
+# the names program.js knows, per part (the primitive set must hold no other)
+PRIMITIVE_NAMES = {
+    "step": frozenset({"add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max",
+                       "a", "p", "k", "0", "1", "2"}),
+    "verdict": frozenset({"min", "max", "lt", "eq", "both", "either", "negate", "if", "when",
+                          "v", "m", "0", "1", "2", "True", "False"}),
+}
+_ENTRY = """
+globalThis.nimDistribution = function nimDistribution(piles, board) {
+  checkPiles(piles, "piles");
+  board = board === undefined ? piles : checkPiles(board, "board");
+  if (board.length !== piles.length) {
+    throw new TypeError(`piles has ${piles.length} piles; the board has ${board.length}`);
+  }
+  if (!piles.some((n) => n > 0)) return [];
+  return distribution(piles, board);
+};
+"""
+
+
+def translatable(kind: str) -> bool:
+    """Whether genomes of ``kind`` can be played by a script of :func:`strategy_script`."""
+    return kind in _GENES
+
+
+def strategy_script(kind: str, genes, rules: Rules) -> str:
+    """JavaScript defining ``nimDistribution(piles, board)`` for a genome of ``kind`` evolved
+    under ``rules`` (see the module docstring); the genes are checked first (a malformed
+    genome, or a program naming anything outside its primitive set, is a one-line
+    :class:`UserError`)."""
+    if not translatable(kind):
+        raise UserError(f"a {kind} genome cannot be played by a script; translatable kinds: {', '.join(_GENES)}")
+    genome_kind = get_kind(kind)
+    plain = genome_kind.check_plain(genome_kind.plain(genes), rules)
+    limits = {"maxListedMoves": MAX_LISTED_MOVES, "maxPositions": sizes.DEFAULT_MAX_POSITIONS,
+              "maxCells": sizes.MAX_CELLS, "dpCells": sizes._DP_CELLS}
+    return "\n".join([
+        f"// nim_evo: a {kind} genome of {rules.name}'s family "
+        f"(cap {rules.max_take or 'none'}, {'misere' if rules.misere else 'normal'} play)",
+        "(function () {",
+        '"use strict";',
+        f"const RULES = {_literal({'maxTake': rules.max_take, 'misere': rules.misere})};",
+        f"const LIMITS = {_literal(limits)};",
+        f"const GENES = {_literal(_GENES[kind](plain))};",
+        _source("common.js"), _source(f"{kind}.js"), _ENTRY,
+        "})();", ""])
+
+
+def _rules_genes(plain: dict) -> dict:
+    return {"rules": [[int(v) for v in plain[situation]] for situation in ruleset.SITUATIONS]}
+
+
+def _thresholds_genes(plain) -> dict:
+    return {"probabilities": [float(p) for p in thresholds.probabilities(plain)]}
+
+
+def _program_genes(plain: list) -> dict:
+    """Each tree's node names in prefix order, read back by the safe reader and every name
+    checked against the primitive set and the script's table."""
+    genes = {}
+    for text, pset, part in zip(plain, (STEP, VERDICT), ("step", "verdict")):
+        tree = parse(text, pset, f"the program's {part}")
+        names = [node.name if isinstance(node, gp.Primitive) else str(node.value) for node in tree]
+        for name in names:
+            if name not in pset.mapping or name not in PRIMITIVE_NAMES[part]:
+                raise UserError(f"the program's {part}: {name!r} cannot be played by a script")
+        genes[part] = names
+    return genes
+
+
+_GENES = {"rules": _rules_genes, "thresholds": _thresholds_genes, "program": _program_genes}
+
+
+def _literal(data) -> str:
+    """``data`` as a JavaScript literal (JSON), safe inside an HTML ``<script>`` element."""
+    text = json.dumps(data, allow_nan=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _source(name: str) -> str:
+    return resources.files("nim_evo.web").joinpath("assets", name).read_text(encoding="utf-8")
