@@ -115,3 +115,37 @@ def test_export_writes_a_page_with_the_runs_history_and_never_replaces_a_file(tm
         assert error.count("\n") == 1 and message in error, error
     assert page.read_bytes() == before and not (tmp_path / "b.html").exists()
     assert export(["--html", str(page), strategy, "--force"]) == 0
+
+
+def page_scripts(page: Path) -> str:
+    """The exported page's game data and strategy scripts (the game script needs a document)."""
+    scripts = re.findall(r"<script>\n(.*?)\n</script>", page.read_text(), re.S)
+    assert len(scripts) == 3
+    return scripts[0] + "\n" + scripts[1]
+
+
+@needs_node
+def test_exported_pages_of_every_kind_play_as_the_engine(tmp_path, champion):
+    """A page per kind, exported by the command, its scripts run as the browser runs them: the
+    champion's distribution at every position of the page's board equals the Python agent's."""
+    from nim_evo.genomes import genome_document
+    from nim_evo.genomes.program import Program
+    from nim_evo.io import write_json
+
+    program = tmp_path / "xor-program.json"
+    write_json(program, genome_document("program", Program(["sub(or(a, p), and(a, p))", "eq(v, 0)"]),
+                                        Rules((1, 3, 5, 7, 9)), name="xor-program"))
+    files = [champion, program, *(GENOMES / name for name in (
+        "1-3-5-7-9-seed2-rules.json", "1-3-5-7-9-seed3-thresholds.json", "17-cap3-misere-seed1-rules.json",
+        "2-3-4-5-misere-seed1-table.json", "wincount-21-cap3-seed0.json", "subgame-17-cap3-misere-seed1.json"))]
+    for strategy in files:
+        page = tmp_path / f"{strategy.stem}.html"
+        assert export(["--html", str(page), str(strategy)]) == 0
+        agent = load_strategy(strategy)
+        positions = [p for p in product(*(range(n + 1) for n in agent.rules.piles)) if any(p)]
+        script = page_scripts(page) + "\nconst board = NIM_GAME.piles;"
+        program_text = script + f"\nconsole.log(JSON.stringify({script_json([list(p) for p in positions])}" \
+                                ".map((p) => nimDistribution(p, board))));"
+        done = subprocess.run([NODE, "-"], input=program_text, capture_output=True, text=True, timeout=300, check=True)
+        for piles, moves in zip(positions, json.loads(done.stdout)):
+            assert as_dict(moves) == pytest.approx(python_moves(agent, piles)), (strategy.name, piles)
