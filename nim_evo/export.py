@@ -50,11 +50,24 @@ def main(argv) -> int:
     if args.run is not None:
         history = history_svg(args.run)
         run_config = read_json(Path(args.run) / "config.json")
+        _check_same_run(args.strategy, read_json(args.strategy).get("run_config"), args.run, run_config)
     text = build_page(agent, champion_facts(args.strategy, agent, run_config), history)
     atomic_write_text(page, text, replace=args.force)
     print(f"{page}: open it in a browser to play {agent.rules.name} against {getattr(agent, 'name', 'the champion')} "
           f"({len(text.encode()) // 1024:,} KiB, no network needed)")
     return 0
+
+
+def _check_same_run(strategy, recorded, run_dir, config) -> None:
+    """Refuse a run that did not make the strategy: its settings (all but the generations, which
+    a resume raises) must be those the file records."""
+    if not isinstance(recorded, dict):
+        return  # a file older than run_config, or a learner: nothing to compare
+    settled = {key: value for key, value in recorded.items() if key != "generations"}
+    differ = [key for key, value in settled.items() if config.get(key) != value]
+    if differ:
+        raise UsageError(f"{strategy} was not evolved by the run in {run_dir}: its {differ[0]} differs "
+                         f"({settled[differ[0]]!r} in the file, {config.get(differ[0])!r} in the run)")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import shutil
 import pytest
 
 from nim_evo.arena import main as arena
+from nim_evo.export import main as export
 from nim_evo.learn import main as learn
 from nim_evo.play import main as play_main
 from nim_evo.plot import main as plot
@@ -25,7 +26,7 @@ def play(argv):
     return play_main(argv, stdin=io.StringIO(""), stdout=io.StringIO())
 
 
-COMMANDS = {"run": run, "learn": learn, "plot": plot, "play": play, "arena": arena}
+COMMANDS = {"run": run, "learn": learn, "plot": plot, "play": play, "arena": arena, "export": export}
 
 
 @pytest.fixture(scope="module")
@@ -187,6 +188,22 @@ CASES = [
     ("arena", ["random", TABLE, "--game", "1-3-5-7"]),
     ("arena", ["random", "list.json", "--game", "2-3-4"]),
     ("arena", ["random", "empty.json", "--game", "2-3-4"]),
+    # export
+    ("export", [TABLE]),
+    ("export", ["--html", "page.html"]),
+    ("export", ["--html", "page.txt", TABLE]),
+    ("export", ["--html", "page.html", "malformed.json"]),
+    ("export", ["--html", "page.html", "list.json"]),
+    ("export", ["--html", "page.html", "deep.json"]),
+    ("export", ["--html", "page.html", "short-table.json"]),
+    ("export", ["--html", "page.html", "nowhere.json"]),
+    ("export", ["--html", "a-directory.json", TABLE]),
+    ("export", ["--html", "genomes/README.html", "a-directory.json"]),
+    ("export", ["--html", "page.html", TABLE, "--run", "bad-config"]),
+    ("export", ["--html", "page.html", TABLE, "--run", "bad-logbook"]),
+    ("export", ["--html", "page.html", TABLE, "--run", "genomes"]),
+    ("export", ["--html", "page.html", TABLE, "--run", ""]),
+    ("export", ["--html", "page.html", RULES, "--run", "run"]),
 ]
 
 
