@@ -49,14 +49,15 @@ def strategy_script(agent) -> str:
     return lookup_script(agent)
 
 
-def rules_text(rules: Rules) -> str:
-    """The rules in a sentence a person reads before the first move."""
-    piles = " ".join(map(str, rules.piles))
+def rules_text(rules: Rules, piles: bool = True) -> str:
+    """The rules in a sentence a person reads before the first move (with the board's piles,
+    or without them for a champion that plays any board of its family)."""
     take = (f"a move takes 1 to {rules.max_take} objects from one pile" if rules.max_take else
             "a move takes any number of objects, at least one, from one pile")
     end = ("misère: whoever takes the last object loses" if rules.misere else
            "normal play: whoever takes the last object wins")
-    return f"Piles {piles}; {take}; {end}."
+    text = f"{take}; {end}."
+    return f"Piles {' '.join(map(str, rules.piles))}; {text}" if piles else text[:1].upper() + text[1:]
 
 
 def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
@@ -73,17 +74,17 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
         game["piles"] = [1, 3, 5, 7, 9]  # its own board is too big to draw: a board the page draws
     title = f"Play Nim against {getattr(agent, 'name', 'the champion')}"
     piles_field = ('<label>Piles <input id="piles" size="24" aria-describedby="piles-help"></label>'
-                   f'<span class="keys" id="piles-help">any board of its family: up to {MAX_PILES} piles of '
+                   f' <span class="keys" id="piles-help">any board of its family: up to {MAX_PILES} piles of '
                    f'up to {MAX_PILE}</span>') if free else ""
     rows = "".join(f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(str(v))}</td></tr>" for k, v in facts.items())
     about = f'<fieldset><legend>The champion</legend><table class="facts">{rows}</table>'
     if history_svg:
         about += f'<div id="history">{history_svg}</div>'
     about += "</fieldset>"
-    family = "" if not free else (" It plays any board of its family: set your own piles under New game.")
+    family = "" if not free else " It plays any board of these rules: set your own piles under New game."
     return Template(_asset("page.html")).substitute(
         version=html.escape(__version__), title=html.escape(title), css=_asset("page.css"),
-        rules=html.escape(rules_text(rules) + family), piles_field=piles_field, about=about,
+        rules=html.escape(rules_text(rules, piles=not free) + family), piles_field=piles_field, about=about,
         data=f"const NIM_GAME = {script_json(game)};", strategy=strategy_script(agent), game=_asset("page.js"))
 
 
