@@ -307,7 +307,7 @@ def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, o
     check("seed", seed, [SEED])
     agent = make_learner(learner, rules, **params)
     if isinstance(opponents_, str):
-        if "," in opponents_:
+        if "," in opponents_ and not opponents.is_path(opponents_):
             raise UserError(f"a learner trains against one opponent; opponents={opponents_!r} names several")
         opponents_ = resolve_opponent(opponents_, rules, seed)
     if opponents_ is None and seat != "alternate":

@@ -60,10 +60,14 @@ def main(argv) -> int:
 
 def _check_same_run(strategy, recorded, run_dir, config) -> None:
     """Refuse a run that did not make the strategy: its settings (all but the generations, which
-    a resume raises) must be those the file records."""
+    a resume raises) must be those the file records. A file that records no run (a learner, a
+    genome exported before files did) cannot be checked: its page shows the run given."""
+    from nim_evo.evolution.rundir import upgraded_config
+
     if not isinstance(recorded, dict):
-        return  # a file older than run_config, or a learner: nothing to compare
-    settled = {key: value for key, value in recorded.items() if key != "generations"}
+        return  # a learner, or a genome exported before files recorded their run: nothing to compare
+    settled = {key: value for key, value in upgraded_config(recorded).items() if key != "generations"}
+    config = upgraded_config(config)
     differ = [key for key, value in settled.items() if config.get(key) != value]
     if differ:
         raise UsageError(f"{strategy} was not evolved by the run in {run_dir}: its {differ[0]} differs "

@@ -95,7 +95,7 @@ class Progress(_Bar):
         wins = " ".join(f"{name} {record[name]:.3f}" for name in opponents)
         accuracy = record.get("accuracy")
         acc = "" if accuracy is None or accuracy != accuracy else f", acc {100 * accuracy:.1f}%"
-        of = "" if self.ceiling is None else f" of {self.ceiling:.4f}"
+        of = "" if self.ceiling is None else f" of ≤{self.ceiling:.4f}"
         self.show(record["gen"], f"best {record['max']:.4f}{of} mean {record['mean']:.4f}{acc}, {wins}")
 
 

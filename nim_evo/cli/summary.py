@@ -27,6 +27,8 @@ def print_summary(run, panel, jobs: int) -> None:
     print(wrapped(f"champion: {fitness_text(run)}"))
     if config.fitness == "sampled" or panel.tables is None:
         print(wrapped(f"  {noise_text(run)}", "    "))
+    if subgames_text(run):
+        print(f"  {subgames_text(run)}")
     if run.accuracy is not None:
         print(f"  plays a winning move in {100 * run.accuracy:.2f}% of winning positions")
     if run.held_out is not None:
@@ -45,15 +47,20 @@ def print_summary(run, panel, jobs: int) -> None:
 
 
 def fitness_text(run) -> str:
-    """``fitness 0.6667 of 0.6667 possible against this panel (sub-games 0.6619 of 0.6619)``."""
-    values = run.genes.fitness.values
+    """``fitness 0.6667 of at most 0.6667 possible against this panel``: the ceiling bounds what
+    one policy can score (see :attr:`Panel.ceiling`), and a sampled figure may even read above it."""
     ceiling = run.ceiling
-    text = f"fitness {values[0]:.4f}"
-    if ceiling is not None:
-        text += f" of {ceiling[0]:.4f} possible against this panel"
-    if run.config.fitness == "exact" and ceiling is not None:
-        text += f" (sub-games {values[1]:.4f} of {ceiling[1]:.4f})"
-    return text
+    text = f"fitness {run.genes.fitness.values[0]:.4f}"
+    return text if ceiling is None else text + f" of at most {ceiling[0]:.4f} possible against this panel"
+
+
+def subgames_text(run) -> str | None:
+    """The second fitness value, exact fitness only: ``sub-games 0.6619 of at most 0.6619 (...)``."""
+    ceiling = run.ceiling
+    if run.config.fitness != "exact" or ceiling is None:
+        return None
+    return (f"sub-games {run.genes.fitness.values[1]:.4f} of at most {ceiling[1]:.4f} (the mean win rate from "
+            "every position, either to move)")
 
 
 def noise_text(run) -> str:

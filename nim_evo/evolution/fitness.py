@@ -30,6 +30,7 @@ from nim_evo.validation import UserError
 CHUNK = 16  # individuals per evaluation task (sampled fitness: each chunk draws from its own stream)
 EXACT_CHUNK_SMALL, EXACT_CHUNK_LARGE = 80, 8  # exact fitness: below / above SMALL_SPACE positions
 SMALL_SPACE = 10_000
+CEILING_SAMPLED = 200_000  # with sampled fitness, the ceiling is computed on boards of at most this many positions
 
 
 @dataclass(frozen=True)
@@ -86,9 +87,10 @@ class Panel:
         One policy has to answer every opponent at once, so this bounds what it can reach;
         it is reached whenever the replies agree, as they do against a panel of perfect
         players and random play (where any winning move is best). None on a board played
-        without tables."""
-        if self.tables is None:
-            return None
+        without tables, and with sampled fitness on a board of more than
+        :data:`CEILING_SAMPLED` positions."""
+        if self.tables is None or (self.transitions is None and self.space.n_positions > CEILING_SAMPLED):
+            return None  # (sampled fitness keeps no transitions: on a big board, building them costs too much)
         space = self.space
         fitness = subgames = 0.0
         for opponent in self.transitions or self.tables:

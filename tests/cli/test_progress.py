@@ -143,9 +143,9 @@ def test_the_best_fitness_stands_beside_the_most_possible():
     with Progress(2, stream=stream) as bar:
         bar.ceiling = 2 / 3
         bar.update(record(1), OPPONENTS)
-    assert "best 0.5100 of 0.6667 mean 0.2500" in stream.getvalue()
+    assert "best 0.5100 of ≤0.6667 mean 0.2500" in stream.getvalue()
 
 
 def test_a_run_s_bar_shows_its_panel_s_ceiling(capsys):
     nim_evo.evolve("table", nim_evo.Rules((2, 3)), generations=1, population=4, offspring=4, opponents=["nimsum"])
-    assert "of 0.5000 mean" in capsys.readouterr().err  # 2-3: one seat wins against a perfect player
+    assert "of ≤0.5000 mean" in capsys.readouterr().err  # 2-3: one seat wins against a perfect player

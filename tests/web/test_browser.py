@@ -29,7 +29,6 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOT = ROOT / "runs" / "page-screenshot.png"  # kept out of git (runs/), for a person to look at
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +58,8 @@ def pages(tmp_path_factory):
     run.export(champion)
     made = {}
     for name, strategy in (("champion", champion), ("capped", ROOT / "genomes" / "wincount-21-cap3-seed0.json"),
-                           ("free", ROOT / "genomes" / "1-3-5-7-9-seed3-thresholds.json")):
+                           ("free", ROOT / "genomes" / "1-3-5-7-9-seed3-thresholds.json"),
+                           ("misere", ROOT / "genomes" / "2-3-4-5-misere-seed1-table.json")):
         made[name] = where / f"{name}.html"
         assert export(["--html", str(made[name]), str(strategy)]) == 0
     return made
@@ -154,7 +154,7 @@ def test_keys_play_a_move(browser, pages):
     wait_state(browser, "your-turn")
 
 
-def test_no_request_leaves_the_file_and_the_screenshot_is_real(browser, pages):
+def test_no_request_leaves_the_file_and_the_screenshot_is_real(browser, pages, tmp_path):
     browser.get_log("performance")  # what earlier tests did
     open_page(browser, pages["champion"], "you")
     wait_state(browser, "your-turn")
@@ -164,11 +164,11 @@ def test_no_request_leaves_the_file_and_the_screenshot_is_real(browser, pages):
     urls = {event["params"]["request"]["url"] for event in events if event["method"] == "Network.requestWillBeSent"}
     assert urls and all(url == pages["champion"].as_uri() for url in urls), urls
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    assert browser.save_screenshot(str(SCREENSHOT))
+    screenshot = tmp_path / "page.png"
+    assert browser.save_screenshot(str(screenshot))
     from PIL import Image
 
-    image = np.asarray(Image.open(SCREENSHOT).convert("RGB"))
+    image = np.asarray(Image.open(screenshot).convert("RGB"))
     assert image.shape[:2] == (1000, 1100) or image.shape[1] >= 1000
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 50  # a drawn page, not a blank one
 
@@ -198,9 +198,47 @@ def test_a_board_free_champion_plays_the_piles_a_person_sets(browser, pages):
     rng = np.random.default_rng(2)
     while wait_state(browser, "your-turn", "over") == "your-turn":
         click_a_move(browser, rng)
-    assert body(browser, "winner") in ("you", "champion")
+    last = browser.find_element(By.ID, "log").text.splitlines()[-1]
+    assert body(browser, "winner") == ("you" if last.startswith("You") else "champion")  # normal play: the last take wins
 
 
-def test_the_page_needs_a_strategy_file(tmp_path, capsys):
-    assert export(["--html", str(tmp_path / "x.html"), str(ROOT / "genomes" / "README.md")]) == 2
-    assert not (tmp_path / "x.html").exists()
+def test_in_misere_the_last_take_loses_and_the_perfect_champion_wins_moving_second(browser, pages):
+    """2-3-4-5 misère is lost for the first player: whatever the person clicks, the champion
+    (perfect) wins, and the person takes the last object."""
+    rng = np.random.default_rng(4)
+    for game in range(2):
+        open_page(browser, pages["misere"], "you")
+        while wait_state(browser, "your-turn", "over") == "your-turn":
+            click_a_move(browser, rng)
+        assert body(browser, "winner") == "champion", game
+        assert browser.find_element(By.ID, "log").text.splitlines()[-1].startswith("You took")
+
+
+@pytest.mark.parametrize("saved", [
+    "not json", "null", "[1, 2]", '{"piles": [1, 3, 5, 7, 9]}',
+    '{"board": [1, 3, 5, 7, 9], "piles": [1, 3, 5, 7, 9], "turn": "nobody", "over": false, "log": []}',
+    '{"board": [1, 3, 5, 7, 9], "piles": [0, 0, 0, 0, 0], "turn": "champion", "over": false, "log": []}',
+    '{"board": [2, 2], "piles": [1, 2], "turn": "you", "over": false, "log": []}',
+    '{"board": [1, 3, 5, 7, 9], "piles": [1, 3, 5, 7, 90], "turn": "you", "over": false, "log": []}',
+    '{"board": [1, 3, 5, 7, 1000000000], "piles": [1, 3, 5, 7, 1000000000], "turn": "you", "over": false}',
+])
+def test_a_damaged_saved_game_starts_a_new_one(browser, pages, saved):
+    page = pages["champion"]
+    browser.get(page.as_uri())
+    key = browser.execute_script("return Object.keys(localStorage)[0]")
+    browser.execute_script("localStorage.setItem(arguments[0], arguments[1])", key, saved)
+    browser.refresh()
+    assert wait_state(browser, "your-turn") == "your-turn"
+    assert piles(browser) == [1, 3, 5, 7, 9] and browser.find_element(By.ID, "log").text == ""
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_enter_after_a_click_takes_and_browser_shortcuts_are_left_alone(browser, pages):
+    open_page(browser, pages["champion"], "you")
+    wait_state(browser, "your-turn")
+    browser.find_element(By.CSS_SELECTOR, 'button.obj[data-pile="4"][data-take="2"]').click()
+    page = browser.find_element(By.TAG_NAME, "body")
+    page.send_keys(Keys.CONTROL, "n")  # the browser's new window, not a new game here
+    assert browser.find_element(By.ID, "take").text == "Take 2 from pile 5"
+    browser.switch_to.active_element.send_keys(Keys.ENTER)  # focus is on the object clicked
+    assert piles(browser)[4] == 7

@@ -55,7 +55,7 @@ def test_a_table_page_plays_the_champions_move_at_every_position(champion):
     positions = [tuple(int(n) for n in p) for p in ordered.positions[1:]]
     moves = page_moves(lookup_script(agent), positions)
     assert len(positions) == 3839
-    for piles, page in zip(positions, moves):
+    for piles, page in zip(positions, moves, strict=True):
         assert as_dict(page) == python_moves(agent, piles), piles
 
 
@@ -67,7 +67,7 @@ def test_a_seven_heap_table_page_is_small_and_right():
     rng = np.random.default_rng(5)
     positions = [tuple(int(rng.integers(0, top + 1)) for top in agent.rules.piles) for _ in range(400)]
     positions = [p for p in positions if any(p)]
-    for piles, page in zip(positions, page_moves(script, positions)):
+    for piles, page in zip(positions, page_moves(script, positions), strict=True):
         assert as_dict(page) == python_moves(agent, piles), piles
 
 
@@ -76,7 +76,7 @@ def test_a_seven_heap_table_page_is_small_and_right():
 def test_a_learner_page_plays_its_greedy_moves(name):
     agent = load_strategy(GENOMES / name)
     positions = [p for p in product(*(range(n + 1) for n in agent.rules.piles)) if any(p)]
-    for piles, page in zip(positions, page_moves(lookup_script(agent), positions)):
+    for piles, page in zip(positions, page_moves(lookup_script(agent), positions), strict=True):
         assert as_dict(page) == pytest.approx(python_moves(agent, piles)), piles
 
 
@@ -147,5 +147,10 @@ def test_exported_pages_of_every_kind_play_as_the_engine(tmp_path, champion):
         program_text = script + f"\nconsole.log(JSON.stringify({script_json([list(p) for p in positions])}" \
                                 ".map((p) => nimDistribution(p, board))));"
         done = subprocess.run([NODE, "-"], input=program_text, capture_output=True, text=True, timeout=300, check=True)
-        for piles, moves in zip(positions, json.loads(done.stdout)):
+        for piles, moves in zip(positions, json.loads(done.stdout), strict=True):
             assert as_dict(moves) == pytest.approx(python_moves(agent, piles)), (strategy.name, piles)
+
+
+def test_the_page_needs_a_strategy_file(tmp_path, capsys):
+    assert export(["--html", str(tmp_path / "x.html"), str(GENOMES / "README.md")]) == 2
+    assert not (tmp_path / "x.html").exists()

@@ -36,12 +36,32 @@ const nim = (() => {
   }
 
   function load() {
+    // A saved game is used only if it is a game of this page: a board it may play, a position
+    // reached from it, a turn, a log; anything else (stale, damaged, edited) starts a new game.
     try {
       const saved = JSON.parse(localStorage.getItem(STORE));
-      const piles = (list) => Array.isArray(list) && list.every((n) => Number.isInteger(n) && n >= 0);
-      if (saved && piles(saved.piles) && piles(saved.board) && saved.board.length === saved.piles.length) return saved;
-    } catch (e) { /* nothing saved, or not readable: a new game */ }
-    return null;
+      return saved && playable(saved) ? saved : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function playable(saved) {
+    const counts = (list) => Array.isArray(list) && list.length >= 1 && list.length <= game.maxPiles &&
+      list.every((n) => Number.isInteger(n) && n >= 0 && n <= game.maxPile);
+    const {board, piles} = saved;
+    if (!counts(board) || !counts(piles) || board.length !== piles.length) return false;
+    if (!game.boardFree && board.join(",") !== game.piles.join(",")) return false;
+    if (piles.some((n, i) => n > board[i]) || !Array.isArray(saved.log)) return false;
+    if (!["you", "champion"].includes(saved.turn) || typeof saved.over !== "boolean") return false;
+    const empty = piles.every((n) => n === 0);
+    if (saved.over !== empty || (saved.over && !["you", "champion"].includes(saved.winner))) return false;
+    saved.pile = -1;
+    saved.count = 0;
+    const last = saved.lastMove;
+    if (!(last && Number.isInteger(last.pile) && last.pile >= 0 && last.pile < piles.length &&
+          Number.isInteger(last.count) && last.count >= 1)) saved.lastMove = null;
+    return true;
   }
 
   function newGame(piles, first) {
@@ -134,7 +154,10 @@ const nim = (() => {
   }
 
   function onKey(event) {
-    if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+    // the browser's own shortcuts (Ctrl+N, Cmd+1, Ctrl+plus) and keys meant for a field or a
+    // focused button stay theirs
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("button:not(.obj), input, select, textarea")) return;
     const key = event.key;
     if (/^[1-9]$/.test(key)) {
       const pile = Number(key) - 1;
