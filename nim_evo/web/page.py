@@ -67,7 +67,7 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
 
     rules = agent.rules
     free = board_free(agent)
-    game = {"name": f"{getattr(agent, 'name', 'champion')}:{rules.name}", "piles": list(rules.piles),
+    game = {"piles": list(rules.piles),
             "maxTake": rules.max_take, "misere": bool(rules.misere), "boardFree": free,
             "maxPile": MAX_PILE if free else max(rules.piles), "maxPiles": MAX_PILES if free else len(rules.piles)}
     if free and (len(rules.piles) > MAX_PILES or max(rules.piles) > MAX_PILE):

@@ -1,13 +1,12 @@
 "use strict";
 // The game a person plays against the champion: the board, whose turn it is, clicks and keys.
-// Given by the page before this script: NIM_GAME = {name, piles, maxTake, misere, boardFree,
+// Given by the page before this script: NIM_GAME = {piles, maxTake, misere, boardFree,
 // maxPile, maxPiles} and nimDistribution(piles, board) -> [[pile, count, probability], ...],
-// the champion's moves at a position (pile 0-based) of a game begun on board. The state lives in localStorage, so a
-// reload goes on with the same game.
+// the champion's moves at a position (pile 0-based) of a game begun on board. The state lives in
+// the address's fragment, so a reload goes on with the same game.
 
 const nim = (() => {
   const game = NIM_GAME;
-  const STORE = "nim_evo:" + game.name;
   const PAUSE = 700;  // ms before the champion answers: a visible pause
   let state = null;   // {piles, turn: "you" | "champion", first, over, winner, log, pile, count}
   let timer = null;
@@ -32,14 +31,16 @@ const nim = (() => {
   }
 
   function save() {
-    try { localStorage.setItem(STORE, JSON.stringify(state)); } catch (e) { /* private mode: no memory */ }
+    // The game lives in the page's address (its fragment), written at once: a reload, even a
+    // moment after a move, goes on with it (storage APIs commit asynchronously).
+    history.replaceState(null, "", "#game=" + encodeURIComponent(JSON.stringify(state)));
   }
 
   function load() {
     // A saved game is used only if it is a game of this page: a board it may play, a position
     // reached from it, a turn, a log; anything else (stale, damaged, edited) starts a new game.
     try {
-      const saved = JSON.parse(localStorage.getItem(STORE));
+      const saved = JSON.parse(decodeURIComponent(location.hash.replace(/^#game=/, "")));
       return saved && playable(saved) ? saved : null;
     } catch (e) {
       return null;
