@@ -39,7 +39,7 @@ from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution import cluster, loop
 from nim_evo.evolution.feasible import check_feasible, expected_time
 from nim_evo.evolution.fitness import accuracy, ceiling
-from nim_evo.evolution.rundir import RunDir, individual_document, upgraded_config
+from nim_evo.evolution.rundir import RunDir, individual_document, run_settings
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import read_json, write_json
 from nim_evo.learners import LEARNERS, make_learner
@@ -379,10 +379,8 @@ def exported_by(path: Path, document: dict) -> bool:
         return False
     if not isinstance(existing, dict) or not isinstance(existing.get("run_config"), dict):
         return False
-    same = {key: value for key, value in upgraded_config(existing["run_config"]).items() if key != "generations"}
-    ours = {key: value for key, value in document["run_config"].items() if key != "generations"}
     return existing.get("format") == document.get("format") and existing.get("run") == document.get("run") \
-        and same == ours
+        and run_settings(existing["run_config"]) == run_settings(document["run_config"])
 
 
 def _check_jobs(jobs, backend: str, scheduler) -> int | None:

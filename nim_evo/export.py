@@ -62,12 +62,11 @@ def _check_same_run(strategy, recorded, run_dir, config) -> None:
     """Refuse a run that did not make the strategy: its settings (all but the generations, which
     a resume raises) must be those the file records. A file that records no run (a learner, a
     genome exported before files did) cannot be checked: its page shows the run given."""
-    from nim_evo.evolution.rundir import upgraded_config
+    from nim_evo.evolution.rundir import run_settings
 
     if not isinstance(recorded, dict):
         return  # a learner, or a genome exported before files recorded their run: nothing to compare
-    settled = {key: value for key, value in upgraded_config(recorded).items() if key != "generations"}
-    config = upgraded_config(config)
+    settled, config = run_settings(recorded), run_settings(config) or {}
     differ = [key for key, value in settled.items() if config.get(key) != value]
     if differ:
         raise UsageError(f"{strategy} was not evolved by the run in {run_dir}: its {differ[0]} differs "

@@ -122,7 +122,7 @@ class RunDir:
             raise UserError(f"{self.checkpoint_path}: {error}") from None
         extras = self._extras(data)
         written = read_json(self.config_path) if self.config_path.exists() else None  # corrupt: UserError
-        if written is not None and _without_generations(upgraded_config(written)) != _without_generations(config.to_json()):
+        if written is not None and run_settings(written) != run_settings(config.to_json()):
             raise UserError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
         if written != config.to_json():  # (only once everything is checked)
             write_json(self.config_path, config.to_json())
@@ -255,7 +255,11 @@ def upgraded_config(written):
         return written
 
 
-def _without_generations(config_json) -> dict | None:
+def run_settings(config_json) -> dict | None:
+    """What makes two configurations the same run: the configuration as this nim_evo reads it
+    (:func:`upgraded_config`) without its generations, which a resume may raise; ``None`` for
+    what is not a configuration."""
+    config_json = upgraded_config(config_json)
     if not isinstance(config_json, dict):
         return None
     return {key: value for key, value in config_json.items() if key != "generations"}
