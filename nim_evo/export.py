@@ -46,12 +46,13 @@ def main(argv) -> int:
     from nim_evo.web.page import build_page, champion_facts, history_svg
 
     agent = load_strategy(args.strategy)
+    data = read_json(args.strategy)  # (a readable strategy file: load_strategy read it)
     run_config = history = None
     if args.run is not None:
         history = history_svg(args.run)
         run_config = read_json(Path(args.run) / "config.json")
-        _check_same_run(args.strategy, read_json(args.strategy).get("run_config"), args.run, run_config)
-    text = build_page(agent, champion_facts(args.strategy, agent, run_config), history)
+        _check_same_run(args.strategy, data.get("run_config"), args.run, run_config)
+    text = build_page(agent, champion_facts(args.strategy, data, agent, run_config), history)
     atomic_write_text(page, text, replace=args.force)
     print(f"{page}: open it in a browser to play {agent.rules.name} against {getattr(agent, 'name', 'the champion')} "
           f"({len(text.encode()) // 1024:,} KiB, no network needed)")

@@ -27,8 +27,9 @@ def print_summary(run, panel, jobs: int) -> None:
     print(wrapped(f"champion: {fitness_text(run)}"))
     if config.fitness == "sampled" or panel.tables is None:
         print(wrapped(f"  {noise_text(run)}", "    "))
-    if subgames_text(run):
-        print(f"  {subgames_text(run)}")
+    subgames = subgames_text(run)
+    if subgames:
+        print(f"  {subgames}")
     if run.accuracy is not None:
         print(f"  plays a winning move in {100 * run.accuracy:.2f}% of winning positions")
     if run.held_out is not None:

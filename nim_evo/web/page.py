@@ -25,7 +25,6 @@ from string import Template
 
 from nim_evo.engine.rules import Rules
 from nim_evo.genomes import GenomeAgent, get_kind
-from nim_evo.io import read_json
 from nim_evo.web.lookup import lookup_script, script_json
 
 MAX_PILE, MAX_PILES = 40, 12  # the boards a person may set for a board-free champion (objects are drawn)
@@ -88,9 +87,9 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
         data=f"const NIM_GAME = {script_json(game)};", strategy=strategy_script(agent), game=_asset("page.js"))
 
 
-def champion_facts(path, agent, run_config: dict | None = None) -> dict:
-    """What the page says the champion is, from its strategy file (and its run's config)."""
-    data = read_json(path)
+def champion_facts(path, data: dict, agent, run_config: dict | None = None) -> dict:
+    """What the page says the champion is, from its strategy file ``path`` (read as ``data``)
+    and its run's config."""
     config = run_config or data.get("run_config") or {}
     kind = getattr(agent, "kind", None) or f"{data.get('learner', 'learned')} learner"
     facts = {"strategy": f"{kind} ({Path(path).name})", "board": agent.rules.name}
