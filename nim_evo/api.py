@@ -34,7 +34,7 @@ from nim_evo.cli.text import wrapped
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import tabulable
 from nim_evo.evaluation import opponents
-from nim_evo.evaluation.opponents import resolve as resolve_opponent
+from nim_evo.evaluation.opponents import resolve as resolve_opponent, several as several_opponents
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution import cluster, loop
 from nim_evo.evolution.feasible import check_feasible, expected_time
@@ -307,7 +307,7 @@ def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, o
     check("seed", seed, [SEED])
     agent = make_learner(learner, rules, **params)
     if isinstance(opponents_, str):
-        if "," in opponents_ and not opponents.is_path(opponents_):
+        if several_opponents(opponents_):
             raise UserError(f"a learner trains against one opponent; opponents={opponents_!r} names several")
         opponents_ = resolve_opponent(opponents_, rules, seed)
     if opponents_ is None and seat != "alternate":

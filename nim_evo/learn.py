@@ -103,7 +103,7 @@ def _learn(args, command: str) -> int:
         raise UsageError(f"the board {rules.name} has {space_size(rules, symmetry):,} {what}; learners keep a "
                          f"table over every one of them, so they need a board that can be enumerated")
     check_flags(args, {"seed": [SEED], "games": [EPISODES]})
-    if args.opponents is not None and "," in args.opponents and not opponents.is_path(args.opponents):
+    if args.opponents is not None and opponents.several(args.opponents):
         raise UsageError(f"a learner trains against one opponent; --opponents {args.opponents!r} names several")
     learner = make_learner(args.learner, rules, **params)
     episodes = learner.episodes if args.games is None else args.games

@@ -29,6 +29,12 @@ def is_path(spec: str) -> bool:
     return spec.endswith(".json") or os.sep in spec or "/" in spec
 
 
+def several(spec: str) -> bool:
+    """Whether ``spec`` names several opponents (``a,b``) where one is wanted: a comma outside
+    a file's path."""
+    return "," in spec and not is_path(spec)
+
+
 def label(spec: str) -> str:
     """How an opponent spec is named in tables and pictures: a file by its stem."""
     return Path(spec).stem if is_path(spec) else spec

@@ -264,3 +264,10 @@ def test_the_api_s_old_keywords_warn_and_train_the_same():
     assert np.array_equal(old.policy(old.space), new.policy(new.space))
     with pytest.raises(nim_evo.UserError, match="old name of games"):
         nim_evo.train("wincount", rules, episodes=200, games=200)
+
+
+def test_the_api_trains_against_one_opponent():
+    import nim_evo
+
+    with pytest.raises(nim_evo.UserError, match="trains against one opponent"):
+        nim_evo.train("wincount", nim_evo.Rules((7,), max_take=3), games=10, opponents="nimsum,random")
