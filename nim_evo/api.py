@@ -251,10 +251,10 @@ class Evolution:
 
 
 def evolve(genome: str = "table", rules: Rules | None = None, *, generations: int = 200, seed: int = 0,
-           opponents=("random", "nimsum", "minimax"), jobs: int = 1, out=None, export=None, force: bool = False,
+           opponents=None, jobs: int = 1, out=None, export=None, force: bool = False,
            progress: bool = True, backend: str = "local", scheduler: str | None = None, **settings) -> Run:
     """Evolve a ``genome`` kind on ``rules`` (default: piles 1-3-5-7-9) against ``opponents``
-    and return the :class:`Run`.
+    (default: the kind's own panel, else random, nimsum and minimax) and return the :class:`Run`.
 
     ``settings`` are the other fields of :class:`~nim_evo.evolution.loop.Config`
     (``population``, ``offspring``, ``fitness``, ``games``, ``starts``, ``space``, ``cxpb``,
@@ -271,8 +271,10 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
         raise UserError(f"evolve() has no setting {unknown[0]!r}; its settings are {', '.join(sorted(fields))}")
     if genome in kind_names():  # the kind's own settings where not given (an unknown kind: Config says so)
         settings = {**get_kind(genome).defaults, **settings}
+    if opponents is not None:
+        settings["opponents"] = tuple(opponents)
     config = loop.Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules,
-                         generations=generations, seed=seed, opponents=tuple(opponents), **settings)
+                         generations=generations, seed=seed, **settings)
     jobs = _check_jobs(jobs, backend, scheduler)
     if export is not None and out is None:
         raise UserError("export goes with out (a run directory); or call export() on the run returned")

@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     fit = p.add_argument_group("fitness")
     fit.add_argument("--opponents", help="comma-separated panel of agents (random, nimsum, minimax, take-3, ...), "
                                          "learners (qlearning, td, ...: trained on first use and cached) or "
-                                         "strategy files (default random,nimsum,minimax)")
+                                         "strategy files (default random,nimsum,minimax; nimsum for program genomes)")
     fit.add_argument("--fitness", choices=["exact", "sampled"],
                      help="exact win probabilities (default) or sampled games")
     fit.add_argument("--games", type=int, help="sampled games per opponent and seat (default 1000; at most 1,000,000)")
@@ -192,6 +192,7 @@ def config_from_args(args) -> Config:
 
     genome = args.genome if args.genome is not None else defaults()["genome"]
     own = get_kind(genome).defaults if genome in kind_names() else {}  # (an unknown kind: Config says so)
+    own = {key: ",".join(value) if key == "opponents" else value for key, value in own.items()}
     values = {key: getattr(args, key) if getattr(args, key) is not None else own.get(key, default)
               for key, default in defaults().items()}
     values.update(selection=args.selection, restart=args.restart)
@@ -202,7 +203,7 @@ def config_from_args(args) -> Config:
         return Config(rules=rules, opponents=opponents, train_boards=boards, **values)
     except ParameterError as error:
         if error.parameter == "opponents":  # say which of the list's rules it breaks
-            given = args.opponents or defaults()["opponents"]
+            given = args.opponents or own.get("opponents", defaults()["opponents"])
             problem = "has an empty name" if "" in opponents else "names an opponent twice"
             raise UsageError(f"--opponents {problem}: {given!r}") from None
         raise error.as_flag() from None

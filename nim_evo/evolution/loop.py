@@ -244,15 +244,16 @@ def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=le
     ``rng`` and on arrays): the cases in a random order, each keeping the candidates within
     the median absolute deviation of the best on it, until one is left (or a random one of
     those left when the cases run out). Individuals with the same cases are one candidate,
-    and the pick among them is the smallest (by ``size``; the first of the smallest): among
-    genomes that play alike, parsimony. Cases every candidate scores alike are skipped: they
-    filter nothing."""
+    and the pick among them is the smaller (by ``size``) of two of them drawn at random:
+    among genomes that play alike, parsimony, without collapsing each behaviour to one
+    genome (crossover needs different genomes to mix). Cases every candidate scores alike
+    are skipped: they filter nothing."""
     values = np.stack([ind.cases for ind in individuals])
     rows, group = np.unique(values, axis=0, return_inverse=True)
     group = group.reshape(-1)
     rows = rows[:, (rows != rows[:1]).any(axis=0)]  # cases that separate some candidates
+    members = [np.flatnonzero(group == g) for g in range(len(rows))]
     sizes = np.array([size(ind) for ind in individuals])
-    smallest = [min(np.flatnonzero(group == g), key=sizes.__getitem__) for g in range(len(rows))]
     chosen = tools.selBest(individuals, 1)
     for _ in range(k - 1):
         candidates = np.arange(len(rows))
@@ -262,7 +263,9 @@ def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=le
             scores = rows[candidates, case]
             deviation = np.median(np.abs(scores - np.median(scores)))
             candidates = candidates[scores >= scores.max() - deviation]
-        chosen.append(individuals[smallest[candidates[rng.integers(len(candidates))]]])
+        alike = members[candidates[rng.integers(len(candidates))]]
+        first, second = alike[rng.integers(len(alike), size=2)]
+        chosen.append(individuals[second if sizes[second] < sizes[first] else first])
     return chosen
 
 

@@ -8,19 +8,20 @@ Two primitive sets (``gp.PrimitiveSetTyped``), types ``int`` and ``bool``:
   ``sub`` (wrapping 64-bit integers); ``and``, ``or``, ``not`` (bitwise); ``mod`` (``mod(x,
   0)`` is ``x``, so ``mod(p, k)`` is the pile itself without a cap); ``shl``, ``shr`` (one
   bit left or right: doubling and halving); ``min``, ``max``; the constants 0, 1, 2.
-- ``VERDICT``, ``g(v, m) -> bool``: ``v`` the folded value of a position, ``m`` its largest
-  pile. Logic on them: ``lt``, ``eq`` (int, int -> bool); ``both``, ``either``, ``negate``
-  (bool); ``if`` (bool, int, int -> int) and ``when`` (bool, bool, bool -> bool); ``min``,
-  ``max``; the constants 0, 1, 2, True and False.
+- ``SCORE``, ``g(v, m) -> int``: ``v`` the folded value of a position, ``m`` its largest
+  pile; the position's score (the lower, the better a position to leave the opponent). Logic
+  on them: ``lt``, ``eq`` (int, int -> bool); ``both``, ``either``, ``negate`` (bool); ``if``
+  (bool, int, int -> int) and ``when`` (bool, bool, bool -> bool); ``min``, ``max``; the
+  constants 0, 1, 2, True and False. (Normal play's score is ``v`` itself.)
 
 No primitive computes ``xor``, the nim-sum, a Grundy value or the misère rule: exclusive or
 has to be found (``sub(or(a, p), and(a, p))`` is one way, ``sub(add(a, p), shl(and(a, p)))``
-another). Why the split: arithmetic in the verdict, or shifts by a variable amount and
+another). Why the split: arithmetic in the second tree, or shifts by a variable amount and
 multiplication in the step, let evolution build hash-like encodings that look positions up
 on the small training boards (such programs reached 0.617 of the 0.632 possible fitness and
 0% on big boards), and comparisons in the step gave it a second, boolean, search space it
-never needed. The step keeps what the exact rules need and the verdict what a threshold on
-the folded value needs; the program as a whole has every operation the issue lists.
+never needed. The step keeps what the exact rules need and the score what a choice among
+folded values needs; the program as a whole has every operation the issue lists.
 
 Expressions are DEAP's prefix notation, e.g. ``sub(or(a, p), and(a, p))``. :func:`parse`
 reads one back from a file: every token must name a primitive or terminal of the set, with
@@ -72,7 +73,7 @@ def _if(condition, then, otherwise):
 
 
 STEP_PRIMITIVES = ("add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max")
-VERDICT_PRIMITIVES = ("min", "max")
+SCORE_PRIMITIVES = ("min", "max")
 INT_PRIMITIVES = {  # name: (function, argument count)
     "add": (np.add, 2), "sub": (np.subtract, 2),
     "and": (np.bitwise_and, 2), "or": (np.bitwise_or, 2), "not": (np.invert, 1),
@@ -110,7 +111,7 @@ def _primitive_set(name: str, arguments: tuple[str, ...], returns: type, integer
 
 
 STEP = _primitive_set("step", ("a", "p", "k"), Int, STEP_PRIMITIVES, logic=False)
-VERDICT = _primitive_set("verdict", ("v", "m"), Bool, VERDICT_PRIMITIVES, logic=True)
+SCORE = _primitive_set("score", ("v", "m"), Int, SCORE_PRIMITIVES, logic=True)
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[(),]")
 
 

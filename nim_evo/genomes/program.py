@@ -1,4 +1,4 @@
-"""Program genome: an evolved rule that tells the positions to move to, on any board.
+"""Program genome: an evolved rule that scores positions, played on any board.
 
 A program is two typed trees (DEAP strongly-typed genetic programming; their language is in
 :mod:`nim_evo.genomes.expressions`):
@@ -6,32 +6,45 @@ A program is two typed trees (DEAP strongly-typed genetic programming; their lan
 - the **step** ``f(a, p, k) -> int``, folded over a position's pile sizes in ascending order
   from ``a = 0`` (so a position's value does not depend on how its piles are arranged, and
   the fold reads any number of piles): ``v = f(...f(f(0, p1, k), p2, k)..., pn, k)``;
-- the **verdict** ``g(v, m) -> bool``, whether the position (value ``v``, largest pile
-  ``m``) is lost for the player to move.
+- the **score** ``g(v, m) -> int`` of the position (value ``v``, largest pile ``m``): how
+  good it is to leave to the opponent, the lower the better.
 
-The program plays, among the legal moves in the rules' move order (by pile, then by count
-taken), the first one after which the verdict says the opponent has lost; if none, the first
-legal move. Why this design: a program that scores positions, not moves, states a theory of
-the game, which is what plays boards never seen (a move's score would have to relearn the
-theory for each move); the fold reads boards of any size; and splitting the verdict from the
-fold lets one fold serve normal play (``eq(v, 0)``), the cap (the step reads ``mod(p, k)``)
-and misère play (``when(lt(1, m), eq(v, 0), eq(v, 1))``), none of which the primitives give.
-Normal play's answer, for one: step ``sub(or(a, p), and(a, p))``, verdict ``eq(v, 0)``.
+The program plays the legal move into the position of lowest score; among equal scores, the
+first in the rules' move order (by pile, then by count taken). Why this design: a program
+that scores positions, not moves, states a theory of the game, which is what plays boards
+never seen (a move's score would have to relearn the theory for each move); the fold reads
+boards of any size; splitting the score from the fold lets one fold serve normal play (the
+score ``v``), the cap (the step reads ``mod(p, k)``) and misère play (``if(lt(1, m), v, if(eq(v,
+1), 0, 1))``), none of which the primitives give. A score, not a yes/no verdict, because it
+grades the near misses the search has to climb through: with a verdict ("is this position
+lost?"), a step that is not exclusive or yet claims wrong positions lost and plays worse than
+claiming none, so most programs sit on one plateau (lose only when the largest pile is 0);
+with a score, moving to the lowest value of ``p``, of ``or(a, p)``, of ``sub(or(a, p), a)``
+and of ``sub(or(a, p), and(a, p))`` (exclusive or) wins more sub-games at each step, a path
+DEAP's ``mutInsert`` walks one insertion at a time. A verdict is the score ``if(verdict, 0,
+1)``: files written with one (``"verdict"``) are read as that score and play as they did.
+Normal play's answer: step ``sub(or(a, p), and(a, p))``, score ``v``.
+
+Fitness: the program kind plays its tournaments against perfect opponents by default
+(``nimsum`` and ``minimax``). Against a random opponent, the move made from a lost position
+changes the odds, so a program can score above the exact rule by choosing those moves to suit
+the training boards; against perfect play only winning every winnable sub-game counts, and
+only the rule does that on every board. ``--opponents`` sets another panel.
 
 Randomness: DEAP's ``gp`` operators draw from the module-level ``random``. Each operator
 here seeds it from the run's Generator (a draw of ``rng``, which a run derives from its seed
 and generation) and puts its state back after, so a program run gives the same champion with
 any number of workers and after ``--resume``, and leaves Python's ``random`` as it found it.
 Search (measured in ``benchmarks/program.py``): mutation is one of DEAP's ``mutUniform``
-(a subtree regrown), ``mutNodeReplacement`` (one primitive or terminal swapped: xor is one
-swap from ``sub(add(a, p), shl(min(a, p)))``, an exact ``|a - p|``) and ``mutShrink``;
+(a subtree regrown), ``mutNodeReplacement`` (one primitive or terminal swapped),
+``mutInsert`` (a new primitive above a subtree: ``p`` to ``or(a, p)``) and ``mutShrink``;
 survivors are chosen by lexicase selection over every sub-game of the training boards
 (:func:`nim_evo.evolution.loop.select_lexicase`), which keeps programs that win sub-games
 the best ones lose; and a stalled population is replaced by a new one
 (:attr:`ProgramKind.restart`), the hall of fame keeping the best. Bloat: variation is
 under DEAP's ``staticLimit`` of :data:`VARIATION_HEIGHT` (files may hold trees up to
-:data:`~expressions.MAX_HEIGHT`); among programs that play alike, lexicase keeps the
-smallest. The pitfalls of typed GP: ``genFull``/``genGrow`` raise ``IndexError`` when a
+:data:`~expressions.MAX_HEIGHT`); among programs that play alike, lexicase prefers the
+smaller. The pitfalls of typed GP: ``genFull``/``genGrow`` raise ``IndexError`` when a
 type has no terminal at the depth reached (both types have terminals in both sets, so they
 never do); evaluation is vectorised, each tree interpreted once over all positions of a
 board (numpy arrays), never compiled.
@@ -50,25 +63,26 @@ from deap import gp
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
-from nim_evo.genomes.expressions import MAX_HEIGHT, STEP, VERDICT, code, parse, run
+from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, STEP, code, parse, run
 from nim_evo.genomes.protocol import GenomeKind, individual_type, one_hot
 from nim_evo.validation import UserError
 
 NAME = "program"
-PARTS = ("step", "verdict")
-SETS = (STEP, VERDICT)
+PARTS = ("step", "score")
+SETS = (STEP, SCORE)
 INITIAL_HEIGHT = (1, 3)  # genHalfAndHalf's heights for a new tree
 MUTANT_HEIGHT = (0, 2)  # and for the subtree mutUniform grows
 # what fitness is measured on by default: small boards of 2 to 4 piles up to 7 (every one
 # enumerated, exact win rates in a fraction of a second), varied enough that a rule right on
 # all of them is rarely right by accident
 TRAIN_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (1, 2, 5, 7))
-VARIATION_HEIGHT = 8  # staticLimit on variation (answers are 2 to 4 deep; taller trees only slow the search)
+VARIATION_HEIGHT = 5  # staticLimit on variation (the answers are 3 deep; taller trees only slow the search and
+# fit the training boards without the rule)
 _LIMIT = gp.staticLimit(key=operator.attrgetter("height"), max_value=VARIATION_HEIGHT)
 
 
 class Program(list):
-    """The two trees ``[step, verdict]``, each a new ``PrimitiveTree`` (variation changes a
+    """The two trees ``[step, score]``, each a new ``PrimitiveTree`` (variation changes a
     tree in place: a copy never shares one); expressions given are parsed."""
 
     def __init__(self, trees=()):
@@ -95,8 +109,8 @@ def create(rules: Rules, rng: np.random.Generator, container=Program):
         return container(gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS)
 
 
-MUTATIONS = ("uniform", "node", "shrink")
-MUTATION_WEIGHTS = (0.5, 0.35, 0.15)
+MUTATIONS = ("uniform", "node", "insert", "shrink")
+MUTATION_WEIGHTS = (0.35, 0.25, 0.3, 0.1)
 
 
 @_LIMIT  # (staticLimit keeps copies of the positional arguments, and may return one: the tree alone)
@@ -105,6 +119,8 @@ def _mutate_tree(tree, *, pset, how: str):
         return gp.mutNodeReplacement(tree, pset)
     if how == "shrink":
         return gp.mutShrink(tree)
+    if how == "insert":
+        return gp.mutInsert(tree, pset)
     return gp.mutUniform(tree, lambda pset, type_: gp.genFull(pset, *MUTANT_HEIGHT, type_), pset)
 
 
@@ -114,7 +130,7 @@ def _cross_trees(a, b):
 
 
 def mutate(genes, rules: Rules, rng: np.random.Generator):
-    """DEAP's ``mutUniform`` on one of the two trees (a subtree replaced by a new one)."""
+    """One of DEAP's mutations (:data:`MUTATIONS`, by :data:`MUTATION_WEIGHTS`) on one of the two trees."""
     part = int(rng.integers(len(PARTS)))
     how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
     with _seeded(rng):
@@ -131,37 +147,41 @@ def crossover(a, b, rules: Rules, rng: np.random.Generator):
 
 
 def expression(genes) -> str:
-    """The program in one line, e.g. ``fold(sub(or(a, p), and(a, p))) -> eq(v, 0)``."""
-    step, verdict = _trees(genes)
-    return f"fold({step}) -> {verdict}"
+    """The program in one line, step then score, e.g. ``fold(sub(or(a, p), and(a, p))) -> v``."""
+    step, score = _trees(genes)
+    return f"fold({step}) -> {score}"
 
 
-def lost(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
-    """``(k,)`` the verdict on each of ``positions (k, n_piles)``: lost for the player to move."""
-    step, verdict = (code(tree) for tree in _trees(genes))
+def scores(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+    """``(k,)`` int64: the score of each of ``positions (k, n_piles)`` (lower: better to leave)."""
+    step, score = (code(tree) for tree in _trees(genes))
     positions = np.sort(np.asarray(positions, dtype=np.int64), axis=1)
     k = np.int64(0 if rules.max_take is None else rules.max_take + 1)
     value = np.zeros(len(positions), dtype=np.int64)
     with np.errstate(over="ignore"):
         for column in positions.T:
             value = _as_ints(run(step, {"a": value, "p": column, "k": k}), len(positions))
-        answer = run(verdict, {"v": value, "m": positions[:, -1] if positions.size else value})
-    return _as_bools(answer, len(positions))
+        answer = run(score, {"v": value, "m": positions[:, -1] if positions.size else value})
+    return _as_ints(answer, len(positions))
+
+
+def _lowest(successors: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """Per row, the first legal column of lowest score (0 where none is legal; a legal
+    score as high as int64 goes still beats an illegal column)."""
+    lowest = np.where(legal, successors, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
+    return np.where(legal.any(axis=1), (legal & (successors == lowest)).argmax(axis=1), 0)
 
 
 def policy(genes, space: Space) -> np.ndarray:
-    """The move array over an enumerated space: at each position the first legal move into
-    a position the verdict calls lost (else the first legal move)."""
-    verdicts = lost(genes, space.rules, space.positions)
-    good = space.legal & verdicts[np.maximum(space.next, 0)]
-    chosen = np.where(good.any(axis=1), good.argmax(axis=1), space.legal.argmax(axis=1))
-    chosen[~space.legal.any(axis=1)] = 0
-    return chosen
+    """The move array over an enumerated space: at each position the first legal move into a
+    position of lowest score."""
+    values = scores(genes, space.rules, space.positions)
+    return _lowest(values[np.maximum(space.next, 0)], space.legal)
 
 
 def moves(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
     """``(k,)`` the move index (the rules' move list) chosen in each of ``positions`` (0 for
-    an empty one), boards too big to enumerate included (every successor is judged)."""
+    an empty one), boards too big to enumerate included (every successor is scored)."""
     positions = np.asarray(positions, dtype=np.int64)
     move_list = boards.move_list(rules)
     pile, count = move_list[:, 0], move_list[:, 1]
@@ -172,10 +192,8 @@ def moves(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
         legal = part[:, pile] >= count
         after = np.repeat(part[:, None, :], len(pile), axis=1)
         after[:, np.arange(len(pile)), pile] -= count
-        verdicts = lost(genes, rules, after.reshape(-1, part.shape[1])).reshape(len(part), len(pile))
-        good = legal & verdicts
-        pick = np.where(good.any(axis=1), good.argmax(axis=1), legal.argmax(axis=1))
-        chosen[start:start + batch] = np.where(legal.any(axis=1), pick, 0)
+        values = scores(genes, rules, np.maximum(after, 0).reshape(-1, part.shape[1])).reshape(len(part), len(pile))
+        chosen[start:start + batch] = _lowest(values, legal)
     return chosen
 
 
@@ -184,17 +202,24 @@ def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray
 
 
 def to_json(genes, rules: Rules) -> dict:
-    step, verdict = _trees(genes)
-    return {"step": str(step), "verdict": str(verdict), "expression": expression(genes)}
+    step, score = _trees(genes)
+    return {"step": str(step), "score": str(score), "expression": expression(genes)}
 
 
 def from_json(data: dict, rules: Rules, container=Program):
+    """The program of a file; a file of the first programs, a yes/no ``verdict`` ("is this
+    position lost?") in place of the score, is read as the score ``if(verdict, 0, 1)``,
+    which plays exactly as that verdict did (the first move into a position called lost)."""
+    if "score" not in data and isinstance(data.get("verdict"), str):
+        if len(data["verdict"]) > 20 * MAX_NODES:
+            raise UserError(f"the program's verdict must be an expression of at most {MAX_NODES} nodes")
+        data = {**data, "score": f"if({data['verdict']}, 0, 1)"}
     return container(parse(data.get(part), pset, f"the program's {part}") for part, pset in zip(PARTS, SETS))
 
 
 @lru_cache(maxsize=256)
-def _parsed(step: str, verdict: str) -> tuple:
-    return parse(step, STEP, "the program's step"), parse(verdict, VERDICT, "the program's verdict")
+def _parsed(step: str, score: str) -> tuple:
+    return parse(step, STEP, "the program's step"), parse(score, SCORE, "the program's score")
 
 
 def _trees(genes) -> tuple:
@@ -205,16 +230,10 @@ def _trees(genes) -> tuple:
 
 
 def _as_ints(value, size: int) -> np.ndarray:
-    """A step's value as an int64 array (a step may be a constant, or give booleans)."""
+    """A tree's value as an int64 array (a tree may be a constant)."""
     if isinstance(value, np.ndarray) and value.dtype == np.int64 and value.shape == (size,):
         return value
     return np.broadcast_to(np.asarray(value, dtype=np.int64), (size,))
-
-
-def _as_bools(value, size: int) -> np.ndarray:
-    if isinstance(value, np.ndarray) and value.dtype == bool and value.shape == (size,):
-        return value
-    return np.broadcast_to(np.asarray(value, dtype=bool), (size,))
 
 
 class ProgramKind(GenomeKind):
@@ -226,7 +245,7 @@ class ProgramKind(GenomeKind):
     train_boards = TRAIN_BOARDS
     selection = "lexicase"
     restart = 10
-    defaults = {"population": 200, "offspring": 200, "starts": "all"}
+    defaults = {"population": 200, "offspring": 200, "starts": "all", "opponents": ("nimsum",)}
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)
     policy = staticmethod(policy)

@@ -109,7 +109,7 @@ class GenomeKind:
     uses_credit: ClassVar[bool] = False
     selection: ClassVar[str] = "tournament"
     restart: ClassVar[int] = 0
-    defaults: ClassVar[dict] = {}  # run settings of its own (population, offspring, starts), where not given
+    defaults: ClassVar[dict] = {}  # run settings of its own (population, offspring, starts, opponents), where not given
 
     def size(self, genes) -> int:
         """How big a genome is (lexicase selection keeps the smallest of genomes that play alike)."""

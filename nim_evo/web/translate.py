@@ -13,7 +13,7 @@ their family (same cap, same misère flag), with the moves Python's agent plays.
   moves (thresholds, program; a rules genome plays any board). ``board`` matters only to a
   thresholds genome under misère with a cap: Python's nim-sum strategy solves a board it
   can enumerate and guesses (normal-play nim-sum) on a bigger one.
-- for a program, also ``nimLost(piles)``: the verdict on a position (``program.lost``).
+- for a program, also ``nimScore(piles)``: a position's score as a decimal string (``program.scores``).
 
 How each kind becomes JavaScript (the logic lives in ``*.js`` files beside this module, the
 genome in a JSON literal): a **rules** genome is its six ``[pile, count, period, residue]``
@@ -36,7 +36,7 @@ from deap import gp
 from nim_evo.engine import sizes
 from nim_evo.engine.rules import MAX_LISTED_MOVES, Rules
 from nim_evo.genomes import get_kind, ruleset, thresholds
-from nim_evo.genomes.expressions import STEP, VERDICT, parse
+from nim_evo.genomes.expressions import SCORE, STEP, parse
 from nim_evo.validation import UserError
 
 __all__ = ["PRIMITIVE_NAMES", "strategy_script", "translatable"]
@@ -45,8 +45,8 @@ __all__ = ["PRIMITIVE_NAMES", "strategy_script", "translatable"]
 PRIMITIVE_NAMES = {
     "step": frozenset({"add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max",
                        "a", "p", "k", "0", "1", "2"}),
-    "verdict": frozenset({"min", "max", "lt", "eq", "both", "either", "negate", "if", "when",
-                          "v", "m", "0", "1", "2", "True", "False"}),
+    "score": frozenset({"min", "max", "lt", "eq", "both", "either", "negate", "if", "when",
+                        "v", "m", "0", "1", "2", "True", "False"}),
 }
 _ENTRY = """
 globalThis.nimDistribution = function nimDistribution(piles, board) {
@@ -101,7 +101,7 @@ def _program_genes(plain: list) -> dict:
     """Each tree's node names in prefix order, read back by the safe reader and every name
     checked against the primitive set and the script's table."""
     genes = {}
-    for text, pset, part in zip(plain, (STEP, VERDICT), ("step", "verdict")):
+    for text, pset, part in zip(plain, (STEP, SCORE), ("step", "score")):
         tree = parse(text, pset, f"the program's {part}")
         names = [node.name if isinstance(node, gp.Primitive) else str(node.value) for node in tree]
         for name in names:

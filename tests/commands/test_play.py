@@ -280,7 +280,7 @@ def test_a_program_champion_plays_a_board_it_never_saw(tmp_path, capsys):
     import json
 
     path = tmp_path / "program.json"
-    path.write_text(json.dumps(genome_document("program", Program(["sub(or(a, p), and(a, p))", "eq(v, 0)"]),
+    path.write_text(json.dumps(genome_document("program", Program(["sub(or(a, p), and(a, p))", "v"]),
                                                Rules((1, 3, 5, 7)))))
     board = ["--piles", "5", "8", "11", "14", "17", "20", "23", "26", "29", "30"]
     assert main([str(path), *board, "--opponents", "nimsum", "--games", "2"]) == 0

@@ -186,7 +186,7 @@ def made_files(tmp_path_factory):
     return files
 
 
-# strings a program's step or verdict may become: near-expressions, and nesting deep enough to
+# strings a program's step or score may become: near-expressions, and nesting deep enough to
 # overflow a recursive parser
 expressions = st.text(alphabet="akpm012TFrue(),. notandsubmaxlqib", max_size=40) | st.sampled_from(
     ["not(" * 3000 + "a" + ")" * 3000, "add(a, p" * 200, "a" * 100_000, "lt(m, 99999999999999999999)", "sub(p)"])
@@ -200,7 +200,7 @@ def test_a_mutated_program_or_learner_file_loads_or_is_one_user_error(tmp_path, 
     program's expressions replaced by near-expressions): it loads and plays, or it is one line."""
     document = json.loads(made_files[name].read_text())
     path = data.draw(st.sampled_from(list(paths_of(document))))
-    value = data.draw(expressions if name == "program" and path[-1:] in (("step",), ("verdict",)) else json_values)
+    value = data.draw(expressions if name == "program" and path[-1:] in (("step",), ("score",)) else json_values)
     target = tmp_path / "mutated.json"
     target.write_text(json.dumps(replaced(document, path, value)))
     try:

@@ -10,23 +10,24 @@ import pytest
 from deap import gp
 
 from nim_evo import Rules
+from nim_evo.engine import boards
 from nim_evo.engine.space import space_for
 from nim_evo.engine.theory import wins
 from nim_evo.evolution.fitness import accuracy
-from nim_evo.genomes.expressions import MAX_HEIGHT, STEP, VERDICT, parse
-from nim_evo.genomes.program import KIND, Program, expression, lost
+from nim_evo.genomes.expressions import MAX_HEIGHT, SCORE, STEP, parse
+from nim_evo.genomes.program import KIND, Program, expression, scores
 from nim_evo.validation import UserError
 
 XOR = "sub(or(a, p), and(a, p))"
-NORMAL = Program([XOR, "eq(v, 0)"])
-CAPPED = Program(["sub(or(a, mod(p, k)), and(a, mod(p, k)))", "eq(v, 0)"])
-MISERE = Program([XOR, "when(lt(1, m), eq(v, 0), eq(v, 1))"])
+NORMAL = Program([XOR, "v"])
+CAPPED = Program(["sub(or(a, mod(p, k)), and(a, mod(p, k)))", "v"])
+MISERE = Program([XOR, "if(lt(1, m), v, if(eq(v, 1), 0, 1))"])
 
 
 def test_no_primitive_computes_xor_or_the_nim_sum():
-    names = {name for pset in (STEP, VERDICT) for name in pset.mapping}
+    names = {name for pset in (STEP, SCORE) for name in pset.mapping}
     assert not names & {"xor", "nimsum", "nim_sum", "grundy", "misere"}
-    functions = {getattr(p, "name", None) for pset in (STEP, VERDICT) for prims in pset.primitives.values()
+    functions = {getattr(p, "name", None) for pset in (STEP, SCORE) for prims in pset.primitives.values()
                  for p in prims}
     assert "xor" not in functions
     a, b = np.arange(16).repeat(16), np.tile(np.arange(16), 16)
@@ -47,7 +48,7 @@ def test_no_primitive_computes_xor_or_the_nim_sum():
 def test_the_known_winning_programs_play_perfectly(program, rules):
     assert accuracy("program", program, rules) == 1.0
     space = space_for(rules, multiset=False)
-    assert np.array_equal(lost(program, rules, space.positions), ~wins(rules, space.positions))
+    assert np.array_equal(scores(program, rules, space.positions) == 0, ~wins(rules, space.positions))
 
 
 @pytest.mark.parametrize("step", [XOR, "sub(add(a, p), shl(and(a, p)))",
@@ -61,7 +62,7 @@ def test_the_normal_program_judges_big_boards_as_theory_does(step):
         positions = rng.integers(0, 1000, size=(500, piles))
         positions[::2, -1] = np.bitwise_xor.reduce(positions[::2, :-1], axis=1)  # half of them lost
         truth = np.bitwise_xor.reduce(positions, axis=1) == 0
-        assert truth.mean() > 0.4 and np.array_equal(lost(Program([step, "eq(v, 0)"]), rules, positions), truth)
+        assert truth.mean() > 0.4 and np.array_equal(scores(Program([step, "v"]), rules, positions) == 0, truth)
 
 
 def test_play_on_pile_arrays_is_its_play_on_the_enumerated_space():
@@ -84,7 +85,7 @@ def test_play_on_pile_arrays_is_its_play_on_the_enumerated_space():
     ("if(lt(a, p), p, p)", "'if' is not a primitive or terminal"),  # no logic in the step
     ("shl(a, p)", "malformed (expected ')')"),  # shifts are by one bit: no hashing by a variable shift
     ("mul(a, p)", "'mul' is not a primitive or terminal"),
-    ("v", "'v' is not a primitive or terminal"),  # the verdict's argument, not the step's
+    ("v", "'v' is not a primitive or terminal"),  # the score's argument, not the step's
     ("not(" * 13 + "a" + ")" * 13, f"is 13 deep; program genomes are at most {MAX_HEIGHT}"),
     (7, "must be an expression"),
 ])
@@ -95,22 +96,66 @@ def test_a_program_file_is_read_never_run(text, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("when(v, m, m)", "'v' gives int where bool is needed"),
-    ("eq(add(v, 1), 0)", "'add' is not a primitive or terminal"),  # no arithmetic in the verdict
-    ("eq(n, 0)", "'n' is not a primitive or terminal"),
+    ("if(v, m, m)", "'v' gives int where bool is needed"),
+    ("eq(v, 0)", "'eq' gives bool where int is needed"),  # a score, not a verdict
+    ("add(v, 1)", "'add' is not a primitive or terminal"),  # no arithmetic in the score
+    ("min(n, 0)", "'n' is not a primitive or terminal"),
 ])
-def test_the_verdict_is_logic_on_the_folded_value_and_the_largest_pile(text, message):
+def test_the_score_is_logic_on_the_folded_value_and_the_largest_pile(text, message):
     with pytest.raises(UserError, match=message):
-        parse(text, VERDICT, "the verdict")
-    assert str(parse("when(lt(1, m), eq(v, 0), eq(min(v, 2), 1))", VERDICT, "the verdict")).startswith("when(")
+        parse(text, SCORE, "the score")
+    assert str(parse("if(lt(1, m), v, if(eq(min(v, 2), 1), 0, 1))", SCORE, "the score")).startswith("if(")
 
 
 def test_json_round_trip_and_expression():
     rules = Rules((1, 3, 5))
     document = KIND.to_json(NORMAL, rules)
-    assert document == {"step": XOR, "verdict": "eq(v, 0)", "expression": f"fold({XOR}) -> eq(v, 0)"}
+    assert document == {"step": XOR, "score": "v", "expression": f"fold({XOR}) -> v"}
     back = KIND.from_json(document, rules)
     assert expression(back) == expression(NORMAL) and all(isinstance(t, gp.PrimitiveTree) for t in back)
+
+
+def test_the_move_made_is_the_first_into_a_position_of_lowest_score():
+    """Scores that tie are broken by the rules' move order (by pile, then count): a score of
+    the largest pile alone moves to the smallest largest pile there is, the first such move."""
+    rules = Rules((2, 3, 4))
+    space = space_for(rules, multiset=False)
+    chosen = KIND.policy(Program(["max(a, p)", "v"]), space)
+    move_list = boards.move_list(rules)
+    for position, legal, after, move in zip(space.positions, space.legal, space.next, chosen):
+        if not legal.any():
+            continue
+        largest = [space.positions[after[j]].max() for j in np.flatnonzero(legal)]
+        first = np.flatnonzero(legal)[int(np.argmin(largest))]
+        assert move == first, (position, move_list[move], move_list[first])
+
+
+@pytest.mark.parametrize("step, verdict", [(XOR, "eq(v, 0)"), ("p", "lt(v, 2)"), ("sub(p, a)", "either(eq(v, 0), lt(m, 2))"),
+                                            (XOR, "when(lt(1, m), eq(v, 0), eq(v, 1))")])
+def test_a_file_with_a_verdict_plays_as_that_verdict_did(step, verdict):
+    """The first programs said yes or no ("is the position lost?") and played the first move
+    into a position called lost, else the first legal move: such a file is read as the score
+    ``if(verdict, 0, 1)`` and makes those very moves."""
+    from nim_evo.genomes.expressions import Bool, _primitive_set, evaluate
+
+    verdicts = _primitive_set("verdict", ("v", "m"), Bool, ("min", "max"), logic=True)
+    judge = parse(verdict, verdicts, "the verdict")
+    rules = Rules((1, 3, 5, 7), misere=True)
+    space = space_for(rules, multiset=False)
+    program = KIND.from_json({"step": step, "verdict": verdict}, rules)
+    assert str(program[1]) == f"if({verdict}, 0, 1)"
+    values = np.zeros(space.n_positions, dtype=np.int64)
+    ordered = np.sort(space.positions, axis=1)
+    for column in ordered.T:
+        values = np.broadcast_to(evaluate(parse(step, STEP, "s"), a=values, p=column, k=np.int64(0)), values.shape)
+    called_lost = np.broadcast_to(evaluate(judge, v=values, m=ordered[:, -1]), values.shape)
+    chosen = KIND.policy(program, space)
+    for row in np.flatnonzero(space.legal.any(axis=1)):
+        legal = np.flatnonzero(space.legal[row])
+        into_lost = [j for j in legal if called_lost[space.next[row, j]]]
+        assert chosen[row] == (into_lost[0] if into_lost else legal[0])
+    with pytest.raises(UserError, match="'xor' is not a primitive"):
+        KIND.from_json({"step": step, "verdict": "xor(v, m)"}, rules)
 
 
 def test_operators_are_reproducible_and_leave_python_random_alone():
@@ -145,9 +190,9 @@ def test_a_copy_never_shares_a_tree_with_its_parent():
 
 def test_checkpoint_genes_are_checked():
     rules = Rules((1, 3, 5))
-    assert KIND.check_plain(KIND.plain(NORMAL), rules) == [XOR, "eq(v, 0)"]
+    assert KIND.check_plain(KIND.plain(NORMAL), rules) == [XOR, "v"]
     with pytest.raises(UserError, match="genes\\[1\\]: 'a' is not a primitive"):
-        KIND.check_plain([XOR, "eq(a, 0)"], rules)
+        KIND.check_plain([XOR, "min(a, 0)"], rules)
     with pytest.raises(UserError, match="the program's two expressions"):
         KIND.check_plain([XOR], rules)
 
@@ -173,9 +218,9 @@ def test_a_program_run_is_the_same_with_two_jobs_and_after_resume(tmp_path):
     --jobs 2, and a run stopped at generation 3 and resumed gives the straight run's result."""
     from nim_evo.run import main
 
-    assert _run(tmp_path, "straight", "--generations", "6") == 0
-    assert _run(tmp_path, "two", "--generations", "6", "--jobs", "2") == 0
-    assert _run(tmp_path, "stopped", "--generations", "3") == 0
+    assert _run(tmp_path, "straight", "--generations", "6", "--seed", "3") == 0
+    assert _run(tmp_path, "two", "--generations", "6", "--jobs", "2", "--seed", "3") == 0
+    assert _run(tmp_path, "stopped", "--generations", "3", "--seed", "3") == 0
     assert main(["--resume", str(tmp_path / "stopped"), "--generations", "6", "--quiet",
                  "--genomes-dir", str(tmp_path / "genomes")]) == 0
     straight = _outcome(tmp_path, "straight")

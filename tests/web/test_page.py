@@ -133,7 +133,7 @@ def test_exported_pages_of_every_kind_play_as_the_engine(tmp_path, champion):
     from nim_evo.io import write_json
 
     program = tmp_path / "xor-program.json"
-    write_json(program, genome_document("program", Program(["sub(or(a, p), and(a, p))", "eq(v, 0)"]),
+    write_json(program, genome_document("program", Program(["sub(or(a, p), and(a, p))", "v"]),
                                         Rules((1, 3, 5, 7, 9)), name="xor-program"))
     files = [champion, program, *(GENOMES / name for name in (
         "1-3-5-7-9-seed2-rules.json", "1-3-5-7-9-seed3-thresholds.json", "17-cap3-misere-seed1-rules.json",

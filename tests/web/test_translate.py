@@ -15,7 +15,7 @@ from deap import gp
 from nim_evo import Rules
 from nim_evo.engine.rules import MAX_LISTED_MOVES
 from nim_evo.genomes import GenomeAgent, genome_document, genome_from_document, get_kind, ruleset
-from nim_evo.genomes.expressions import STEP, VERDICT
+from nim_evo.genomes.expressions import SCORE, STEP
 from nim_evo.genomes.program import Program
 from nim_evo.validation import UserError
 from nim_evo.web.translate import PRIMITIVE_NAMES, strategy_script, translatable
@@ -29,21 +29,26 @@ XOR = "sub(or(a, p), and(a, p))"
 # programs that take every primitive to its edges: negative operands of mod (either sign,
 # and mod by zero), int64 overflow of add, sub and shl, shr of negatives, min and max of them
 EDGE_PROGRAMS = [
-    ("mod(not(add(shl(shl(shl(a))), p)), sub(k, add(p, 2)))", "lt(v, min(m, 2))"),
-    ("add(shl(shl(shl(shl(shl(shl(add(a, p))))))), p)", "lt(v, 0)"),
-    ("shr(sub(not(a), shl(shl(p))))", "either(lt(v, 0), eq(v, m))"),
+    ("mod(not(add(shl(shl(shl(a))), p)), sub(k, add(p, 2)))", "if(lt(v, min(m, 2)), v, m)"),
+    ("add(shl(shl(shl(shl(shl(shl(add(a, p))))))), p)", "v"),
+    ("shr(sub(not(a), shl(shl(p))))", "if(either(lt(v, 0), eq(v, m)), 0, max(v, m))"),
     ("max(min(sub(a, p), mod(p, not(k))), or(and(a, not(p)), shr(a)))",
-     "when(negate(lt(m, v)), both(lt(0, v), True), either(False, eq(max(v, 1), if(lt(v, m), 1, 2))))"),
-    ("mod(sub(shl(shl(shl(shl(shl(shl(or(a, 1))))))), p), sub(0, add(mod(a, 2), 1)))", "eq(v, 0)"),
-    ("mod(sub(a, mod(p, k)), sub(p, mod(p, k)))", "eq(v, 0)"),
-    ("shr(shl(shl(shl(shl(shl(shl(shl(add(a, p)))))))))", "eq(if(lt(v, 0), 0, 1), 1)"),
-    (XOR, "when(lt(1, m), eq(if(eq(v, 0), 0, v), 0), either(eq(v, 1), False))"),
+     "if(when(negate(lt(m, v)), both(lt(0, v), True), either(False, eq(max(v, 1), if(lt(v, m), 1, 2)))), min(v, m), "
+     "2)"),
+    ("mod(sub(shl(shl(shl(shl(shl(shl(or(a, 1))))))), p), sub(0, add(mod(a, 2), 1)))", "v"),
+    ("mod(sub(a, mod(p, k)), sub(p, mod(p, k)))", "max(v, 0)"),
+    ("shr(shl(shl(shl(shl(shl(shl(shl(add(a, p)))))))))", "if(lt(v, 0), 0, 1)"),
+    (XOR, "if(lt(1, m), if(eq(v, 0), 0, v), if(either(eq(v, 1), False), 0, 1))"),
 ]
 
 
-def _program_from_document(step: str, verdict: str, rules: Rules):
-    """A program as genome files give it: a document through JSON, read back."""
-    document = genome_document("program", Program([step, verdict]), rules)
+def _program_from_document(step: str, score: str, rules: Rules, verdict: str | None = None):
+    """A program as genome files give it: a document through JSON, read back (with
+    ``verdict``, a file of the first programs, which said yes or no instead of a score)."""
+    document = genome_document("program", Program([step, score]), rules)
+    if verdict is not None:
+        del document["genome"]["score"]
+        document["genome"]["verdict"] = verdict
     return genome_from_document(json.loads(json.dumps(document)))[1]
 
 
@@ -51,7 +56,7 @@ def _deep_program(seed: int):
     state = random.getstate()
     random.seed(seed)
     try:
-        return Program([gp.PrimitiveTree(gp.genHalfAndHalf(pset, 2, 5)) for pset in (STEP, VERDICT)])
+        return Program([gp.PrimitiveTree(gp.genHalfAndHalf(pset, 2, 5)) for pset in (STEP, SCORE)])
     finally:
         random.setstate(state)
 
@@ -68,8 +73,9 @@ def genomes(kind: str, rules: Rules) -> list:
         return randoms + [np.eye(8)[7], np.zeros(8), np.array([0, 0, 0, 0.4, 0, 0, 0.6, 0]),
                           np.array([0.1, 0, 0.3, 0, 0.2, 0, 0, 0.9])]
     capped = "sub(or(a, mod(p, k)), and(a, mod(p, k)))"
-    known = [_program_from_document(XOR, "eq(v, 0)", rules), _program_from_document(capped, "eq(v, 0)", rules),
-             _program_from_document(XOR, "when(lt(1, m), eq(v, 0), eq(v, 1))", rules)]
+    known = [_program_from_document(XOR, "v", rules), _program_from_document(capped, "v", rules),
+             _program_from_document(XOR, "if(lt(1, m), v, if(eq(v, 1), 0, 1))", rules),
+             _program_from_document(XOR, "v", rules, verdict="when(lt(1, m), eq(v, 0), eq(v, 1))")]
     edges = [Program(pair) for pair in EDGE_PROGRAMS]
     return known + randoms + [_deep_program(seed) for seed in range(3)] + edges
 
@@ -159,9 +165,9 @@ def test_the_script_plays_as_python_plays(kind, family):
 
 @needs_node
 @pytest.mark.parametrize("family", FAMILIES)
-def test_programs_judge_positions_as_python_does(family):
-    """``nimLost`` is ``program.lost`` on big boards (where folds overflow int64)."""
-    from nim_evo.genomes.program import lost
+def test_programs_score_positions_as_python_does(family):
+    """``nimScore`` is ``program.scores`` on big boards (where folds overflow int64)."""
+    from nim_evo.genomes.program import scores
 
     cap, misere = FAMILIES[family]
     rules = Rules((3, 4, 5), cap, misere)
@@ -169,11 +175,11 @@ def test_programs_judge_positions_as_python_does(family):
     groups = [rng.integers(0, top, (100, n)) for n in (1, 5, 12, 40) for top in (1000, 2**53)]
     positions = [tuple(int(x) for x in p) for group in groups for p in group]
     population = genomes("program", rules)
-    scripts = [strategy_script("program", genes, rules) + "\nglobalThis.nimDistribution = nimLost;"
+    scripts = [strategy_script("program", genes, rules) + "\nglobalThis.nimDistribution = nimScore;"
                for genes in population]
     results = run_scripts(scripts, [(p, p) for p in positions])
     for genes, got in zip(population, results):
-        want = [bool(v) for group in groups for v in lost(genes, rules, group)]
+        want = [str(int(v)) for group in groups for v in scores(genes, rules, group)]
         assert got == want, f"{genes}: {sum(g != w for g, w in zip(got, want))} of {len(positions)} differ"
 
 
@@ -185,20 +191,20 @@ def test_which_kinds_are_translatable():
 
 
 def test_the_script_knows_exactly_the_primitive_set():
-    assert PRIMITIVE_NAMES["step"] == set(STEP.mapping) and PRIMITIVE_NAMES["verdict"] == set(VERDICT.mapping)
+    assert PRIMITIVE_NAMES["step"] == set(STEP.mapping) and PRIMITIVE_NAMES["score"] == set(SCORE.mapping)
 
 
-@pytest.mark.parametrize("step, verdict", [("xor(a, p)", "eq(v, 0)"), (XOR, "eq(v, __import__)"),
-                                           (XOR, "eq(v, 0); alert(1)"), ("add(a, v)", "eq(v, 0)")])
-def test_a_name_outside_the_primitive_set_is_refused(step, verdict):
+@pytest.mark.parametrize("step, score", [("xor(a, p)", "v"), (XOR, "min(v, __import__)"),
+                                         (XOR, "v; alert(1)"), ("add(a, v)", "v")])
+def test_a_name_outside_the_primitive_set_is_refused(step, score):
     rules = Rules((3, 4, 5))
-    document = genome_document("program", Program([XOR, "eq(v, 0)"]), rules)
-    document["genome"].update(step=step, verdict=verdict)
+    document = genome_document("program", Program([XOR, "v"]), rules)
+    document["genome"].update(step=step, score=score)
     with pytest.raises(UserError) as raised:
         genome_from_document(json.loads(json.dumps(document)))
     assert "\n" not in str(raised.value)
     with pytest.raises(UserError) as raised:
-        strategy_script("program", [step, verdict], rules)
+        strategy_script("program", [step, score], rules)
     assert "\n" not in str(raised.value) and "program's" in str(raised.value)
 
 
@@ -208,7 +214,7 @@ def test_a_tree_holding_a_foreign_primitive_is_refused():
     foreign.renameArguments(ARG0="a", ARG1="p", ARG2="k")
     foreign.addPrimitive(np.bitwise_xor, [STEP.ret, STEP.ret], STEP.ret, name="xor")
     tree = gp.PrimitiveTree([foreign.mapping["xor"], foreign.mapping["a"], foreign.mapping["p"]])
-    program = Program([XOR, "eq(v, 0)"])
+    program = Program([XOR, "v"])
     program[0] = tree
     with pytest.raises(UserError, match="'xor' is not a primitive"):
         strategy_script("program", program, Rules((3, 4, 5)))

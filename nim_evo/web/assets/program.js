@@ -1,5 +1,5 @@
 // The program (nim_evo/genomes/program.py, its language in expressions.py). GENES.step and
-// GENES.verdict: each tree's node names in prefix order, every one checked here against the
+// GENES.score: each tree's node names in prefix order, every one checked here against the
 // closed table below (and in Python against the primitive set). Nothing is evaluated as code:
 // the names select functions of the table, composed into closures.
 //
@@ -31,9 +31,9 @@ const CONSTANTS = {"0": 0n, "1": 1n, "2": 2n, "True": true, "False": false};
 const PARTS = {
   step: {args: ["a", "p", "k"],
          names: ["add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max", "0", "1", "2"]},
-  verdict: {args: ["v", "m"],
-            names: ["min", "max", "lt", "eq", "both", "either", "negate", "if", "when",
-                    "0", "1", "2", "True", "False"]},
+  score: {args: ["v", "m"],
+          names: ["min", "max", "lt", "eq", "both", "either", "negate", "if", "when",
+                  "0", "1", "2", "True", "False"]},
 };
 
 // The tree of one part as a function of its arguments' array (in PARTS order).
@@ -71,29 +71,31 @@ function compile(part) {
 }
 
 const STEP = compile("step");
-const VERDICT = compile("verdict");
+const SCORE = compile("score");
 const K = BigInt(RULES.maxTake === null ? 0 : RULES.maxTake + 1);
 const step = (a, p) => STEP([a, p, K]);
-const verdict = (v, m) => VERDICT([v, m]) === true;
+const score = (v, m) => SCORE([v, m]);
 
 const ascending = (x, y) => (x < y ? -1 : x > y ? 1 : 0);
 
-// Is a position lost for the player to move, by the verdict on its fold (program.lost)?
-function lostPosition(piles) {
+// A position's score, the score tree on its fold (program.scores): a BigInt.
+function positionScore(piles) {
   const sizes = piles.map(BigInt).sort(ascending);
   let value = 0n;
   for (const p of sizes) value = step(value, p);
-  return verdict(value, sizes[sizes.length - 1]);
+  return score(value, sizes[sizes.length - 1]);
 }
 
-// The first legal move (by pile, then count) into a position the verdict calls lost; if
-// none, the first legal move. A move's position folds as the sorted piles with one n
-// replaced by n - c: the fold of the sizes below n - c is shared (prefix[j]).
+// The first legal move (by pile, then count) into a position of lowest score. A move's
+// position folds as the sorted piles with one n replaced by n - c: the fold of the sizes
+// below n - c is shared (prefix[j]).
 function distribution(piles, board) {
   checkListable(board);
   const sizes = piles.map(BigInt).sort(ascending);
   const prefix = [0n];
   for (const p of sizes) prefix.push(step(prefix[prefix.length - 1], p));
+  let best = null;
+  let lowest = null;
   for (let i = 0; i < piles.length; i++) {
     const n = BigInt(piles[i]);
     const removed = lowerBound(sizes, n);
@@ -107,10 +109,14 @@ function distribution(piles, board) {
         value = step(value, sizes[t]);
         largest = sizes[t];
       }
-      if (verdict(value, largest)) return [[i, c, 1]];
+      const s = score(value, largest);
+      if (lowest === null || s < lowest) {
+        lowest = s;
+        best = [i, c];
+      }
     }
   }
-  return [[piles.findIndex((n) => n > 0), 1, 1]];
+  return [[best[0], best[1], 1]];
 }
 
 // How many of the ascending sizes are below x.
@@ -125,6 +131,6 @@ function lowerBound(sizes, x) {
   return low;
 }
 
-globalThis.nimLost = function nimLost(piles) {
-  return lostPosition(checkPiles(piles, "piles"));
+globalThis.nimScore = function nimScore(piles) {
+  return positionScore(checkPiles(piles, "piles")).toString();
 };
