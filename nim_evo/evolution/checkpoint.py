@@ -14,7 +14,7 @@ from numbers import Integral, Real
 import numpy as np
 from deap import tools
 
-from nim_evo.evolution.loop import HALL_OF_FAME, Config, State
+from nim_evo.evolution.loop import HALL_OF_FAME, Config, State, hall_of_fame
 from nim_evo.genomes import get_kind
 from nim_evo.genomes.protocol import like
 from nim_evo.validation import UserError
@@ -39,8 +39,8 @@ def thaw(data, config: Config) -> State:
     population = _individuals(data.get("population"), "population", kind, config, config.population, config.population)
     if len({len(ind.cases) for ind in population if ind.cases is not None}) > 1:
         raise UserError("population: every individual's cases must be as many (one per sub-game)")
-    halloffame = tools.HallOfFame(HALL_OF_FAME, similar=kind.same)
-    # HallOfFame.insert puts an item before those of equal fitness: insert from the last,
+    halloffame = hall_of_fame(kind)
+    # HallOfFame.insert puts an item before those of equal fitness and size: insert from the last,
     # so ties keep their order (the hall of fame replaces its last member by that order)
     for ind in reversed(_individuals(data.get("halloffame"), "halloffame", kind, config, 1, HALL_OF_FAME)):
         halloffame.insert(ind)

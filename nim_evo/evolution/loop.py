@@ -24,6 +24,8 @@ genomes, its per-position credit from the exact evaluator.
 
 from __future__ import annotations
 
+import copy
+import json
 import time
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -187,6 +189,47 @@ class State:
     extra: dict = field(default_factory=dict)
 
 
+class HallOfFame(tools.HallOfFame):
+    """DEAP's ``HallOfFame`` with lexicographic parsimony: of individuals of equal fitness the
+    smaller (by the kind's ``size``) ranks first and displaces a bigger one from a full hall
+    (a program right on every training board by a trick of small numbers is bigger than the
+    rule itself, which generalises). Where sizes are equal (table genomes' are), it is DEAP's:
+    a newcomer goes before those of equal fitness, and enters a full hall only if better."""
+
+    def __init__(self, maxsize: int, similar, size=len):
+        super().__init__(maxsize, similar=similar)
+        self.size = size
+
+    def update(self, population):
+        for ind in population:
+            if len(self) == 0 and self.maxsize != 0:
+                self.insert(ind)
+                continue
+            worst = self[-1]
+            if (len(self) < self.maxsize or ind.fitness > worst.fitness
+                    or (ind.fitness == worst.fitness and self.size(ind) < self.size(worst))):
+                if any(self.similar(ind, famer) for famer in self):
+                    continue
+                if len(self) >= self.maxsize:
+                    self.remove(-1)
+                self.insert(ind)
+
+    def insert(self, item):
+        item = copy.deepcopy(item)
+        position = 0  # after the better ones, and the smaller ones of equal fitness
+        while position < len(self.items) and (
+                self.items[position].fitness > item.fitness
+                or (self.items[position].fitness == item.fitness and self.size(self.items[position]) < self.size(item))):
+            position += 1
+        self.items.insert(position, item)
+        self.keys.insert(len(self.items) - 1 - position, item.fitness)
+
+
+def hall_of_fame(kind) -> HallOfFame:
+    """A run's hall of fame (:data:`HALL_OF_FAME` best, no two alike by ``kind.same``)."""
+    return HallOfFame(HALL_OF_FAME, similar=kind.same, size=kind.size)
+
+
 def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map."""
     kind = get_kind(config.genome)
@@ -261,12 +304,22 @@ def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=le
             if len(candidates) == 1:
                 break
             scores = rows[candidates, case]
-            deviation = np.median(np.abs(scores - np.median(scores)))
-            candidates = candidates[scores >= scores.max() - deviation]
+            top = scores.max()
+            if scores.min() == top:  # all alike: the case keeps them all
+                continue
+            deviation = _median(np.abs(scores - _median(scores)))
+            candidates = candidates[scores >= top - deviation]
         alike = members[candidates[rng.integers(len(candidates))]]
         first, second = alike[rng.integers(len(alike), size=2)]
         chosen.append(individuals[second if sizes[second] < sizes[first] else first])
     return chosen
+
+
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of a short 1-d array, without its overhead (lexicase takes thousands a generation)."""
+    ordered = np.sort(values)
+    middle = len(ordered) // 2
+    return float(ordered[middle]) if len(ordered) % 2 else (float(ordered[middle - 1]) + float(ordered[middle])) / 2
 
 
 def vary(population: list, toolbox: base.Toolbox, lambda_: int, cxpb: float, mutpb: float,
@@ -313,19 +366,31 @@ def joblib_map(jobs: int, function, *iterables, workers: cluster.Scattered | clu
 
 
 def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generation: int) -> int:
-    """Evaluate individuals in fixed chunks through ``toolbox.map``; returns games played."""
-    groups = fitness.chunks(individuals, fitness.chunk_size(toolbox.panel, config.fitness))
+    """Evaluate individuals in fixed chunks through ``toolbox.map``; returns games played.
+    Exact fitness is a function of the genome alone, so where a kind reads no per-position
+    credit, genomes that are the same are evaluated once (variation of a converged
+    population makes many) and their copies take its results."""
+    kind = get_kind(config.genome)
+    plain = [kind.plain(ind) for ind in individuals]
+    first = list(range(len(individuals)))
+    if config.fitness == "exact" and not kind.uses_credit:
+        seen = {}
+        first = [seen.setdefault(json.dumps(genes, default=np.ndarray.tolist), k) for k, genes in enumerate(plain)]
+    unique = sorted(set(first))
+    groups = fitness.chunks(unique, fitness.chunk_size(toolbox.panel, config.fitness))
     seeds = np.random.SeedSequence([config.seed, generation, 1]).spawn(len(groups))
-    plain = get_kind(config.genome).plain
-    results = toolbox.map(toolbox.evaluate, [[plain(ind) for ind in group] for group in groups], seeds)
-    played = 0
+    results = toolbox.map(toolbox.evaluate, [[plain[k] for k in group] for group in groups], seeds)
+    played, evaluated = 0, {}
     for group, evaluations in zip(groups, results):
-        for ind, result in zip(group, evaluations):
-            ind.fitness.values = (result.fitness, result.subgames)
-            ind.rates = result.rates
-            ind.credit = result.credit if config.credit else None
-            ind.cases = result.cases
+        for k, result in zip(group, evaluations):
+            evaluated[k] = result
             played += result.games
+    for ind, k in zip(individuals, first):
+        result = evaluated[k]
+        ind.fitness.values = (result.fitness, result.subgames)
+        ind.rates = result.rates
+        ind.credit = result.credit if config.credit else None
+        ind.cases = result.cases
     return played
 
 
@@ -343,7 +408,7 @@ def start(config: Config, toolbox: base.Toolbox) -> State:
     bind_generation(toolbox, config, 0)
     population = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
     games = evaluate(toolbox, config, population, 0)
-    halloffame = tools.HallOfFame(HALL_OF_FAME, similar=get_kind(config.genome).same)
+    halloffame = hall_of_fame(get_kind(config.genome))
     halloffame.update(population)
     logbook = tools.Logbook()
     state = State(0, population, halloffame, logbook, games, 0.0)

@@ -112,7 +112,8 @@ class GenomeKind:
     defaults: ClassVar[dict] = {}  # run settings of its own (population, offspring, starts, opponents), where not given
 
     def size(self, genes) -> int:
-        """How big a genome is (lexicase selection keeps the smallest of genomes that play alike)."""
+        """How big a genome is (of genomes that play alike or score alike, lexicase selection
+        and the hall of fame prefer the smaller)."""
         return 0
     mutation_parameters: ClassVar[tuple[str, ...]] = ("indpb",)
     train_boards: ClassVar[tuple[tuple[int, ...], ...] | None] = None  # a board-free kind's own training set

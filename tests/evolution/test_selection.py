@@ -94,3 +94,30 @@ def test_the_kinds_choose_their_selection_and_a_user_may_override():
     assert loop.Config.from_json(old).selector == "tournament"  # a run begun before: as it was
     with pytest.raises(UserError, match="lexicase"):
         loop.Config(genome="rules", rules=rules, selection="lexicase", fitness="sampled")
+
+
+def test_the_hall_of_fame_ranks_the_smaller_of_equals_first():
+    """Lexicographic parsimony: of equal fitness the smaller ranks first and displaces a
+    bigger one from a full hall; a worse one never enters a full hall, however small."""
+    hall = loop.HallOfFame(2, similar=lambda a, b: a == b, size=len)
+    big, bigger = _individual("big", 0.5, [0.5], 9), _individual("bigger", 0.5, [0.5], 12)
+    hall.update([bigger, big])
+    assert [ind[0] for ind in hall] == ["big", "bigger"]
+    hall.update([_individual("small", 0.5, [0.5], 3), _individual("worse", 0.4, [0.4], 1)])
+    assert [(ind[0], len(ind)) for ind in hall] == [("small", 3), ("big", 9)]
+    hall.update([_individual("best", 0.6, [0.6], 20)])
+    assert [ind[0] for ind in hall] == ["best", "small"]
+
+
+def test_the_hall_of_fame_is_deaps_where_sizes_are_equal():
+    """Equal sizes (table genomes): a newcomer goes before those of equal fitness and enters a
+    full hall only if better, as in DEAP's HallOfFame."""
+    from deap import tools
+
+    population = [_individual(name, fitness, [fitness], 4)
+                  for name, fitness in [("a", 0.5), ("b", 0.7), ("c", 0.5), ("d", 0.7), ("e", 0.6), ("f", 0.7)]]
+    ours, deaps = loop.HallOfFame(3, similar=lambda a, b: a == b), tools.HallOfFame(3, similar=lambda a, b: a == b)
+    for start in range(0, 6, 2):
+        ours.update(population[start:start + 2])
+        deaps.update(population[start:start + 2])
+        assert [ind[0] for ind in ours] == [ind[0] for ind in deaps]
