@@ -2,13 +2,14 @@
 3, misère), through the real command line.
 
 Each run is ``python -m nim_evo.run --genome program --seed S --jobs 2`` with the defaults
-(200 generations; fitness the exact win probabilities of every sub-game against random,
-nimsum and minimax, summed over the five training boards of 2 to 4 piles up to 7), one
-subprocess per run. Per run it prints the generation and the evolving seconds at which the
-champion first played a winning move in every winning position of 1-3-5-7-9-11-13 (the
-logbook's ``heldout`` column; ``-`` if never), the wall time, the champion's held-out
-accuracies at the end (every winning position of 1-3-5-7-9-11-13, and winning positions
-sampled from random boards of 8-16 piles up to 1,000, judged by theory) and its expression.
+(200 generations of a population of 500; fitness the exact win probabilities of every
+sub-game against the program kind's panel, a perfect player (nimsum), averaged over its six
+training boards of 2 to 4 piles up to 13), one subprocess per run. Per run it prints the
+generation and the evolving seconds at which the champion first played a winning move in
+every winning position of 1-3-5-7-9-11-13 (the logbook's ``heldout`` column; ``-`` if
+never), the wall time, the champion's held-out accuracies at the end (every winning position
+of 1-3-5-7-9-11-13, and winning positions sampled from random boards of 8-16 piles up to
+1,000, judged by theory) and its expression.
 A run counts as a success when both held-out accuracies are 100%.
 
 Beside them, for comparison, the rules and thresholds genomes (their defaults, evolved on

@@ -214,7 +214,7 @@ def _outcome(tmp_path, name):
 
 
 def test_a_program_run_is_the_same_with_two_jobs_and_after_resume(tmp_path):
-    """Fitness on the kind's five training boards; the same seed gives the same champion with
+    """Fitness on the kind's six training boards; the same seed gives the same champion with
     --jobs 2, and a run stopped at generation 3 and resumed gives the straight run's result."""
     from nim_evo.run import main
 
@@ -241,7 +241,7 @@ def test_train_boards_choose_what_fitness_is_measured_on(tmp_path):
     assert config.training_rules() == (Rules((2, 3), max_take=3), Rules((4, 5, 6), max_take=3))
     assert Config.from_json(json.loads(json.dumps(config.to_json()))) == config
     assert Config(genome="rules", rules=Rules((1, 3))).training_rules() == (Rules((1, 3)),)
-    assert len(Config(genome="program", rules=Rules((1, 3))).training_rules()) == 5
+    assert len(Config(genome="program", rules=Rules((1, 3))).training_rules()) == 6
     assert _run(tmp_path, "one", "--generations", "2", "--train-boards", "3-4") == 0
     assert json.loads((tmp_path / "one" / "config.json").read_text())["train_boards"] == [[3, 4]]
 
