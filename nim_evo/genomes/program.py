@@ -139,9 +139,17 @@ def mutate(genes, rules: Rules, rng: np.random.Generator):
     return (genes,)
 
 
+SWAP = 1 / 3  # the share of crossovers that swap a whole tree
+
+
 def crossover(a, b, rules: Rules, rng: np.random.Generator):
-    """DEAP's ``cxOnePoint`` between the same tree of both parents."""
+    """Between the same tree of both parents: DEAP's ``cxOnePoint`` (a subtree each, never
+    the root), or with probability :data:`SWAP` the whole trees, so that a step evolved in
+    one lineage meets a score evolved in another (misère play needs both at once)."""
     part = int(rng.integers(len(PARTS)))
+    if rng.random() < SWAP:
+        a[part], b[part] = b[part], a[part]
+        return a, b
     with _seeded(rng):
         a[part], b[part] = _cross_trees(a[part], b[part])
     return a, b
@@ -211,11 +219,25 @@ def from_json(data: dict, rules: Rules, container=Program):
     """The program of a file; a file of the first programs, a yes/no ``verdict`` ("is this
     position lost?") in place of the score, is read as the score ``if(verdict, 0, 1)``,
     which plays exactly as that verdict did (the first move into a position called lost)."""
-    if "score" not in data and isinstance(data.get("verdict"), str):
-        if len(data["verdict"]) > 20 * MAX_NODES:
-            raise UserError(f"the program's verdict must be an expression of at most {MAX_NODES} nodes")
-        data = {**data, "score": f"if({data['verdict']}, 0, 1)"}
+    if "score" not in data and "verdict" in data:
+        return container([parse(data.get("step"), STEP, "the program's step"),
+                          _score(data["verdict"], "the program's verdict", verdict=True)])
     return container(parse(data.get(part), pset, f"the program's {part}") for part, pset in zip(PARTS, SETS))
+
+
+def _score(text, where: str, verdict: bool = False) -> gp.PrimitiveTree:
+    """The score ``text`` writes; with ``verdict``, or where ``text`` is no score but a yes/no
+    verdict (a checkpoint of a run begun with the first design), the score ``if(verdict, 0, 1)``."""
+    wrapped = f"if({text}, 0, 1)" if isinstance(text, str) and len(text) <= 20 * MAX_NODES else text
+    if verdict:
+        return parse(wrapped, SCORE, where)
+    try:
+        return parse(text, SCORE, where)
+    except UserError as error:
+        try:
+            return parse(wrapped, SCORE, where)
+        except UserError:
+            raise error from None
 
 
 @lru_cache(maxsize=256)
@@ -279,7 +301,7 @@ class ProgramKind(GenomeKind):
     def check_plain(self, genes, rules: Rules, multiset: bool = True):
         if not isinstance(genes, list) or len(genes) != 2:
             raise UserError("genes must be the program's two expressions")
-        return [str(parse(text, pset, f"genes[{k}]")) for k, (text, pset) in enumerate(zip(genes, SETS))]
+        return [str(parse(genes[0], STEP, "genes[0]")), str(_score(genes[1], "genes[1]"))]
 
     def size(self, genes) -> int:
         return sum(len(tree) for tree in _trees(genes))

@@ -195,6 +195,10 @@ def test_checkpoint_genes_are_checked():
         KIND.check_plain([XOR, "min(a, 0)"], rules)
     with pytest.raises(UserError, match="the program's two expressions"):
         KIND.check_plain([XOR], rules)
+    # a checkpoint of a run begun when programs said yes or no resumes with that verdict as a score
+    assert KIND.check_plain([XOR, "eq(v, 0)"], rules) == [XOR, "if(eq(v, 0), 0, 1)"]
+    with pytest.raises(UserError, match="genes\\[1\\]: 'add' is not a primitive"):
+        KIND.check_plain([XOR, "add(v, 0)"], rules)
 
 
 def _run(tmp_path, name, *argv):
