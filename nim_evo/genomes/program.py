@@ -25,11 +25,12 @@ DEAP's ``mutInsert`` walks one insertion at a time. A verdict is the score ``if(
 1)``: files written with one (``"verdict"``) are read as that score and play as they did.
 Normal play's answer: step ``sub(or(a, p), and(a, p))``, score ``v``.
 
-Fitness: the program kind plays its tournaments against perfect opponents by default
-(``nimsum`` and ``minimax``). Against a random opponent, the move made from a lost position
-changes the odds, so a program can score above the exact rule by choosing those moves to suit
-the training boards; against perfect play only winning every winnable sub-game counts, and
-only the rule does that on every board. ``--opponents`` sets another panel.
+Fitness: the program kind plays its tournaments against a perfect opponent by default
+(``nimsum``; ``minimax`` to full depth would add the same values at twice the cost). Against
+a random opponent, the move made from a lost position changes the odds, so a program can
+score above the exact rule by choosing those moves to suit the training boards; against
+perfect play only winning every winnable sub-game counts, and only the rule does that on
+every board. ``--opponents`` sets another panel.
 
 Randomness: DEAP's ``gp`` operators draw from the module-level ``random``. Each operator
 here seeds it from the run's Generator (a draw of ``rng``, which a run derives from its seed
@@ -38,16 +39,22 @@ any number of workers and after ``--resume``, and leaves Python's ``random`` as 
 Search (measured in ``benchmarks/program.py``): mutation is one of DEAP's ``mutUniform``
 (a subtree regrown), ``mutNodeReplacement`` (one primitive or terminal swapped),
 ``mutInsert`` (a new primitive above a subtree: ``p`` to ``or(a, p)``) and ``mutShrink``;
+crossover is DEAP's ``cxOnePoint`` within one of the trees, or swaps that whole tree;
 survivors are chosen by lexicase selection over every sub-game of the training boards
 (:func:`nim_evo.evolution.loop.select_lexicase`), which keeps programs that win sub-games
 the best ones lose; and a stalled population is replaced by a new one
-(:attr:`ProgramKind.restart`), the hall of fame keeping the best. Bloat: variation is
-under DEAP's ``staticLimit`` of :data:`VARIATION_HEIGHT` (files may hold trees up to
+(:attr:`ProgramKind.restart`), the hall of fame keeping the best, the smaller first among
+equals (:class:`nim_evo.evolution.loop.HallOfFame`). Bloat: variation is under DEAP's
+``staticLimit`` of :data:`VARIATION_HEIGHT` (files may hold trees up to
 :data:`~expressions.MAX_HEIGHT`); among programs that play alike, lexicase prefers the
-smaller. The pitfalls of typed GP: ``genFull``/``genGrow`` raise ``IndexError`` when a
-type has no terminal at the depth reached (both types have terminals in both sets, so they
-never do); evaluation is vectorised, each tree interpreted once over all positions of a
-board (numpy arrays), never compiled.
+smaller. Misère play is the hard family: with the score ``v`` even the exact step plays
+worse than a random program (it moves into the endgame's losing positions), so the step's
+path to exclusive or pays only under the misère score, eleven nodes found with no signal.
+The pitfalls of typed GP: ``genFull``/``genGrow`` raise ``IndexError`` when a type has no
+terminal at the depth reached (both types have terminals in both sets, so they never do;
+``mutInsert`` fills the new primitive's other arguments with terminals); evaluation is
+vectorised, each tree interpreted once over all positions of a board (numpy arrays), never
+compiled, and each distinct genome once a generation.
 """
 
 from __future__ import annotations
