@@ -14,7 +14,8 @@ from numbers import Integral, Real
 import numpy as np
 from deap import tools
 
-from nim_evo.evolution.loop import HALL_OF_FAME, Config, State, hall_of_fame
+from nim_evo.evolution.loop import Config, State
+from nim_evo.evolution.selection import HALL_OF_FAME, hall_of_fame
 from nim_evo.genomes import get_kind
 from nim_evo.genomes.protocol import like
 from nim_evo.validation import UserError

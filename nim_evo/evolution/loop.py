@@ -14,8 +14,8 @@ What differs from ``eaMuPlusLambda``: randomness is one numpy Generator re-deriv
 generation from ``SeedSequence([seed, gen])`` and passed to variation, selection and the
 genome operators, so a run resumed from any checkpoint continues exactly as it would have
 and no module-level random state is touched. DEAP's ``varOr`` and ``selTournament`` draw
-from the global ``random`` module, so :func:`vary` and :func:`select_elitist` are the same
-algorithms written over the Generator (DEAP's toolbox, creator types, statistics, logbook,
+from the global ``random`` module, so :func:`vary` and the selections of
+:mod:`~nim_evo.evolution.selection` are the same algorithms written over the Generator (DEAP's toolbox, creator types, statistics, logbook,
 hall of fame and ``selBest`` are used as they are); the selection keeps the best individual
 (elitist tournament); evaluation is batched in chunks
 of individuals; each individual also carries its per-opponent win rates and, for table
@@ -24,13 +24,11 @@ genomes, its per-position credit from the exact evaluator.
 
 from __future__ import annotations
 
-import copy
 import json
 import time
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from numbers import Integral
-from operator import attrgetter
 
 import numpy as np
 from deap import base, tools
@@ -39,6 +37,7 @@ from joblib import Parallel, delayed
 from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
 from nim_evo.evaluation.heldout import seven_heaps_accuracy
 from nim_evo.evolution import cluster, fitness
+from nim_evo.evolution.selection import hall_of_fame, select_elitist, select_lexicase
 from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import (GAMES, GENERATIONS, OFFSPRING, POPULATION, PROBABILITY, SEED, InstanceOf, Interval,
                                 Names, Options, ParameterError, UserError, validate)
@@ -46,7 +45,6 @@ from nim_evo.validation import (GAMES, GENERATIONS, OFFSPRING, POPULATION, PROBA
 SPACES = ("multiset", "ordered")
 SELECTIONS = ("tournament", "lexicase")
 CHECKPOINT_VERSION = 1
-HALL_OF_FAME = 5
 
 
 CONFIG_CONSTRAINTS = {
@@ -189,47 +187,6 @@ class State:
     extra: dict = field(default_factory=dict)
 
 
-class HallOfFame(tools.HallOfFame):
-    """DEAP's ``HallOfFame`` with lexicographic parsimony: of individuals of equal fitness the
-    smaller (by the kind's ``size``) ranks first and displaces a bigger one from a full hall
-    (a program right on every training board by a trick of small numbers is bigger than the
-    rule itself, which generalises). Where sizes are equal (table genomes' are), it is DEAP's:
-    a newcomer goes before those of equal fitness, and enters a full hall only if better."""
-
-    def __init__(self, maxsize: int, similar, size=len):
-        super().__init__(maxsize, similar=similar)
-        self.size = size
-
-    def update(self, population):
-        for ind in population:
-            if len(self) == 0 and self.maxsize != 0:
-                self.insert(ind)
-                continue
-            worst = self[-1]
-            if (len(self) < self.maxsize or ind.fitness > worst.fitness
-                    or (ind.fitness == worst.fitness and self.size(ind) < self.size(worst))):
-                if any(self.similar(ind, famer) for famer in self):
-                    continue
-                if len(self) >= self.maxsize:
-                    self.remove(-1)
-                self.insert(ind)
-
-    def insert(self, item):
-        item = copy.deepcopy(item)
-        position = 0  # after the better ones, and the smaller ones of equal fitness
-        while position < len(self.items) and (
-                self.items[position].fitness > item.fitness
-                or (self.items[position].fitness == item.fitness and self.size(self.items[position]) < self.size(item))):
-            position += 1
-        self.items.insert(position, item)
-        self.keys.insert(len(self.items) - 1 - position, item.fitness)
-
-
-def hall_of_fame(kind) -> HallOfFame:
-    """A run's hall of fame (:data:`HALL_OF_FAME` best, no two alike by ``kind.same``)."""
-    return HallOfFame(HALL_OF_FAME, similar=kind.same, size=kind.size)
-
-
 def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map."""
     kind = get_kind(config.genome)
@@ -271,55 +228,6 @@ def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> n
         toolbox.register("select", select_elitist, tournsize=config.tournsize, rng=rng)
     toolbox.rng = rng
     return rng
-
-
-def select_elitist(individuals: list, k: int, tournsize: int, rng: np.random.Generator) -> list:
-    """The best individual (DEAP's selBest), then ``k - 1`` winners of tournaments among
-    ``tournsize`` individuals drawn with replacement (DEAP's selTournament, over ``rng``)."""
-    aspirants = rng.integers(len(individuals), size=(k - 1, tournsize))
-    return tools.selBest(individuals, 1) + [max((individuals[i] for i in row), key=attrgetter("fitness"))
-                                             for row in aspirants]
-
-
-def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=len) -> list:
-    """The best individual (DEAP's selBest), then ``k - 1`` picks by automatic epsilon-lexicase
-    selection over each individual's ``cases`` (DEAP's ``selAutomaticEpsilonLexicase``, over
-    ``rng`` and on arrays): the cases in a random order, each keeping the candidates within
-    the median absolute deviation of the best on it, until one is left (or a random one of
-    those left when the cases run out). Individuals with the same cases are one candidate,
-    and the pick among them is the smaller (by ``size``) of two of them drawn at random:
-    among genomes that play alike, parsimony, without collapsing each behaviour to one
-    genome (crossover needs different genomes to mix). Cases every candidate scores alike
-    are skipped: they filter nothing."""
-    values = np.stack([ind.cases for ind in individuals])
-    rows, group = np.unique(values, axis=0, return_inverse=True)
-    group = group.reshape(-1)
-    rows = rows[:, (rows != rows[:1]).any(axis=0)]  # cases that separate some candidates
-    members = [np.flatnonzero(group == g) for g in range(len(rows))]
-    sizes = np.array([size(ind) for ind in individuals])
-    chosen = tools.selBest(individuals, 1)
-    for _ in range(k - 1):
-        candidates = np.arange(len(rows))
-        for case in rng.permutation(rows.shape[1]):
-            if len(candidates) == 1:
-                break
-            scores = rows[candidates, case]
-            top = scores.max()
-            if scores.min() == top:  # all alike: the case keeps them all
-                continue
-            deviation = _median(np.abs(scores - _median(scores)))
-            candidates = candidates[scores >= top - deviation]
-        alike = members[candidates[rng.integers(len(candidates))]]
-        first, second = alike[rng.integers(len(alike), size=2)]
-        chosen.append(individuals[second if sizes[second] < sizes[first] else first])
-    return chosen
-
-
-def _median(values: np.ndarray) -> float:
-    """``np.median`` of a short 1-d array, without its overhead (lexicase takes thousands a generation)."""
-    ordered = np.sort(values)
-    middle = len(ordered) // 2
-    return float(ordered[middle]) if len(ordered) % 2 else (float(ordered[middle - 1]) + float(ordered[middle])) / 2
 
 
 def vary(population: list, toolbox: base.Toolbox, lambda_: int, cxpb: float, mutpb: float,

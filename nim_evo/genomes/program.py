@@ -41,10 +41,10 @@ Search (measured in ``benchmarks/program.py``): mutation is one of DEAP's ``mutU
 ``mutInsert`` (a new primitive above a subtree: ``p`` to ``or(a, p)``) and ``mutShrink``;
 crossover is DEAP's ``cxOnePoint`` within one of the trees, or swaps that whole tree;
 survivors are chosen by lexicase selection over every sub-game of the training boards
-(:func:`nim_evo.evolution.loop.select_lexicase`), which keeps programs that win sub-games
+(:func:`nim_evo.evolution.selection.select_lexicase`), which keeps programs that win sub-games
 the best ones lose; and a stalled population is replaced by a new one
 (:attr:`ProgramKind.restart`), the hall of fame keeping the best, the smaller first among
-equals (:class:`nim_evo.evolution.loop.HallOfFame`). Bloat: variation is under DEAP's
+equals (:class:`nim_evo.evolution.selection.HallOfFame`). Bloat: variation is under DEAP's
 ``staticLimit`` of :data:`VARIATION_HEIGHT` (files may hold trees up to
 :data:`~expressions.MAX_HEIGHT`); among programs that play alike, lexicase prefers the
 smaller. Misère play is the hard family: with the score ``v`` even the exact step plays

@@ -66,7 +66,7 @@ def test_evolution_leaves_the_global_random_module_alone(genome):
     state is untouched, and the same seed gives the same population."""
     import random
 
-    from nim_evo.evolution.loop import select_elitist
+    from nim_evo.evolution.selection import select_elitist
 
     config = Config(genome=genome, rules=Rules((2, 3, 4)), population=6, offspring=8, generations=3)
     random.seed(123)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules
-from nim_evo.evolution import loop
+from nim_evo.evolution import loop, selection
 from nim_evo.genomes.protocol import individual_type
 from nim_evo.validation import UserError
 
@@ -29,7 +29,7 @@ def test_lexicase_keeps_each_specialist_drops_the_dominated_and_prefers_the_smal
     c = _individual("c", 0.1, [0.0, 0.0, 0.0], 1)
     d = _individual("d", 0.5, [1.0, 0.0, 0.0], 9)
     pool = [c, d, a, b, best]
-    picked = loop.select_lexicase(pool, 300, np.random.default_rng(0))
+    picked = selection.select_lexicase(pool, 300, np.random.default_rng(0))
     names = [ind[0] for ind in picked]
     assert names[0] == "best"  # elitist: the best fitness first
     counts = {name: names.count(name) for name in ("best", "a", "b", "c", "d")}
@@ -38,7 +38,7 @@ def test_lexicase_keeps_each_specialist_drops_the_dominated_and_prefers_the_smal
     for name, count in (("best", counts["best"]), ("a or d", counts["a"] + counts["d"]), ("b", counts["b"])):
         assert 60 <= count <= 140, (name, counts)
     assert 0.1 <= counts["d"] / (counts["a"] + counts["d"]) <= 0.4, counts
-    again = loop.select_lexicase(pool, 300, np.random.default_rng(0))
+    again = selection.select_lexicase(pool, 300, np.random.default_rng(0))
     assert [ind[0] for ind in again] == names
 
 
@@ -48,7 +48,7 @@ def test_lexicase_with_epsilon_keeps_near_ties_on_continuous_cases():
     first = _individual("first", 0.9, [0.50], 2)
     near = _individual("near", 0.5, [0.49], 2)
     far = _individual("far", 0.1, [0.0], 2)
-    names = [ind[0] for ind in loop.select_lexicase([first, near, far], 400, np.random.default_rng(1))]
+    names = [ind[0] for ind in selection.select_lexicase([first, near, far], 400, np.random.default_rng(1))]
     assert names.count("far") == 0 and 150 <= names.count("near") <= 250
 
 
@@ -99,7 +99,7 @@ def test_the_kinds_choose_their_selection_and_a_user_may_override():
 def test_the_hall_of_fame_ranks_the_smaller_of_equals_first():
     """Lexicographic parsimony: of equal fitness the smaller ranks first and displaces a
     bigger one from a full hall; a worse one never enters a full hall, however small."""
-    hall = loop.HallOfFame(2, similar=lambda a, b: a == b, size=len)
+    hall = selection.HallOfFame(2, similar=lambda a, b: a == b, size=len)
     big, bigger = _individual("big", 0.5, [0.5], 9), _individual("bigger", 0.5, [0.5], 12)
     hall.update([bigger, big])
     assert [ind[0] for ind in hall] == ["big", "bigger"]
@@ -116,7 +116,7 @@ def test_the_hall_of_fame_is_deaps_where_sizes_are_equal():
 
     population = [_individual(name, fitness, [fitness], 4)
                   for name, fitness in [("a", 0.5), ("b", 0.7), ("c", 0.5), ("d", 0.7), ("e", 0.6), ("f", 0.7)]]
-    ours, deaps = loop.HallOfFame(3, similar=lambda a, b: a == b), tools.HallOfFame(3, similar=lambda a, b: a == b)
+    ours, deaps = selection.HallOfFame(3, similar=lambda a, b: a == b), tools.HallOfFame(3, similar=lambda a, b: a == b)
     for start in range(0, 6, 2):
         ours.update(population[start:start + 2])
         deaps.update(population[start:start + 2])
