@@ -4,7 +4,7 @@
 Each run is ``python -m nim_evo.run --genome program --seed S --jobs 2`` with the defaults
 (200 generations of a population of 500; fitness the exact win probabilities of every
 sub-game against the program kind's panel, a perfect player (nimsum), averaged over its six
-training boards of 2 to 4 piles up to 13), one subprocess per run. Per run it prints the
+training boards of 2 to 4 piles up to 15), one subprocess per run. Per run it prints the
 generation and the evolving seconds at which the champion first played a winning move in
 every winning position of 1-3-5-7-9-11-13 (the logbook's ``heldout`` column; ``-`` if
 never), the wall time, the champion's held-out accuracies at the end (every winning position

@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--train-boards", metavar="BOARDS",
                      help="genomes that play any board: the boards fitness is the mean over, e.g. 2-3,1-4-6,3-5-7 "
                           "(each with the game's cap and misère rule; 1 to 12 boards of 1 to 6 piles of at most 15; "
-                          "default: the program genome's own six boards of 2 to 4 piles up to 13, others the game)")
+                          "default: the program genome's own six boards of 2 to 4 piles up to 15, others the game)")
     fit.add_argument("--jobs", type=int, help="parallel workers, local (default 1) or of a local Dask cluster "
                                               "(default one per core; at most the machine's cores); results do not depend on it")
     fit.add_argument("--backend", choices=cluster.BACKENDS, default="local",
