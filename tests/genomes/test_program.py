@@ -222,9 +222,9 @@ def test_a_program_run_is_the_same_with_two_jobs_and_after_resume(tmp_path):
     --jobs 2, and a run stopped at generation 3 and resumed gives the straight run's result."""
     from nim_evo.run import main
 
-    assert _run(tmp_path, "straight", "--generations", "6", "--seed", "9") == 0
-    assert _run(tmp_path, "two", "--generations", "6", "--jobs", "2", "--seed", "9") == 0
-    assert _run(tmp_path, "stopped", "--generations", "3", "--seed", "9") == 0
+    assert _run(tmp_path, "straight", "--generations", "6", "--seed", "11") == 0
+    assert _run(tmp_path, "two", "--generations", "6", "--jobs", "2", "--seed", "11") == 0
+    assert _run(tmp_path, "stopped", "--generations", "3", "--seed", "11") == 0
     assert main(["--resume", str(tmp_path / "stopped"), "--generations", "6", "--quiet",
                  "--genomes-dir", str(tmp_path / "genomes")]) == 0
     straight = _outcome(tmp_path, "straight")
