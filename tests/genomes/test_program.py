@@ -266,3 +266,18 @@ def test_crossover_is_the_same_in_another_process():
     runs = {subprocess.run([sys.executable, "-c", prelude + script], capture_output=True, text=True, check=True).stdout
             for prelude in preludes}
     assert len(runs) == 1
+
+
+def test_the_program_kinds_own_settings_apply_where_no_flag_is_given():
+    """A program run plays its tournaments against a perfect player (nimsum) with a population
+    of 500 unless told otherwise; other kinds keep the common panel."""
+    from nim_evo.run import build_parser, config_from_args
+
+    def config(*argv):
+        return config_from_args(build_parser().parse_args(list(argv)))
+
+    own = config("--genome", "program")
+    assert (own.opponents, own.population, own.offspring, own.starts) == (("nimsum",), 500, 500, "all")
+    told = config("--genome", "program", "--opponents", "random,nimsum", "--population", "50")
+    assert (told.opponents, told.population) == (("random", "nimsum"), 50)
+    assert config("--genome", "rules").opponents == ("random", "nimsum", "minimax")
