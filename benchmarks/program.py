@@ -10,7 +10,8 @@ every winning position of 1-3-5-7-9-11-13 (the logbook's ``heldout`` column; ``-
 never), the wall time, the champion's held-out accuracies at the end (every winning position
 of 1-3-5-7-9-11-13, and winning positions sampled from random boards of 8-16 piles up to
 1,000, judged by theory) and its expression.
-A run counts as a success when both held-out accuracies are 100%.
+A run counts as a success when both held-out accuracies are 100% and it took at most 5
+minutes.
 
 Beside them, for comparison, the rules and thresholds genomes (their defaults, evolved on
 1-3-5-7-9 of the family) on the same held-out boards, and the rule dictionary's exact

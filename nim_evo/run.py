@@ -46,8 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     evo = p.add_argument_group("evolution")
     evo.add_argument("--genome", help="genome kind: table (default), rules, thresholds, program, or one a package registers")
     evo.add_argument("--generations", type=int, help="generations to evolve (default 200; at most 1,000,000)")
-    evo.add_argument("--population", type=int, help="mu, the population kept (default 40, 200 for program genomes; 2 to 10,000)")
-    evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80, 200 for program genomes; at most 10,000)")
+    evo.add_argument("--population", type=int, help="mu, the population kept (default 40, 500 for program genomes; 2 to 10,000)")
+    evo.add_argument("--offspring", type=int, help="lambda, offspring per generation (default 80, 500 for program genomes; at most 10,000)")
     evo.add_argument("--seed", type=int, help="random seed (default 0)")
     evo.add_argument("--selection", choices=("tournament", "lexicase"),
                      help="survivors by tournament, or by lexicase over every sub-game (exact fitness; "
