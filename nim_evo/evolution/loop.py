@@ -15,11 +15,12 @@ generation from ``SeedSequence([seed, gen])`` and passed to variation, selection
 genome operators, so a run resumed from any checkpoint continues exactly as it would have
 and no module-level random state is touched. DEAP's ``varOr`` and ``selTournament`` draw
 from the global ``random`` module, so :func:`vary` and the selections of
-:mod:`~nim_evo.evolution.selection` are the same algorithms written over the Generator (DEAP's toolbox, creator types, statistics, logbook,
-hall of fame and ``selBest`` are used as they are); the selection keeps the best individual
-(elitist tournament); evaluation is batched in chunks
-of individuals; each individual also carries its per-opponent win rates and, for table
-genomes, its per-position credit from the exact evaluator.
+:mod:`~nim_evo.evolution.selection` are the same algorithms written over the Generator
+(DEAP's toolbox, creator types, statistics, logbook and ``selBest`` are used as they are,
+and its hall of fame with parsimony among equals); the selection keeps the best individual
+(elitist tournament or lexicase); evaluation is batched in chunks of individuals; each
+individual also carries its per-opponent win rates and, for table genomes, its per-position
+credit from the exact evaluator.
 """
 
 from __future__ import annotations

@@ -92,12 +92,14 @@ class HallOfFame(tools.HallOfFame):
                     self.remove(-1)
                 self.insert(ind)
 
+    def _ahead(self, member, item) -> bool:
+        """Whether ``member`` ranks before ``item``: fitter, or as fit and smaller."""
+        return member.fitness > item.fitness or (member.fitness == item.fitness and self.size(member) < self.size(item))
+
     def insert(self, item):
         item = copy.deepcopy(item)
         position = 0  # after the better ones, and the smaller ones of equal fitness
-        while position < len(self.items) and (
-                self.items[position].fitness > item.fitness
-                or (self.items[position].fitness == item.fitness and self.size(self.items[position]) < self.size(item))):
+        while position < len(self.items) and self._ahead(self.items[position], item):
             position += 1
         self.items.insert(position, item)
         self.keys.insert(len(self.items) - 1 - position, item.fitness)
