@@ -3,8 +3,9 @@
 Everything a person can get wrong (a parameter, a board, a file, an opponent's name) is
 reported as a :class:`UserError`, a ``ValueError`` whose message is one line that says
 what is wrong and, where it helps, what would be right. The commands print it as
-``nim_evo: error: <message>`` with exit status 2; any other exception is a bug of ours and
-keeps its traceback (exit status 1).
+``nim_evo: error: <message>`` with exit status 2; any other exception is a bug and keeps
+its traceback (exit status 1): ours, or a player's (:class:`AgentError`: an illegal move
+or an exception in an agent's own code, named with the player and the position).
 
 Parameters are declared as scikit-learn declares an estimator's (its ``_param_validation``):
 a name maps to the constraints its value may meet, any one of them::
@@ -36,6 +37,18 @@ MAX_GENERATIONS = 1_000_000
 
 class UserError(ValueError):
     """A person's mistake (a parameter, a board, a file): one line, exit status 2."""
+
+
+class AgentError(RuntimeError):
+    """A player's fault, not the person's input: an illegal move, a malformed answer, a
+    probability row that is no distribution, or an exception raised by the player's own code.
+    A ``RuntimeError``: the commands keep its traceback (exit status 1), and its message
+    names the player, the position and what it answered."""
+
+
+class OrderReading(UserError):
+    """A player that reads the order of the piles asked to play over multisets of pile sizes,
+    where an arrangement of each multiset would stand for all of them."""
 
 
 class ParameterError(UserError):

@@ -1,82 +1,36 @@
-"""Agents: one interface, ``move(piles, rng) -> (pile_index, count)``, and the fixed agents.
+"""The fixed agents: random, nim-sum, take-n, dumb, aggressive and fixed-rules.
 
-Every agent here chooses from the position alone (no memory), so it also answers
-``distribution(piles)``, the probability of each move, and compiles to a policy table
-(:meth:`PositionalAgent.policy`) for the batched path. Build agents by name with
-:func:`nim_evo.agents.registry.make_agent`; all of them pickle, so joblib workers can receive them.
+Each is a :class:`~nim_evo.agents.player.Player`: one primary answer (the probability of each
+move at a batch of positions, or, for the agents written one position at a time, at one
+position), every other face derived from it. Each chooses from the multiset of pile sizes
+alone (the first of equal piles where it picks "the longest"), so each is order-blind.
+Build agents by name with :func:`nim_evo.agents.registry.make_agent`; all of them pickle, so
+joblib workers can receive them.
+
+The random and nim-sum agents are the package's one random player and one nim-sum player:
+the thresholds genome's strategies, games on pile arrays and the panels all play them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.engine import theory
+from nim_evo.agents.player import MAX_ANY, Player, PositionalAgent, TooManyToList, check_space
+from nim_evo.engine import boards, theory
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.rules import Move, Position, Rules
 from nim_evo.engine.solver import solve
-from nim_evo.engine.space import Space, space_for
+from nim_evo.engine.space import Space, enumerable, space_for
 from nim_evo.validation import UserError
 
-
-class PositionalAgent:
-    """Base of agents whose choice depends only on the position.
-
-    Subclasses define :meth:`distribution`; sampling, policy tables and pickling follow.
-    """
-
-    name = "agent"
-
-    def __init__(self, rules: Rules):
-        self.rules = rules
-
-    def __repr__(self) -> str:
-        return f"<{self.name} agent for {self.rules.name}>"
-
-    def distribution(self, piles: Position) -> list[tuple[Move, float]]:
-        """The moves this agent may play from ``piles``, with their probabilities."""
-        raise NotImplementedError
-
-    def move(self, piles: Position, rng: np.random.Generator) -> Move:
-        """Draw a move from :meth:`distribution` with ``rng``; where the distribution is "any
-        legal move" of a position with too many to list, draw one without listing them."""
-        try:
-            options = self.distribution(tuple(piles))
-        except TooManyToList:
-            return self.rules.random_move(piles, rng)
-        if not options:
-            raise UserError(f"no legal move in {tuple(piles)}: the game is over")
-        if len(options) == 1:
-            return options[0][0]
-        u = rng.random()
-        for move, p in options:
-            u -= p
-            if u < 0:
-                return move
-        return options[-1][0]
-
-    def policy(self, space: Space) -> np.ndarray:
-        """The policy table: ``(n_positions, n_moves) float64``, each row the probability
-        of each move (a zero row on the empty board). Subclasses vectorise where they can.
-
-        On a multiset space a row is what the agent does at the multiset's representative
-        position, equal piles' moves added up (see :mod:`nim_evo.engine.multiset`)."""
-        table = np.zeros((space.n_positions, space.n_moves))
-        for index in range(1, space.n_positions):
-            position = space.position(index)
-            for move, p in self.distribution(position):
-                table[index, space.move_index_at(position, move)] += p
-        return table
+__all__ = ["AggressiveAgent", "DumbAgent", "FixedRulesAgent", "NimSumAgent", "Player", "PositionalAgent",
+           "RandomAgent", "TakeNAgent", "any_move", "nimsum_rows", "uniform"]
 
 
 def uniform(moves: list[Move]) -> list[tuple[Move, float]]:
     return [(m, 1.0 / len(moves)) for m in moves]
 
 
-class TooManyToList(UserError):
-    """A distribution over every legal move of a position with more than ``MAX_ANY`` of them."""
-
-
-MAX_ANY = 5_000  # beyond, "any legal move" is drawn by Rules.random_move, not listed
 
 
 def any_move(rules: Rules, piles: Position) -> list[tuple[Move, float]]:
@@ -88,22 +42,32 @@ def any_move(rules: Rules, piles: Position) -> list[tuple[Move, float]]:
     return uniform(rules.legal_moves(piles))
 
 
-class RandomAgent(PositionalAgent):
-    """Uniform over the legal moves."""
+class RandomAgent(Player):
+    """Uniform over the legal moves. Its views are overridden for speed (held to its answer by
+    the conformance suite): a move is drawn without listing the moves, on pile arrays in
+    O(piles) per game."""
 
     name = "random"
+    order_blind = True
+
+    def move_probabilities(self, positions):
+        return uniform_rows(boards.legal_mask(self.rules, np.asarray(positions, dtype=np.int64)))
 
     def distribution(self, piles):
-        return any_move(self.rules, piles)
+        return any_move(self.rules, self.rules.check_position(piles))
 
     def move(self, piles, rng):
         return self.rules.random_move(piles, rng)
 
+    def choose(self, positions, rng):
+        return boards.random_moves(self.rules, positions, rng)
+
     def policy(self, space):
+        check_space(self, space)
         return uniform_rows(space.multiplicity)
 
 
-class NimSumAgent(PositionalAgent):
+class NimSumAgent(Player):
     """The expert of the Simple Nim AI post and Nagappan's CI report: a winning move when one
     exists, else a random move.
 
@@ -111,22 +75,50 @@ class NimSumAgent(PositionalAgent):
     play, with Grundy values ``n mod (k + 1)`` under a cap; Bouton's misère rule without a
     cap), and from the solver otherwise (misère play with a cap). Among several winning
     moves it picks uniformly.
+
+    Its answer on arrays of positions reads :func:`nim_evo.engine.boards.winning_mask`; for
+    speed, one position's moves come from :func:`nim_evo.engine.theory.winning_moves` (any
+    board, piles of 10^15 included) and a whole space's from its solution.
     """
 
     name = "nimsum"
+    order_blind = True
+
+    def __init__(self, rules: Rules):
+        super().__init__(rules)
+        if rules.misere and rules.max_take is not None and len(rules.piles) > 1 \
+                and not enumerable(rules, multiset=True):
+            raise UserError(f"nimsum on {rules.name} would need the solver (misère with a cap has no closed form) "
+                            "and the board is too big to solve")
+
+    def move_probabilities(self, positions):
+        return nimsum_rows(self.rules, positions)
 
     def distribution(self, piles):
+        piles = self.rules.check_position(piles)
         moves = theory.winning_moves(self.rules, piles)
         if moves is None:
             moves = self._solution().winning_moves(piles)
         return uniform(moves) if moves else any_move(self.rules, piles)
 
     def policy(self, space):
+        check_space(self, space)
         winning = solve(space).winning
         return uniform_rows(np.where(winning.any(axis=1, keepdims=True), winning, space.legal) * space.multiplicity)
 
     def _solution(self):
         return solve(space_for(self.rules, multiset=True))
+
+
+def nimsum_rows(rules: Rules, positions) -> np.ndarray:
+    """The nim-sum player's rows at ``positions (k, n_piles)``: uniform over the winning moves
+    (:func:`nim_evo.engine.boards.winning_mask`), over the legal ones where none wins. On a
+    capped misère board too big to solve the winning moves are the normal-play guess there:
+    the agent refuses such a board, the thresholds genome's nim-sum strategy plays the guess."""
+    positions = np.asarray(positions, dtype=np.int64)
+    winning = boards.winning_mask(rules, positions)
+    legal = boards.legal_mask(rules, positions)
+    return uniform_rows(np.where(winning.any(axis=1, keepdims=True), winning, legal))
 
 
 class TakeNAgent(PositionalAgent):
@@ -139,6 +131,8 @@ class TakeNAgent(PositionalAgent):
         self.n = n
         self.name = f"take-{n}"
 
+    order_blind = True
+
     def distribution(self, piles):
         if not any(piles):
             return []
@@ -150,6 +144,7 @@ class DumbAgent(PositionalAgent):
     """Take one object from the longest pile (the dumb agent of Nagappan's CI report)."""
 
     name = "dumb"
+    order_blind = True
 
     def distribution(self, piles):
         return [((_longest(piles), 1), 1.0)] if any(piles) else []
@@ -160,6 +155,7 @@ class AggressiveAgent(PositionalAgent):
     (as far as the cap allows); with an even number, a random move."""
 
     name = "aggressive"
+    order_blind = True
 
     def distribution(self, piles):
         if not any(piles):
@@ -188,6 +184,7 @@ class FixedRulesAgent(PositionalAgent):
     """
 
     name = "fixed-rules"
+    order_blind = True
 
     def distribution(self, piles):
         if not any(piles):

@@ -79,6 +79,7 @@ class MinimaxAgent(PositionalAgent):
                             "perfectly there by theory")
         self.depth = depth
         self.heuristic = heuristic
+        self.order_blind = isinstance(heuristic, str)  # a heuristic of one's own may read the pile order
         self.name = "minimax" if depth is None else f"minimax(depth={depth})"
         self._table: dict = {}   # (position, depth) -> (value, bound flag); position alone at full depth
         self._proofs: dict = {}  # position -> (proven value, shortest horizon it was found in)

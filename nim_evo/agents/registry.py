@@ -7,6 +7,7 @@ from __future__ import annotations
 from nim_evo.agents.base import (AggressiveAgent, DumbAgent, FixedRulesAgent, NimSumAgent, PositionalAgent, RandomAgent,
                                  TakeNAgent)
 from nim_evo.agents.minimax import MinimaxAgent
+from nim_evo.agents.player import Mover
 from nim_evo.engine.rules import Rules
 from nim_evo.validation import UserError
 
@@ -38,3 +39,8 @@ def make_agent(name: str, rules: Rules, **options) -> PositionalAgent:
 
 
 AGENT_NAMES = ("random", "nimsum", "minimax", "take-N", "dumb", "aggressive", "fixed-rules")
+
+
+def mover(name: str, rules: Rules) -> Mover:
+    """The agent called ``name`` as a mover of games on pile arrays (:mod:`nim_evo.engine.piles`)."""
+    return Mover(make_agent(name, rules))

@@ -103,5 +103,5 @@ def _check(run, panel, jobs: int):
         return pile_tournament(config.rules, config.genome, run.genes, config.opponents, SUMMARY_GAMES, seed)
     agent = GenomeAgent(config.genome, run.genes, config.rules, name=run.exported.stem if run.exported else "champion")
     results = tournament(config.rules, agent, list(panel.tables), games=SUMMARY_GAMES, seed=seed, jobs=jobs,
-                         multiset=config.multiset)
+                         multiset=panel.multiset)
     return [dataclasses.replace(r, opponent=name) for r, name in zip(results, config.opponents)]

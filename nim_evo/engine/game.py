@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nim_evo.engine.rules import Move, Position, Rules
-from nim_evo.validation import UserError
+from nim_evo.validation import AgentError, UserError
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,9 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
     """Play one game between two agents (``players[0]`` moves first) and return its record.
 
     Raises:
-        ValueError: if an agent plays an illegal move, the start is not a valid position, or
-            the game is not over after ``max_moves`` moves.
+        AgentError: if an agent plays an illegal move (its fault, named with the position).
+        UserError: if the start is not a valid position, or the game is not over after
+            ``max_moves`` moves.
     """
     position = rules.check_position(rules.start if start is None else start)
     start, moves, seat = position, [], 0
@@ -51,7 +52,15 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
         if len(moves) == max_moves:
             raise UserError(f"a game on {rules.name} was not over after {max_moves:,} moves ({sum(position):,} "
                             "objects left): these players take too few at a time for piles this big")
-        move = tuple(players[seat].move(position, rng))
+        move = players[seat].move(position, rng)
+        try:
+            move = (int(move[0]), int(move[1]))
+            legal = len(move) == 2 and rules.is_legal(position, move)
+        except (TypeError, ValueError, IndexError):
+            legal = False
+        if not legal:
+            name = getattr(players[seat], "name", None) or type(players[seat]).__name__
+            raise AgentError(f"{name} played the illegal move {move!r} in position {position} of {rules.name}")
         position = rules.apply(position, move)
         moves.append(move)
         seat = 1 - seat

@@ -155,6 +155,27 @@ class MultisetSpace(EnumeratedSpace):
         merged = np.bincount(flat, weights=table[playable], minlength=self.n_positions * self.n_moves)
         return merged.reshape(self.n_positions, self.n_moves)
 
+    def unfold(self, positions: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Rows over this space's columns, one for each of ``positions (k, n_piles)`` (any
+        arrangement of the multiset the row is for), as rows over the moves of those very
+        positions ``(k, n_moves)``: each column's probability on the first pile of the size
+        it takes from. (:meth:`merge` of the result at a representative gives the rows back.)"""
+        positions = np.asarray(positions, dtype=np.int64)
+        rows = np.asarray(rows, dtype=float)
+        result = np.zeros((len(positions), self.n_moves))
+        for start in range(0, len(positions), _BLOCK):
+            part = positions[start:start + _BLOCK]
+            representatives = self.positions[self.indices(part)]
+            size = representatives[:, self.moves[:, 0]]                       # (k, m): the size each column takes from
+            first = (part[:, None, :] == size[:, :, None]).argmax(axis=2)     # the first pile of that size, here
+            target = self._offsets[first] + self.moves[:, 1] - 1
+            mass = rows[start:start + _BLOCK]
+            live = mass != 0
+            block = np.zeros((len(part), self.n_moves))
+            np.add.at(block, (np.nonzero(live)[0], target[live]), mass[live])
+            result[start:start + _BLOCK] = block
+        return result
+
     def fold(self, moves: np.ndarray) -> np.ndarray:
         """Move arrays over the representatives' concrete columns (``(n,)`` or ``(k, n)``) as
         move arrays over this space: each move replaced by the legal column it stands for
@@ -176,6 +197,9 @@ class MultisetSpace(EnumeratedSpace):
         rows = np.arange(ordered.shape[1])
         table = self._completions
         return (table[rows, before] - table[rows, ordered]).sum(axis=1)
+
+
+_BLOCK = 4096  # positions at a time where a (k, n_moves, n_piles) array is built
 
 
 @lru_cache(maxsize=4)

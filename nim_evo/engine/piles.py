@@ -2,9 +2,9 @@
 
 The table path (:mod:`nim_evo.evaluation.tournament`) needs every position indexed; here games carry
 their piles, ``(g, n_piles)``, and each player is a *mover*: a function from a block of
-positions and a Generator to one move index per position (the rules' move list). Rule and
-threshold genomes (:mod:`nim_evo.genomes.movers`), random and nim-sum (here, where Nim theory
-gives a closed form) have movers.
+positions and a Generator to one move index per position (the rules' move list). Every
+player is one (:class:`nim_evo.agents.player.Mover`, its ``choose``), and genomes many at
+once (:mod:`nim_evo.genomes.movers`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import numpy as np
 
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
-from nim_evo.engine.space import enumerable
-from nim_evo.validation import UserError
+from nim_evo.validation import AgentError, UserError
 
 MAX_MOVES = 5_000  # a mover may hold a (games, moves) array: boards with more moves are refused
 
@@ -49,7 +48,9 @@ def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Gene
         pile, count = moves[chosen, 0], moves[chosen, 1]
         rows = np.arange(len(game))
         if np.any(position[rows, pile] < count):
-            raise UserError("a mover chose an illegal move")
+            bad = int(np.flatnonzero(position[rows, pile] < count)[0])
+            raise AgentError(f"{getattr(movers[mover], 'player', movers[mover])!r} chose the illegal move "
+                             f"{(int(pile[bad]), int(count[bad]))} in position {tuple(position[bad].tolist())}")
         position[rows, pile] -= count
         over = ~position.any(axis=1)
         if over.any():
@@ -57,46 +58,3 @@ def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Gene
             game, position = game[~over], position[~over]
         ply += 1
     return winner
-
-
-def mover(name: str, rules: Rules):
-    """A mover for an opponent name: ``random`` or ``nimsum`` (genomes' movers are in
-    :mod:`nim_evo.genomes.movers`)."""
-    if name == "random":
-        return _RandomMover(rules)
-    if name == "nimsum":
-        if rules.misere and rules.max_take is not None and len(rules.piles) > 1 \
-                and not enumerable(rules, multiset=True):
-            raise UserError(f"nimsum on {rules.name} would need the solver (misère with a cap has no "
-                             "closed form) and the board is too big to solve")
-        return _NimSumMover(rules)
-    raise UserError(f"opponent {name!r} needs the board's tables, and {rules.name} is too big for them; "
-                     "the panel can hold random and nimsum")
-
-
-class _RandomMover:
-    def __init__(self, rules):
-        self.rules = rules
-
-    def __call__(self, positions, rng, games=None):
-        return boards.random_moves(self.rules, positions, rng)
-
-
-class _NimSumMover:
-    """A winning move (uniformly among them) where Nim theory finds one, else a random move."""
-
-    def __init__(self, rules):
-        self.rules = rules
-
-    def __call__(self, positions, rng, games=None):
-        if self.rules.misere and self.rules.max_take is not None:  # no closed form: the solver, or one heap
-            winning = boards.winning_mask(self.rules, positions)
-            pool = np.where(winning.any(axis=1, keepdims=True), winning, boards.legal_mask(self.rules, positions))
-            return np.where(pool, rng.random(pool.shape), -1.0).argmax(axis=1)
-        wins, take = boards.winning_takes(self.rules, positions)
-        pile = np.where(wins, rng.random(wins.shape), -1.0).argmax(axis=1)
-        rows = np.arange(len(positions))
-        chosen = boards.random_moves(self.rules, positions, rng)
-        found = wins.any(axis=1)
-        chosen[found] = boards.move_indices(self.rules, pile[found], take[rows[found], pile[found]])
-        return chosen

@@ -11,21 +11,28 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.engine.space import Space
-from nim_evo.validation import UserError
+from nim_evo.validation import AgentError, UserError
 
 
 def as_table(policy, space: Space) -> np.ndarray:
-    """A checked ``(n_positions, n_moves)`` probability table from an agent, a table or a move array."""
+    """A checked ``(n_positions, n_moves)`` probability table from an agent, a table or a move
+    array. A table an agent answers that is no policy is an :class:`AgentError` naming it (a
+    table or move array given as such is the caller's: a :class:`UserError`)."""
     if hasattr(policy, "policy"):
-        table = policy.policy(space)
+        table = np.asarray(policy.policy(space), dtype=float)
+        try:
+            check_table(table, space)
+        except UserError as error:
+            name = getattr(policy, "name", None) or type(policy).__name__
+            raise AgentError(f"{name}: {error}") from None
+        return table
+    table = np.asarray(policy)
+    if table.ndim == 1:
+        if table.dtype.kind not in "iu":
+            raise UserError(f"a move array must hold integer move indices, got dtype {table.dtype}")
+        table = one_hot(table, space)
     else:
-        table = np.asarray(policy)
-        if table.ndim == 1:
-            if table.dtype.kind not in "iu":
-                raise UserError(f"a move array must hold integer move indices, got dtype {table.dtype}")
-            table = one_hot(table, space)
-        else:
-            table = table.astype(float, copy=False)
+        table = table.astype(float, copy=False)
     check_table(table, space)
     return table
 

@@ -105,6 +105,10 @@ class Space(EnumeratedSpace):
         """A policy over positions' moves is already one over this space."""
         return np.asarray(table, dtype=float)
 
+    def unfold(self, positions: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Rows over this space's moves are already over the moves of the positions."""
+        return np.asarray(rows, dtype=float)
+
     def fold(self, moves: np.ndarray) -> np.ndarray:
         """Move arrays over positions' moves are already over this space."""
         return np.asarray(moves)

@@ -21,6 +21,7 @@ import numpy as np
 
 from nim_evo.agents.registry import make_agent
 from nim_evo.engine.rules import Rules
+from nim_evo.validation import UserError
 
 CACHE_ENV = "NIM_EVO_CACHE"
 
@@ -61,6 +62,18 @@ def resolve(spec: str, rules: Rules, seed: int = 0, progress=None):
     if spec in LEARNERS:
         return trained(spec, rules, seed, progress=progress)
     return make_agent(spec, rules)
+
+
+def mover(spec: str, rules: Rules, seed: int = 0):
+    """The player an opponent spec names as a mover of games on pile arrays, for a board too
+    big for tables (:mod:`nim_evo.engine.piles`); a learner is refused in one line."""
+    from nim_evo.agents.player import Mover
+    from nim_evo.learners import LEARNERS
+
+    if spec in LEARNERS:
+        raise UserError(f"opponent {spec!r} needs the board's tables, and {rules.name} is too big for them; "
+                        "the panel can hold agents that play from the piles (random, nimsum, take-N, ...)")
+    return Mover(resolve(spec, rules, seed))
 
 
 def _cache_key(name: str, rules: Rules, seed: int, episodes: int | None, params: dict) -> tuple[Path, dict, int]:

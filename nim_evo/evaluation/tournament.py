@@ -13,6 +13,7 @@ from nim_evo.engine.policy import AliasSampler, as_table, check_table, samplers_
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.seeds import seed_sequence
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, Space, space_for
+from nim_evo.evaluation.judging import judging_space, ordered_starts
 from nim_evo.genomes import movers
 from nim_evo.validation import UserError
 
@@ -213,18 +214,25 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
             the sub-games of Moore's NIM Rules), or position indices.
         jobs: joblib workers for the sampled games.
         max_positions: the space limit (see :class:`nim_evo.engine.space.Space`).
-        multiset: play on the space of multisets (:mod:`nim_evo.engine.multiset`); start indices
-            are then multisets, each standing for the positions of the board it holds
-            (``"all"`` plays as many games from each as the ordered board would from them).
+        multiset: play on the space of multisets (:mod:`nim_evo.engine.multiset`) where every
+            player is order-blind; start indices are then multisets, each standing for the
+            positions of the board it holds (``"all"`` plays as many games from each as the
+            ordered board would from them). A player that reads the pile order is judged on
+            the ordered board instead (:mod:`nim_evo.evaluation.judging`), the figures those
+            of the game as it is played.
     Returns:
         One :class:`TournamentResult` per opponent, in order; the 95% interval is Wilson's
         (scipy's ``binomtest``), and collapses to the value when ``exact``.
     """
     from nim_evo.agents.registry import make_agent
 
-    space = space_for(rules, max_positions, multiset=multiset)
     opponents = [make_agent(o, rules) if isinstance(o, str) else o for o in opponents]
-    start_idx = _starts(space, starts)
+    space = judging_space(rules, [player, *opponents], multiset, max_positions)
+    if multiset and not space.multiset and not isinstance(starts, str):  # multisets, as the positions they stand for
+        multisets = space_for(rules, max_positions, multiset=True)
+        start_idx = ordered_starts(multisets, space, _starts(multisets, starts))
+    else:
+        start_idx = _starts(space, starts)
     weights = space.weights[start_idx]
     mine = _table(player, space)
     if exact:
@@ -292,17 +300,17 @@ def _starts(space: Space, starts) -> np.ndarray:
 def _table(player, space: Space) -> np.ndarray:
     """The policy table of an agent (duck-typed ones compiled, see
     :mod:`nim_evo.agents.protocol`), a table or a move array."""
-    return as_table(compiled(player), space)
+    return as_table(compiled(player, space.rules), space)
 
 
 def _as_stack(player, space: Space):
     """``(is_stack, tables (k, n, m) or None, moves (k, n) or None)`` from what the caller gave:
     an agent, a table ``(n, m)``, a move array ``(n,)``, or a stack (list) of any of them."""
-    player = compiled(player)
+    player = compiled(player, space.rules)
     if hasattr(player, "policy"):
         return False, as_table(player, space)[None], None
     if isinstance(player, (list, tuple)):
-        player = [compiled(p) for p in player]
+        player = [compiled(p, space.rules) for p in player]
         if player and all(hasattr(p, "policy") or np.ndim(p) == 2 for p in player):
             return True, np.stack([as_table(p, space) for p in player]), None
         player = np.stack([np.asarray(p) for p in player])
@@ -338,11 +346,13 @@ def pile_tournament(rules: Rules, kind: str, genes, opponents, games: int, seed)
     """The tournament of :func:`tournament` for a genome on a board too big to enumerate:
     ``games`` games per opponent and seat from the start (:mod:`nim_evo.engine.piles`),
     Wilson 95% intervals."""
+    from nim_evo.agents.registry import mover
+
     me = movers.mover(kind, rules, genes)
     streams = seed_sequence(seed).spawn(2 * len(opponents))
     results = []
     for o, name in enumerate(opponents):
-        them = piles.mover(name, rules)
+        them = mover(name, rules)
         first = np.sum(piles.play_pile_games(rules, me, them, games, np.random.default_rng(streams[2 * o])) == 0)
         second = np.sum(piles.play_pile_games(rules, them, me, games, np.random.default_rng(streams[2 * o + 1])) == 1)
         results.append(result_from_wins(name, int(first), int(second), games))

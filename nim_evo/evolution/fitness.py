@@ -23,6 +23,7 @@ from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import MAX_TABLE_CELLS, enumerable, space_for, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.heldout import board_accuracy
+from nim_evo.evaluation.judging import judging_space
 from nim_evo.evaluation.tournament import Transitions, best_response, play_games, win_probabilities_each
 from nim_evo.genomes import get_kind, movers
 from nim_evo.validation import UserError
@@ -50,9 +51,11 @@ class Panel:
 
     @classmethod
     def build(cls, rules: Rules, names, starts: str = "start", fitness: str = "exact", seed: int = 0,
-              multiset: bool = False) -> Panel:
+              multiset: bool = False, order_blind: bool = True) -> Panel:
         """``names``: opponent specs (see :func:`nim_evo.evaluation.opponents.resolve`); ``seed`` trains
-        learned opponents on first use; ``multiset``: play on the space of multisets."""
+        learned opponents on first use; ``multiset``: play on the space of multisets, where every
+        opponent and the genomes evaluated (``order_blind``) choose by pile sizes alone, else on
+        the ordered board (:mod:`nim_evo.evaluation.judging`)."""
         if not tabulable(rules, multiset=multiset):
             if fitness == "exact" or starts == "all":
                 what = "multisets of piles" if multiset else "positions"
@@ -64,10 +67,12 @@ class Panel:
                                 "the start position")
             piles.check_board(rules)
             for name in names:
-                piles.mover(name, rules)  # refuses opponents that need the enumerated board
+                opponents.mover(name, rules, seed)  # refuses opponents that need the enumerated board
             return cls(rules, tuple(names), None, None, multiset)
-        space = space_for(rules, multiset=multiset)
-        tables = tuple(as_table(opponents.resolve(name, rules, seed), space) for name in names)
+        players = [opponents.resolve(name, rules, seed) for name in names]
+        space = judging_space(rules, players + ([] if order_blind else [_ORDER_READING]), multiset)
+        multiset = space.multiset
+        tables = tuple(as_table(player, space) for player in players)
         for table in tables:
             table.flags.writeable = False
         index = np.array([space.start]) if starts == "start" else np.arange(1, space.n_positions)
@@ -217,9 +222,12 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
         played = 2 * len(starts) * len(panel.tables)
     evaluations = _evaluations(panel, rates, subgames, played, None)
     if mine is not None:
+        if get_kind(kind).uses_credit:
+            own = get_kind(kind).judged_space(genomes[0], panel.rules)  # the space the genes are over
+            credit = [_credit_on(own, space, values) for values in (mine, theirs)]
         for j, evaluation in enumerate(evaluations):
             if get_kind(kind).uses_credit:
-                evaluation.credit = (mine[j].copy(), theirs[j].copy())
+                evaluation.credit = (credit[0][j].copy(), credit[1][j].copy())
             if cases:
                 evaluation.cases = np.concatenate([mine[j, 1:], theirs[j, 1:]])
     return evaluations
@@ -256,6 +264,18 @@ def ceiling(panels: tuple[Panel, ...]) -> tuple[float, float] | None:
     return tuple(float(np.mean(column)) for column in zip(*values))
 
 
+def _credit_on(own, space, values: np.ndarray) -> np.ndarray:
+    """Per-position values ``(k, n_positions)`` over the panel's ``space`` as values over the
+    genes' own space: where genes over multisets met an order-reading panel on the ordered
+    board, each multiset's value is the mean over the positions it stands for."""
+    if own.multiset == space.multiset:
+        return values
+    index = own.indices(space.positions)
+    counts = np.maximum(np.bincount(index, minlength=own.n_positions), 1)
+    return np.stack([np.bincount(index, weights=row, minlength=own.n_positions) / counts
+                     for row in values]).astype(values.dtype)
+
+
 def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> list[Evaluation]:
     """Sampled fitness on a board too big to enumerate: games on pile arrays from the start,
     every genome of the chunk playing at once (``games`` per genome, opponent and seat)."""
@@ -264,7 +284,7 @@ def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed)
     me = movers.genomes_mover(kind, genomes, panel.rules, games)
     rates = np.zeros((k, len(panel.names), 2))
     for o, name in enumerate(panel.names):
-        them = piles.mover(name, panel.rules)
+        them = opponents.mover(name, panel.rules)
         first = piles.play_pile_games(panel.rules, me, them, k * games, rng) == 0
         second = piles.play_pile_games(panel.rules, them, me, k * games, rng) == 1
         rates[:, o, 0] = first.reshape(k, games).mean(axis=1)
@@ -278,6 +298,15 @@ def _evaluations(panel: Panel, rates: np.ndarray, subgames: np.ndarray, games: i
                        {name: (float(rates[j, o, 0]), float(rates[j, o, 1])) for o, name in enumerate(panel.names)},
                        games, None if credit is None else credit[j])
             for j in range(len(rates))]
+
+
+class _OrderReading:
+    """Stands for evaluated genomes that read the pile order (:meth:`Panel.build`)."""
+
+    name = "the genome"
+
+
+_ORDER_READING = _OrderReading()
 
 
 def chunks(items: list, size: int = CHUNK) -> list[list]:

@@ -194,7 +194,8 @@ def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
     toolbox = base.Toolbox()
     toolbox.register("individual", _create, kind, config.rules, multiset=config.multiset)
     panels = tuple(fitness.Panel.build(rules, config.opponents, config.starts, config.fitness, config.seed,
-                                       multiset=config.multiset) for rules in config.training_rules())
+                                       multiset=config.multiset, order_blind=_order_blind(config))
+                   for rules in config.training_rules())
     # the run's workers: on Dask, the panels go to every one now, once (a task carries their key)
     toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, panels) if jobs != 1 else None)
     toolbox.register("evaluate", fitness.evaluate_boards, config.genome, panels, config.fitness, config.games,
@@ -211,7 +212,13 @@ def home_panel(toolbox: base.Toolbox, config: Config) -> fitness.Panel:
         if panel.rules == config.rules:
             return panel
     return fitness.Panel.build(config.rules, config.opponents, "start", "sampled", config.seed,
-                               multiset=config.multiset)
+                               multiset=config.multiset, order_blind=_order_blind(config))
+
+
+def _order_blind(config: Config) -> bool:
+    """Whether the run's genomes choose by pile sizes alone (its kind says so of a new genome)."""
+    kind = get_kind(config.genome)
+    return kind.order_blind(kind.create(config.rules, np.random.default_rng(0), multiset=config.multiset), config.rules)
 
 
 def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> np.random.Generator:

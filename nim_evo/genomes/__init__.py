@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.agents.base import PositionalAgent
+from nim_evo.agents.player import Player, check_space
 from nim_evo.engine.policy import one_hot
 from nim_evo.engine.rules import MAX_LISTED_MOVES, Rules, rules_from_json, rules_to_json
 from nim_evo.engine.space import Space
@@ -21,10 +21,12 @@ __all__ = ["GENOME_FORMAT", "GenomeAgent", "genome_document", "genome_from_docum
            "register"]
 
 
-class GenomeAgent(PositionalAgent):
-    """A genome as a playable strategy with the standard agent interface (a table genome
-    over multisets plays every arrangement of their piles: its move on the first pile of
-    the size it takes from)."""
+class GenomeAgent(Player):
+    """A genome as a player: its one answer is its kind's ``move_probabilities``; its kind's
+    ``distribution``, ``policy`` and ``choose`` are the views, kept for speed and held to it
+    by the conformance suite (a table genome over multisets plays every arrangement of their
+    piles: its move on the first pile of the size it takes from). Order-blind as its kind
+    says of these genes."""
 
     def __init__(self, kind: str, genes, rules: Rules, name: str | None = None):
         super().__init__(rules)
@@ -34,6 +36,10 @@ class GenomeAgent(PositionalAgent):
         self.kind = kind
         self.genes = genes
         self.name = name or f"{kind}-genome"
+        self.order_blind = get_kind(kind).order_blind(genes, rules)
+
+    def move_probabilities(self, positions: np.ndarray) -> np.ndarray:
+        return get_kind(self.kind).move_probabilities(self.genes, self.rules, np.asarray(positions, dtype=np.int64))
 
     def distribution(self, piles):
         piles = self.rules.check_position(piles)
@@ -41,7 +47,11 @@ class GenomeAgent(PositionalAgent):
             return []
         return get_kind(self.kind).distribution(self.genes, self.rules, piles)
 
+    def choose(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return get_kind(self.kind).choose(self.genes, self.rules, np.asarray(positions, dtype=np.int64), rng)
+
     def policy(self, space: Space) -> np.ndarray:
+        check_space(self, space)
         result = get_kind(self.kind).policy(self.genes, space)
         return one_hot(result, space) if result.ndim == 1 else result
 

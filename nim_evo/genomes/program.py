@@ -10,7 +10,10 @@ A program is two typed trees (DEAP strongly-typed genetic programming; their lan
   good it is to leave to the opponent, the lower the better.
 
 The program plays the legal move into the position of lowest score; among equal scores, the
-first in the rules' move order (by pile, then by count taken). Why this design: a program
+one from the smallest pile, then the one that takes fewest (then the first of equal piles):
+so its choice depends on the multiset of pile sizes alone, never on their order, and the
+program is the same player over multisets (what fitness reads) as on the board (what
+``play``, ``export`` and the page run). Why this design: a program
 that scores positions, not moves, states a theory of the game, which is what plays boards
 never seen (a move's score would have to relearn the theory for each move); the fold reads
 boards of any size; splitting the score from the fold lets one fold serve normal play (the
@@ -183,18 +186,23 @@ def scores(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
     return _as_ints(answer, len(positions))
 
 
-def _lowest(successors: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """Per row, the first legal column of lowest score (0 where none is legal; a legal
-    score as high as int64 goes still beats an illegal column)."""
-    lowest = np.where(legal, successors, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
-    return np.where(legal.any(axis=1), (legal & (successors == lowest)).argmax(axis=1), 0)
+def _lowest(successors: np.ndarray, legal: np.ndarray, sizes: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per row, the legal column of lowest score; among equal scores the one taking from the
+    smallest pile (``sizes``, each column's pile size), then the fewest (``counts``), then the
+    first (0 where none is legal; a legal score as high as int64 goes still beats an illegal column)."""
+    top = np.iinfo(np.int64).max
+    best = legal & (successors == np.where(legal, successors, top).min(axis=1, keepdims=True))
+    for key in (sizes, np.broadcast_to(counts, sizes.shape)):
+        best &= key == np.where(best, key, top).min(axis=1, keepdims=True)
+    return np.where(legal.any(axis=1), best.argmax(axis=1), 0)
 
 
 def policy(genes, space: Space) -> np.ndarray:
-    """The move array over an enumerated space: at each position the first legal move into a
-    position of lowest score."""
+    """The move array over an enumerated space: at each position the legal move into a
+    position of lowest score (ties by pile size, then count; over multisets, on the representative)."""
     values = scores(genes, space.rules, space.positions)
-    return _lowest(values[np.maximum(space.next, 0)], space.legal)
+    sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
+    return _lowest(values[np.maximum(space.next, 0)], space.legal, sizes, space.moves[:, 1].astype(np.int64))
 
 
 def moves(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
@@ -211,7 +219,7 @@ def moves(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
         after = np.repeat(part[:, None, :], len(pile), axis=1)
         after[:, np.arange(len(pile)), pile] -= count
         values = scores(genes, rules, np.maximum(after, 0).reshape(-1, part.shape[1])).reshape(len(part), len(pile))
-        chosen[start:start + batch] = _lowest(values, legal)
+        chosen[start:start + batch] = _lowest(values, legal, part[:, pile], count)
     return chosen
 
 
@@ -283,6 +291,9 @@ class ProgramKind(GenomeKind):
     policy = staticmethod(policy)
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
+
+    def order_blind(self, genes, rules: Rules) -> bool:
+        return True  # it scores multisets, and breaks ties by pile size and count
 
     def create(self, rules: Rules, rng: np.random.Generator, container=Program, multiset: bool = True):
         return create(rules, rng, container)

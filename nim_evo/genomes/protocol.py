@@ -28,6 +28,10 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
 - ``to_json(genes, rules)`` and ``from_json(data, rules, container)``: the genome's part of
   a genome file (:func:`nim_evo.genomes.genome_document`), and back, checked: a malformed
   file is a one-line ``ValueError``.
+- ``order_blind(genes, rules)``: whether the genome chooses by the multiset of pile sizes
+  alone (its moves mapped onto the actual arrangement); only then is it evaluated over
+  multisets. Every built-in kind is, but for a table over the ordered space; a kind that
+  does not say so is not (the base class answers ``False``).
 - ``board_free``: whether it plays any board of its family (same cap, same misère flag).
   Those kinds also give ``move_probabilities(genes, rules, positions)`` on arrays of
   positions ``(k, n_piles)``, which is how they play boards too big to enumerate (games on
@@ -110,6 +114,11 @@ class GenomeKind:
     selection: ClassVar[str] = "tournament"
     restart: ClassVar[int] = 0
     defaults: ClassVar[dict] = {}  # run settings of its own (population, offspring, starts, opponents), where not given
+
+    def order_blind(self, genes, rules: Rules) -> bool:
+        """Whether these genes choose by the multiset of pile sizes alone (never assumed:
+        a kind that chooses so says it)."""
+        return False
 
     def size(self, genes) -> int:
         """How big a genome is (of genomes that play alike or score alike, lexicase selection

@@ -207,6 +207,9 @@ class RulesKind(GenomeKind):
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 
+    def order_blind(self, genes, rules: Rules) -> bool:
+        return True  # it reads pile sizes, the first of equal piles where it picks one
+
     def create(self, rules: Rules, rng: np.random.Generator, container=dict, multiset: bool = True):
         return create(rules, rng, container)
 

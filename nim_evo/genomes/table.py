@@ -197,6 +197,21 @@ class TableKind(GenomeKind):
                             f"{space.position(index)}")
         return genes
 
+    def order_blind(self, genes, rules: Rules) -> bool:
+        # a gene per multiset; an ordered table reads the order (where the two spaces differ)
+        return genes_space(genes, rules).multiset or space_size(rules) == space_size(rules, True)
+
+    def move_probabilities(self, genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+        """The gene of each position's multiset (or position), one-hot on the moves of the
+        position itself: a multiset's move on the first pile of the size it takes from.
+        ``positions`` must lie on the board."""
+        space = genes_space(genes, rules)
+        positions = np.asarray(positions, dtype=np.int64)
+        rows = np.zeros((len(positions), space.n_moves))
+        live = np.flatnonzero(positions.any(axis=1))
+        rows[live, np.asarray(genes)[space.indices(positions[live])]] = 1.0
+        return space.unfold(positions, rows)
+
     def distribution(self, genes, rules: Rules, piles):
         space = genes_space(genes, rules)
         move = int(np.asarray(genes)[space.index(piles)])

@@ -19,9 +19,10 @@ Operators are DEAP's real-valued ``cxBlend`` and ``mutGaussian``, written over t
 Generator the evolution loop passes down (DEAP's own draw from the global ``random``
 module), then clipped back into ``[0, 1]``.
 
-The nim-sum strategy plays like the ``nimsum`` agent: Nim theory where a closed form exists,
-the solver otherwise (misère with a cap); on such a board too big to solve it falls back on
-the normal-play nim-sum guess, so the genome still plays any board.
+The random and nim-sum strategies are the ``random`` and ``nimsum`` agents' own answers
+(:mod:`nim_evo.agents.base`): Nim theory where a closed form exists, the solver otherwise
+(misère with a cap); on such a board too big to solve, where the agent refuses to play, the
+strategy plays the normal-play nim-sum guess, so the genome still plays any board.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from nim_evo.agents.base import RandomAgent, nimsum_rows
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
@@ -97,7 +99,7 @@ def strategy_tables(rules: Rules, positions: np.ndarray) -> np.ndarray:
     """``(n_strategies, k, n_moves)``: each strategy's move probabilities in each position."""
     positions = np.asarray(positions, dtype=np.int64)
     legal = boards.legal_mask(rules, positions)
-    tables = [boards.uniform_rows(legal)]
+    tables = [RandomAgent(rules).move_probabilities(positions)]
     rows = np.arange(len(positions))
     for pile in (boards.shortest(positions), boards.longest(positions)):
         size = positions[rows, pile]
@@ -110,8 +112,7 @@ def strategy_tables(rules: Rules, positions: np.ndarray) -> np.ndarray:
         moves = boards.move_list(rules)
         from_pile = legal & (moves[:, 0] == pile[:, None])
         tables.append(boards.uniform_rows(from_pile))
-    winning = boards.winning_mask(rules, positions)
-    tables.append(boards.uniform_rows(np.where(winning.any(axis=1, keepdims=True), winning, legal)))
+    tables.append(nimsum_rows(rules, positions))
     return np.stack(tables)
 
 
@@ -152,6 +153,9 @@ class ThresholdsKind(GenomeKind):
     policies = staticmethod(policies)
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
+
+    def order_blind(self, genes, rules: Rules) -> bool:
+        return True  # it reads pile sizes, the first of equal piles where it picks one
 
     def create(self, rules: Rules, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
         return create(rules, rng, container)

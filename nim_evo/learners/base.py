@@ -8,16 +8,19 @@ whole record. For the per-move (TD) learner this is the same as updating after e
 positions strictly shrink, so no position recurs within a game and an update made during
 the game could not change any later choice or target of that game.
 
-Once trained a learner is an agent (:class:`~nim_evo.agents.PositionalAgent`): greedy by
-default (uniform among the legal moves of highest value), or, with ``stochastic=True``, by
-its own sampling rule (counts in proportion, an exploration window, epsilon-greedy).
+Once trained a learner is a player (:class:`~nim_evo.agents.Player`): greedy by default
+(uniform among the legal moves of highest value), or, with ``stochastic=True``, by its own
+sampling rule (counts in proportion, an exploration window, epsilon-greedy). Its one answer
+is its rows over its own space, read at the actual positions (:meth:`Learner.move_probabilities`):
+a learner with ``symmetry`` plays the move its multiset's row gives on the first pile of the
+size it takes from, and is order-blind; one without reads the order of the piles.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.agents.base import PositionalAgent
+from nim_evo.agents.player import Player, check_space
 from nim_evo.agents.registry import make_agent
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.game import GameRecord
@@ -29,7 +32,7 @@ SEATS = ("alternate", "first", "second", "loser")
 MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file) stays in the megabytes
 
 
-class Learner(PositionalAgent):
+class Learner(Player):
     """Base of the learners. Subclasses set ``name``, ``defaults`` (parameter -> the source
     write-up's value), ``episodes`` (its training budget) and ``state_names``, and define
     :meth:`choose`, :meth:`update` and :meth:`values`.
@@ -219,22 +222,26 @@ class Learner(PositionalAgent):
     def policy_rows(self, rows: np.ndarray) -> np.ndarray:
         return self.stochastic_rows(rows) if self.stochastic else self.greedy_rows(rows)
 
+    @property
+    def order_blind(self) -> bool:
+        """A learner over multisets (``symmetry``) chooses by the multiset alone."""
+        return bool(self.symmetry)
+
+    def move_probabilities(self, positions: np.ndarray) -> np.ndarray:
+        """Its rows over its own space at the multisets (or positions) of ``positions``, read
+        back on their piles (a multiset's column on the first pile of the size it takes from)."""
+        positions = np.asarray(positions, dtype=np.int64)
+        return self.space.unfold(positions, self.policy_rows(self.space.indices(positions)))
+
     def policy(self, space: Space) -> np.ndarray:
-        """The learner's table over ``space``: its own space, or the other kind of space of
-        its board (ordered or of multisets), read at that space's positions."""
+        """The learner's table over ``space``: its own rows on its own space (the fast path),
+        else :meth:`move_probabilities` at the space's positions."""
         if space.rules != self.rules:
             raise UserError(f"this {self.name} learner was trained for {self.rules.name}, not {space.rules.name}")
-        if space is self.space:
+        check_space(self, space)
+        if space.multiset == self.space.multiset and space.n_positions == self.space.n_positions:
             return self.policy_rows(np.arange(space.n_positions))
-        rows = self.policy_rows(self.space.indices(space.positions))
-        if self.space.multiset:  # multiset columns, read back on the other space's positions
-            return _unfold(self.space, rows, space)
-        return space.merge(rows)
-
-    def distribution(self, piles):
-        index = self.space.index(piles)
-        row = self.policy_rows(np.array([index]))[0]
-        return [(self.space.move(k), float(row[k])) for k in np.flatnonzero(row > 0)]
+        return super().policy(space)
 
     # -- reporting ---------------------------------------------------------------------
 
@@ -329,17 +336,6 @@ def _coerce(key: str, value, default):
     raise TypeError(f"no coercion for parameter {key} of type {type(default).__name__}")
 
 
-def _unfold(own, rows: np.ndarray, space: Space) -> np.ndarray:
-    """Rows over the multiset columns of ``own`` as rows over the moves of ``space``'s
-    positions: each column's probability on the first pile of the size it takes from."""
-    table = np.zeros((space.n_positions, space.n_moves))
-    for index in range(1, space.n_positions):
-        position = space.position(index)
-        for column in np.flatnonzero(rows[index]):
-            table[index, space.move_index(own.concrete_move(position, column))] += rows[index, column]
-    return space.merge(table)
-
-
 def _legal_lists(space: Space) -> list[np.ndarray]:
     return [np.flatnonzero(row) for row in space.legal]
 
@@ -350,7 +346,7 @@ def _cumulative(opponent, rules: Rules, space: Space) -> np.ndarray:
     from nim_evo.engine.policy import as_table
 
     agent = make_agent(opponent, rules) if isinstance(opponent, str) else opponent
-    return np.cumsum(as_table(compiled(agent), space), axis=1)
+    return np.cumsum(as_table(compiled(agent, rules), space), axis=1)
 
 
 def _describe(opponent) -> str | None:

@@ -8,7 +8,7 @@ import pytest
 import nim_evo
 from nim_evo import Rules, make_agent, tournament
 from nim_evo.agents import Agent
-from nim_evo.validation import UserError
+from nim_evo.validation import AgentError, UserError
 
 BOARD = Rules((2, 3, 4))
 
@@ -93,9 +93,13 @@ def test_something_that_is_no_agent_is_told_what_an_agent_needs():
             call()
 
 
-def test_an_illegal_move_is_named_with_its_position():
-    with pytest.raises(UserError, match=r"illegal move \(0, 99\) in position \(\d, \d, \d\)"):
-        tournament(BOARD, Cheat(), ["random"], exact=True)
+def test_an_illegal_move_is_the_agents_fault_named_with_its_position():
+    """An agent's illegal move is its bug, not the person's input: an AgentError (a
+    RuntimeError, its traceback kept) naming the agent, the position and the move."""
+    for call in (lambda: tournament(BOARD, Cheat(), ["random"], exact=True),
+                 lambda: nim_evo.play_game(BOARD, (Cheat(), Uniform(BOARD)), np.random.default_rng(0))):
+        with pytest.raises(AgentError, match=r"^greedy played the illegal move \(0, 99\) in position \(\d, \d, \d\)"):
+            call()
 
 
 def test_duck_agents_play_the_same_over_multisets():

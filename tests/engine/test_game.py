@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from nim_evo.validation import AgentError
+
 from nim_evo.engine.game import GameRecord, play_game
 from nim_evo.engine.rules import PRESETS, Rules
 
@@ -102,7 +104,8 @@ def test_play_game_same_seed_same_game():
 
 
 def test_play_game_rejects_finished_start_and_illegal_agent_moves():
-    """An empty start or an agent's illegal move raises ValueError."""
+    """An empty start is the caller's mistake (a UserError); an agent's illegal move is the
+    agent's (an AgentError naming it, the move and the position)."""
     rules = Rules((3, 2))
     players = (_UniformAgent(rules), _UniformAgent(rules))
     with pytest.raises(ValueError, match="already over"):
@@ -114,7 +117,7 @@ def test_play_game_rejects_finished_start_and_illegal_agent_moves():
         def move(self, piles, rng):
             return (0, 99)
 
-    with pytest.raises(ValueError, match="illegal move"):
+    with pytest.raises(AgentError, match=r"^Cheater played the illegal move \(0, 99\) in position \(3, 2\) of 3-2$"):
         play_game(rules, (Cheater(), Cheater()), np.random.default_rng(0))
 
 

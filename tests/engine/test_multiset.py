@@ -182,18 +182,21 @@ def test_agents_play_the_same_games_over_multisets(rules, name):
     assert np.allclose(values[space.indices(ordered.positions)], expected, atol=1e-12)
 
 
-def test_an_ordered_learner_is_read_at_the_representatives():
-    """A learner of the ordered space compiles over multisets as it plays each representative."""
+def test_an_ordered_learner_is_refused_over_multisets_and_judged_on_the_ordered_board():
+    """A learner of the ordered space reads the order of the piles: asked for a table over
+    multisets it is refused in one line, and a tournament asked to play over multisets plays
+    it on the ordered board, with the ordered board's figures."""
+    from nim_evo import tournament
     from nim_evo.learners import make_learner
+    from nim_evo.validation import OrderReading
 
     rules = Rules((3, 2, 2))
     learner = make_learner("wincount", rules)
     learner.train(300, np.random.default_rng(1))
-    space = MultisetSpace(rules)
-    table = learner.policy(space)
-    for index in range(1, space.n_positions):
-        position = space.position(index)
-        expected = np.zeros(space.n_moves)
-        for move, p in learner.distribution(position):
-            expected[space.move_index_at(position, move)] += p
-        assert np.allclose(table[index], expected)
+    with pytest.raises(OrderReading, match="^wincount reads the order of the piles"):
+        learner.policy(MultisetSpace(rules))
+    ordered, asked = (tournament(rules, learner, ["random", "nimsum"], exact=True, starts="all", multiset=m)
+                      for m in (False, True))
+    assert [(r.first_rate, r.second_rate) for r in ordered] == [(r.first_rate, r.second_rate) for r in asked]
+
+

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules, make_agent, win_probabilities
-from nim_evo.engine.piles import mover, play_pile_games
+from nim_evo.agents.registry import mover
+from nim_evo.engine.piles import play_pile_games
 from nim_evo.engine.space import space_for
 from nim_evo.genomes import GenomeAgent, ruleset, thresholds
 from nim_evo.genomes.movers import genomes_mover

@@ -115,27 +115,37 @@ def test_json_round_trip_and_expression():
     assert expression(back) == expression(NORMAL) and all(isinstance(t, gp.PrimitiveTree) for t in back)
 
 
-def test_the_move_made_is_the_first_into_a_position_of_lowest_score():
-    """Scores that tie are broken by the rules' move order (by pile, then count): a score of
-    the largest pile alone moves to the smallest largest pile there is, the first such move."""
-    rules = Rules((2, 3, 4))
-    space = space_for(rules, multiset=False)
-    chosen = KIND.policy(Program(["max(a, p)", "v"]), space)
-    move_list = boards.move_list(rules)
-    for position, legal, after, move in zip(space.positions, space.legal, space.next, chosen):
-        if not legal.any():
-            continue
-        largest = [space.positions[after[j]].max() for j in np.flatnonzero(legal)]
-        first = np.flatnonzero(legal)[int(np.argmin(largest))]
-        assert move == first, (position, move_list[move], move_list[first])
+def _first_by_size_then_count(space, row, candidates):
+    """Of ``candidates`` (columns of ``row``), the one taking from the smallest pile, then the fewest, then the first."""
+    key = [(space.positions[row, space.moves[j, 0]], space.moves[j, 1], j) for j in candidates]
+    return min(key)[2]
+
+
+def test_the_move_made_is_into_a_position_of_lowest_score_ties_by_pile_size_then_count():
+    """Scores that tie are broken by the size of the pile taken from, then the count (never by
+    pile index): a score of the largest pile alone moves to the smallest largest pile there is,
+    from the smallest pile that gets there, taking fewest. So the program plays the same
+    multisets at every arrangement of a position's piles."""
+    for rules in (Rules((2, 3, 4)), Rules((4, 3, 2)), Rules((3, 1, 3, 2))):
+        space = space_for(rules, multiset=False)
+        chosen = KIND.policy(Program(["max(a, p)", "v"]), space)
+        move_list = boards.move_list(rules)
+        for row, (position, legal, after, move) in enumerate(zip(space.positions, space.legal, space.next, chosen)):
+            if not legal.any():
+                continue
+            largest = {j: space.positions[after[j]].max() for j in np.flatnonzero(legal)}
+            lowest = [j for j in largest if largest[j] == min(largest.values())]
+            first = _first_by_size_then_count(space, row, lowest)
+            assert move == first, (position, move_list[move], move_list[first])
 
 
 @pytest.mark.parametrize("step, verdict", [(XOR, "eq(v, 0)"), ("p", "lt(v, 2)"), ("sub(p, a)", "either(eq(v, 0), lt(m, 2))"),
                                             (XOR, "when(lt(1, m), eq(v, 0), eq(v, 1))")])
 def test_a_file_with_a_verdict_plays_as_that_verdict_did(step, verdict):
-    """The first programs said yes or no ("is the position lost?") and played the first move
-    into a position called lost, else the first legal move: such a file is read as the score
-    ``if(verdict, 0, 1)`` and makes those very moves."""
+    """The first programs said yes or no ("is the position lost?") and played a move into a
+    position called lost, else any legal move: such a file is read as the score ``if(verdict,
+    0, 1)`` and plays into a position called lost wherever there is one, ties broken as every
+    program's are (the smallest pile, then the fewest taken)."""
     from nim_evo.genomes.expressions import Bool, _primitive_set, evaluate
 
     verdicts = _primitive_set("verdict", ("v", "m"), Bool, ("min", "max"), logic=True)
@@ -153,7 +163,7 @@ def test_a_file_with_a_verdict_plays_as_that_verdict_did(step, verdict):
     for row in np.flatnonzero(space.legal.any(axis=1)):
         legal = np.flatnonzero(space.legal[row])
         into_lost = [j for j in legal if called_lost[space.next[row, j]]]
-        assert chosen[row] == (into_lost[0] if into_lost else legal[0])
+        assert chosen[row] == _first_by_size_then_count(space, row, into_lost or legal)
     with pytest.raises(UserError, match="'xor' is not a primitive"):
         KIND.from_json({"step": step, "verdict": "xor(v, m)"}, rules)
 

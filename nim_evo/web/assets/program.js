@@ -86,15 +86,18 @@ function positionScore(piles) {
   return score(value, sizes[sizes.length - 1]);
 }
 
-// The first legal move (by pile, then count) into a position of lowest score. A move's
-// position folds as the sorted piles with one n replaced by n - c: the fold of the sizes
-// below n - c is shared (prefix[j]).
+// The legal move into a position of lowest score; among equal scores the one from the
+// smallest pile, then the one taking fewest, then the first pile (program.moves: so the
+// choice depends on the pile sizes alone, never their order). A move's position folds as
+// the sorted piles with one n replaced by n - c: the fold of the sizes below n - c is
+// shared (prefix[j]).
 function distribution(piles, board) {
   checkListable(board);
   const sizes = piles.map(BigInt).sort(ascending);
   const prefix = [0n];
   for (const p of sizes) prefix.push(step(prefix[prefix.length - 1], p));
   let best = null;
+  let bestSize = null;
   let lowest = null;
   for (let i = 0; i < piles.length; i++) {
     const n = BigInt(piles[i]);
@@ -110,8 +113,9 @@ function distribution(piles, board) {
         largest = sizes[t];
       }
       const s = score(value, largest);
-      if (lowest === null || s < lowest) {
+      if (lowest === null || s < lowest || (s === lowest && (n < bestSize || (n === bestSize && c < best[1])))) {
         lowest = s;
+        bestSize = n;
         best = [i, c];
       }
     }
