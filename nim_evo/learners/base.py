@@ -35,7 +35,7 @@ MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file
 class Learner(Player):
     """Base of the learners. Subclasses set ``name``, ``defaults`` (parameter -> the source
     write-up's value), ``episodes`` (its training budget) and ``state_names``, and define
-    :meth:`choose`, :meth:`update` and :meth:`values`.
+    :meth:`explore` (its move while training), :meth:`update` and :meth:`values`.
 
     Every learner also takes ``symmetry``: learn over multisets of pile sizes
     (:mod:`nim_evo.engine.multiset`), one entry for every arrangement of the same piles, as
@@ -102,7 +102,7 @@ class Learner(Player):
     def end_episode(self) -> None:
         """Decay rates after a training game."""
 
-    def choose(self, position: int, legal: np.ndarray, uniforms: Uniforms) -> int:
+    def explore(self, position: int, legal: np.ndarray, uniforms: Uniforms) -> int:
         """The move index to play at ``position`` while training (``legal``: its legal
         moves), drawing from ``uniforms.random()``."""
         raise NotImplementedError
@@ -170,7 +170,7 @@ class Learner(Player):
             while position:
                 legal = legal_of[position]
                 if mover in seats:
-                    move = self.choose(position, legal, uniforms)
+                    move = self.explore(position, legal, uniforms)
                 else:
                     row = cumulative[position]
                     move = min(int(np.searchsorted(row, uniforms.random() * row[-1], side="right")), last[position])

@@ -91,7 +91,7 @@ class QLearner(Learner):
     def begin_episode(self):
         self.epsilon_now = self.epsilon_at(self.games_played)
 
-    def choose(self, position, legal, uniforms):
+    def explore(self, position, legal, uniforms):
         if self.exploration == "uniform":
             if uniforms.random() < self.epsilon_now:
                 return legal[uniforms.below(len(legal))]

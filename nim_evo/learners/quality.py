@@ -48,7 +48,7 @@ class QualityLearner(Learner):
     def reset(self):
         self.quality = np.where(self.space.legal, self.initial, 0.0)
 
-    def choose(self, position, legal, uniforms):
+    def explore(self, position, legal, uniforms):
         quality = self.quality[position, legal]
         near = legal[quality > quality.max() - self.window]
         return near[uniforms.below(len(near))] if len(near) > 1 else near[0]

@@ -64,7 +64,7 @@ class _EpsilonGreedy(Learner):
     def initialise(self, rng):
         self.q = np.where(self.space.legal, rng.uniform(0.0, self.init, self.q.shape), 0.0)
 
-    def choose(self, position, legal, uniforms):
+    def explore(self, position, legal, uniforms):
         if uniforms.random() < self.epsilon_now:
             return legal[uniforms.below(len(legal))]
         return legal[np.argmax(self.q[position, legal])]

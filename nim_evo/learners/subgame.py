@@ -40,7 +40,7 @@ class SubgameLearner(Learner):
         ratio = np.maximum(self.wins[rows], 1) / np.maximum(self.losses[rows], 1)
         return np.where(self.space.legal[rows], ratio, 0.0)
 
-    def choose(self, position, legal, uniforms):
+    def explore(self, position, legal, uniforms):
         return legal[uniforms.proportional(self.ratio(position)[legal])]
 
     def update(self, positions, moves, winner, seats):

@@ -41,7 +41,7 @@ class WinCountLearner(Learner):
     def reset(self):
         self.counts = self.space.legal.astype(np.float64)
 
-    def choose(self, position, legal, uniforms):
+    def explore(self, position, legal, uniforms):
         return legal[uniforms.proportional(self.counts[position, legal])]
 
     def update(self, positions, moves, winner, seats):

@@ -271,3 +271,28 @@ def test_the_api_trains_against_one_opponent():
 
     with pytest.raises(nim_evo.UserError, match="trains against one opponent"):
         nim_evo.train("wincount", nim_evo.Rules((7,), max_take=3), games=10, opponents="nimsum,random")
+
+
+def test_a_symmetric_qlearning_file_plays_a_thousand_games_without_an_illegal_move(tmp_path, capsys):
+    """The issue's report: a qlearning learner (symmetry, its default) trained on 2-3-4-5 misère
+    stopped play with an illegal move (its distribution gave the move of its multiset's
+    representative, not of the position). Trained with the learn command's defaults and the
+    seed's 30,000 games, it plays 1,000 games in play, and every move it makes is the one its
+    own table gives at the actual position."""
+    from nim_evo.engine.space import space_for
+    from nim_evo.play import main as play_main
+
+    out = tmp_path / "q.json"
+    assert main(["--learner", "qlearning", "--game", "2-3-4-5-misere", "--games", "30000", "--seed", "1",
+                 "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert play_main([str(out), "--opponents", "random", "--games", "1000", "--seed", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "— Completed 1,000 games —" in text and "illegal" not in text
+    learner = load_strategy(out)
+    space = space_for(learner.rules)
+    table = learner.policy(space)
+    rng = np.random.default_rng(0)
+    for index in range(1, space.n_positions):
+        piles = space.position(index)
+        assert table[index, space.move_index(learner.move(piles, rng))] > 0

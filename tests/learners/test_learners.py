@@ -452,7 +452,7 @@ def test_qlearning_exploration_retries_illegal_columns_as_the_seed_did(explorati
     learner.table[position, legal[0]] = 5.0  # the greedy move
     learner.epsilon_now = 0.5
     uniforms = Uniforms(np.random.default_rng(8))
-    other = np.mean([learner.choose(position, legal, uniforms) == legal[1] for _ in range(40_000)])
+    other = np.mean([learner.explore(position, legal, uniforms) == legal[1] for _ in range(40_000)])
     assert other == pytest.approx(expected, abs=0.006)
     learner.games_played = 12_000 + 9_000  # the schedule's epsilon 0.5
     learner.stochastic = True
