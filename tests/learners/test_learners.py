@@ -317,12 +317,12 @@ def test_short_training_beats_random(name):
 
 
 class Recorder:
-    """Wraps a learner's choose and update to see who played what."""
+    """Wraps a learner's training move (explore) and update to see who played what."""
 
     def __init__(self, learner):
         self.games, self.chosen = [], []
-        choose, update = learner.choose, learner.update
-        learner.choose = lambda position, legal, rng: self.chosen.append(position) or choose(position, legal, rng)
+        explore, update = learner.explore, learner.update
+        learner.explore = lambda position, legal, rng: self.chosen.append(position) or explore(position, legal, rng)
         learner.update = lambda p, m, w, s: self.games.append((p.copy(), m.copy(), w, s)) or update(p, m, w, s)
 
 
