@@ -31,6 +31,8 @@ from nim_evo.cli.args import check_writable, refuse_overwrite
 from nim_evo.cli.opponents import resolve_saying
 from nim_evo.cli.progress import Progress, TrainingProgress
 from nim_evo.cli.text import wrapped
+from nim_evo.agents.player import name_of
+from nim_evo.agents.protocol import is_agent
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import tabulable
 from nim_evo.evaluation import opponents
@@ -148,14 +150,15 @@ class Evolution:
 
     @classmethod
     def begin(cls, config: loop.Config, out=None, export=None, force: bool = False, jobs: int = 1,
-              command: str | None = None, quiet: bool = False) -> Evolution:
+              command: str | None = None, quiet: bool = False, given: dict | None = None) -> Evolution:
         """A new run at generation 0; with ``out``, written to that run directory (refused if
-        it holds files, unless ``force``), and with ``export`` the champion exported there at the end."""
+        it holds files, unless ``force``), and with ``export`` the champion exported there at the
+        end; ``given``: opponents given as agent objects, by the names the config holds for them."""
         check_feasible(config)
         export = None if export is None else Path(export)
         if export is not None:
             refuse_overwrite(export, force)
-        files = check_opponents(config)      # names and files, before any training
+        files = check_opponents(config, given)      # names, files and code, before any training
         run_dir = None if out is None else RunDir(out)
         created = [_new_folders(path) for path in (run_dir and run_dir.path, export and export.parent)
                    if path is not None]
@@ -165,9 +168,10 @@ class Evolution:
             if run_dir is not None:
                 run_dir.check_free(force=force, inside=export and export.parent)
                 run_dir.lock()
-            toolbox = make_toolbox(config, jobs, quiet)
+            toolbox = make_toolbox(config, jobs, quiet, given)
             state = loop.start(config, toolbox)
-            extra = {"export": None if export is None else str(export), "command": command, "opponent_files": files}
+            extra = {"export": None if export is None else str(export), "command": command, "opponent_files": files,
+                     "given_opponents": sorted(given or ())}
             if run_dir is not None:
                 run_dir.begin(state, config, extra, force=force, inside=export and export.parent)
         except BaseException:  # a run refused or stopped before its first checkpoint leaves no empty folder
@@ -180,9 +184,11 @@ class Evolution:
 
     @classmethod
     def resume(cls, directory, generations: int | None = None, genomes_dir=None, force: bool = False,
-               jobs: int = 1, command: str | None = None, quiet: bool = False) -> Evolution:
+               jobs: int = 1, command: str | None = None, quiet: bool = False,
+               given: dict | None = None) -> Evolution:
         """The run in ``directory`` at its last checkpoint, to go on to ``generations``; its
-        champion exported where it was before, or into ``genomes_dir`` if given."""
+        champion exported where it was before, or into ``genomes_dir`` if given; ``given``: the
+        agent objects it was begun with, by their names."""
         run_dir = RunDir(directory)
         if run_dir.path.is_dir():
             run_dir.lock()
@@ -194,7 +200,11 @@ class Evolution:
         if target.exists() and not force and not exported_by(
                 target, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
             raise UserError(f"{target} holds another run's genome; use --force to overwrite it, or another --genomes-dir")
-        files = check_opponents(config)
+        missing = [name for name in extra.get("given_opponents") or () if name not in (given or {})]
+        if missing:
+            raise UserError(f"the run played {', '.join(missing)}, given as agent objects in Python: give them again, "
+                            f"resume(..., agents={{{missing[0]!r}: ...}})")
+        files = check_opponents(config, given)
         for spec, digest in (extra.get("opponent_files") or {}).items():
             if files.get(spec) != digest:
                 raise UserError(f"the opponent file {spec} is not the one this run began with (changed, or resumed "
@@ -207,7 +217,7 @@ class Evolution:
             config = dataclasses.replace(config, generations=generations)
             run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
             write_json(run_dir.config_path, config.to_json())
-        return cls(config, make_toolbox(config, jobs, quiet), state, run_dir, extra, jobs)
+        return cls(config, make_toolbox(config, jobs, quiet, given), state, run_dir, extra, jobs)
 
     def evolve(self, progress: bool = True, force: bool = False) -> Run:
         """Evolve to the configured number of generations (checkpointing each one in a run
@@ -255,6 +265,9 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
            progress: bool = True, backend: str = "local", scheduler: str | None = None, **settings) -> Run:
     """Evolve a ``genome`` kind on ``rules`` (default: piles 1-3-5-7-9) against ``opponents``
     (default: the kind's own panel, else random, nimsum and minimax) and return the :class:`Run`.
+    An opponent is a name or spec (an agent, a learner, a strategy file, ``module:NAME``) or an
+    agent object (anything with ``move``, ``distribution`` or ``move_probabilities``; results
+    call it by its ``name``, else its class name).
 
     ``settings`` are the other fields of :class:`~nim_evo.evolution.loop.Config`
     (``population``, ``offspring``, ``fitness``, ``games``, ``starts``, ``space``, ``cxpb``,
@@ -271,26 +284,30 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
         raise UserError(f"evolve() has no setting {unknown[0]!r}; its settings are {', '.join(sorted(fields))}")
     if genome in kind_names():  # the kind's own settings where not given (an unknown kind: Config says so)
         settings = {**get_kind(genome).defaults, **settings}
+    given = {}
     if opponents is not None:
-        settings["opponents"] = tuple(opponents)
+        settings["opponents"], given = named_opponents(opponents)
     config = loop.Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules,
                          generations=generations, seed=seed, **settings)
     jobs = _check_jobs(jobs, backend, scheduler)
     if export is not None and out is None:
         raise UserError("export goes with out (a run directory); or call export() on the run returned")
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
-        evolution = Evolution.begin(config, out=out, export=export, force=force, jobs=workers, quiet=not progress)
+        evolution = Evolution.begin(config, out=out, export=export, force=force, jobs=workers, quiet=not progress,
+                                    given=given)
         return evolution.evolve(progress=progress, force=force)
 
 
 def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_dir=None, force: bool = False,
-           progress: bool = True, backend: str = "local", scheduler: str | None = None) -> Run:
+           progress: bool = True, backend: str = "local", scheduler: str | None = None,
+           agents: dict | None = None) -> Run:
     """Continue the run in ``directory`` from its last checkpoint (to ``generations``, or
-    to the number it was begun with); the same champion as a run never interrupted."""
+    to the number it was begun with); the same champion as a run never interrupted. ``agents``:
+    the opponents it was begun with as agent objects, by their names."""
     jobs = _check_jobs(jobs, backend, scheduler)
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
         evolution = Evolution.resume(directory, generations, genomes_dir=genomes_dir, force=force, jobs=workers,
-                                     quiet=not progress)
+                                     quiet=not progress, given=agents)
         return evolution.evolve(progress=progress, force=force)
 
 
@@ -323,17 +340,48 @@ def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, o
 # -- what a run checks before it begins -------------------------------------------------------
 
 
-def check_opponents(config: loop.Config) -> dict:
-    """Refuse unknown opponents and unreadable files in one line, before any training;
-    return the sha256 of each opponent file (a resumed run must find the same files)."""
+def named_opponents(players) -> tuple[tuple[str, ...], dict]:
+    """``(names, given)``: each opponent's name or spec, and the agent objects among them by
+    name; refused in one line where an object is no agent or two opponents share a name."""
+    if isinstance(players, str) or not isinstance(players, (list, tuple)):
+        raise UserError(f"opponents must be a list of names or agents, got {players!r}")
+    names, given = [], {}
+    for i, player in enumerate(players):
+        if isinstance(player, str):
+            names.append(player)
+            continue
+        if not is_agent(player):
+            raise UserError(f"opponents[{i}] is a {type(player).__name__}, not an agent: an agent has move(piles, "
+                            "rng), distribution(piles) or move_probabilities(positions)")
+        name = name_of(player)
+        if name in names or opponents.is_spec(name):
+            taken = "another opponent" if name in names else "a player nim_evo knows"
+            raise UserError(f"opponents[{i}] is called {name!r}, which names {taken}: give the agent a name "
+                            "attribute of its own")
+        names.append(name)
+        given[name] = player
+    return tuple(names), given
+
+
+def check_opponents(config: loop.Config, given: dict | None = None) -> dict:
+    """Refuse unknown opponents, unreadable files and code that does not give an agent, in one
+    line, before any training; return the sha256 of each opponent file and code file (a
+    resumed run must find the same ones)."""
+    from nim_evo.agents.imported import import_agent, is_code, source_digest
     from nim_evo.agents.registry import make_agent
 
     if not tabulable(config.rules, multiset=config.multiset):  # a panel of named movers: cheap, checks the board
-        make_toolbox(config, 1, quiet=True)
-        return {}
+        make_toolbox(config, 1, quiet=True, given=given)
+        return {spec: digest for spec in config.opponents if is_code(spec) and (digest := source_digest(spec))}
     files = {}
     for spec in config.opponents:
-        if opponents.is_path(spec):
+        if given and spec in given:
+            continue
+        if is_code(spec):
+            import_agent(spec, config.rules)
+            if source_digest(spec):
+                files[spec] = source_digest(spec)
+        elif opponents.is_path(spec):
             load_strategy(spec, config.rules)
             files[spec] = hashlib.sha256(Path(spec).read_bytes()).hexdigest()
         elif spec not in LEARNERS:
@@ -341,13 +389,13 @@ def check_opponents(config: loop.Config) -> dict:
     return files
 
 
-def make_toolbox(config: loop.Config, jobs: int, quiet: bool = False):
+def make_toolbox(config: loop.Config, jobs: int, quiet: bool = False, given: dict | None = None):
     """The run's DEAP toolbox, its learned opponents trained (or found in the cache) first,
     saying which on stderr unless ``quiet``."""
     for spec in config.opponents:
-        if spec in LEARNERS and tabulable(config.rules, multiset=config.multiset):
+        if spec in LEARNERS and not (given and spec in given) and tabulable(config.rules, multiset=config.multiset):
             resolve_saying(spec, config.rules, config.seed, quiet=quiet)
-    return loop.make_toolbox(config, jobs)
+    return loop.make_toolbox(config, jobs, given)
 
 
 def _new_folders(path: Path) -> list[Path]:

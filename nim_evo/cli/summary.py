@@ -100,7 +100,8 @@ def _check(run, panel, jobs: int):
     config = run.config
     seed = [config.seed, 2**31 - 1]
     if panel.tables is None:
-        return pile_tournament(config.rules, config.genome, run.genes, config.opponents, SUMMARY_GAMES, seed)
+        return pile_tournament(config.rules, config.genome, run.genes, list(panel.players or config.opponents),
+                               SUMMARY_GAMES, seed, names=config.opponents)
     agent = GenomeAgent(config.genome, run.genes, config.rules, name=run.exported.stem if run.exported else "champion")
     results = tournament(config.rules, agent, list(panel.tables), games=SUMMARY_GAMES, seed=seed, jobs=jobs,
                          multiset=panel.multiset)

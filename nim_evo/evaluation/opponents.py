@@ -7,7 +7,11 @@ An opponent spec is one of:
   the seed's parameters and budget, with the given seed, on first use, then cached as a
   learner file keyed by rules, learner, parameters, episodes and seed (so a second run,
   or a resumed one, loads the same learner instead of training it again);
-* a path to a strategy file (an exported genome or a saved learner), played greedily.
+* a path to a strategy file (an exported genome or a saved learner), played greedily;
+* ``module:NAME`` or ``path/to/file.py:NAME``: a person's agent in Python code
+  (:mod:`nim_evo.agents.imported`; naming a module runs its code, as asked);
+* the name of an agent object given in Python (``evolve(opponents=[MyAgent(), "nimsum"])``):
+  ``given`` maps such names to the objects.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from nim_evo.agents.imported import import_agent, is_code
+from nim_evo.agents.protocol import as_player
 from nim_evo.agents.registry import make_agent
 from nim_evo.engine.rules import Rules
 from nim_evo.validation import UserError
@@ -27,7 +33,18 @@ CACHE_ENV = "NIM_EVO_CACHE"
 
 
 def is_path(spec: str) -> bool:
-    return spec.endswith(".json") or os.sep in spec or "/" in spec
+    """Whether ``spec`` names a strategy file (a data file, read, never run)."""
+    return not is_code(spec) and (spec.endswith(".json") or os.sep in spec or "/" in spec)
+
+
+def is_spec(name: str) -> bool:
+    """Whether ``name`` already names a player: an agent, a learner, a file or code."""
+    from nim_evo.agents.registry import AGENTS
+    from nim_evo.learners import LEARNERS
+
+    key = name.strip().lower()
+    return (key in AGENTS or name in AGENTS or key.startswith("take-") or name in LEARNERS or is_code(name)
+            or is_path(name))
 
 
 def several(spec: str) -> bool:
@@ -37,7 +54,9 @@ def several(spec: str) -> bool:
 
 
 def label(spec: str) -> str:
-    """How an opponent spec is named in tables and pictures: a file by its stem."""
+    """How an opponent spec is named in tables and pictures: a file by its stem, code by its name."""
+    if is_code(spec):
+        return spec.rsplit(":", 1)[1]
     return Path(spec).stem if is_path(spec) else spec
 
 
@@ -48,15 +67,20 @@ def cache_dir() -> Path:
     return Path(root) / "learners"
 
 
-def resolve(spec: str, rules: Rules, seed: int = 0, progress=None):
-    """The agent an opponent spec names, for ``rules`` (see the module docstring).
+def resolve(spec: str, rules: Rules, seed: int = 0, progress=None, given: dict | None = None):
+    """The agent an opponent spec names, for ``rules`` (see the module docstring); ``given``:
+    agent objects given in Python, by the names they stand under.
 
     Raises:
-        ValueError: one line for an unknown name, an unreadable file or a file for other rules.
+        UserError: one line for an unknown name, an unreadable file or a file for other rules.
     """
     from nim_evo.evaluation.strategy import load_strategy
     from nim_evo.learners import LEARNERS
 
+    if given and spec in given:
+        return as_player(given[spec], rules)
+    if is_code(spec):
+        return import_agent(spec, rules)
     if is_path(spec):
         return load_strategy(spec, rules)
     if spec in LEARNERS:
@@ -64,16 +88,15 @@ def resolve(spec: str, rules: Rules, seed: int = 0, progress=None):
     return make_agent(spec, rules)
 
 
-def mover(spec: str, rules: Rules, seed: int = 0):
-    """The player an opponent spec names as a mover of games on pile arrays, for a board too
-    big for tables (:mod:`nim_evo.engine.piles`); a learner is refused in one line."""
-    from nim_evo.agents.player import Mover
+def pile_player(spec: str, rules: Rules, seed: int = 0, given: dict | None = None):
+    """The player an opponent spec names, for games on pile arrays on a board too big for
+    tables (:mod:`nim_evo.engine.piles`); a learner is refused in one line."""
     from nim_evo.learners import LEARNERS
 
-    if spec in LEARNERS:
+    if spec in LEARNERS and not (given and spec in given):
         raise UserError(f"opponent {spec!r} needs the board's tables, and {rules.name} is too big for them; "
                         "the panel can hold agents that play from the piles (random, nimsum, take-N, ...)")
-    return Mover(resolve(spec, rules, seed))
+    return resolve(spec, rules, seed, given=given)
 
 
 def _cache_key(name: str, rules: Rules, seed: int, episodes: int | None, params: dict) -> tuple[Path, dict, int]:

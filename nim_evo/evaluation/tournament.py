@@ -202,7 +202,7 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
     """Play ``player`` against each opponent from both seats.
 
     Args:
-        player: an agent (or a policy table / move array for the space of ``rules``).
+        player: an agent or an agent's name (or a policy table / move array for the space of ``rules``).
         opponents: agents or agent names (see :func:`nim_evo.agents.make_agent`).
         games: sampled games per opponent and seat, spread evenly over the starts with at
             least one game from each (so ``starts="all"`` plays at least one per position).
@@ -226,6 +226,7 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
     """
     from nim_evo.agents.registry import make_agent
 
+    player = make_agent(player, rules) if isinstance(player, str) else player
     opponents = [make_agent(o, rules) if isinstance(o, str) else o for o in opponents]
     space = judging_space(rules, [player, *opponents], multiset, max_positions)
     if multiset and not space.multiset and not isinstance(starts, str):  # multisets, as the positions they stand for
@@ -342,18 +343,21 @@ def _check_moves(moves: np.ndarray, space: Space) -> np.ndarray:
     return moves
 
 
-def pile_tournament(rules: Rules, kind: str, genes, opponents, games: int, seed) -> list:
+def pile_tournament(rules: Rules, kind: str, genes, opponents, games: int, seed, names=None) -> list:
     """The tournament of :func:`tournament` for a genome on a board too big to enumerate:
-    ``games`` games per opponent and seat from the start (:mod:`nim_evo.engine.piles`),
-    Wilson 95% intervals."""
-    from nim_evo.agents.registry import mover
+    ``games`` games per opponent (an agent, or an agent's name) and seat from the start
+    (:mod:`nim_evo.engine.piles`), Wilson 95% intervals; ``names`` call the opponents in the results."""
+    from nim_evo.agents.player import Mover
+    from nim_evo.agents.registry import make_agent
 
     me = movers.mover(kind, rules, genes)
     streams = seed_sequence(seed).spawn(2 * len(opponents))
     results = []
-    for o, name in enumerate(opponents):
-        them = mover(name, rules)
+    for o, opponent in enumerate(opponents):
+        player = make_agent(opponent, rules) if isinstance(opponent, str) else compiled(opponent, rules)
+        them = Mover(player)
         first = np.sum(piles.play_pile_games(rules, me, them, games, np.random.default_rng(streams[2 * o])) == 0)
         second = np.sum(piles.play_pile_games(rules, them, me, games, np.random.default_rng(streams[2 * o + 1])) == 1)
+        name = names[o] if names is not None else name_of(player)
         results.append(result_from_wins(name, int(first), int(second), games))
     return results

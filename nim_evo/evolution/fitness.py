@@ -17,6 +17,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from nim_evo.agents.player import Mover
 from nim_evo.engine import piles
 from nim_evo.engine.policy import AliasSampler, as_table
 from nim_evo.engine.rules import Rules
@@ -48,14 +49,16 @@ class Panel:
     multiset: bool = False
     weights: np.ndarray | None = None
     transitions: tuple | None = None  # each table as per-level sparse matrices, for the exact evaluator
+    players: tuple | None = None  # on a board too big for tables: the opponents, for games on pile arrays
 
     @classmethod
     def build(cls, rules: Rules, names, starts: str = "start", fitness: str = "exact", seed: int = 0,
-              multiset: bool = False, order_blind: bool = True) -> Panel:
+              multiset: bool = False, order_blind: bool = True, given: dict | None = None) -> Panel:
         """``names``: opponent specs (see :func:`nim_evo.evaluation.opponents.resolve`); ``seed`` trains
         learned opponents on first use; ``multiset``: play on the space of multisets, where every
         opponent and the genomes evaluated (``order_blind``) choose by pile sizes alone, else on
-        the ordered board (:mod:`nim_evo.evaluation.judging`)."""
+        the ordered board (:mod:`nim_evo.evaluation.judging`); ``given``: agent objects given in
+        Python, by the names that stand for them in ``names``."""
         if not tabulable(rules, multiset=multiset):
             if fitness == "exact" or starts == "all":
                 what = "multisets of piles" if multiset else "positions"
@@ -66,10 +69,9 @@ class Panel:
                 raise UserError(f"the board {rules.name} has {size:,} {what}, {reason}: use --fitness sampled from "
                                 "the start position")
             piles.check_board(rules)
-            for name in names:
-                opponents.mover(name, rules, seed)  # refuses opponents that need the enumerated board
-            return cls(rules, tuple(names), None, None, multiset)
-        players = [opponents.resolve(name, rules, seed) for name in names]
+            players = tuple(opponents.pile_player(name, rules, seed, given) for name in names)
+            return cls(rules, tuple(names), None, None, multiset, players=players)
+        players = [opponents.resolve(name, rules, seed, given=given) for name in names]
         space = judging_space(rules, players + ([] if order_blind else [_ORDER_READING]), multiset)
         multiset = space.multiset
         tables = tuple(as_table(player, space) for player in players)
@@ -131,8 +133,8 @@ class Panel:
         return h.hexdigest()
 
     def __reduce__(self):
-        if self.tables is None:  # a board too big to enumerate: names only
-            return Panel, (self.rules, self.names, None, self.starts, self.multiset, self.weights, None)
+        if self.tables is None:  # a board too big to enumerate: the players themselves
+            return Panel, (self.rules, self.names, None, self.starts, self.multiset, self.weights, None, self.players)
         return Panel._restore, (self.digest, self.rules, self.names, self.tables, self.starts, self.multiset,
                                 self.weights, self.transitions is not None)
 
@@ -283,8 +285,9 @@ def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed)
     k = len(genomes)
     me = movers.genomes_mover(kind, genomes, panel.rules, games)
     rates = np.zeros((k, len(panel.names), 2))
-    for o, name in enumerate(panel.names):
-        them = opponents.mover(name, panel.rules)
+    players = panel.players if panel.players is not None else [opponents.pile_player(n, panel.rules) for n in panel.names]
+    for o, player in enumerate(players):
+        them = Mover(player)
         first = piles.play_pile_games(panel.rules, me, them, k * games, rng) == 0
         second = piles.play_pile_games(panel.rules, them, me, k * games, rng) == 1
         rates[:, o, 0] = first.reshape(k, games).mean(axis=1)

@@ -188,13 +188,14 @@ class State:
     extra: dict = field(default_factory=dict)
 
 
-def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
-    """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map."""
+def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> base.Toolbox:
+    """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map;
+    ``given``: opponents given as agent objects, by the names ``config.opponents`` holds for them."""
     kind = get_kind(config.genome)
     toolbox = base.Toolbox()
     toolbox.register("individual", _create, kind, config.rules, multiset=config.multiset)
     panels = tuple(fitness.Panel.build(rules, config.opponents, config.starts, config.fitness, config.seed,
-                                       multiset=config.multiset, order_blind=_order_blind(config))
+                                       multiset=config.multiset, order_blind=_order_blind(config), given=given)
                    for rules in config.training_rules())
     # the run's workers: on Dask, the panels go to every one now, once (a task carries their key)
     toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, panels) if jobs != 1 else None)
@@ -202,6 +203,7 @@ def make_toolbox(config: Config, jobs: int = 1) -> base.Toolbox:
                      cases=config.selector == "lexicase")
     toolbox.panel = panels[0]
     toolbox.panels = panels
+    toolbox.given = given
     return toolbox
 
 
@@ -212,7 +214,8 @@ def home_panel(toolbox: base.Toolbox, config: Config) -> fitness.Panel:
         if panel.rules == config.rules:
             return panel
     return fitness.Panel.build(config.rules, config.opponents, "start", "sampled", config.seed,
-                               multiset=config.multiset, order_blind=_order_blind(config))
+                               multiset=config.multiset, order_blind=_order_blind(config),
+                               given=getattr(toolbox, "given", None))
 
 
 def _order_blind(config: Config) -> bool:

@@ -143,8 +143,11 @@ class RunDir:
     def _extras(self, data: dict) -> dict:
         """The checkpoint's extras, checked: the export path (relative to the run directory,
         or, in checkpoints of nim_evo 0.1, to where the run was started), the command line,
-        the digests of the opponent files."""
-        extras = {key: data.get(key) for key in ("export", "command", "opponent_files")}
+        the digests of the opponent files, the names of opponents given as agent objects."""
+        extras = {key: data.get(key) for key in ("export", "command", "opponent_files", "given_opponents")}
+        given = extras["given_opponents"]
+        if given is not None and not (isinstance(given, list) and all(isinstance(v, str) for v in given)):
+            raise UserError(f"{self.checkpoint_path}: given_opponents must be a list of names")
         for key in ("export", "command"):
             if not isinstance(extras[key], (str, type(None))):
                 raise UserError(f"{self.checkpoint_path}: {key} must be text, not {type(extras[key]).__name__}")

@@ -13,7 +13,9 @@ montecarlo     Nagappan's CI report                 Q from episodic returns (the
 
 Each trains by self-play or against an opponent (:meth:`Learner.train`) with an explicit
 ``numpy.random.Generator``, plays greedily (or by its own rule with ``stochastic=True``)
-and saves to versioned JSON (:mod:`nim_evo.learners.files`).
+and saves to versioned JSON (:mod:`nim_evo.learners.files`). A package adds a learner (a
+:class:`Learner` subclass: a new learner is one file) under the entry-point group
+``nim_evo.learners``; a script with :func:`register`.
 """
 
 from nim_evo.learners.base import SEATS, Learner
@@ -22,10 +24,22 @@ from nim_evo.learners.quality import QualityLearner
 from nim_evo.learners.reinforcement import MonteCarloLearner, TDLearner
 from nim_evo.learners.subgame import SubgameLearner
 from nim_evo.learners.wincount import WinCountLearner
+from nim_evo.plugins import Registry
 from nim_evo.validation import UserError
 
-LEARNERS = {cls.name: cls for cls in (WinCountLearner, SubgameLearner, QualityLearner, QLearner, TDLearner,
-                                      MonteCarloLearner)}
+
+def _check(name: str, cls) -> None:
+    if not (isinstance(cls, type) and issubclass(cls, Learner)):
+        raise UserError(f"a learner is a nim_evo.learners.Learner subclass, got {cls!r}")
+
+
+LEARNERS = Registry("nim_evo.learners", {cls.name: cls for cls in (
+    WinCountLearner, SubgameLearner, QualityLearner, QLearner, TDLearner, MonteCarloLearner)}, "learner", _check)
+
+
+def register(cls: type) -> type:
+    """Register a :class:`Learner` subclass under its ``name``."""
+    return LEARNERS.register(getattr(cls, "name", None), cls)
 
 
 def make_learner(name: str, rules, **params) -> Learner:
@@ -35,5 +49,5 @@ def make_learner(name: str, rules, **params) -> Learner:
     return LEARNERS[name](rules, **params)
 
 
-__all__ = ["LEARNERS", "SEATS", "Learner", "MonteCarloLearner", "QLearner", "QualityLearner", "SubgameLearner",
+__all__ = ["LEARNERS", "SEATS", "register", "Learner", "MonteCarloLearner", "QLearner", "QualityLearner", "SubgameLearner",
            "TDLearner", "WinCountLearner", "make_learner"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.agents.player import Player, check_space
+from nim_evo.agents.player import Player, check_space, is_order_blind, name_of
 from nim_evo.agents.registry import make_agent
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.game import GameRecord
@@ -341,12 +341,16 @@ def _legal_lists(space: Space) -> list[np.ndarray]:
 
 
 def _cumulative(opponent, rules: Rules, space: Space) -> np.ndarray:
-    """Row-wise cumulative move probabilities of a fixed opponent."""
+    """Row-wise cumulative move probabilities of a fixed opponent (over a learner's multisets,
+    an order-blind one: the others are refused in one line)."""
     from nim_evo.agents.protocol import compiled
     from nim_evo.engine.policy import as_table
 
-    agent = make_agent(opponent, rules) if isinstance(opponent, str) else opponent
-    return np.cumsum(as_table(compiled(agent, rules), space), axis=1)
+    agent = compiled(make_agent(opponent, rules) if isinstance(opponent, str) else opponent, rules)
+    if space.multiset and not isinstance(agent, (np.ndarray, list, tuple)) and not is_order_blind(agent):
+        raise UserError(f"{name_of(agent)} reads the order of the piles; a learner with symmetry trains over "
+                        "multisets of pile sizes, where one arrangement stands for all: train it with symmetry=False")
+    return np.cumsum(as_table(agent, space), axis=1)
 
 
 def _describe(opponent) -> str | None:
@@ -354,4 +358,4 @@ def _describe(opponent) -> str | None:
         return None
     if isinstance(opponent, str):
         return opponent
-    return getattr(opponent, "name", "table")
+    return "table" if isinstance(opponent, (np.ndarray, list, tuple)) else name_of(opponent)

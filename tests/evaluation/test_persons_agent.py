@@ -1,0 +1,184 @@
+"""A person's agent is a first-class player: an opponent in evolution (an object in Python,
+``module:NAME`` or ``file.py:NAME`` on the command line), in training, tournaments and the
+arena; and every exact figure about one that reads the pile order is the ordered game's
+truth, whether or not multisets were asked for."""
+
+from __future__ import annotations
+
+import csv
+import textwrap
+
+import numpy as np
+import pytest
+
+import nim_evo
+from nim_evo import Rules, tournament
+from nim_evo.evolution.loop import home_panel
+from nim_evo.genomes import GenomeAgent
+from nim_evo.run import main as run_main
+from nim_evo.validation import UserError
+
+MISERE = Rules((2, 3, 4, 5), misere=True)
+
+AGENTS_PY = textwrap.dedent('''
+    """A person's agents (a test module)."""
+
+
+    class FirstPile:
+        """One object from the first non-empty pile: it reads the pile order."""
+
+        def distribution(self, piles):
+            return [((next(i for i, n in enumerate(piles) if n), 1), 1.0)]
+
+
+    class Cautious:
+        """Made with the rules: one object from the longest pile, and it says it is order-blind."""
+
+        order_blind = True
+
+        def __init__(self, rules):
+            self.rules = rules
+
+        def move(self, piles, rng):
+            return max(range(len(piles)), key=lambda i: (piles[i], -i)), 1
+
+
+    def make(rules):
+        return Cautious(rules)
+
+
+    ready = FirstPile()
+    NOT_AN_AGENT = 42
+''')
+
+
+class FirstPile:
+    """One object from the first non-empty pile: it reads the pile order."""
+
+    name = "first-pile"
+
+    def distribution(self, piles):
+        return [((next(i for i, n in enumerate(piles) if n), 1), 1.0)]
+
+
+@pytest.fixture
+def agents_module(tmp_path, monkeypatch):
+    (tmp_path / "myagents.py").write_text(AGENTS_PY)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path / "myagents.py"
+
+
+def test_exact_figures_about_an_order_reading_agent_are_the_ordered_games():
+    """With and without multisets, a tournament's exact figures against an agent that reads the
+    pile order are the ordered board's: 0.9490 for nimsum over every sub-game of 2-3-4-5 misère
+    (over multisets, read at each multiset's representative, it was 0.9553)."""
+    truth, asked = (tournament(MISERE, "nimsum", [FirstPile()], exact=True, starts="all", multiset=m)[0]
+                    for m in (False, True))
+    assert (asked.first_rate, asked.second_rate) == (truth.first_rate, truth.second_rate)
+    assert round(truth.win_rate, 4) == 0.9490
+    starts = np.array([5, 17, 40])  # multisets, as the positions each stands for
+    per_multiset = tournament(MISERE, "nimsum", [FirstPile()], exact=True, starts=starts, multiset=True)[0]
+    ordered, multisets = nim_evo.space_for(MISERE), nim_evo.space_for(MISERE, multiset=True)
+    positions = np.flatnonzero(np.isin(multisets.indices(ordered.positions), starts))
+    by_hand = tournament(MISERE, "nimsum", [FirstPile()], exact=True, starts=positions)[0]
+    assert per_multiset.win_rate == pytest.approx(by_hand.win_rate, abs=1e-12)
+
+
+def test_evolve_takes_a_persons_agent_and_logs_its_exact_rate(tmp_path):
+    """evolve(opponents=[FirstPile(), "nimsum"]) on 2-3-4-5 misère: the panel plays the ordered
+    board (the agent reads the order), the champion's logged rate against the agent is its exact
+    rate there, and the summary's fresh games are played there too."""
+    run = nim_evo.evolve("table", MISERE, opponents=[FirstPile(), "nimsum"], generations=4, population=10,
+                         offspring=20, seed=3, progress=False, out=tmp_path / "run")
+    assert run.config.opponents == ("first-pile", "nimsum")
+    panel = home_panel(run.toolbox, run.config)
+    assert not panel.multiset and panel.tables[0].shape[0] == nim_evo.space_size(MISERE)
+    champion = GenomeAgent("table", run.genes, MISERE)
+    exact = tournament(MISERE, champion, [FirstPile(), "nimsum"], exact=True)
+    assert run.logbook[-1]["first-pile"] == round(exact[0].win_rate, 6)
+    assert run.logbook[-1]["nimsum"] == round(exact[1].win_rate, 6)
+    with open(tmp_path / "run" / "logbook.csv") as handle:
+        assert float(list(csv.DictReader(handle))[-1]["first-pile"]) == round(exact[0].win_rate, 6)
+    from nim_evo.cli.summary import _check
+
+    fresh = _check(run, panel, 1)[0]
+    assert fresh.opponent == "first-pile" and fresh.ci_low <= exact[0].win_rate <= fresh.ci_high
+    with pytest.raises(UserError, match=r"the run played first-pile, given as agent objects in Python: give them "
+                                        r"again, resume\(\.\.\., agents=\{'first-pile': \.\.\.\}\)"):
+        nim_evo.resume(tmp_path / "run", 6, progress=False, genomes_dir=tmp_path / "genomes")
+    again = nim_evo.resume(tmp_path / "run", 6, progress=False, agents={"first-pile": FirstPile()},
+                           genomes_dir=tmp_path / "genomes")
+    assert again.state.generation == 6
+
+
+@pytest.mark.parametrize("opponents, message", [
+    ([object()], r"^opponents\[0\] is a object, not an agent"),
+    ([FirstPile(), FirstPile()], r"^opponents\[1\] is called 'first-pile', which names another opponent"),
+    ([type("Impostor", (FirstPile,), {"name": "random"})()], r"which names a player nim_evo knows"),
+])
+def test_agent_objects_that_cannot_stand_as_opponents_are_one_line(opponents, message, tmp_path):
+    with pytest.raises(UserError, match=message):
+        nim_evo.evolve("table", MISERE, opponents=opponents, generations=1, progress=False, out=tmp_path / "r")
+    assert not (tmp_path / "r").exists()
+
+
+def test_run_takes_module_and_file_specs_and_logs_the_exact_rate(agents_module, capsys):
+    """run --opponents myagents:FirstPile,nimsum (and the file's path): the logged rate against
+    the agent is the champion's exact rate on the ordered board."""
+    for spec in ("myagents:FirstPile", f"{agents_module}:FirstPile"):
+        out = agents_module.parent / ("run-" + str(len(spec)))
+        assert run_main(["--genome", "table", "--game", "2-3-4-5-misere", "--opponents", f"{spec},nimsum",
+                         "--generations", "3", "--population", "8", "--offspring", "12", "--out", str(out),
+                         "--genomes-dir", str(out / "genomes"), "--quiet"]) == 0
+        champion = nim_evo.load_strategy(next((out / "genomes").glob("*.json")))
+        exact = tournament(MISERE, champion, [FirstPile()], exact=True)[0]
+        with open(out / "logbook.csv") as handle:
+            assert float(list(csv.DictReader(handle))[-1][spec]) == round(exact.win_rate, 6)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("nosuchmodule:X", r"no module named nosuchmodule \(from nosuchmodule:X\)"),
+    ("myagents:Nothing", r"myagents has no Nothing \(from myagents:Nothing\)"),
+    ("myagents:NOT_AN_AGENT", r"myagents:NOT_AN_AGENT is a int, not an agent"),
+    ("nosuchfile.py:X", r"no Python file nosuchfile.py"),
+])
+def test_a_wrong_spec_is_one_line_exit_2_and_writes_nothing(spec, message, agents_module, capsys):
+    out = agents_module.parent / "r"
+    assert run_main(["--genome", "table", "--game", "2-3-4-5-misere", "--opponents", f"{spec},nimsum",
+                     "--generations", "2", "--out", str(out), "--genomes-dir", str(out / "genomes")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("nim_evo: error: ")
+    assert pytest.importorskip("re").search(message, err[0]), err[0]
+    assert not out.exists()
+
+
+def test_a_class_made_with_the_rules_a_factory_and_an_object_all_play(agents_module):
+    from nim_evo.agents.imported import import_agent
+
+    players = [import_agent(spec, MISERE) for spec in ("myagents:Cautious", "myagents:make", "myagents:ready")]
+    assert [p.order_blind for p in players] == [True, True, False]
+    for player in players:
+        nim_evo.check_player(player, MISERE)
+
+
+def test_learn_play_and_arena_take_a_spec(agents_module, capsys):
+    from nim_evo.arena import main as arena_main
+    from nim_evo.learn import main as learn_main
+    from nim_evo.play import main as play_main
+
+    assert learn_main(["--learner", "wincount", "--game", "2-3-4-5-misere", "--games", "300", "--opponents",
+                       "myagents:FirstPile", "--out", "w.json", "--quiet"]) == 0
+    assert play_main(["myagents:Cautious", "--game", "2-3-4-5-misere", "--opponents", "myagents:FirstPile",
+                      "--games", "20"]) == 0
+    assert "Completed 20 games" in capsys.readouterr().out
+    assert arena_main(["myagents:FirstPile", "nimsum", "w.json", "--game", "2-3-4-5-misere", "--exact", "--quiet",
+                       "--out", "arena"]) == 0
+
+
+def test_a_symmetric_learner_refuses_to_train_against_an_order_reading_agent():
+    with pytest.raises(UserError, match="first-pile reads the order of the piles; a learner with symmetry trains over "
+                                        "multisets"):
+        nim_evo.train("qlearning", MISERE, games=10, opponents=FirstPile())
+    trained = nim_evo.train("qlearning", MISERE, games=200, opponents=FirstPile(), symmetry=False)
+    assert trained.training[-1]["opponent"] == "first-pile"
