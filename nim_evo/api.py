@@ -34,7 +34,7 @@ from nim_evo.cli.text import wrapped
 from nim_evo.agents.player import name_of
 from nim_evo.agents.protocol import is_agent
 from nim_evo.engine.rules import Rules
-from nim_evo.engine.space import tabulable
+from nim_evo.engine.space import SpaceTooLarge, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.opponents import resolve as resolve_opponent, several as several_opponents
 from nim_evo.evaluation.strategy import load_strategy
@@ -92,7 +92,7 @@ class Run:
         (the solver's verdict); ``None`` on a board too big to solve."""
         try:
             return accuracy(self.config.genome, self.genes, self.config.rules)
-        except ValueError:
+        except SpaceTooLarge:  # a board too big to solve
             return None
 
     @cached_property
@@ -425,7 +425,7 @@ def exported_by(path: Path, document: dict) -> bool:
     Same run id and the same configuration but for the number of generations."""
     try:
         existing = read_json(path)
-    except ValueError:
+    except UserError:  # unreadable or damaged: not this run's
         return False
     if not isinstance(existing, dict) or not isinstance(existing.get("run_config"), dict):
         return False

@@ -146,14 +146,14 @@ def rules_from_args(args) -> Rules:
             raise UsageError("give either --game or --piles, not both")
         try:
             return Rules(tuple(args.piles), args.max_take, args.misere)
-        except ValueError as error:
+        except UserError as error:
             raise UsageError(str(error)) from None
     if args.max_take is not None or args.misere:
         raise UsageError("--max-take and --misere go with --piles (or name them in --game, e.g. 5-5-cap2-misere)")
     name = args.game or DEFAULT_GAME
     try:
         return Rules.preset(name) if name in PRESETS else Rules.parse(name)
-    except ValueError as error:
+    except UserError as error:
         raise UsageError(f"{error}; see --list-games") from None
 
 

@@ -139,7 +139,7 @@ def trained(name: str, rules: Rules, seed: int = 0, episodes: int | None = None,
             # seed's or opponent's, is not one, whatever its name)
             if document.get("cache_key") == key:  # read_json gives an object or raises
                 learner = learner_from_document(document, str(path))
-        except ValueError:
+        except UserError:
             pass  # a damaged cache entry is trained again and replaced
         if learner is not None and (learner.name != name or learner.rules != rules or learner.games_played != episodes
                                     or params_json(learner) != key["params"]):

@@ -36,6 +36,7 @@ from deap import base, tools
 from joblib import Parallel, delayed
 
 from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
+from nim_evo.engine.sizes import SpaceTooLarge
 from nim_evo.evaluation.heldout import seven_heaps_accuracy
 from nim_evo.evolution import cluster, fitness
 from nim_evo.evolution.selection import hall_of_fame, select_elitist, select_lexicase
@@ -377,7 +378,7 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
     rates = {f"{name}": round(sum(pair) / 2, 6) for name, pair in champion.rates.items()}
     try:
         accuracy = round(fitness.accuracy(config.genome, champion, config.rules), 6)
-    except ValueError:  # a board too big to solve: no accuracy
+    except SpaceTooLarge:  # a board too big to solve: no accuracy
         accuracy = float("nan")
     state.seconds += seconds
     state.logbook.record(gen=state.generation, evals=evals, games=games,

@@ -59,7 +59,7 @@ def learner_from_document(data: dict, source: str = "file", stochastic: bool = F
         raise UserError(f"{source} holds an unknown learner {name!r}")
     try:
         rules = rules_from_json(data.get("rules"), source)
-    except ValueError as error:
+    except UserError as error:
         raise UserError(error if str(error).startswith(source) else f"{source}: {error}") from None
     params = data.get("params")
     if not isinstance(params, dict):
@@ -72,7 +72,7 @@ def learner_from_document(data: dict, source: str = "file", stochastic: bool = F
         raise UserError(f"{source}: {name} has no parameter {unknown[0]!r}")
     try:
         learner = LEARNERS[name](rules, stochastic=stochastic, **params)
-    except ValueError as error:
+    except UserError as error:
         raise UserError(f"{source}: {error}") from None
     games = data.get("games_played")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
@@ -99,7 +99,7 @@ def learner_from_document(data: dict, source: str = "file", stochastic: bool = F
         setattr(learner, key, value if value.ndim else float(value))
     try:
         learner.check_state()
-    except ValueError as error:
+    except UserError as error:
         raise UserError(f"{source}: {error}") from None
     learner.games_played = games
     training = data.get("training", [])

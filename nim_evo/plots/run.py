@@ -29,6 +29,6 @@ def draw_run(run_dir, fmt: str = "png", x: str = "generations", history=None, ou
             title = (f"Champion of {history.run_id}: {history.genome} genome on {history.rules.name}, "
                      f"seed {history.seed}")
             written.append(save_figure(draw_policy(agent, title), run_dir / f"policy.{fmt}"))
-        except ValueError as error:
+        except UserError as error:  # no champion yet, a damaged file, a board too big to draw
             print(f"nim_evo: no policy picture for {run_dir}: {error}", file=sys.stderr)
     return written

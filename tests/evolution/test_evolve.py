@@ -86,3 +86,26 @@ def test_evolution_leaves_the_global_random_module_alone(genome):
     rank = {id(ind): r for r, ind in enumerate(sorted(population, key=lambda i: i.fitness))}
     mean_rank = np.mean([rank[id(ind)] for ind in chosen[1:]])
     assert mean_rank > (len(population) - 1) / 2  # tournaments favour the fitter
+
+
+def test_a_bug_in_measuring_accuracy_is_not_taken_for_a_board_too_big(monkeypatch):
+    """Only a board too big to solve (SpaceTooLarge) leaves a run without accuracy; any other
+    failure while measuring it (a bug: a plain ValueError, a player's AgentError) reaches the
+    caller with its traceback, not a NaN in the logbook or None in Run.accuracy."""
+    import nim_evo
+    from nim_evo.engine.space import SpaceTooLarge
+    from nim_evo.evolution import fitness
+
+    def broken(*args):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(fitness, "accuracy", broken)
+    with pytest.raises(ValueError, match="^a bug$"):
+        nim_evo.evolve("table", nim_evo.Rules((2, 3)), generations=1, population=4, offspring=4, progress=False)
+
+    def too_big(*args):
+        raise SpaceTooLarge("too big")
+
+    monkeypatch.setattr(fitness, "accuracy", too_big)
+    run = nim_evo.evolve("table", nim_evo.Rules((2, 3)), generations=1, population=4, offspring=4, progress=False)
+    assert np.isnan(run.logbook[-1]["accuracy"])
