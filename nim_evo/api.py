@@ -27,10 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from nim_evo.cli.args import check_writable, refuse_overwrite
-from nim_evo.cli.opponents import resolve_saying
-from nim_evo.cli.progress import Progress, TrainingProgress
-from nim_evo.cli.text import wrapped
+from nim_evo.console.opponents import resolve_saying
+from nim_evo.console.progress import Progress, TrainingProgress
+from nim_evo.console.text import wrapped
 from nim_evo.agents.player import name_of
 from nim_evo.agents.protocol import is_agent
 from nim_evo.engine.rules import Rules
@@ -43,9 +42,9 @@ from nim_evo.evolution.feasible import check_feasible, expected_time
 from nim_evo.evolution.fitness import accuracy, ceiling
 from nim_evo.evolution.rundir import RunDir, individual_document, run_settings
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
-from nim_evo.io import read_json, write_json
+from nim_evo.io import check_writable, read_json, refuse_overwrite, write_json
 from nim_evo.learners import LEARNERS, make_learner
-from nim_evo.validation import JOBS, SEED, Options, UserError, check, renamed_keyword, usable_jobs
+from nim_evo.validation import JOBS, SEED, KeywordError, Options, UserError, check, renamed_keyword, usable_jobs
 
 
 @dataclass
@@ -157,7 +156,7 @@ class Evolution:
         check_feasible(config)
         export = None if export is None else Path(export)
         if export is not None:
-            refuse_overwrite(export, force)
+            refuse_overwrite(export, force, keyword="export")
         files = check_opponents(config, given)      # names, files and code, before any training
         run_dir = None if out is None else RunDir(out)
         created = [_new_folders(path) for path in (run_dir and run_dir.path, export and export.parent)
@@ -199,7 +198,8 @@ class Evolution:
         check_writable(target.parent)
         if target.exists() and not force and not exported_by(
                 target, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
-            raise UserError(f"{target} holds another run's genome; use --force to overwrite it, or another --genomes-dir")
+            raise KeywordError(f"{target} holds another run's genome; [[pass force=True|use --force]] to overwrite it, "
+                               "or another [[genomes_dir|--genomes-dir]]")
         missing = [name for name in extra.get("given_opponents") or () if name not in (given or {})]
         if missing:
             raise UserError(f"the run played {', '.join(missing)}, given as agent objects in Python: give them again, "
@@ -213,7 +213,8 @@ class Evolution:
         extra["resumed_with"] = command
         if generations is not None:
             if generations < state.generation:
-                raise UserError(f"the run is at generation {state.generation}; --generations cannot go below it")
+                raise KeywordError(f"the run is at generation {state.generation}; [[generations|--generations]] "
+                                   "cannot go below it")
             config = dataclasses.replace(config, generations=generations)
             run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
             write_json(run_dir.config_path, config.to_json())
@@ -252,8 +253,9 @@ class Evolution:
         self.run_dir.write_outputs(state, config, document)
         if export is not None:
             if export.exists() and not force and not exported_by(export, document):
-                raise UserError(f"{export} holds another run's genome; the champion stays in "
-                                f"{self.run_dir.champion_path} (use --force to overwrite the export)")
+                raise KeywordError(f"{export} holds another run's genome; the champion stays in "
+                                   f"{self.run_dir.champion_path} ([[pass force=True|use --force]] to overwrite the "
+                                   "export)")
             write_json(export, document)
             run.exported = export
         self.run_dir.unlock()

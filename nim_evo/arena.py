@@ -21,8 +21,8 @@ from pathlib import Path
 
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_writable, command,
                               list_games, prog, refuse_overwrite, rules_from_args)
-from nim_evo.cli.opponents import resolve_saying
-from nim_evo.cli.text import middle, wrapped
+from nim_evo.console.opponents import resolve_saying
+from nim_evo.console.text import middle, wrapped
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.roundrobin import round_robin
@@ -74,7 +74,7 @@ def main(argv) -> int:
 
 
 def format_table(result) -> str:
-    """The matrix as text within :data:`~nim_evo.cli.text.WIDTH` columns for up to 11 players:
+    """The matrix as text within :data:`~nim_evo.console.text.WIDTH` columns for up to 11 players:
     a numbered row per player (names cut in the middle past 24 characters), the columns by
     number, each cell its row's win rate; the widest 95% interval is stated once (every cell's
     is in arena.csv)."""

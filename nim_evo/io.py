@@ -14,7 +14,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from nim_evo.validation import UserError
+from nim_evo.validation import KeywordError, UserError
 
 FORMAT_VERSION = 1
 MAX_DEPTH = 100  # how deep a document read back may nest
@@ -241,3 +241,24 @@ def read_json(path) -> dict:
         raise UserError(f"{path} does not hold a JSON object")
     return data
 
+
+
+def refuse_overwrite(path, force: bool, keyword: str = "out") -> None:
+    """A :class:`~nim_evo.validation.KeywordError` if ``path`` exists and ``force`` is not set:
+    a user's file is never replaced (``keyword``: the argument that named the path)."""
+    if Path(path).exists() and not force:
+        raise KeywordError(f"{path} exists; [[pass force=True|use --force]] to overwrite it, or another "
+                           f"[[{keyword}|--out]]")
+
+
+def check_writable(directory) -> None:
+    """Create ``directory`` if needed; a one-line :class:`UserError` if it cannot be written to."""
+    directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise UserError(f"{directory} is not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"cannot create {directory}: {error.strerror or error}") from None
+    if not directory.is_dir() or not os.access(directory, os.W_OK):
+        raise UserError(f"cannot write to {directory}")

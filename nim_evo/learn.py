@@ -29,7 +29,7 @@ import numpy as np
 
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_writable, command, list_games,
                               prog, refuse_overwrite, rules_from_args)
-from nim_evo.cli.progress import TrainingProgress
+from nim_evo.console.progress import TrainingProgress
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import enumerable, space_size
 from nim_evo.evaluation import opponents

@@ -8,7 +8,7 @@
 
 Moves are typed as the pile (counted from 1) and how many to take: ``2 3`` (or ``2,3``,
 ``2:3``) takes 3 from pile 2; on a single heap a bare count will do. ``hint`` asks the
-solver, ``help`` explains, ``quit`` leaves (see :mod:`nim_evo.cli.games`).
+solver, ``help`` explains, ``quit`` leaves (see :mod:`nim_evo.console.games`).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ import numpy as np
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, prog, report_error,
                               rules_from_args)
 from nim_evo.cli.interrupt import at_main
-from nim_evo.cli.console import Console, EndOfInput
-from nim_evo.cli.games import COMPUTER_FIRST, HUMAN_FIRST, play_computers, play_human
-from nim_evo.cli.opponents import resolve_saying
+from nim_evo.console.session import Console, EndOfInput
+from nim_evo.console.games import COMPUTER_FIRST, HUMAN_FIRST, play_computers, play_human
+from nim_evo.console.opponents import resolve_saying
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.learners import LEARNERS

@@ -227,8 +227,8 @@ def _evolve(args, evolution: api.Evolution, began: float) -> int:
     first, started = evolution.state.generation, time.perf_counter()
     run = evolution.evolve(progress=not args.quiet, force=args.force)
     if not args.quiet:
-        from nim_evo.cli.summary import print_summary, times_text
-        from nim_evo.cli.text import wrapped
+        from nim_evo.console.summary import print_summary, times_text
+        from nim_evo.console.text import wrapped
         from nim_evo.evolution.loop import home_panel
 
         evolved = time.perf_counter()

@@ -23,9 +23,9 @@ The bounds the commands share (:data:`SEED`, :data:`GAMES`, :data:`JOBS`, ...) a
 
 from __future__ import annotations
 
-import warnings
-
 import os
+import re
+import warnings
 from collections.abc import Callable, Iterable
 from numbers import Integral, Real
 
@@ -37,6 +37,20 @@ MAX_GENERATIONS = 1_000_000
 
 class UserError(ValueError):
     """A person's mistake (a parameter, a board, a file): one line, exit status 2."""
+
+
+class KeywordError(UserError):
+    """A mistake an argument mends, said in the words of whoever called: the message names
+    the library's keyword arguments (``force=True``), :attr:`command` the command's flags
+    (``--force``), which the commands print. Written once, as ``[[keyword words|flag words]]``
+    wherever they differ: ``KeywordError("x.json exists; [[pass force=True|use --force]] ...")``."""
+
+    def __init__(self, text: str):
+        super().__init__(_WORDS.sub(r"\1", text))
+        self.command = _WORDS.sub(r"\2", text)
+
+
+_WORDS = re.compile(r"\[\[(.*?)\|(.*?)\]\]")
 
 
 class AgentError(RuntimeError):

@@ -112,3 +112,21 @@ def test_the_export_folder_may_be_inside_the_run_directory(tmp_path):
     run = nim_evo.evolve("rules", nim_evo.Rules((3, 4)), generations=1, population=4, offspring=4, progress=False,
                          out=tmp_path / "r", export=tmp_path / "r" / "genomes" / "champion.json")
     assert run.exported == tmp_path / "r" / "genomes" / "champion.json" and run.exported.exists()
+
+
+def test_the_library_names_its_keyword_arguments_and_the_command_its_flags(tmp_path, capsys):
+    """The same mistake in Python and on the command line: evolve() says force=True, the
+    command --force (KeywordError carries both)."""
+    from nim_evo.run import main
+
+    (tmp_path / "mine.json").write_text("precious")
+    with pytest.raises(nim_evo.UserError) as caught:
+        nim_evo.evolve("table", nim_evo.Rules((3, 4)), generations=1, out=tmp_path / "r", export=tmp_path / "mine.json",
+                       progress=False)
+    assert str(caught.value) == f"{tmp_path / 'mine.json'} exists; pass force=True to overwrite it, or another export"
+    assert "--" not in str(caught.value)
+    with pytest.raises(nim_evo.UserError, match=r'use fitness="sampled" from the start position$'):
+        nim_evo.evolve("rules", nim_evo.Rules((30,) * 10), generations=1, progress=False)
+    assert main(["--genome", "rules", "--piles", *["30"] * 10, "--quiet", "--out", str(tmp_path / "big")]) == 2
+    assert capsys.readouterr().err.rstrip().endswith("use --fitness sampled from the start position")
+    assert (tmp_path / "mine.json").read_text() == "precious"

@@ -9,10 +9,12 @@ import re
 import sys
 from pathlib import Path
 
+from nim_evo import io
 from nim_evo.cli.interrupt import at_main
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
 from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS
-from nim_evo.validation import RENAMED_UNTIL, ParameterError, UserError, check, usable_jobs
+from nim_evo.io import check_writable  # noqa: F401 (the commands' file check is the library's)
+from nim_evo.validation import RENAMED_UNTIL, KeywordError, ParameterError, UserError, check, usable_jobs
 
 
 class UsageError(UserError):
@@ -158,21 +160,12 @@ def rules_from_args(args) -> Rules:
 
 
 def refuse_overwrite(path: Path, force: bool) -> None:
-    """``UsageError`` if ``path`` exists and ``--force`` was not given: a user's file is never replaced."""
-    if Path(path).exists() and not force:
-        raise UsageError(f"{path} exists; use --force to overwrite it, or another --out")
-
-
-def check_writable(directory: Path) -> None:
-    """Create ``directory`` if needed; ``UsageError`` if it cannot be written to."""
-    if directory.exists() and not directory.is_dir():
-        raise UsageError(f"{directory} is not a directory")
+    """``UsageError`` if ``path`` exists and ``--force`` was not given: a user's file is never
+    replaced (:func:`nim_evo.io.refuse_overwrite`, said with the command's flags)."""
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot create {directory}: {error.strerror or error}") from None
-    if not directory.is_dir() or not os.access(directory, os.W_OK):
-        raise UsageError(f"cannot write to {directory}")
+        io.refuse_overwrite(path, force)
+    except KeywordError as error:
+        raise UsageError(error.command) from None
 
 
 def report_error(error: BaseException) -> int:
@@ -189,6 +182,8 @@ def report_error(error: BaseException) -> int:
     if isinstance(error, OSError):
         where = f" ({error.filename})" if error.filename else ""
         message = f"{error.strerror or error}{where}"
+    elif isinstance(error, KeywordError):  # said with the command's flags, not the library's keywords
+        message = error.command
     else:
         message = str(error)
     print(f"nim_evo: error: {shortened(printable(message))}", file=sys.stderr)

@@ -29,7 +29,7 @@ import weakref
 from collections.abc import Iterator
 
 
-from nim_evo.validation import UserError
+from nim_evo.validation import KeywordError, UserError
 
 BACKENDS = ("local", "dask")  # (joblib is imported where it is used: a command's --help does without it)
 EXTRA = "nim-evo[distributed]"
@@ -65,9 +65,10 @@ def check_backend(backend: str, scheduler: str | None, jobs: int | None) -> None
     if backend not in BACKENDS:
         raise UserError(f"unknown backend {backend!r}; known backends: {', '.join(BACKENDS)}")
     if backend == "local" and scheduler is not None:
-        raise UserError("--scheduler goes with --backend dask")
+        raise KeywordError("[[scheduler|--scheduler]] goes with [[backend=\"dask\"|--backend dask]]")
     if scheduler is not None and jobs is not None:
-        raise UserError("--jobs sets the workers of a local Dask cluster; a --scheduler's cluster has its own")
+        raise KeywordError("[[jobs|--jobs]] sets the workers of a local Dask cluster; a [[scheduler|--scheduler]]'s "
+                           "cluster has its own")
     if backend == "dask":
         _distributed()
         if scheduler is None:

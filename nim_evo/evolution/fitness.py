@@ -27,7 +27,7 @@ from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.judging import judging_space
 from nim_evo.evaluation.tournament import Transitions, best_response, play_games, win_probabilities_each
 from nim_evo.genomes import get_kind, movers
-from nim_evo.validation import UserError
+from nim_evo.validation import KeywordError, UserError
 
 CHUNK = 16  # individuals per evaluation task (sampled fitness: each chunk draws from its own stream)
 EXACT_CHUNK_SMALL, EXACT_CHUNK_LARGE = 80, 8  # exact fitness: below / above SMALL_SPACE positions
@@ -66,7 +66,8 @@ class Panel:
                 reason = ("too many to enumerate" if not enumerable(rules, multiset=multiset) else
                           f"with {rules.n_moves:,} moves each, too many for a table of each opponent (at most "
                           f"{MAX_TABLE_CELLS:,} position-move pairs)")
-                raise UserError(f"the board {rules.name} has {size:,} {what}, {reason}: use --fitness sampled from "
+                raise KeywordError(f"the board {rules.name} has {size:,} {what}, {reason}: use [[fitness=\"sampled\"|"
+                                   f"--fitness sampled]] from "
                                 "the start position")
             piles.check_board(rules)
             players = tuple(opponents.pile_player(name, rules, seed, given) for name in names)
@@ -188,7 +189,8 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
     sub-game win probabilities (exact mode only)."""
     if panel.tables is None or mode != "exact":
         if cases:
-            raise UserError("lexicase selection reads every sub-game's exact win probability: use --fitness exact")
+            raise KeywordError("lexicase selection reads every sub-game's exact win probability: use "
+                               "[[fitness=\"exact\"|--fitness exact]]")
         if panel.tables is None:
             return _evaluate_on_piles(kind, panel, games, genomes, seed)
     space = panel.space

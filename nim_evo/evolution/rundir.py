@@ -21,7 +21,7 @@ from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State
 from nim_evo.genomes import genome_document
 from nim_evo.io import (atomic_write_text, read_arrays_document, read_json, uninterrupted, write_arrays_document,
                         write_json)
-from nim_evo.validation import UserError
+from nim_evo.validation import KeywordError, UserError
 
 CHECKPOINT_FORMAT = "nim_evo/checkpoint"
 
@@ -56,8 +56,8 @@ class RunDir:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise UserError(f"{self.path} is being written by another run (a run or --resume still going); "
-                            "wait for it to end, or use another --out") from None
+            raise KeywordError(f"{self.path} is being written by another run (a run or [[resume|--resume]] still "
+                               "going); wait for it to end, or use another [[out|--out]]") from None
         self._lock = weakref.finalize(self, os.close, fd)  # closing the descriptor releases the lock
 
     def unlock(self) -> None:
@@ -82,8 +82,8 @@ class RunDir:
             except (ValueError, IndexError):  # not inside
                 pass
         if self.path.exists() and any(p not in ours for p in self.path.iterdir()) and not force:
-            raise UserError(f"{self.path} exists and is not empty; use --resume {self.path} "
-                             "to continue it, or --force to start over in it")
+            raise KeywordError(f"{self.path} exists and is not empty; [[resume it: nim_evo.resume(out)|use --resume "
+                               f"{self.path}]] to continue it, or [[force=True|--force]] to start over in it")
         self.path.mkdir(parents=True, exist_ok=True)
         if not os.access(self.path, os.W_OK):
             raise UserError(f"cannot write to {self.path}")
@@ -164,8 +164,8 @@ class RunDir:
                 raise UserError(f"{self.old_checkpoint_path} is a pickle, the checkpoint of an older nim_evo; "
                                 "nim_evo no longer opens pickles (they can run code): start the run again")
             if self.config_path.exists():
-                raise UserError(f"{self.path} was stopped before its first generation was saved; "
-                                f"start it again with --force --out {self.path}")
+                raise KeywordError(f"{self.path} was stopped before its first generation was saved; start it again "
+                                   f"with [[force=True, out={str(self.path)!r}|--force --out {self.path}]]")
             raise UserError(f"{self.path} has no checkpoint to resume from")
         data = read_arrays_document(self.checkpoint_path)
         if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:

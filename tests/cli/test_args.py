@@ -222,7 +222,7 @@ def test_check_writable_makes_the_directory_or_says_why_not(tmp_path):
     (tmp_path / "file").write_text("")
     for blocked, message in [(tmp_path / "file" / "sub", f"cannot create {tmp_path / 'file' / 'sub'}: "),
                              (tmp_path / "file", f"{tmp_path / 'file'} is not a directory")]:
-        with pytest.raises(UsageError) as caught:
+        with pytest.raises(UserError) as caught:
             check_writable(blocked)
         assert str(caught.value).startswith(message) and "\n" not in str(caught.value)
     assert (tmp_path / "file").read_text() == ""
@@ -237,7 +237,7 @@ def test_check_writable_refuses_a_directory_it_may_not_write_to(tmp_path, monkey
         return False
 
     monkeypatch.setattr(os, "access", no_access)
-    with pytest.raises(UsageError) as caught:
+    with pytest.raises(UserError) as caught:
         check_writable(tmp_path)
     assert str(caught.value) == f"cannot write to {tmp_path}"
     assert asked == [(str(tmp_path), os.W_OK)]

@@ -10,7 +10,7 @@ import pytest
 
 from nim_evo import Rules
 from nim_evo.engine.solver import solve
-from nim_evo.cli.games import describe, hint, read_move, show_piles
+from nim_evo.console.games import describe, hint, read_move, show_piles
 from nim_evo.play import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -326,7 +326,7 @@ def test_alternating_seats_add_up():
 
 
 def test_ctrl_c_during_a_match_prints_the_tally_so_far(monkeypatch):
-    import nim_evo.cli.games
+    import nim_evo.console.games
 
     played = []
 
@@ -336,7 +336,7 @@ def test_ctrl_c_during_a_match_prints_the_tally_so_far(monkeypatch):
         played.append(1)
         return nim_evo.engine.game.play_game(*args)
 
-    monkeypatch.setattr(nim_evo.cli.games, "play_game", interrupted_after_ten)
+    monkeypatch.setattr(nim_evo.console.games, "play_game", interrupted_after_ten)
     out = io.StringIO()
     assert main(["nimsum", "--opponents", "random", "--games", "1000", "--game", "7-5-3", "--seed", "1",
                  "--first", "strategy"], io.StringIO(""), out) == 130

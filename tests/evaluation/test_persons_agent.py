@@ -100,7 +100,7 @@ def test_evolve_takes_a_persons_agent_and_logs_its_exact_rate(tmp_path):
     assert run.logbook[-1]["nimsum"] == round(exact[1].win_rate, 6)
     with open(tmp_path / "run" / "logbook.csv") as handle:
         assert float(list(csv.DictReader(handle))[-1]["first-pile"]) == round(exact[0].win_rate, 6)
-    from nim_evo.cli.summary import _check
+    from nim_evo.console.summary import _check
 
     fresh = _check(run, panel, 1)[0]
     assert fresh.opponent == "first-pile" and fresh.ci_low <= exact[0].win_rate <= fresh.ci_high

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from nim_evo.cli.progress import TrainingProgress
+from nim_evo.console.progress import TrainingProgress
 from nim_evo.engine.rules import Rules
 from nim_evo.evaluation import opponents
 from nim_evo.learners import LEARNERS

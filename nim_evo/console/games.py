@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from nim_evo.cli.console import Console
-from nim_evo.cli.text import wrapped
+from nim_evo.console.session import Console
+from nim_evo.console.text import wrapped
 from nim_evo.engine import theory
 from nim_evo.engine.game import play_game
 from nim_evo.engine.rules import Move, Position, Rules

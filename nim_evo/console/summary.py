@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from nim_evo.cli.text import middle, wrapped
+from nim_evo.console.text import middle, wrapped
 
 SUMMARY_GAMES = 5000  # games per seat against each opponent in the closing check
 NAME = 22  # the opponent column's width: longer names (strategy files) are cut in the middle

@@ -1,4 +1,4 @@
-"""The progress bars (nim_evo.cli.progress): on a terminal, one line redrawn and clipped to
+"""The progress bars (nim_evo.console.progress): on a terminal, one line redrawn and clipped to
 its width; piped, a plain line every tenth of the way; quiet, nothing; closed on an error."""
 
 import io
@@ -6,7 +6,7 @@ import io
 import pytest
 
 import nim_evo
-from nim_evo.cli.progress import Progress, TrainingProgress
+from nim_evo.console.progress import Progress, TrainingProgress
 
 OPPONENTS = ("random", "nimsum", "minimax")
 

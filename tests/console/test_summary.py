@@ -6,8 +6,8 @@ import re
 import pytest
 
 from nim_evo import Rules, evolve
-from nim_evo.cli.summary import noise_text, times_text
-from nim_evo.cli.text import WIDTH, middle
+from nim_evo.console.summary import noise_text, times_text
+from nim_evo.console.text import WIDTH, middle
 from nim_evo.evolution.fitness import Panel
 from nim_evo.evolution.loop import State
 from nim_evo.run import main
