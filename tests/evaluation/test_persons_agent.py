@@ -182,3 +182,16 @@ def test_a_symmetric_learner_refuses_to_train_against_an_order_reading_agent():
         nim_evo.train("qlearning", MISERE, games=10, opponents=FirstPile())
     trained = nim_evo.train("qlearning", MISERE, games=200, opponents=FirstPile(), symmetry=False)
     assert trained.training[-1]["opponent"] == "first-pile"
+
+
+def test_an_order_reading_player_on_a_board_too_big_for_the_ordered_tables_is_refused_naming_it():
+    """Eight odd heaps: 120,175 multisets, 10,321,920 positions. An order-reading player cannot
+    be judged over the multisets and the ordered board is too big: one line naming it."""
+    big = Rules(tuple(range(1, 16, 2)))
+    with pytest.raises(UserError, match=r"^first-pile reads the order of the piles .* judged on the ordered board, and "
+                                        r"1-3-5-7-9-11-13-15 has 10,321,920 positions"):
+        tournament(big, "nimsum", [FirstPile()], exact=True, multiset=True)
+    from nim_evo.evaluation.roundrobin import round_robin
+
+    with pytest.raises(UserError, match="^first-pile reads the order of the piles"):
+        round_robin(big, {"nimsum": nim_evo.make_agent("nimsum", big), "first-pile": FirstPile()}, exact=True)
