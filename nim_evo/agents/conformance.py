@@ -163,9 +163,7 @@ class _Checker:
                     self.fail("distribution", f"{position}: {self._moves(got)}, the row {self._moves(rows[index])}")
 
     def check_policy(self, rows: np.ndarray) -> None:
-        table = np.asarray(self.face("policy")(self.space), dtype=float)
-        if table.ndim == 1:  # a move array
-            table = np.eye(self.space.n_moves)[table] * (self.space.totals > 0)[:, None]
+        table = self._table(self.space)
         bad = np.flatnonzero(~np.isclose(table, rows, atol=TOLERANCE).all(axis=1))
         for index in bad[:5]:
             self.fail("policy", f"{self.space.position(int(index))}: {self._moves(table[index])}, the row "
@@ -219,9 +217,7 @@ class _Checker:
                 self.report.notes.append(f"it chooses by pile sizes alone at every position of {self.rules.name}: it "
                                          "may declare order_blind = True, and be judged over multisets")
             return
-        table = np.asarray(self.face("policy")(multisets), dtype=float)
-        if table.ndim == 1:
-            table = np.eye(multisets.n_moves)[table] * (multisets.totals > 0)[:, None]
+        table = self._table(multisets)
         bad = np.flatnonzero(~np.isclose(table[index], merged, atol=TOLERANCE).all(axis=1))
         for i in bad[:5]:
             self.fail("multisets", f"{self.space.position(int(i))}: merged {self._moves(merged[i], multisets)}, over "
@@ -247,6 +243,13 @@ class _Checker:
             k = int(off[0])
             self.fail(check, f"{position}: {self._move(k)} drawn {int(counts[k])} times of {DRAWS}, "
                              f"expected {expected[k]:.1f}")
+
+    def _table(self, space) -> np.ndarray:
+        """The policy face's table over ``space`` (a move array, one-hot)."""
+        table = np.asarray(self.face("policy")(space), dtype=float)
+        if table.ndim == 1:
+            table = np.eye(space.n_moves)[table.astype(int)] * (space.totals > 0)[:, None]
+        return table
 
     def _move(self, k) -> tuple[int, int]:
         return self.space.move(int(k))

@@ -11,6 +11,8 @@ import pytest
 
 from nim_evo import Rules, check_player, make_agent
 from nim_evo.agents.registry import AGENTS, agent_names, register
+
+from test_conformance import Longest  # a person's agent: all of the longest pile
 from nim_evo.validation import UserError
 
 PLUGIN = textwrap.dedent('''
@@ -66,24 +68,14 @@ def test_an_agent_and_a_learner_from_a_package_s_entry_points_are_names_the_comm
 
 
 def test_a_script_registers_an_agent_and_a_taken_name_is_refused():
-    class Greedy:
-        order_blind = True
-
-        def __init__(self, rules):
-            self.rules = rules
-
-        def move(self, piles, rng):
-            pile = max(range(len(piles)), key=lambda i: (piles[i], -i))
-            return pile, min(piles[pile], self.rules.max_take or piles[pile])
-
     try:
-        register("greedy-test", Greedy)
+        register("greedy-test", Longest)
         assert "greedy-test" in agent_names()
         rules = Rules((2, 3, 4), 2)
         check_player(make_agent("greedy-test", rules), rules)
         with pytest.raises(UserError, match="the agent name 'random' is taken by nim_evo.agents.base.RandomAgent"):
-            register("random", Greedy)
+            register("random", Longest)
         with pytest.raises(UserError, match="needs a name without commas or colons"):
-            register("a,b", Greedy)
+            register("a,b", Longest)
     finally:
         AGENTS._items.pop("greedy-test", None)
