@@ -32,8 +32,10 @@ class Registry(Mapping):
 
     def register(self, name: str, factory) -> object:
         """Add ``factory`` under ``name``; a name another factory holds is refused in one line."""
-        if not isinstance(name, str) or not name.strip() or "," in name or ":" in name:
-            raise UserError(f"a {self.what} needs a name without commas or colons, got {name!r}")
+        if not isinstance(name, str) or not name.strip() or name != name.strip() or any(c in name for c in ",:/\\") \
+                or name.endswith(".json") or (name.startswith("take-") and name[5:].isdigit()):
+            raise UserError(f"a {self.what} needs a name without commas, colons, slashes or surrounding spaces, that is "
+                            f"no file name and no take-N, got {name!r}")
         if self.check is not None:
             self.check(name, factory)
         self._load()

@@ -94,6 +94,22 @@ class NimSumAgent(Player):
     def move_probabilities(self, positions):
         return nimsum_rows(self.rules, positions)
 
+    def choose(self, positions, rng):
+        """Batched draws in O(piles) per game where Nim theory has a closed form (at most one
+        winning take per pile, :func:`~nim_evo.engine.boards.winning_takes`), without a
+        ``(games, moves)`` array; from the rows otherwise (misère with a cap)."""
+        rules = self.rules
+        if rules.misere and rules.max_take is not None:
+            return super().choose(positions, rng)
+        positions = np.asarray(positions, dtype=np.int64)
+        wins, take = boards.winning_takes(rules, positions)
+        pile = np.where(wins, rng.random(wins.shape), -1.0).argmax(axis=1)
+        rows = np.arange(len(positions))
+        chosen = boards.random_moves(rules, positions, rng)
+        found = wins.any(axis=1)
+        chosen[found] = boards.move_indices(rules, pile[found], take[rows[found], pile[found]])
+        return chosen
+
     def distribution(self, piles):
         piles = self.rules.check_position(piles)
         moves = theory.winning_moves(self.rules, piles)

@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 
 from nim_evo.agents.base import PositionalAgent, uniform
+from nim_evo.agents.player import check_space
 from nim_evo.engine import theory
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.rules import Rules
@@ -174,6 +175,7 @@ class MinimaxAgent(PositionalAgent):
         one_ply_back(-V_{d-1}(next))`` (terminal positions keep their exact score), so the
         table takes ``depth - 1`` vectorised sweeps; full depth reads the solver.
         """
+        check_space(self, space)
         values = self.space_values(space, None if self.depth is None else self.depth - 1)
         nxt = np.where(space.legal, space.next, 0)
         q = np.where(space.legal, _one_ply_back(-values[nxt]), -np.inf)

@@ -68,7 +68,7 @@ class Player:
 
     def distribution(self, piles: Position) -> list[tuple[Move, float]]:
         """The moves this player may play from ``piles``, with their probabilities."""
-        piles = self.rules.check_position(piles)
+        piles = on_board(self.rules, piles)
         row = self.move_probabilities(np.array([piles], dtype=np.int64))[0]
         moves = move_list(self.rules)
         return [((int(moves[k, 0]), int(moves[k, 1])), float(row[k])) for k in np.flatnonzero(row > 0)]
@@ -147,6 +147,15 @@ def check_space(player, space) -> None:
         raise OrderReading(f"{name_of(player)} reads the order of the piles (it does not declare order_blind), so one "
                            "arrangement cannot stand for every arrangement of its pile sizes: it is judged on the "
                            "ordered board")
+
+
+def on_board(rules: Rules, piles) -> Position:
+    """``piles`` checked as a position of ``rules``'s board (no pile above its start), or a
+    one-line :class:`UserError`."""
+    piles = rules.check_position(piles)
+    if any(n > start for n, start in zip(piles, rules.piles)):
+        raise UserError(f"position {piles} is not reachable from the start {rules.piles}")
+    return piles
 
 
 def is_order_blind(player) -> bool:

@@ -63,7 +63,10 @@ def as_player(agent, rules: Rules | None = None) -> Player:
     :class:`UserError` saying what an agent needs for anything else."""
     if isinstance(agent, Player):
         return agent
-    rules = getattr(agent, "rules", None) or rules
+    own = getattr(agent, "rules", None)
+    if own is not None and not isinstance(own, Rules):
+        raise UserError(f"{name_of(agent)}.rules is a {type(own).__name__}, not a nim_evo.Rules")
+    rules = own or rules
     if rules is None:
         raise UserError(f"{name_of(agent)} names no rules: give them when it plays")
     if callable(getattr(agent, "move_probabilities", None)):

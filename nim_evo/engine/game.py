@@ -54,8 +54,7 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
                             "objects left): these players take too few at a time for piles this big")
         move = players[seat].move(position, rng)
         try:
-            move = (int(move[0]), int(move[1]))
-            legal = len(move) == 2 and rules.is_legal(position, move)
+            legal = len(move) == 2 and rules.is_legal(position, move := (int(move[0]), int(move[1])))
         except (TypeError, ValueError, IndexError):
             legal = False
         if not legal:

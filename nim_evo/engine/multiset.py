@@ -22,10 +22,10 @@ evaluator, the batched games and the table genome run on it unchanged.
   the ordered space, accuracy above all, are weighted averages here.
 
 A policy of the ordered board compiles to this space by what it does at the representative,
-merged over equal piles (:meth:`MultisetSpace.merge`); for an agent that treats equal piles
-alike (every built-in one does) that is exact: its games, win probabilities and accuracy are
-those of the ordered board. An agent that reads pile order is judged as it plays the
-representatives.
+merged over equal piles (:meth:`MultisetSpace.merge`); for an order-blind player (one that
+chooses by the multiset alone, as every built-in one does) that is exact: its games, win
+probabilities and accuracy are those of the ordered board. A player that reads the pile
+order is never judged here (:mod:`nim_evo.evaluation.judging`).
 """
 
 from __future__ import annotations

@@ -83,11 +83,12 @@ def round_robin(rules: Rules, players: dict, games: int = 1000, seed: int = 0, e
     or ``jobs``.
 
     Games are played on the ordered space, exact for any player; a board too big for it
-    but not for its multisets (eight heaps) plays on the multisets, where a player that
-    reads pile order is judged as it plays each multiset's representative.
+    but not for its multisets (eight heaps) plays on the multisets, where only order-blind
+    players are judged (one that reads the pile order is refused in one line, naming it).
 
     Raises:
-        ValueError: fewer than two players, or a board too big to enumerate.
+        UserError: fewer than two players, a board too big to enumerate, or an order-reading player
+            on a board too big for its ordered tables.
     """
     multiset = not tabulable(rules)
     names = tuple(players)

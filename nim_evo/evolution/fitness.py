@@ -17,6 +17,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from nim_evo.agents.imported import is_code
 from nim_evo.agents.player import Mover
 from nim_evo.engine import piles
 from nim_evo.engine.policy import AliasSampler, as_table
@@ -134,8 +135,11 @@ class Panel:
         return h.hexdigest()
 
     def __reduce__(self):
-        if self.tables is None:  # a board too big to enumerate: the players themselves
-            return Panel, (self.rules, self.names, None, self.starts, self.multiset, self.weights, None, self.players)
+        if self.tables is None:  # a board too big to enumerate: the players themselves, but those of a person's
+            # code, which a worker imports again by their spec (a file's module is this process's own)
+            players = None if self.players is None else tuple(
+                None if is_code(name) else player for name, player in zip(self.names, self.players))
+            return Panel, (self.rules, self.names, None, self.starts, self.multiset, self.weights, None, players)
         return Panel._restore, (self.digest, self.rules, self.names, self.tables, self.starts, self.multiset,
                                 self.weights, self.transitions is not None)
 
@@ -287,7 +291,8 @@ def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed)
     k = len(genomes)
     me = movers.genomes_mover(kind, genomes, panel.rules, games)
     rates = np.zeros((k, len(panel.names), 2))
-    players = panel.players if panel.players is not None else [opponents.pile_player(n, panel.rules) for n in panel.names]
+    players = [opponents.pile_player(name, panel.rules) if player is None else player
+               for name, player in zip(panel.names, panel.players or [None] * len(panel.names))]
     for o, player in enumerate(players):
         them = Mover(player)
         first = piles.play_pile_games(panel.rules, me, them, k * games, rng) == 0

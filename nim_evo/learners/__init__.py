@@ -29,8 +29,12 @@ from nim_evo.validation import UserError
 
 
 def _check(name: str, cls) -> None:
+    from nim_evo.agents.registry import AGENTS
+
     if not (isinstance(cls, type) and issubclass(cls, Learner)):
         raise UserError(f"a learner is a nim_evo.learners.Learner subclass, got {cls!r}")
+    if name in AGENTS:
+        raise UserError(f"the learner name {name!r} is an agent's")
 
 
 LEARNERS = Registry("nim_evo.learners", {cls.name: cls for cls in (

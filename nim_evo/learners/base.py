@@ -26,7 +26,7 @@ from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.game import GameRecord
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space, space_for, space_size
-from nim_evo.validation import EPISODES, UserError, check
+from nim_evo.validation import EPISODES, KeywordError, UserError, check
 
 SEATS = ("alternate", "first", "second", "loser")
 MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file) stays in the megabytes
@@ -231,6 +231,10 @@ class Learner(Player):
         """Its rows over its own space at the multisets (or positions) of ``positions``, read
         back on their piles (a multiset's column on the first pile of the size it takes from)."""
         positions = np.asarray(positions, dtype=np.int64)
+        start = np.array(self.rules.piles)
+        beyond = np.sort(positions, axis=1) > np.sort(start) if self.symmetry else positions > start
+        if np.any(beyond):
+            raise UserError(f"positions beyond the start {self.rules.piles} are not on this learner's board")
         return self.space.unfold(positions, self.policy_rows(self.space.indices(positions)))
 
     def policy(self, space: Space) -> np.ndarray:
@@ -348,8 +352,9 @@ def _cumulative(opponent, rules: Rules, space: Space) -> np.ndarray:
 
     agent = compiled(make_agent(opponent, rules) if isinstance(opponent, str) else opponent, rules)
     if space.multiset and not isinstance(agent, (np.ndarray, list, tuple)) and not is_order_blind(agent):
-        raise UserError(f"{name_of(agent)} reads the order of the piles; a learner with symmetry trains over "
-                        "multisets of pile sizes, where one arrangement stands for all: train it with symmetry=False")
+        raise KeywordError(f"{name_of(agent)} reads the order of the piles; a learner with symmetry trains over "
+                           "multisets of pile sizes, where one arrangement stands for all: train it with "
+                           "[[symmetry=False|--no-symmetry]]")
     return np.cumsum(as_table(agent, space), axis=1)
 
 

@@ -41,7 +41,7 @@ def draw_policy(agent, title: str):
     """The policy picture of ``agent`` (anything with ``rules`` and ``policy(space)``).
 
     Raises:
-        ValueError: if the board is too big to enumerate and solve.
+        UserError: if the board is too big to enumerate and solve.
     """
     rules = agent.rules
     if not enumerable(rules):

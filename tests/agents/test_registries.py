@@ -75,7 +75,7 @@ def test_a_script_registers_an_agent_and_a_taken_name_is_refused():
         check_player(make_agent("greedy-test", rules), rules)
         with pytest.raises(UserError, match="the agent name 'random' is taken by nim_evo.agents.base.RandomAgent"):
             register("random", Longest)
-        with pytest.raises(UserError, match="needs a name without commas or colons"):
+        with pytest.raises(UserError, match="needs a name without commas, colons"):
             register("a,b", Longest)
     finally:
         AGENTS._items.pop("greedy-test", None)

@@ -195,3 +195,19 @@ def test_an_order_reading_player_on_a_board_too_big_for_the_ordered_tables_is_re
 
     with pytest.raises(UserError, match="^first-pile reads the order of the piles"):
         round_robin(big, {"nimsum": nim_evo.make_agent("nimsum", big), "first-pile": FirstPile()}, exact=True)
+
+
+def test_review_findings_are_one_line_or_the_agents_fault():
+    """An agent whose rules are no Rules is one line; a position off the board is the caller's
+    mistake, not the player's; an answer of three numbers is no move."""
+    bad = type("Odd", (FirstPile,), {"rules": "nim"})()
+    with pytest.raises(UserError, match=r"^first-pile.rules is a str, not a nim_evo.Rules$"):
+        tournament(MISERE, "nimsum", [bad], exact=True)
+    learner = nim_evo.train("wincount", Rules((3, 3)), games=50)
+    with pytest.raises(UserError, match=r"not reachable from the start \(3, 3\)"):
+        learner.distribution((5, 5))
+    with pytest.raises(UserError):
+        learner.move((1, 4), np.random.default_rng(0))
+    three = type("Three", (), {"move": lambda self, piles, rng: (0, 1, 99)})()
+    with pytest.raises(nim_evo.AgentError, match=r"^Three played the illegal move \(0, 1, 99\)"):
+        nim_evo.play_game(MISERE, (three, three), np.random.default_rng(0))
