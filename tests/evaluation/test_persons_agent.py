@@ -211,3 +211,13 @@ def test_review_findings_are_one_line_or_the_agents_fault():
     three = type("Three", (), {"move": lambda self, piles, rng: (0, 1, 99)})()
     with pytest.raises(nim_evo.AgentError, match=r"^Three played the illegal move \(0, 1, 99\)"):
         nim_evo.play_game(MISERE, (three, three), np.random.default_rng(0))
+
+
+def test_learn_refuses_an_order_reading_opponent_for_a_symmetric_learner_before_making_a_folder(agents_module,
+                                                                                                 capsys):
+    from nim_evo.learn import main as learn_main
+
+    assert learn_main(["--learner", "qlearning", "--game", "2-3-4-5-misere", "--opponents", "myagents:FirstPile",
+                       "--out", "new/q.json"]) == 2
+    assert "train it with --no-symmetry" in capsys.readouterr().err
+    assert not (agents_module.parent / "new").exists()
