@@ -34,8 +34,8 @@ from nim_evo.engine.solver import solve
 from nim_evo.engine.space import enumerable, space_size
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.tournament import tournament
-from nim_evo.agents.player import is_order_blind
 from nim_evo.learners import LEARNERS, SEATS, make_learner
+from nim_evo.learners.base import check_opponent
 from nim_evo.learners.files import save_learner
 from nim_evo.validation import EPISODES, SEED
 
@@ -111,9 +111,8 @@ def _learn(args, command: str) -> int:
     opponent = None if args.opponents is None else opponents.resolve(args.opponents, rules, args.seed)
     if opponent is None and args.seat != "alternate":
         raise UsageError("--seat places the learner against --opponents; self-play uses both seats")
-    if opponent is not None and learner.order_blind and not is_order_blind(opponent):  # before any file is made
-        raise UsageError(f"{args.opponents} reads the order of the piles; a learner with symmetry trains over "
-                         "multisets of pile sizes, where one arrangement stands for all: train it with --no-symmetry")
+    if opponent is not None:
+        check_opponent(learner.order_blind, opponent)  # before any file is made
     if args.out is None or args.out.endswith(("/", os.sep)):  # the default name (in the directory meant)
         out = _fresh_name(Path(args.out or "genomes"), f"{args.learner}-{rules.name}-seed{args.seed}")
     else:

@@ -351,11 +351,17 @@ def _cumulative(opponent, rules: Rules, space: Space) -> np.ndarray:
     from nim_evo.engine.policy import as_table
 
     agent = compiled(make_agent(opponent, rules) if isinstance(opponent, str) else opponent, rules)
-    if space.multiset and not isinstance(agent, (np.ndarray, list, tuple)) and not is_order_blind(agent):
-        raise KeywordError(f"{name_of(agent)} reads the order of the piles; a learner with symmetry trains over "
+    if not isinstance(agent, (np.ndarray, list, tuple)):
+        check_opponent(space.multiset, agent)
+    return np.cumsum(as_table(agent, space), axis=1)
+
+
+def check_opponent(symmetry: bool, opponent) -> None:
+    """Refuse, in one line, an order-reading opponent for a learner with ``symmetry``."""
+    if symmetry and not is_order_blind(opponent):
+        raise KeywordError(f"{name_of(opponent)} reads the order of the piles; a learner with symmetry trains over "
                            "multisets of pile sizes, where one arrangement stands for all: train it with "
                            "[[symmetry=False|--no-symmetry]]")
-    return np.cumsum(as_table(agent, space), axis=1)
 
 
 def _describe(opponent) -> str | None:
