@@ -40,7 +40,7 @@ from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution import cluster, loop
 from nim_evo.evolution.feasible import check_feasible, expected_time
 from nim_evo.evolution.fitness import accuracy, ceiling
-from nim_evo.evolution.rundir import RunDir, individual_document, run_settings
+from nim_evo.evolution.rundir import RunDir, export_path, exported_by, individual_document, resumed_export
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import check_writable, read_json, refuse_overwrite, write_json
 from nim_evo.learners import LEARNERS, make_learner
@@ -192,8 +192,7 @@ class Evolution:
         if run_dir.path.is_dir():
             run_dir.lock()
         config, state, extra = run_dir.load()
-        if genomes_dir is not None or not extra.get("export"):
-            extra["export"] = str(export_path(genomes_dir or "genomes", run_dir, config))
+        extra["export"] = str(resumed_export(extra.get("export"), genomes_dir, run_dir, config))
         target = Path(extra["export"])
         check_writable(target.parent)
         if target.exists() and not force and not exported_by(
@@ -417,27 +416,6 @@ def _remove_empty(folders: list[Path]) -> None:
             folder.rmdir()
         except OSError:  # not empty (or already gone): keep it and what holds it
             return
-
-
-def export_path(genomes_dir, run_dir: RunDir, config: loop.Config) -> Path:
-    """Where ``python -m nim_evo.run`` exports a run's champion: ``<genomes_dir>/<run-id>-<kind>.json``,
-    or ``<run-id>.json`` where the run id ends with its kind already (the ids runs are given)."""
-    run_id = run_dir.run_id
-    return Path(genomes_dir) / (f"{run_id}.json" if run_id.endswith(f"-{config.genome}") else
-                                f"{run_id}-{config.genome}.json")
-
-
-def exported_by(path: Path, document: dict) -> bool:
-    """Was ``path`` exported by this same run (resumed, or extended with more generations)?
-    Same run id and the same configuration but for the number of generations."""
-    try:
-        existing = read_json(path)
-    except UserError:  # unreadable or damaged: not this run's
-        return False
-    if not isinstance(existing, dict) or not isinstance(existing.get("run_config"), dict):
-        return False
-    return existing.get("format") == document.get("format") and existing.get("run") == document.get("run") \
-        and run_settings(existing["run_config"]) == run_settings(document["run_config"])
 
 
 def _check_jobs(jobs, backend: str, scheduler) -> int | None:

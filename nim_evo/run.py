@@ -130,16 +130,26 @@ def _main(argv: list) -> int:
             return _evolve(args, _prepare(args, jobs, where), began)
     except cluster.ClusterError as error:
         run_dir = where.get("run_dir")
-        saved = f"; the run is saved at its last generation: continue with --resume {run_dir.path}" if run_dir else ""
+        saved = f"; the run is saved at its last generation: continue with {_resume(where)}" if run_dir else ""
         print(f"nim_evo: error: {printable(str(error))}{saved}", file=sys.stderr)  # the bar closed: a fresh line
         return 1
     except (UserError, OSError) as error:  # OSError: a disk or file-system problem
         return report_error(error)
     except KeyboardInterrupt:
         run_dir = where.get("run_dir")
-        hint = f"; continue with --resume {run_dir.path}" if run_dir and run_dir.checkpoint_path.exists() else ""
+        hint = f"; continue with {_resume(where)}" if run_dir and run_dir.checkpoint_path.exists() else ""
         print(f"\nnim_evo: interrupted{hint}", file=sys.stderr)
         return 130
+
+
+def _resume(where: dict) -> str:
+    """The command line that continues the run: with its ``--genomes-dir`` when that is not
+    the default folder (a checkpoint does not choose where a resume writes)."""
+    command = ["--resume", str(where["run_dir"].path)]
+    genomes_dir = where.get("genomes_dir")
+    if genomes_dir is not None and Path(genomes_dir).resolve() != Path("genomes").resolve():
+        command += ["--genomes-dir", str(genomes_dir)]
+    return shlex.join(command)
 
 
 def _prepare(args, jobs: int, where: dict) -> api.Evolution:
@@ -147,6 +157,7 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
     from nim_evo import api
     from nim_evo.evolution.rundir import RunDir
 
+    where["genomes_dir"] = args.genomes_dir
     if args.resume:
         given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
                                    "opponents", "fitness", "games", "starts", "space", "train_boards", "selection",

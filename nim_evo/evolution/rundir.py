@@ -18,7 +18,7 @@ from pathlib import Path
 
 from nim_evo.evolution.checkpoint import freeze, thaw
 from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State
-from nim_evo.genomes import genome_document
+from nim_evo.genomes import GENOME_FORMAT, genome_document
 from nim_evo.io import (atomic_write_text, read_arrays_document, read_json, uninterrupted, write_arrays_document,
                         write_json)
 from nim_evo.validation import KeywordError, UserError
@@ -266,6 +266,53 @@ def run_settings(config_json) -> dict | None:
     if not isinstance(config_json, dict):
         return None
     return {key: value for key, value in config_json.items() if key != "generations"}
+
+
+def export_path(genomes_dir, run_dir: RunDir, config: Config) -> Path:
+    """Where ``python -m nim_evo.run`` exports a run's champion: ``<genomes_dir>/<run-id>-<kind>.json``,
+    or ``<run-id>.json`` where the run id ends with its kind already (the ids runs are given)."""
+    run_id = run_dir.run_id
+    return Path(genomes_dir) / (f"{run_id}.json" if run_id.endswith(f"-{config.genome}") else
+                                f"{run_id}-{config.genome}.json")
+
+
+def exported_by(path: Path, document: dict) -> bool:
+    """Was ``path`` exported by this same run (resumed, or extended with more generations)?
+    Same run id and the same configuration but for the number of generations."""
+    try:
+        existing = read_json(path)
+    except UserError:  # unreadable or damaged: not this run's
+        return False
+    if not isinstance(existing, dict) or not isinstance(existing.get("run_config"), dict):
+        return False
+    return existing.get("format") == document.get("format") and existing.get("run") == document.get("run") \
+        and run_settings(existing["run_config"]) == run_settings(document["run_config"])
+
+
+def resumed_export(recorded: str | None, genomes_dir, run_dir: RunDir, config: Config) -> Path:
+    """Where a resumed run exports its champion. A checkpoint is a file people pass around, so
+    it never chooses a folder: it keeps only the file name it had (a plain ``.json`` name), in
+    ``genomes_dir`` if the person gives one; otherwise in the folder the checkpoint records
+    only if that is, once resolved, the default ``genomes`` folder, or the run's own earlier
+    export is there (this run's genome, by its id and settings). Anything else is refused in
+    one line that says how to choose the folder (``genomes_dir``)."""
+    if not recorded:
+        return export_path(genomes_dir or "genomes", run_dir, config)
+    recorded_path = Path(recorded)
+    name = recorded_path.name
+    if not name.endswith(".json") or name == ".json" or name != os.path.basename(recorded) or not name.isprintable():
+        raise UserError(f"{run_dir.checkpoint_path}: export must name a .json file, got {recorded!r}")
+    if genomes_dir is not None:
+        return Path(genomes_dir) / name
+    default = Path("genomes")
+    if recorded_path.parent.resolve() == default.resolve():
+        return default / name
+    own = {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}
+    if recorded_path.is_file() and exported_by(recorded_path, own):
+        return recorded_path
+    raise KeywordError(f"{run_dir.checkpoint_path} says the champion goes to {recorded!r}, outside the genomes folder; "
+                       f"a checkpoint does not choose where nim_evo writes: give the folder with "
+                       f"[[genomes_dir=...|--genomes-dir]]")
 
 
 def individual_document(ind, config: Config, **extra) -> dict:

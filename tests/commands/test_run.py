@@ -374,7 +374,8 @@ def test_sigterm_ends_a_run_like_ctrl_c_and_it_resumes(tmp_path):
                               "--generations", "400", "--out", str(stopped)], capture_output=True, text=True,
                              timeout=300)
     assert process.returncode == 130, process.stderr
-    assert process.stderr.strip() == f"nim_evo: interrupted; continue with --resume {stopped}"
+    assert process.stderr.strip() == (f"nim_evo: interrupted; continue with --resume {stopped} "
+                                      f"--genomes-dir {tmp_path / 'genomes'}")
     assert len(logbook(stopped)) - 1 == 3
     assert main([*argv, "--generations", "6", "--out", str(straight)]) == 0
     assert main(["--resume", str(stopped), "--generations", "6", "--quiet",
@@ -485,3 +486,45 @@ def test_a_big_table_run_says_what_to_expect_before_it_starts(tmp_path, capsys):
     lines = [line for line in capsys.readouterr().err.splitlines() if not line.startswith("    ")]
     assert lines[0].startswith("evolving a table genome on 3-5-7-9-11-13")
     assert lines[2] == "  expect about 1 s a generation (1 s in all) for a table genome of 13,566 multisets of piles, on 2 cores"
+
+
+@pytest.mark.parametrize("where", ["../../escaped/created.json", "ABSOLUTE", "../notes.json"])
+def test_a_checkpoint_never_chooses_where_a_resume_writes(tmp_path, monkeypatch, capsys, where):
+    """A run directory received from someone else names an export outside the genomes folder
+    (relative, absolute, or a user's existing file): --resume, even with --force, refuses in one
+    line and writes nothing there; --genomes-dir puts the champion where the person says, under
+    the file name it had."""
+    from nim_evo.io import read_arrays_document, write_arrays_document
+
+    monkeypatch.chdir(tmp_path)
+    notes = tmp_path / "runs" / "notes.json"
+    assert main([*SMALL, "--generations", "1", "--out", "runs/victim", "--quiet"]) == 0
+    notes.write_text('{"mine": true}')
+    target = str(tmp_path / "elsewhere" / "created.json") if where == "ABSOLUTE" else where
+    checkpoint = tmp_path / "runs" / "victim" / "checkpoint.npz"
+    write_arrays_document(checkpoint, {**read_arrays_document(checkpoint), "export": target,
+                                       "export_from": "run directory"})
+    for force in ([], ["--force"]):
+        assert main(["--resume", "runs/victim", "--generations", "2", "--quiet", *force]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "a checkpoint does not choose where nim_evo writes" in err
+        assert "--genomes-dir" in err
+    assert not (tmp_path / "escaped").exists() and not (tmp_path / "elsewhere").exists()
+    assert notes.read_text() == '{"mine": true}'
+    assert main(["--resume", "runs/victim", "--generations", "2", "--quiet", "--genomes-dir", "mine"]) == 0
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == [Path(target).name]
+
+
+def test_a_checkpoint_s_export_name_is_a_plain_file_name(tmp_path, monkeypatch, capsys):
+    from nim_evo.io import read_arrays_document, write_arrays_document
+
+    monkeypatch.chdir(tmp_path)
+    assert main([*SMALL, "--generations", "1", "--out", "runs/r", "--quiet"]) == 0
+    checkpoint = tmp_path / "runs" / "r" / "checkpoint.npz"
+    for bad in ["../../genomes/..", "../../genomes/x.sh", "../../genomes/\x1b[2J.json"]:
+        write_arrays_document(checkpoint, {**read_arrays_document(checkpoint), "export": bad,
+                                           "export_from": "run directory"})
+        assert main(["--resume", "runs/r", "--generations", "2", "--quiet", "--genomes-dir", "g"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "\x1b" not in err
+    assert not (tmp_path / "g").exists()

@@ -225,8 +225,9 @@ def test_a_lost_scheduler_stops_the_run_and_it_resumes_from_its_checkpoint(tmp_p
                 started.wait(timeout=60)
     assert process.returncode == 1
     assert stderr.count("\n") == 1 and "lost the Dask scheduler" in stderr
-    assert f"continue with --resume {tmp_path / 'dask'}" in stderr
-    assert run(["--resume", str(tmp_path / "dask"), "--quiet"]) == 0
+    # the run exports to its own --genomes-dir, which the hint repeats (a checkpoint does not choose)
+    assert f"continue with --resume {tmp_path / 'dask'} --genomes-dir {genomes}" in stderr
+    assert run(["--resume", str(tmp_path / "dask"), "--genomes-dir", str(genomes), "--quiet"]) == 0
     assert run([*BIG, "--generations", "6", "--out", str(tmp_path / "local"), "--genomes-dir", str(genomes)]) == 0
     assert outcome(tmp_path / "dask", genomes) == outcome(tmp_path / "local", genomes)
 
@@ -325,7 +326,7 @@ def test_ctrl_c_on_a_local_cluster_run_is_one_line_from_the_run_alone(tmp_path):
                               "--genomes-dir", str(tmp_path / "g")],
                              cwd=ROOT, capture_output=True, text=True, timeout=300, start_new_session=True)
     assert process.returncode in (130, -signal.SIGINT), process.stderr
-    assert process.stderr.strip() == f"nim_evo: interrupted; continue with --resume {out}"
+    assert process.stderr.strip() == f"nim_evo: interrupted; continue with --resume {out} --genomes-dir {tmp_path / 'g'}"
 
 
 @slow
