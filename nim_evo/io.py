@@ -8,6 +8,7 @@ import json
 import os
 import io
 import signal
+import stat
 import tempfile
 import threading
 import zipfile
@@ -23,6 +24,7 @@ MAX_JSON_BYTES = 128 * 2**20  # the biggest file nim_evo writes (a table genome 
 # 2.4 GB before its error; the biggest files nim_evo writes hold one value per position (a
 # table genome of 2,000,000) or per position and move (a learner of 2,000,000 pairs).
 MAX_JSON_VALUES = 8_000_000
+MAX_INTEGER_DIGITS = 100  # a seed may be big; nothing nim_evo writes comes near 100 digits
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
@@ -51,6 +53,84 @@ def uninterrupted():
             handler(number, None)
         elif handler == signal.SIG_DFL:
             signal.raise_signal(number)
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+@contextlib.contextmanager
+def open_regular(path, max_bytes: int, what: str = "files"):
+    """``path`` open for reading (binary), under the one policy every reader follows: a
+    regular file only (a FIFO, a device, a directory, or a link to one, is refused before it
+    is opened, so nothing waits on a pipe or reads a device without end), of at most
+    ``max_bytes`` (``what``: the kind of file, for the message). Each refusal is a one-line
+    :class:`UserError` naming the file. Readers read at most ``max_bytes + 1`` bytes of it
+    (a file that grows while it is read is refused too: see :func:`read_regular`)."""
+    path = Path(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise UserError(f"{path} is a link to a file that does not exist") from None
+        raise UserError(f"no such file: {path}") from None
+    except OSError as error:  # a loop of links, a name too long, no permission
+        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
+    _check_regular(path, mode)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        status = os.fstat(fd)  # what was opened, if the name was swapped since
+        _check_regular(path, status.st_mode)
+        if status.st_size > max_bytes:
+            raise UserError(f"{path} is {status.st_size:,} bytes; nim_evo reads {what} of at most {max_bytes:,}")
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
+        yield handle
+
+
+def _check_regular(path: Path, mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        raise UserError(f"{path} is {kind}, not a file nim_evo reads")
+
+
+def read_regular(path, max_bytes: int, what: str = "files") -> bytes:
+    """The bytes of ``path``, read under :func:`open_regular`'s policy."""
+    with open_regular(path, max_bytes, what) as handle:
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise UserError(f"{path} is more than {max_bytes:,} bytes; nim_evo reads {what} of at most {max_bytes:,}")
+    return data
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise UserError(f"holds an integer of {digits:,} digits; nim_evo reads integers of at most "
+                        f"{MAX_INTEGER_DIGITS} digits")
+    return int(text)
+
+
+def parse_json(text, where: str):
+    """``text`` (str or UTF-8 bytes) parsed as JSON; anything unreadable, too deep or an integer
+    of more than :data:`MAX_INTEGER_DIGITS` digits is a one-line :class:`UserError` naming
+    ``where`` (a file, a flag)."""
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        return json.loads(text, parse_int=_bounded_int)
+    except UserError as error:
+        raise UserError(f"{where} {error}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise UserError(f"cannot read {where}: {error}") from None
+    except RecursionError:  # thousands of nested [ or {
+        raise UserError(f"cannot read {where}: its JSON nests too deep") from None
 
 
 def atomic_write_bytes(path, data: bytes, replace: bool = True) -> None:
@@ -146,7 +226,7 @@ def write_arrays_document(path, document) -> None:
     atomic_write_bytes(path, buffer.getvalue())
 
 
-def _check_members(path: Path, max_bytes: int) -> None:
+def _check_members(path: Path, archive: zipfile.ZipFile) -> None:
     """Refuse, before numpy allocates anything, an archive whose members would take more
     memory than its bytes: a compressed member (nim_evo writes them stored, so a few MB
     cannot expand to GB), or an array header claiming more (or less) data than follows it
@@ -154,52 +234,50 @@ def _check_members(path: Path, max_bytes: int) -> None:
     import numpy as np
     from numpy.lib import format as npy
 
-    with zipfile.ZipFile(path) as archive:
-        for info in archive.infolist():
-            if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
-                # stored, a member is as big as its bytes in the file (a size field can lie otherwise)
-                raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} is compressed)")
-            with archive.open(info) as member:
-                version = npy.read_magic(member)
-                if version not in ((1, 0), (2, 0)):  # what np.savez writes for arrays of numbers
-                    raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} is "
-                                    f".npy version {version})")
-                read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
-                shape, _, dtype = read_header(member, max_header_size=10_000)
-                if dtype.hasobject or int(np.prod(shape, dtype=object)) * dtype.itemsize != info.file_size - member.tell():
-                    raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} "
-                                    "holds other data than its header says)")
+    for info in archive.infolist():
+        if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
+            # stored, a member is as big as its bytes in the file (a size field can lie otherwise)
+            raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} is compressed)")
+        with archive.open(info) as member:
+            version = npy.read_magic(member)
+            if version not in ((1, 0), (2, 0)):  # what np.savez writes for arrays of numbers
+                raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} is "
+                                f".npy version {version})")
+            read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+            shape, _, dtype = read_header(member, max_header_size=10_000)
+            if dtype.hasobject or int(np.prod(shape, dtype=object)) * dtype.itemsize != info.file_size - member.tell():
+                raise UserError(f"{path} is not a nim_evo array document (member {info.filename!r} "
+                                "holds other data than its header says)")
 
 
 def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
     """The document :func:`write_arrays_document` wrote; a one-line :class:`UserError` for a
-    file that is missing, too big, not such an archive, or holds anything but numbers (numpy
-    reads it with ``allow_pickle=False``: an object array is refused, never unpickled)."""
+    file that is missing, not a regular file, too big, not such an archive, or holds anything
+    but numbers (numpy reads it with ``allow_pickle=False``: an object array is refused, never
+    unpickled). Its arrays take their bytes' worth of memory, once."""
     import numpy as np
 
     path = Path(path)
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise UserError(f"no such file: {path}") from None
-    if size > max_bytes:
-        raise UserError(f"{path} is {size:,} bytes; nim_evo reads at most {max_bytes:,}")
-    try:
-        _check_members(path, max_bytes)
-        with np.load(path, allow_pickle=False) as archive:
-            members = {name: archive[name] for name in archive.files}
-    except UserError:
-        raise
-    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
-        # not an archive, a corrupt member, an object array (which would need pickle)
-        raise UserError(f"{path} is not a nim_evo array document ({type(error).__name__})") from None
+    with open_regular(path, max_bytes, "array documents") as handle:
+        try:
+            with zipfile.ZipFile(handle) as archive:
+                _check_members(path, archive)
+                if sum(info.file_size for info in archive.infolist()) > max_bytes:
+                    raise UserError(f"{path} holds more than {max_bytes:,} bytes of arrays")
+            handle.seek(0)
+            with np.load(handle, allow_pickle=False) as archive:
+                members = {name: archive[name] for name in archive.files}
+        except UserError:
+            raise
+        except MemoryError:
+            raise UserError(f"not enough memory to read {path}") from None
+        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
+            # not an archive, a corrupt member, an object array (which would need pickle)
+            raise UserError(f"{path} is not a nim_evo array document ({type(error).__name__})") from None
     text = members.pop(DOCUMENT, None)
     if text is None or text.dtype != np.uint8 or text.ndim != 1:
         raise UserError(f"{path} is not a nim_evo array document (no {DOCUMENT})")
-    try:
-        document = json.loads(text.tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise UserError(f"{path} holds no readable document ({type(error).__name__})") from None
+    document = parse_json(text.tobytes(), str(path))
 
     def decode(value, depth=0):
         if depth > MAX_DEPTH:
@@ -219,28 +297,21 @@ def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
 
 
 def read_json(path) -> dict:
-    """Read a JSON object; a missing, unreadable or malformed file is a one-line ``ValueError``."""
+    """Read a JSON object (under :func:`open_regular`'s policy); a missing, unreadable, too big
+    or malformed file is a one-line :class:`UserError` naming it. Peak memory stays within some
+    six times :data:`MAX_JSON_BYTES` (``benchmarks/readers.py`` measures it)."""
+    raw = read_regular(path, MAX_JSON_BYTES, "JSON files")
+    values = raw.count(b",") + raw.count(b"[") + raw.count(b"{")  # about the values it holds, or more
+    if values > MAX_JSON_VALUES:
+        raise UserError(f"{path} holds some {values:,} JSON values; nim_evo's files hold at most "
+                        f"{MAX_JSON_VALUES:,}")
     try:
-        size = os.stat(path).st_size
-        if size > MAX_JSON_BYTES:  # parsed, JSON takes some twenty times its size in memory
-            raise UserError(f"{path} is {size:,} bytes; nim_evo reads JSON files of at most {MAX_JSON_BYTES:,}")
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_JSON_BYTES + 1)
-        values = raw.count(b",") + raw.count(b"[") + raw.count(b"{")  # about the values it holds, or more
-        if values > MAX_JSON_VALUES:
-            raise UserError(f"{path} holds some {values:,} JSON values; nim_evo's files hold at most "
-                            f"{MAX_JSON_VALUES:,}")
-        data = json.loads(raw.decode("utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise UserError(f"cannot read {path}: {error}") from None
-    except RecursionError:  # thousands of nested [ or {
-        raise UserError(f"cannot read {path}: its JSON nests too deep") from None
+        data = parse_json(raw, str(path))
+    except MemoryError:
+        raise UserError(f"not enough memory to read {path} ({len(raw):,} bytes)") from None
     if not isinstance(data, dict):
         raise UserError(f"{path} does not hold a JSON object")
     return data
-
 
 
 def refuse_overwrite(path, force: bool, keyword: str = "out") -> None:

@@ -148,7 +148,7 @@ def test_every_bad_json_file_is_one_line(tmp_path, content, message):
 def test_a_directory_is_no_json_file(tmp_path):
     with pytest.raises(UserError) as caught:
         read_json(tmp_path)
-    assert str(caught.value).startswith(f"cannot read {tmp_path}: ") and "\n" not in str(caught.value)
+    assert str(caught.value) == f"{tmp_path} is a directory, not a file nim_evo reads"
 
 
 def test_deeply_nested_json_is_one_line_not_a_recursion_error(tmp_path):
@@ -175,7 +175,7 @@ def test_an_array_document_round_trips_without_pickle(tmp_path):
     assert item["fitness"] == [0.5, 0.25] and back["rules"] == {"a": [1, 2]} and back["count"] == 3
     with pytest.raises(TypeError, match="only arrays of numbers"):
         write_arrays_document(tmp_path / "o.npz", {"x": np.array([object()], dtype=object)})
-    with pytest.raises(UserError, match=r"c.npz is [\d,]+ bytes; nim_evo reads at most 10$"):
+    with pytest.raises(UserError, match=r"c.npz is [\d,]+ bytes; nim_evo reads array documents of at most 10$"):
         read_arrays_document(tmp_path / "c.npz", max_bytes=10)
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from nim_evo.evolution.checkpoint import freeze, thaw
 from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State
 from nim_evo.genomes import GENOME_FORMAT, genome_document
-from nim_evo.io import (atomic_write_text, read_arrays_document, read_json, uninterrupted, write_arrays_document,
-                        write_json)
+from nim_evo.io import (atomic_write_text, open_regular, read_arrays_document, read_json, uninterrupted,
+                        write_arrays_document, write_json)
 from nim_evo.validation import KeywordError, UserError
 
 CHECKPOINT_FORMAT = "nim_evo/checkpoint"
@@ -216,32 +216,45 @@ def read_logbook(path, opponents) -> dict:
     """A run's ``logbook.csv`` (as :func:`logbook_csv` writes it): its columns of generations,
     evaluations, games, fitness, accuracy and a win rate for each of ``opponents``, as float
     arrays (an empty cell, a value the run had not measured, is NaN). Anything else, a file
-    over ``MAX_LOGBOOK_BYTES`` included, is a one-line ``UserError`` naming the file."""
+    over ``MAX_LOGBOOK_BYTES`` or not a regular file included, is a one-line ``UserError``
+    naming the file. Rows are read one at a time into the columns kept, 8 bytes a cell: a
+    cell takes at least two bytes of the file, so memory stays within some four times its size."""
+    from array import array
+
     import numpy as np
 
     path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        raise UserError(f"{path.parent} has no logbook.csv yet")
     try:
-        size = path.stat().st_size
-        if size > MAX_LOGBOOK_BYTES:
-            raise UserError(f"{path} is {size:,} bytes; nim_evo reads logbooks of at most {MAX_LOGBOOK_BYTES:,}")
-        with open(path, encoding="utf-8", newline="") as handle:
-            rows = list(csv.DictReader(handle))
-    except FileNotFoundError:
-        raise UserError(f"{path.parent} has no logbook.csv yet") from None
+        with open_regular(path, MAX_LOGBOOK_BYTES, "logbooks") as handle:
+            rows = csv.reader(io.TextIOWrapper(handle, encoding="utf-8", newline=""))
+            header = next(rows, None)
+            if header is None:
+                raise UserError(f"{path} has no generations yet")
+            needed = ["gen", "evals", "games", "min", "mean", "max", "accuracy", *opponents]
+            missing = [name for name in needed if name not in header]
+            if missing:
+                raise UserError(f"{path} has no column {missing[0]!r}; is it a nim_evo logbook?")
+            needed += [name for name in OPTIONAL_COLUMNS if name in header]
+            where = [header.index(name) for name in needed]
+            columns = [array("d") for _ in needed]
+            for row in rows:
+                if len(row) != len(header):
+                    raise UserError(f"{path} has a row of {len(row)} cells under a header of {len(header)}")
+                for column, k in zip(columns, where):
+                    column.append(float(row[k]) if row[k] != "" else np.nan)
     except (OSError, UnicodeDecodeError, csv.Error) as error:
         raise UserError(f"cannot read {path}: {error}") from None
-    if not rows:
-        raise UserError(f"{path} has no generations yet")
-    needed = ["gen", "evals", "games", "min", "mean", "max", "accuracy", *opponents]
-    missing = [name for name in needed if name not in rows[0]]
-    needed += [name for name in OPTIONAL_COLUMNS if name in rows[0]]
-    if missing:
-        raise UserError(f"{path} has no column {missing[0]!r}; is it a nim_evo logbook?")
-    try:
-        columns = {name: np.array([float(row[name]) if row[name] != "" else np.nan for row in rows])
-                   for name in needed}
-    except (TypeError, ValueError):  # TypeError: a row shorter than the header (None)
+    except ValueError as error:
+        if isinstance(error, UserError):
+            raise
         raise UserError(f"{path} holds a value that is not a number") from None
+    except MemoryError:
+        raise UserError(f"not enough memory to read {path}") from None
+    if not len(columns[0]):
+        raise UserError(f"{path} has no generations yet")
+    columns = {name: np.frombuffer(column, dtype=float) for name, column in zip(needed, columns)}
     if any(np.isinf(column).any() for column in columns.values()) or np.isnan(columns["gen"]).any():
         raise UserError(f"{path} holds a value that is not a finite number")
     return columns
