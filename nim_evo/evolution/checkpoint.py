@@ -21,6 +21,8 @@ from nim_evo.genomes.protocol import like
 from nim_evo.validation import UserError
 
 LOGBOOK_COLUMNS = ("gen", "evals", "games", "min", "mean", "max", "accuracy")
+# columns a record may have besides those and the opponents' (older runs lack some of them)
+MORE_COLUMNS = ("subgames", "seconds", "restart", "heldout")
 
 
 def freeze(state: State, config: Config) -> dict:
@@ -124,9 +126,15 @@ def _records(records, generation: int, config: Config) -> list:
     if not isinstance(records, list) or len(records) != generation + 1:
         raise UserError(f"logbook must hold a record for each generation 0 to {generation}")
     columns = (*LOGBOOK_COLUMNS, *config.opponents)
+    allowed = {*columns, *MORE_COLUMNS}
     for k, record in enumerate(records):
         if not isinstance(record, dict) or not set(columns) <= set(record):
             raise UserError(f"logbook[{k}] must have the columns {', '.join(columns)}")
+        unknown = sorted(set(record) - allowed, key=str)
+        if unknown:  # the logbook.csv written from these records would have a column no reader expects
+            raise UserError(f"logbook[{k}] has a column a run does not record: {unknown[0]!r}")
+        if set(record) != set(records[0]):  # each row of logbook.csv has the header's columns
+            raise UserError(f"logbook[{k}] has other columns than logbook[0]")
         if not all(_real(value) and not math.isinf(value) for value in record.values()):
             raise UserError(f"logbook[{k}] holds a value that is not a finite number")
         if record["gen"] != k:
