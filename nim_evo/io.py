@@ -109,7 +109,7 @@ def read_regular(path, max_bytes: int, what: str = "files") -> bytes:
     return data
 
 
-def _bounded_int(text: str) -> int:
+def bounded_int(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_INTEGER_DIGITS:
         raise UserError(f"holds an integer of {digits:,} digits; nim_evo reads integers of at most "
@@ -124,7 +124,7 @@ def parse_json(text, where: str):
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        return json.loads(text, parse_int=_bounded_int)
+        return json.loads(text, parse_int=bounded_int)
     except UserError as error:
         raise UserError(f"{where} {error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:

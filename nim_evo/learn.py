@@ -37,7 +37,8 @@ from nim_evo.evaluation.tournament import tournament
 from nim_evo.learners import LEARNERS, SEATS, make_learner
 from nim_evo.learners.base import check_opponent
 from nim_evo.learners.files import save_learner
-from nim_evo.validation import EPISODES, SEED
+from nim_evo.io import bounded_int
+from nim_evo.validation import EPISODES, SEED, UserError
 
 REPORT_OPPONENTS = ("random", "nimsum")
 
@@ -87,9 +88,11 @@ def parse_params(items) -> dict:
         if not sep or not key:
             raise UsageError(f"--param takes KEY=VALUE, got {item!r}")
         try:
-            params[key.strip()] = json.loads(text)
+            params[key.strip()] = json.loads(text, parse_int=bounded_int)
         except (json.JSONDecodeError, RecursionError):
             raise UsageError(f"--param {key}: {text!r} is not a JSON value (numbers as 0.5, true/false)") from None
+        except UserError as error:  # an integer of hundreds of digits
+            raise UsageError(f"--param {key} {error}") from None
     return params
 
 

@@ -182,8 +182,19 @@ def check(name: str, value, constraints: list):
     described = [str(c) for c in constraints if c is not None]
     if None in constraints:
         described.append("None")
-    shown = f"{value:,}" if isinstance(value, Integral) and not isinstance(value, bool) else repr(value)
-    raise ParameterError(name, f"must be {' or '.join(described)}, got {shown}")
+    raise ParameterError(name, f"must be {' or '.join(described)}, got {shown(value)}")
+
+
+def shown(value) -> str:
+    """``value`` as a message quotes it: an integer with thousands separators, or said by its
+    length where it is too long to read (Python will not even write one of 4,300 digits),
+    anything else as its ``repr``, cut to some 200 characters."""
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        value = int(value)
+        digits = len(str(abs(value))) if value.bit_length() < 1000 else int(value.bit_length() * 0.30103) + 1
+        return f"{value:,}" if digits <= 30 else f"an integer of about {digits:,} digits"
+    text = repr(value)
+    return text if len(text) <= 200 else f"{text[:140]} ... {text[-40:]}"
 
 
 def validate(constraints: dict, values: dict) -> None:

@@ -37,7 +37,7 @@ def make_agent(name: str, rules: Rules, **options) -> Player:
     for n=3), ``dumb``, ``aggressive``, ``fixed-rules``, or one a package registered.
     ``options`` go to its constructor (``minimax``: ``depth``, ``heuristic``; ``take-n``: ``n``)."""
     key = name.strip().lower()
-    if key.startswith("take-") and key[5:].isdigit():
+    if key.startswith("take-") and key[5:].isdecimal():
         if options:
             raise UserError(f"{name} takes no options (take-n with n=... chooses n)")
         if len(key) > 12:

@@ -88,6 +88,9 @@ class Rules:
                 f"cannot read game {name!r}: expected pile sizes joined by '-', "
                 "then optionally -capK and -misere (e.g. 7-5-3, 17-cap3-misere)"
             )
+        numbers = [*match["piles"].split("-"), *([match["cap"]] if match["cap"] is not None else [])]
+        if any(len(number) > len(str(MAX_PILE)) + 1 for number in numbers):  # int() of 5,000 digits is a ValueError
+            raise UserError(f"cannot read game {name[:30]!r}...: pile sizes and caps are at most {MAX_PILE:,}")
         piles = tuple(int(p) for p in match["piles"].split("-"))
         cap = int(match["cap"]) if match["cap"] is not None else None
         return cls(piles, cap, match["misere"] is not None)

@@ -18,6 +18,8 @@ size it takes from, and is order-blind; one without reads the order of the piles
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from nim_evo.agents.player import Player, check_space, is_order_blind, name_of
@@ -26,7 +28,7 @@ from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.game import GameRecord
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space, space_for, space_size
-from nim_evo.validation import EPISODES, KeywordError, UserError, check
+from nim_evo.validation import EPISODES, KeywordError, UserError, check, shown
 
 SEATS = ("alternate", "first", "second", "loser")
 MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file) stays in the megabytes
@@ -316,26 +318,33 @@ def _coerce(key: str, value, default):
     """A parameter value of the default's type, or a one-line ``ValueError``."""
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise UserError(f"parameter {key} must be true or false, got {value!r}")
+            raise UserError(f"parameter {key} must be true or false, got {shown(value)}")
         return value
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise UserError(f"parameter {key} must be an integer, got {value!r}")
+            raise UserError(f"parameter {key} must be an integer, got {shown(value)}")
+        if abs(int(value)) >= 2**62:  # the arrays that use it hold 64-bit integers
+            raise UserError(f"parameter {key} must be an integer below 2**62, got {shown(value)}")
         return int(value)
     if isinstance(default, float):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                or not np.isfinite(value):
-            raise UserError(f"parameter {key} must be a number, got {value!r}")
-        return float(value)
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise UserError(f"parameter {key} must be a number, got {shown(value)}")
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond any float (10**400)
+            number = math.inf
+        if not math.isfinite(number):
+            raise UserError(f"parameter {key} must be a finite number, got {shown(value)}")
+        return number
     if isinstance(default, str):
         if not isinstance(value, str):
-            raise UserError(f"parameter {key} must be a string, got {value!r}")
+            raise UserError(f"parameter {key} must be a string, got {shown(value)}")
         return value
     if isinstance(default, tuple):  # a schedule: pairs (games, value)
         try:
             pairs = tuple((_coerce(key, int_, 0), _coerce(key, x, 0.0)) for int_, x in value)
         except (TypeError, ValueError):
-            raise UserError(f"parameter {key} must be a list of [games, value] pairs, got {value!r}") from None
+            raise UserError(f"parameter {key} must be a list of [games, value] pairs, got {shown(value)}") from None
         return pairs
     raise TypeError(f"no coercion for parameter {key} of type {type(default).__name__}")
 
