@@ -101,9 +101,16 @@ def _check_regular(path: Path, mode: int) -> None:
 
 
 def read_regular(path, max_bytes: int, what: str = "files") -> bytes:
-    """The bytes of ``path``, read under :func:`open_regular`'s policy."""
+    """The bytes of ``path``, read under :func:`open_regular`'s policy: as many as the file
+    holds when opened (``read(n)`` allocates ``n`` bytes first, so asking for the limit would
+    cost it in memory for every small file), and a file that has grown past the limit since
+    is refused."""
     with open_regular(path, max_bytes, what) as handle:
-        data = handle.read(max_bytes + 1)
+        size = os.fstat(handle.fileno()).st_size
+        data = handle.read(size + 1)
+        if len(data) > size:  # grown since it was opened: read on, in steps, past the limit at most
+            while len(data) <= max_bytes and (more := handle.read(min(max_bytes + 1 - len(data), 1 << 20))):
+                data += more
     if len(data) > max_bytes:
         raise UserError(f"{path} is more than {max_bytes:,} bytes; nim_evo reads {what} of at most {max_bytes:,}")
     return data
@@ -192,7 +199,9 @@ def write_json(path, data) -> None:
     atomic_write_text(path, json.dumps(data, indent=1) + "\n")
 
 
-MAX_ARRAYS_BYTES = 4 * 2**30  # a checkpoint of 8 heaps' tables is a few hundred MB
+# A checkpoint of 8 heaps' tables is a few hundred MB; read back and thawed into a population,
+# a checkpoint takes some 4 times its size (benchmarks/readers.py), so at most 8 GiB.
+MAX_ARRAYS_BYTES = 2 * 2**30
 ARRAY_KEY = "__array__"  # {"__array__": "a3"} in the document stands for member a3 of the archive
 DOCUMENT = "document"  # the archive member holding the JSON document, as UTF-8 bytes
 
@@ -299,7 +308,8 @@ def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
 def read_json(path) -> dict:
     """Read a JSON object (under :func:`open_regular`'s policy); a missing, unreadable, too big
     or malformed file is a one-line :class:`UserError` naming it. Peak memory stays within some
-    six times :data:`MAX_JSON_BYTES` (``benchmarks/readers.py`` measures it)."""
+    6 times the file's size for a file of numbers, and within 3 times :data:`MAX_JSON_BYTES`
+    whatever it holds (at most :data:`MAX_JSON_VALUES` values; ``benchmarks/readers.py``)."""
     raw = read_regular(path, MAX_JSON_BYTES, "JSON files")
     values = raw.count(b",") + raw.count(b"[") + raw.count(b"{")  # about the values it holds, or more
     if values > MAX_JSON_VALUES:

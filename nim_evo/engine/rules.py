@@ -8,6 +8,7 @@ batched path (:mod:`nim_evo.engine.space`) enumerates the same moves in the same
 from __future__ import annotations
 
 import bisect
+import hashlib
 import itertools
 import re
 from dataclasses import dataclass
@@ -19,6 +20,10 @@ Position = tuple[int, ...]
 Move = tuple[int, int]
 
 MAX_PILE = 10**15  # pile sizes stay exact in int64 (and float64) arithmetic
+# piles on a board: far more than any game played (the held-out boards have 16), and few enough
+# that every count of positions stays a number a person reads (at most some 1,500 digits)
+MAX_PILES = 100
+FILE_NAME_LENGTH = 64  # a board's name in a file name (a run id, a learner's file), at most
 MAX_LISTED_MOVES = 1_000_000  # a list of every legal move stays in the megabytes; bigger is refused
 
 
@@ -47,6 +52,8 @@ class Rules:
             raise UserError(f"piles must be a sequence of pile sizes, got {self.piles!r}") from None
         if not piles:
             raise UserError("piles must hold at least one pile, got none")
+        if len(piles) > MAX_PILES:
+            raise UserError(f"piles must hold at most {MAX_PILES} piles, got {len(piles):,}")
         for size in piles:
             if not _is_int(size):
                 raise UserError(f"pile sizes must be whole numbers, got {size!r}")
@@ -78,6 +85,19 @@ class Rules:
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def file_stem(self) -> str:
+        """The name as part of a file name: :attr:`name`, or for a board whose name is longer
+        than :data:`FILE_NAME_LENGTH`, its head and tail around a digest of the whole
+        (``1000-1000-1000~3f9a2c1b~1000-cap3-misere``): file names stay within the file
+        system's limit, and two boards never share one."""
+        name = self.name
+        if len(name) <= FILE_NAME_LENGTH:
+            return name
+        digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+        head, tail = name[:24], name[-(FILE_NAME_LENGTH - 34):]
+        return f"{head.rsplit('-', 1)[0]}~{digest}~{tail.split('-', 1)[-1]}"  # whole numbers at both ends
 
     @classmethod
     def parse(cls, name: str) -> Rules:

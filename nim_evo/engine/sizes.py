@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from math import prod
+from numbers import Integral
 from typing import TYPE_CHECKING
 
-from nim_evo.engine.rules import Rules
-from nim_evo.validation import UserError
+from nim_evo.engine.rules import RULES, Rules
+from nim_evo.validation import BOOL, Interval, UserError, check, validate
 
 if TYPE_CHECKING:
     import numpy
 
 DEFAULT_MAX_POSITIONS = 2_000_000
 MAX_CELLS = 100_000_000  # positions x moves: the transition table and each policy table
+SPACE_LIMIT = Interval(Integral, 1, None)  # max_positions
 
 
 class SpaceTooLarge(UserError):
@@ -22,6 +24,7 @@ class SpaceTooLarge(UserError):
 def space_size(rules: Rules, multiset: bool = False) -> int:
     """Number of positions in the space of ``rules`` (of multisets, with ``multiset``),
     computed without building it."""
+    validate({"rules": [RULES], "multiset": [BOOL]}, {"rules": rules, "multiset": multiset})
     if multiset:
         return multiset_count(rules.piles)
     return prod(p + 1 for p in rules.piles)
@@ -31,6 +34,7 @@ def check_space_size(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, m
     """Return the space size, or raise :class:`SpaceTooLarge` if it has more than
     ``max_positions`` positions, or more than :data:`MAX_CELLS` position-move pairs (each
     table over the space has that many entries)."""
+    check("max_positions", max_positions, [SPACE_LIMIT])
     size = space_size(rules, multiset)
     cells = size * rules.n_moves
     what = "multisets of piles" if multiset else "positions"
@@ -65,6 +69,7 @@ def tabulable(rules: Rules, multiset: bool = False) -> bool:
 
 
 _DP_CELLS = 50_000_000  # work bound of the exact multiset count (piles x largest pile)
+_EXACT_CELLS = 2_000_000  # ... and of the count in Python integers, where it passes 2^53
 
 
 def multiset_count(piles) -> int:
@@ -72,10 +77,18 @@ def multiset_count(piles) -> int:
     start pile by pile), counted without enumerating them. A board whose largest pile is
     too big to count this way gets a lower bound that is already far above any space limit."""
     start = sorted(int(p) for p in piles)
-    if len(start) * (start[-1] + 2) > _DP_CELLS:
+    cells = len(start) * (start[-1] + 2)
+    if cells > _DP_CELLS:
         return max(start[-1] + 1, _DP_CELLS)
-    total = float(completions(start, dtype=float)[0, 0])
-    return int(total) if total < 2.0**62 else int(min(total, float(prod(p + 1 for p in piles))))
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        total = float(completions(start, dtype=float)[0, 0])
+    if total < 2.0**53:  # every count in the table is at most the total: exact in floats
+        return int(total)
+    if cells <= _EXACT_CELLS:  # in integers of any size (a hundred piles of a thousand: 10^140 and more)
+        return int(completions(start, dtype=object)[0, 0])
+    return max(2**62, start[-1] + 1)  # a lower bound, far above any space limit
 
 
 def completions(start_sorted, dtype) -> numpy.ndarray:
@@ -95,5 +108,8 @@ def completions(start_sorted, dtype) -> numpy.ndarray:
 
 def _bytes(rules: Rules, size: int) -> str:
     moves = rules.n_moves
-    gib = size * (moves * 5 + len(rules.piles) * 4) / 2**30
+    needed = size * (moves * 5 + len(rules.piles) * 4)  # in integers: a board of 100 piles overflows a float
+    if needed >= 2**70:
+        return "more memory than any machine has"
+    gib = needed / 2**30
     return f"{gib:,.1f} GiB" if gib >= 1 else f"{gib * 1024:,.0f} MiB"

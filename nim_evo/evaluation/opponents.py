@@ -109,7 +109,7 @@ def _cache_key(name: str, rules: Rules, seed: int, episodes: int | None, params:
     key = {"learner": name, "algorithm": learner.algorithm, "format": FORMAT_VERSION, "params": params_json(learner),
            "rules": rules.name, "episodes": episodes, "seed": seed}
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
-    return cache_dir() / f"{name}-{rules.name}-seed{seed}-{digest}.json", key, episodes
+    return cache_dir() / f"{name}-{rules.file_stem}-seed{seed}-{digest}.json", key, episodes
 
 
 def cached_path(name: str, rules: Rules, seed: int = 0, episodes: int | None = None, **params) -> Path:

@@ -11,6 +11,7 @@ import pytest
 import nim_evo.engine.space as space_module
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space, SpaceTooLarge, check_space_size, space_for, space_size
+from nim_evo.validation import UserError
 
 SMALL_BOARDS = [
     Rules((1,)),
@@ -272,3 +273,30 @@ def test_a_board_of_many_moves_is_enumerable_but_not_tabulable():
     assert space_module.tabulable(Rules((4000,)))  # 16 million pairs
     assert space_module.tabulable(Rules((2, 4, 6, 8, 10, 12, 14, 16)), multiset=True)  # 8 heaps: 17.8 million
     assert not space_module.tabulable(Rules((1000, 1000)))  # not even enumerable
+
+
+def test_the_size_of_a_board_of_a_hundred_piles_is_exact():
+    """Counted in integers past 2^53 (floats overflowed at about 110 piles of 1,000): a
+    hundred piles of 1,000 have comb(1100, 100) multisets (sorted tuples of 100 sizes in 0..1000)."""
+    from math import comb
+
+    from nim_evo.engine.sizes import multiset_count
+
+    assert multiset_count([1000] * 100) == comb(1100, 100)
+    assert multiset_count([7] * 30) == comb(37, 30)  # below 2^53: the float count, exact
+    rules = Rules((1000,) * 100)
+    with pytest.raises(SpaceTooLarge) as caught:
+        check_space_size(rules, multiset=True)
+    assert f"has {comb(1100, 100):,} multisets of piles" in str(caught.value)
+    assert "more memory than any machine has" in str(caught.value)
+
+
+def test_a_board_holds_at_most_a_hundred_piles_and_long_ones_get_short_file_names():
+    from nim_evo.engine.rules import FILE_NAME_LENGTH, MAX_PILES
+
+    with pytest.raises(UserError, match=f"piles must hold at most {MAX_PILES} piles, got 101"):
+        Rules((1,) * 101)
+    long, other = Rules((1000,) * 100, max_take=3), Rules((1000,) * 99 + (999,), max_take=3)
+    assert len(long.file_stem) <= FILE_NAME_LENGTH and long.file_stem != other.file_stem
+    assert long.file_stem.startswith("1000-1000-") and long.file_stem.endswith("-1000-cap3")
+    assert Rules((1, 3, 5)).file_stem == "1-3-5"
