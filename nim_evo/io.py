@@ -143,7 +143,8 @@ def parse_json(text, where: str):
 def atomic_write_bytes(path, data: bytes, replace: bool = True) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new, never a part.
 
-    A temporary file beside the target is written, flushed and synced, then renamed over it;
+    A temporary file beside the target is written, flushed and synced, then renamed over it
+    (with the permission bits of the file it replaces);
     with ``replace=False`` it is linked in place only if ``path`` does not exist (a file that
     appeared since it was checked, another process's, is a one-line :class:`UserError` and
     is left as it is).
@@ -152,7 +153,7 @@ def atomic_write_bytes(path, data: bytes, replace: bool = True) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.chmod(tmp, 0o666 & ~_UMASK)  # as open() would create it, not mkstemp's 0600
+        os.chmod(tmp, _mode_for(path))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -176,6 +177,16 @@ def atomic_write_bytes(path, data: bytes, replace: bool = True) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _mode_for(path: Path) -> int:
+    """The permission bits the written file gets: those of the file it replaces (a file its
+    owner made private stays private), else as ``open()`` would create it (not mkstemp's 0600)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return 0o666 & ~_UMASK
+    return stat.S_IMODE(status.st_mode) if stat.S_ISREG(status.st_mode) else 0o666 & ~_UMASK
 
 
 def _sync_directory(directory: Path) -> None:

@@ -311,3 +311,21 @@ def test_an_array_archive_that_would_expand_is_refused_before_numpy_allocates(tm
         z.writestr("document.npy", _npz_member((0,), b""))
     with pytest.raises(UserError, match=f"checkpoint.npz is not a nim_evo array document .*{message}"):
         read_arrays_document(path)
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o444])
+def test_replacing_a_file_keeps_its_permission_bits(tmp_path, mode):
+    path = tmp_path / "private.json"
+    path.write_text("{}")
+    path.chmod(mode)
+    write_json(path, {"a": 1})
+    assert (path.stat().st_mode & 0o777) == mode and json.loads(path.read_text()) == {"a": 1}
+    fresh = tmp_path / "fresh.json"
+    write_json(fresh, {})
+    assert (fresh.stat().st_mode & 0o777) == 0o666 & ~current_umask()
+
+
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -528,3 +528,13 @@ def test_a_checkpoint_s_export_name_is_a_plain_file_name(tmp_path, monkeypatch, 
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "\x1b" not in err
     assert not (tmp_path / "g").exists()
+
+
+def test_a_resume_keeps_files_the_user_made_private_private(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main([*SMALL, "--generations", "1", "--out", "runs/r", "--quiet"]) == 0
+    private = [*Path("runs/r").iterdir(), Path("genomes/r-table.json")]
+    for path in private:
+        path.chmod(0o600)
+    assert main(["--resume", "runs/r", "--generations", "2", "--quiet"]) == 0
+    assert {str(p): p.stat().st_mode & 0o777 for p in private} == {str(p): 0o600 for p in private}
