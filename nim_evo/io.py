@@ -154,16 +154,22 @@ def atomic_write_bytes(path, data: bytes, replace: bool = True) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.chmod(tmp, _mode_for(path))
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as error:  # a full disk, a quota: said naming the file it was writing
+            raise OSError(error.errno, error.strerror or str(error), str(path)) from None
         if replace:
             os.replace(tmp, path)
         else:
             try:
                 os.link(tmp, path)  # fails, atomically, if path exists
             except FileExistsError:
+                if os.path.islink(path) and not path.exists():
+                    raise UserError(f"{path} is a link to a file that does not exist; it is left as it is "
+                                    "(remove it, or choose another name)") from None
                 raise UserError(f"{path} was written by someone else meanwhile; it is left as it is "
                                 "(use --force to overwrite it, or another --out)") from None
             except OSError:  # a file system without hard links: checked, then renamed
@@ -338,6 +344,9 @@ def read_json(path) -> dict:
 def refuse_overwrite(path, force: bool, keyword: str = "out") -> None:
     """A :class:`~nim_evo.validation.KeywordError` if ``path`` exists and ``force`` is not set:
     a user's file is never replaced (``keyword``: the argument that named the path)."""
+    if os.path.islink(path) and not Path(path).exists() and not force:  # would be written through
+        raise KeywordError(f"{path} is a link to a file that does not exist; remove it, or name another "
+                           f"[[{keyword}|--out]]")
     if Path(path).exists() and not force:
         raise KeywordError(f"{path} exists; [[pass force=True|use --force]] to overwrite it, or another "
                            f"[[{keyword}|--out]]")

@@ -329,3 +329,31 @@ def current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_a_dangling_link_at_the_output_is_said_to_be_one(tmp_path):
+    from nim_evo.io import refuse_overwrite
+
+    link = tmp_path / "out.json"
+    link.symlink_to(tmp_path / "nowhere.json")
+    with pytest.raises(UserError, match="out.json is a link to a file that does not exist; remove it"):
+        refuse_overwrite(link, force=False)
+    with pytest.raises(UserError, match="out.json is a link to a file that does not exist; it is left as it is"):
+        atomic_write_text(link, "{}", replace=False)
+    assert link.is_symlink() and not (tmp_path / "nowhere.json").exists()
+
+
+def test_a_full_disk_names_the_file_being_written(tmp_path, monkeypatch):
+    import errno
+
+    import nim_evo.io as nio
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(nio.os, "fsync", full)
+    target = tmp_path / "checkpoint.npz"
+    with pytest.raises(OSError) as caught:
+        atomic_write_bytes(target, b"data")
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(target)
+    assert list(tmp_path.iterdir()) == []
