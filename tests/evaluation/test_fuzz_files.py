@@ -232,3 +232,38 @@ def test_a_mutated_learner_cache_entry_is_used_or_trained_again(learner_cache, m
     assert learner.name == "td" and learner.games_played == 60
     if where[:1] != ("state",):  # a changed state that keeps the record is the file's to answer for
         np.testing.assert_array_equal(learner.q, honest.q)
+
+
+# where a received checkpoint may say its champion goes: escapes, absolute paths, odd names
+export_paths = st.sampled_from(["../../escaped/created.json", "/tmp/nim-evo-fuzz-escaped.json", "../notes.json",
+                                "../../genomes/ok.json", "../../genomes/../x.json", "../../genomes/.json",
+                                "../../genomes/\x1b[2J.json", "", ".", "..", "../../genomes/a/b.json", "c.json"]) | \
+    st.text(alphabet="./ab\x00~$", max_size=12)
+
+
+@FUZZ
+@given(data=st.data())
+def test_a_tampered_checkpoint_never_writes_outside_the_genomes_folder(tmp_path, small_run, monkeypatch, data):
+    """A checkpoint's extras (its export path and where it is kept from, its command, its
+    opponent files) replaced by anything: --resume, even with --force, refuses in one line or
+    exports into the default genomes/ folder, never anywhere else."""
+    import tempfile
+
+    from nim_evo.run import main
+
+    tmp_path = Path(tempfile.mkdtemp(dir=tmp_path))  # one folder per example
+    monkeypatch.chdir(tmp_path)
+    run_dir = RunDir(shutil.copytree(small_run, tmp_path / "runs" / "r"))
+    document = read_arrays_document(run_dir.checkpoint_path)
+    document["export"] = data.draw(export_paths | json_values)
+    document["export_from"] = data.draw(st.sampled_from(["run directory", None, 3]))
+    if data.draw(st.booleans()):
+        document[data.draw(st.sampled_from(["command", "opponent_files", "given_opponents"]))] = data.draw(json_values)
+    write_arrays_document(run_dir.checkpoint_path, document)
+    before = {p for p in Path("/tmp").iterdir() if p.name.startswith("nim-evo-fuzz")}
+    status = main(["--resume", "runs/r", "--generations", "3", "--quiet", *data.draw(st.sampled_from([[], ["--force"]]))])
+    assert status in (0, 2)
+    written = {p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file()}
+    outside = {p for p in written if p.parts[0] not in ("runs", "genomes")}
+    assert not outside and {p for p in Path("/tmp").iterdir() if p.name.startswith("nim-evo-fuzz")} == before
+    assert all(len(p.parts) == 2 for p in written if p.parts[0] == "genomes")
