@@ -11,14 +11,19 @@ move logic and the game script, everything inline. The champion's logic is a fun
 
 Only data goes into the page: names are HTML-escaped, data is JSON made safe for a
 ``<script>`` element, and a Content-Security-Policy forbids every request (no fonts, images
-or scripts from anywhere but the file itself). With a run directory the page also shows the
-run's fitness history, an SVG drawn by matplotlib, inline.
+or scripts from anywhere but the file itself) and runs only the page's own inline scripts and
+styles, named by their SHA-256 hashes: a script or style attribute slipped into the page does
+not run. With a run directory the page also shows the run's fitness history, an SVG drawn by
+matplotlib, as an image (a ``data:`` address: its style attributes are its own document's).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import io
+import re
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -28,6 +33,9 @@ from nim_evo.genomes import GenomeAgent, get_kind
 from nim_evo.web.lookup import lookup_script, script_json
 
 MAX_PILE, MAX_PILES = 40, 12  # the boards a person may set for a board-free champion (objects are drawn)
+POLICY = ("default-src 'none'; script-src {script}; style-src {style}; img-src data:; "
+          "base-uri 'none'; form-action 'none'")
+INLINE = re.compile(r"<(script|style)>(.*?)</\1>", re.S)  # the template's elements, as the browser reads them
 
 
 def _asset(name: str) -> str:
@@ -61,7 +69,7 @@ def rules_text(rules: Rules, piles: bool = True) -> str:
 
 def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
     """The page for ``agent`` (see the module docstring). ``facts``: what the champion is
-    (label -> text, shown in a table); ``history_svg``: the run's fitness history, inline."""
+    (label -> text, shown in a table); ``history_svg``: the run's fitness history, shown as an image."""
     from nim_evo import __version__
 
     rules = agent.rules
@@ -78,13 +86,29 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
     rows = "".join(f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(str(v))}</td></tr>" for k, v in facts.items())
     about = f'<fieldset><legend>The champion</legend><table class="facts">{rows}</table>'
     if history_svg:
-        about += f'<div id="history">{history_svg}</div>'
+        image = base64.b64encode(history_svg.encode("utf-8")).decode("ascii")
+        about += (f'<div id="history"><img alt="the run\'s fitness history" '
+                  f'src="data:image/svg+xml;base64,{image}"></div>')
     about += "</fieldset>"
     family = "" if not free else " It plays any board of these rules: set your own piles under New game."
-    return Template(_asset("page.html")).substitute(
-        version=html.escape(__version__), title=html.escape(title), css=_asset("page.css"),
+    page = Template(_asset("page.html")).substitute(
+        policy="$policy", version=html.escape(__version__), title=html.escape(title), css=_asset("page.css"),
         rules=html.escape(rules_text(rules, piles=not free) + family), piles_field=piles_field, about=about,
         data=f"const NIM_GAME = {script_json(game)};", strategy=strategy_script(agent), game=_asset("page.js"))
+    return page.replace("$policy", content_security_policy(page), 1)  # the first: the policy's, before any content
+
+
+def csp_hash(text: str) -> str:
+    """The source expression that lets an inline element whose content is ``text`` run (CSP3)."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def content_security_policy(page: str) -> str:
+    """The policy of ``page``: no request at all, and only its own inline scripts and styles."""
+    hashes = {"script": {}, "style": {}}
+    for tag, text in INLINE.findall(page):
+        hashes[tag][csp_hash(text)] = None
+    return POLICY.format(**{tag: " ".join(found) or "'none'" for tag, found in hashes.items()})
 
 
 def champion_facts(path, data: dict, agent, run_config: dict | None = None) -> dict:

@@ -1,6 +1,7 @@
 """The exported page in a real browser: headless Chromium from the system's packages (Debian's
 ``chromium`` and ``chromium-driver``), driven by selenium. Whole games by clicks and keys,
-illegal clicks, a reload mid-game, a screenshot, and no request leaving the file.
+illegal clicks, a reload mid-game, a screenshot, no request leaving the file, no script or
+style but the page's own (its Content-Security-Policy), hostile saved-game links.
 
 Without a browser these tests skip, saying why; ``.ci/run`` installs one."""
 
@@ -43,20 +44,31 @@ def browser():
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)  # a page that hangs (a hostile saved game, say) fails its test
+    driver.set_script_timeout(30)
     yield driver
     driver.quit()
 
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
-    """Pages of the default run's champion (shortened: perfect from generation 10 or so) and of
-    a capped learner."""
+    """Pages of the default run's champion (shortened: perfect from generation 10 or so), of
+    a capped learner, a board-free genome, a misère table, and of a run with its history."""
+    from contextlib import redirect_stdout
+    from io import StringIO
+
+    from nim_evo.run import main as run_main
+
     where = tmp_path_factory.mktemp("pages")
+    with redirect_stdout(StringIO()) as printed:
+        assert run_main(["--game", "7-5-3", "--generations", "4", "--quiet", "--out", str(where / "run"),
+                         "--genomes-dir", str(where)]) == 0
+    assert export(["--html", str(where / "history.html"), printed.getvalue().strip(), "--run", str(where / "run")]) == 0
     champion = where / "1-3-5-7-9-seed0-table.json"
     run = evolve("table", Rules((1, 3, 5, 7, 9)), generations=20, seed=0, progress=False)
     assert run.accuracy == 1.0
     run.export(champion)
-    made = {}
+    made = {"history": where / "history.html"}
     for name, strategy in (("champion", champion), ("capped", ROOT / "genomes" / "wincount-21-cap3-seed0.json"),
                            ("free", ROOT / "genomes" / "1-3-5-7-9-seed3-thresholds.json"),
                            ("misere", ROOT / "genomes" / "2-3-4-5-misere-seed1-table.json")):
@@ -212,21 +224,108 @@ def test_in_misere_the_last_take_loses_and_the_perfect_champion_wins_moving_seco
         assert browser.find_element(By.ID, "log").text.splitlines()[-1].startswith("You took")
 
 
+def problems(driver):
+    """What the browser's console reported since last asked: errors, and any request or inline
+    script or style the Content-Security-Policy refused (reported by Chromium as "security")."""
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE" or e["source"] == "security"]
+
+
+def test_a_whole_game_and_the_history_run_under_the_policy_with_no_violation(browser, pages):
+    """The page runs only its own inline scripts and styles, by their hashes: a game played to
+    its end and the run's history (an image) report nothing to the console."""
+    problems(browser)  # what earlier tests did
+    browser.get(pages["history"].as_uri())
+    image = browser.find_element(By.CSS_SELECTOR, "#history img")
+    WebDriverWait(browser, 10).until(lambda d: d.execute_script("return arguments[0].naturalWidth", image) > 500)
+    assert image.size["width"] > 500  # drawn, at the page's width
+    assert browser.find_element(By.ID, "board").value_of_css_property("border-top-style") == "solid"  # its stylesheet
+    rng = np.random.default_rng(6)
+    while wait_state(browser, "your-turn", "over") == "your-turn":
+        click_a_move(browser, rng)
+    assert body(browser, "winner") in ("you", "champion")
+    assert len(browser.find_element(By.ID, "log").text.splitlines()) >= 2
+    assert not problems(browser)
+
+
+def test_a_script_or_style_slipped_into_the_page_does_not_run(browser, pages, tmp_path):
+    """A copy of the page with a script, a style attribute and an event handler added (as an
+    injection would add them): the policy refuses each and says so; the page's own game plays."""
+    text = pages["champion"].read_text()
+    copy = tmp_path / "slipped.html"
+    copy.write_text(text.replace('<div id="status"', '<div id="status" style="color: rgb(255, 0, 0)"', 1)
+                    .replace("</main>", '<button type="button" id="slipped" onclick="document.body.dataset.clicked'
+                             ' = 1">x</button></main>\n<script>document.body.dataset.slipped = 1;</script>', 1))
+    problems(browser)
+    browser.get(copy.as_uri())
+    wait_state(browser, "your-turn")
+    browser.find_element(By.ID, "slipped").click()
+    assert body(browser, "slipped") is None and body(browser, "clicked") is None
+    assert browser.find_element(By.ID, "status").value_of_css_property("color") != "rgba(255, 0, 0, 1)"
+    refused = [e["message"] for e in problems(browser)]
+    assert refused and all("Content Security Policy" in message for message in refused), refused
+    assert any("inline script" in m for m in refused) and any("inline style" in m for m in refused)
+    assert any("event handler" in m for m in refused)
+    click_a_move(browser, np.random.default_rng(7))
+    wait_state(browser, "your-turn", "over")
+
+
+def open_saved(driver, page, saved: str):
+    """The page opened (loaded anew: not a jump within the page) at a saved-game link."""
+    from urllib.parse import quote
+
+    driver.get("about:blank")
+    driver.get(page.as_uri() + "#game=" + quote(saved, safe=",:[]{}"))
+
+
+GAME = '"board": [1, 3, 5, 7, 9], "first": "you", "over": false, "winner": null, "pile": -1, "count": 0'
+MOVED = GAME + (', "log": ["You took 2 objects from pile 5 -> 1 3 5 7 7", "The champion took 1 object from pile 1 -> '
+                '0 3 5 7 7"], "piles": [0, 3, 5, 7, 7], "turn": "you"')
+
+
 @pytest.mark.parametrize("saved", [
-    "not json", "null", "[1, 2]", '{"piles": [1, 3, 5, 7, 9]}',
+    "not json", "null", "[1, 2]", '{"piles": [1, 3, 5, 7, 9]}', "[" * 100_000 + "]" * 100_000,
     '{"board": [1, 3, 5, 7, 9], "piles": [1, 3, 5, 7, 9], "turn": "nobody", "over": false, "log": []}',
     '{"board": [1, 3, 5, 7, 9], "piles": [0, 0, 0, 0, 0], "turn": "champion", "over": false, "log": []}',
     '{"board": [2, 2], "piles": [1, 2], "turn": "you", "over": false, "log": []}',
     '{"board": [1, 3, 5, 7, 9], "piles": [1, 3, 5, 7, 90], "turn": "you", "over": false, "log": []}',
     '{"board": [1, 3, 5, 7, 1000000000], "piles": [1, 3, 5, 7, 1000000000], "turn": "you", "over": false}',
-])
-def test_a_damaged_saved_game_starts_a_new_one(browser, pages, saved):
-    from urllib.parse import quote
-
-    browser.get(pages["champion"].as_uri() + "#game=" + quote(saved))
+    *("{%s, %s}" % (MOVED, last) for last in (
+        '"lastMove": {"who": "champion", "pile": 0, "count": 100000000}',  # issue 28: this one hung the tab
+        '"lastMove": {"who": "champion", "pile": 0, "count": -1}',
+        '"lastMove": {"who": "champion", "pile": 0, "count": 0.5}',
+        '"lastMove": {"who": "champion", "pile": 0, "count": "1"}',
+        '"lastMove": {"who": "champion", "pile": 5, "count": 1}',
+        '"lastMove": {"who": "champion", "pile": -1, "count": 1}', '"lastMove": {"who": "you", "pile": 0, "count": 1}',
+        '"lastMove": [0, 1]', '"lastMove": null')),
+    "{%s, %s}" % (GAME, '"log": [], "piles": [1, 3, 5, 7, 9], "turn": "you", "lastMove": [%s]'
+                  % ",".join(["1"] * 300_000)),
+    "{%s, %s}" % (GAME, '"log": [%s], "piles": [1, 3, 5, 7, 9], "turn": "you", "lastMove": null'
+                  % ",".join(['"x"'] * 100_000)),
+    "{%s, %s}" % (GAME, '"log": [], "piles": [%s], "turn": "you", "lastMove": null' % ",".join(["1"] * 300_000)),
+    "{%s, %s}" % (GAME.replace("[1, 3, 5, 7, 9]", "[%s]" % ",".join(["9"] * 300_000)),
+                  '"log": [], "piles": [1, 3, 5, 7, 9], "turn": "you", "lastMove": null'),
+    '{%s, "log": ["You took 100000000 objects from pile 5 -> 1 3 5 7 -99999991"], "piles": [1, 3, 5, 7, -99999991], '
+    '"turn": "champion", "lastMove": {"who": "you", "pile": 4, "count": 100000000}}' % GAME,
+], ids=lambda saved: saved if len(saved) < 60 else f"{saved[:20]}...{saved[-40:]}")
+def test_a_damaged_or_hostile_saved_game_starts_a_new_one_at_once(browser, pages, saved):
+    """Saved games not of the page (damaged, or links made to hang it: huge or negative counts,
+    a pile off the board, huge arrays, wrong types) start a new game, at once, without an error."""
+    open_saved(browser, pages["champion"], saved)
     assert wait_state(browser, "your-turn") == "your-turn"
     assert piles(browser) == [1, 3, 5, 7, 9] and browser.find_element(By.ID, "log").text == ""
-    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert browser.find_element(By.ID, "message").text == "You move first."
+    assert not problems(browser)
+
+
+def test_a_saved_game_of_the_page_goes_on(browser, pages):
+    """The links above with the last move's own fields: the game goes on (the test above
+    refuses them for their damage, not for being saved games)."""
+    open_saved(browser, pages["champion"], '{%s, "lastMove": {"who": "champion", "pile": 0, "count": 1}}' % MOVED)
+    wait_state(browser, "your-turn")
+    assert browser.find_element(By.ID, "message").text == "Welcome back: the game goes on where it was."
+    assert piles(browser) == [0, 3, 5, 7, 7] and len(browser.find_element(By.ID, "log").text.splitlines()) == 2
+    assert len(browser.find_elements(By.CSS_SELECTOR, '#board .pile[data-pile="0"] .obj.taken')) == 1
+    assert not problems(browser)
 
 
 def test_enter_after_a_click_takes_and_browser_shortcuts_are_left_alone(browser, pages):

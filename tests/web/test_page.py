@@ -1,12 +1,17 @@
-"""The exported page's logic against the engine (its nimDistribution run by Node.js), and the
-export command's files and errors. The page in a real browser: tests/web/test_browser.py."""
+"""The exported page's logic against the engine (its nimDistribution run by Node.js), its
+Content-Security-Policy, its saved games (read by its script under Node.js), and the export
+command's files and errors. The page in a real browser: tests/web/test_browser.py."""
 
+import base64
+import hashlib
 import json
 import re
 import shutil
 import subprocess
+from html.parser import HTMLParser
 from itertools import product
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 import numpy as np
 import pytest
@@ -80,9 +85,58 @@ def test_a_learner_page_plays_its_greedy_moves(name):
         assert as_dict(page) == pytest.approx(python_moves(agent, piles)), piles
 
 
+class PageParts(HTMLParser):
+    """A page as a browser's parser reads it: its policy, its inline scripts and styles (tag,
+    attributes, text), every attribute it sets."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.policy, self.policy_first, self.inline, self.attributes, self.inside = None, None, [], [], None
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.attributes += [(tag, name) for name, _ in attrs]
+        if tag == "meta" and dict(attrs).get("http-equiv", "").lower() == "content-security-policy":
+            self.policy, self.policy_first = dict(attrs)["content"], not self.inline
+        if tag in ("script", "style"):
+            self.inline.append([tag, attrs, ""])
+            self.inside = tag
+
+    def handle_endtag(self, tag):
+        if tag == self.inside:
+            self.inside = None
+
+    def handle_data(self, data):
+        if self.inside:
+            self.inline[-1][2] += data
+
+
+def check_policy(text: str) -> dict:
+    """The page's Content-Security-Policy (directive -> sources), checked: no request, and only
+    the page's own inline scripts and styles, each allowed by its hash (recomputed here, CSP3:
+    base64 of the SHA-256 of its text's UTF-8 bytes); no style or event-handler attribute
+    (hashes do not allow them), no 'unsafe-...' source."""
+    page = PageParts(text)
+    assert page.policy and page.policy_first  # a policy applies to the elements after it
+    policy = {words[0]: words[1:] for words in (part.split() for part in page.policy.split(";")) if words}
+    assert "unsafe" not in page.policy and "nonce" not in page.policy, page.policy
+    assert {key: policy[key] for key in ("default-src", "base-uri", "form-action", "img-src")} == \
+        {"default-src": ["'none'"], "base-uri": ["'none'"], "form-action": ["'none'"], "img-src": ["data:"]}
+    assert set(policy) == {"default-src", "script-src", "style-src", "img-src", "base-uri", "form-action"}
+    for tag in ("script", "style"):
+        texts = [content for name, attrs, content in page.inline if name == tag]
+        hashes = {"'sha256-%s'" % base64.b64encode(hashlib.sha256(t.encode("utf-8")).digest()).decode() for t in texts}
+        assert texts and sorted(policy[f"{tag}-src"]) == sorted(hashes), tag
+    assert [attrs for name, attrs, content in page.inline] == [[]] * len(page.inline)  # no src, no type
+    assert len([name for name, attrs, content in page.inline if name == "script"]) == 3
+    assert not [a for a in page.attributes if a[1] == "style" or a[1].startswith("on")], page.attributes
+    return policy
+
+
 def test_the_page_is_self_contained_and_forbids_requests(champion):
     text = build_page(load_strategy(champion), {"board": "1-3-5-7-9"})
-    assert "default-src 'none'" in text
+    check_policy(text)
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", text)  # nothing fetched from anywhere
     assert "@import" not in text and "url(" not in text and "fetch(" not in text
     assert "Piles 1 3 5 7 9; a move takes any number of objects" in text
@@ -102,7 +156,10 @@ def test_export_writes_a_page_with_the_runs_history_and_never_replaces_a_file(tm
     page = tmp_path / "page.html"
     assert export(["--html", str(page), strategy, "--run", "runs/7-5-3-seed0-table"]) == 0
     text = page.read_text()
-    assert re.search(r"<div id=\"history\"><svg[^>]*>", text)  # the fitness history, inline
+    check_policy(text)  # the page as written, with its history
+    image = re.search(r'<div id="history"><img alt="[^"]+" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"></div>',
+                      text)
+    assert base64.b64decode(image[1]).decode().startswith("<svg")  # the fitness history: an image, its style its own
     assert re.search(r"<td>generations</td><td>4</td>", text) and "<td>seed</td><td>0</td>" in text
     before = page.read_bytes()
     for argv, message in (([str(page), strategy], "exists; use --force"),
@@ -154,3 +211,115 @@ def test_exported_pages_of_every_kind_play_as_the_engine(tmp_path, champion):
 def test_the_page_needs_a_strategy_file(tmp_path, capsys):
     assert export(["--html", str(tmp_path / "x.html"), str(GENOMES / "README.md")]) == 2
     assert not (tmp_path / "x.html").exists()
+
+
+def saved_game(board, first, moves, misere=False) -> dict:
+    """The saved game the page writes after ``moves`` ((pile, count), 0-based) from ``board``."""
+    piles, turn, log, last, over, winner = list(board), first, [], None, False, None
+    for pile, count in moves:
+        piles[pile] -= count
+        last = {"who": turn, "pile": pile, "count": count}
+        log.append(f"{'You' if turn == 'you' else 'The champion'} took {count} object{'' if count == 1 else 's'} "
+                   f"from pile {pile + 1} -> {' '.join(map(str, piles))}")
+        other = "champion" if turn == "you" else "you"
+        if not any(piles):
+            over, winner = True, other if misere else turn
+        else:
+            turn = other
+    return {"board": list(board), "piles": piles, "turn": turn, "first": first, "over": over, "winner": winner,
+            "log": log, "pile": -1, "count": 0, "lastMove": last}
+
+
+def load_saved(page: Path, fragments) -> list:
+    """What the page's script makes of each address fragment (``game=...``) as its saved game
+    (the game it goes on with, or None: a new game), and how long it took (ms), under Node.js."""
+    scripts = re.findall(r"<script>\n(.*?)\n</script>", page.read_text(), re.S)
+    program = "\n".join([
+        *scripts[:2], "globalThis.document = {addEventListener() {}}; globalThis.location = {hash: ''};", scripts[2],
+        f"const fragments = {script_json(list(fragments))};",
+        "console.log(JSON.stringify(fragments.map((fragment) => {",
+        "  location.hash = '#' + fragment;",
+        "  const start = performance.now(), game = nim.load();",
+        "  return [game, performance.now() - start];",
+        "})));"])
+    done = subprocess.run([NODE, "-"], input=program, capture_output=True, text=True, timeout=60, check=True)
+    return json.loads(done.stdout)
+
+
+def fragment(saved) -> str:
+    return "game=" + quote(saved if isinstance(saved, str) else json.dumps(saved))
+
+
+def hostile_games(valid: dict) -> list:
+    """Saved games that are not the page's: ``valid`` with one field changed (numbers out of
+    range or of the wrong type, piles off the board, huge arrays, a forged log), and others."""
+    last, log, piles = valid["lastMove"], valid["log"], valid["piles"]
+    with_last = [dict(last, count=c) for c in (100_000_000, 0, -1, 1.5, "1", None, 1e308, last["count"] + 1)]
+    with_last += [dict(last, pile=p) for p in (len(piles), -1, "0", None, 1.5, last["pile"] + 1, last["pile"] - 1)]
+    with_last += [dict(last, who=w) for w in ("nobody", "you" if last["who"] == "champion" else "champion", None)]
+    with_last += [None, "x", [], {}, 5, {"who": last["who"], "pile": last["pile"]}]
+    moved = log[-1].split(" took ")[0]
+    forged = [log[:-1] + [line] for line in (
+        f"{moved} took 100000000 objects from pile 1 -> {' '.join(map(str, piles))}",
+        log[-1] + " ", log[-1].replace(" took ", " took 0"), log[-1].replace("from pile ", "from pile 0"),
+        log[-1].replace("The champion", "You") if moved == "The champion" else log[-1].replace("You", "The champion"),
+        "<img src=x onerror=alert(1)>", 5, None, ["x"])]
+    forged += [log + log[-1:], log[:-1], ["x"] * 1_000_000, [log[0]] * 1000, "x", None, {}]
+    wrong = (
+        [dict(valid, lastMove=value) for value in with_last] + [dict(valid, log=value) for value in forged] +
+        [dict(valid, piles=value) for value in (
+            [*piles[:-1], piles[-1] + 1], [*piles[:-1], 90], [*piles[:-1], -1], [*piles[:-1], 1.5], piles[:-1],
+            [*piles, 0], [1] * 1_000_000, [*piles[:-1], 10 ** 9], ",".join(map(str, piles)), None)] +
+        [dict(valid, board=value) for value in (
+            [*valid["board"][:-1], valid["board"][-1] + 1], [2, 2], [], [1] * 1_000_000, [0] * len(piles),
+            [*valid["board"][:-1], 1e9], None)] +
+        [dict(valid, turn=value) for value in ("nobody", 1, None, "champion" if valid["turn"] == "you" else "you")] +
+        [dict(valid, first=value) for value in ("coin", None, 1, "champion" if valid["first"] == "you" else "you")] +
+        [dict(valid, over=value) for value in ("false", 0, None, True)] +
+        [dict(valid, winner=value) for value in ("you", "champion", 5, "")] +
+        [{key: value for key, value in valid.items() if key != field} for field in valid
+         if field not in ("pile", "count")])
+    raw = ["not json", "null", "5", '"game"', "[1, 2]", "{}", "[" * 100_000 + "]" * 100_000,
+           '{"__proto__": {"board": [1]}}']
+    return [fragment(game) for game in wrong] + [fragment(text) for text in raw] + ["game=%E0%A4%A", "game=", "", "x"]
+
+
+@needs_node
+def test_a_saved_game_is_the_pages_own_or_a_new_game_never_a_hang(tmp_path):
+    """Saved games the page wrote go on, with only their fields; every other (hostile links:
+    huge counts, negative or fractional numbers, a pile off the board, piles not of the board,
+    huge arrays, wrong types, forged moves) is refused at once: a new game, no exception."""
+    cases = {"table": ("2-3-4-5-misere-seed1-table.json", [(3, 2), (0, 1), (1, 3)]),  # misère, first the person
+             "capped": ("wincount-21-cap3-seed0.json", [(0, 3), (0, 1)]),
+             "free": ("1-3-5-7-9-seed3-thresholds.json", [(1, 40)] + [(pile, 1) for pile in range(2, 12)])}
+    for name, (strategy, moves) in cases.items():
+        page = tmp_path / f"{name}.html"
+        assert export(["--html", str(page), str(GENOMES / strategy)]) == 0
+        agent = load_strategy(GENOMES / strategy)
+        board = [40] * 12 if name == "free" else list(agent.rules.piles)
+        valid = [saved_game(board, "you", moves, agent.rules.misere),
+                 saved_game(board, "champion", moves[:1], agent.rules.misere),
+                 saved_game(board, "champion", [], agent.rules.misere),
+                 dict(saved_game(board, "you", moves, agent.rules.misere), pile=1, count=1, extra=[1] * 1000)]
+        if name == "table":  # a game to its end: the person took the last object, misère: the champion wins
+            valid.append(saved_game(board, "champion", [(0, 2), (1, 3), (2, 4), (3, 5)], True))
+            assert valid[-1]["over"] and valid[-1]["winner"] == "champion"
+        if name == "capped":
+            valid.append(saved_game(board, "you", [(0, 3)] * 7))  # 21 objects, three at a time: the person wins
+        if name == "free":  # a log as long as a board of the page holds objects: a move per object
+            valid.append(saved_game(board, "you", [(pile, 1) for pile in range(12) for _ in range(40)]))
+        hostile = hostile_games(valid[0])
+        if name == "capped":  # over the cap, though the pile holds more
+            hostile += [fragment(saved_game(board, "you", [(0, 4)])),
+                        fragment(dict(valid[0], lastMove=dict(valid[0]["lastMove"], count=4)))]
+        if name == "free":  # boards the page does not draw
+            hostile += [fragment(saved_game(b, "you", [(0, 1)])) for b in ([41], [1] * 13, [0, 0], [2.5, 3])]
+        results = load_saved(page, [fragment(game) for game in valid] + hostile)
+        for game, (loaded, ms) in zip(valid, results, strict=False):
+            fields = ("board", "piles", "turn", "first", "over", "winner", "log", "lastMove")
+            assert loaded == dict({key: game[key] for key in fields}, pile=-1, count=0), (name, game)  # no selection
+        refused = results[len(valid):]
+        assert len(refused) == len(hostile) and len(hostile) > 60
+        for text, (loaded, ms) in zip(hostile, refused, strict=True):
+            assert loaded is None, (name, unquote(text)[:300])
+        assert max(ms for loaded, ms in results) < 1000, name

@@ -37,59 +37,80 @@ const nim = (() => {
   }
 
   function load() {
-    // A saved game is used only if it is a game of this page: a board it may play, a position
-    // reached from it, a turn, a log; anything else (stale, damaged, edited) starts a new game.
+    // A saved game is used only if it is a game of this page: a board it may play, and a log of
+    // moves, each legal and in turn, that replayed from it reach the saved position, turn,
+    // winner and last move; anything else (stale, damaged, edited, hostile) starts a new game.
     try {
-      const saved = JSON.parse(decodeURIComponent(location.hash.replace(/^#game=/, "")));
-      return saved && playable(saved) ? saved : null;
+      return replayed(JSON.parse(decodeURIComponent(location.hash.replace(/^#game=/, ""))));
     } catch (e) {
       return null;
     }
   }
 
-  function playable(saved) {
+  function replayed(saved) {
+    // Sizes are bounded by the board before anything loops: the log holds at most a move per
+    // object (a move takes one or more), so no saved game, however large its numbers, hangs the page.
     const counts = (list) => Array.isArray(list) && list.length >= 1 && list.length <= game.maxPiles &&
       list.every((n) => Number.isInteger(n) && n >= 0 && n <= game.maxPile);
-    const {board, piles} = saved;
-    if (!counts(board) || !counts(piles) || board.length !== piles.length) return false;
-    if (!game.boardFree && board.join(",") !== game.piles.join(",")) return false;
-    if (piles.some((n, i) => n > board[i]) || !Array.isArray(saved.log)) return false;
-    if (!["you", "champion"].includes(saved.turn) || typeof saved.over !== "boolean") return false;
-    const empty = piles.every((n) => n === 0);
-    if (saved.over !== empty || (saved.over && !["you", "champion"].includes(saved.winner))) return false;
-    saved.pile = -1;
-    saved.count = 0;
-    const last = saved.lastMove;
-    if (!(last && Number.isInteger(last.pile) && last.pile >= 0 && last.pile < piles.length &&
-          Number.isInteger(last.count) && last.count >= 1)) saved.lastMove = null;
-    return true;
+    if (!saved || typeof saved !== "object") return null;
+    const {board, first, log} = saved;
+    if (!counts(board) || board.every((n) => n === 0) || !["you", "champion"].includes(first)) return null;
+    if (!game.boardFree && board.join(",") !== game.piles.join(",")) return null;
+    if (!Array.isArray(log) || log.length > board.reduce((sum, n) => sum + n, 0)) return null;
+    const replay = fresh(board, first);
+    for (const line of log) {
+      const words = typeof line === "string" &&
+        /^(You|The champion) took (\d{1,4}) objects? from pile (\d{1,4}) /.exec(line);
+      if (!words || replay.over) return null;
+      const who = words[1] === "You" ? "you" : "champion", pile = Number(words[3]) - 1, count = Number(words[2]);
+      if (who !== replay.turn || !legal(replay.piles, pile, count)) return null;
+      apply(replay, pile, count, who);
+      if (replay.log[replay.log.length - 1] !== line) return null;  // the line the page writes, nothing else
+    }
+    const {piles, lastMove: last} = saved, done = replay.lastMove;
+    const same = Array.isArray(piles) && piles.length === replay.piles.length &&
+      piles.every((n, i) => n === replay.piles[i]);
+    if (!same) return null;
+    if (saved.turn !== replay.turn || saved.over !== replay.over || saved.winner !== replay.winner) return null;
+    if (last === null || last === undefined ? done !== null :
+        !(done && last.who === done.who && last.pile === done.pile && last.count === done.count)) return null;
+    return replay;  // only its own fields (a selection in the link is dropped)
+  }
+
+  function fresh(piles, first) {
+    return {board: piles.slice(), piles: piles.slice(), turn: first, first, over: false, winner: null, log: [],
+            pile: -1, count: 0, lastMove: null};
   }
 
   function newGame(piles, first) {
     clearTimeout(timer);
     const who = first === "coin" ? (Math.random() < 0.5 ? "you" : "champion") : first;
-    state = {board: piles.slice(), piles: piles.slice(), turn: who, first: who, over: false, winner: null, log: [],
-             pile: -1, count: 0, lastMove: null};
+    state = fresh(piles, who);
     say(who === "you" ? "You move first." : "The champion moves first.", "info");
     save();
     render();
     schedule();
   }
 
-  function play(pile, count, who) {
-    state.piles[pile] -= count;
-    state.lastMove = {who, pile, count};
-    state.log.push(`${who === "you" ? "You" : "The champion"} took ${plural(count, "object")} from pile ${pile + 1}` +
-                   ` -> ${state.piles.join(" ")}`);
-    state.pile = -1;
-    state.count = 0;
-    if (state.piles.every((n) => n === 0)) {
-      state.over = true;  // the mover took the last object: it wins in normal play, loses in misère
+  function apply(record, pile, count, who) {
+    // the move on record (the state, or a saved game being replayed)
+    record.piles[pile] -= count;
+    record.lastMove = {who, pile, count};
+    record.log.push(`${who === "you" ? "You" : "The champion"} took ${plural(count, "object")} from pile ${pile + 1}` +
+                    ` -> ${record.piles.join(" ")}`);
+    record.pile = -1;
+    record.count = 0;
+    if (record.piles.every((n) => n === 0)) {
+      record.over = true;  // the mover took the last object: it wins in normal play, loses in misère
       const other = who === "you" ? "champion" : "you";
-      state.winner = game.misere ? other : who;
+      record.winner = game.misere ? other : who;
     } else {
-      state.turn = who === "you" ? "champion" : "you";
+      record.turn = who === "you" ? "champion" : "you";
     }
+  }
+
+  function play(pile, count, who) {
+    apply(state, pile, count, who);
     save();
   }
 
@@ -265,7 +286,7 @@ const nim = (() => {
     }
   }
 
-  return {start, legal, state: () => state, newGame};
+  return {start, legal, load, state: () => state, newGame};
 })();
 
 document.addEventListener("DOMContentLoaded", nim.start);
