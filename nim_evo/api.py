@@ -31,8 +31,8 @@ from nim_evo.console.opponents import resolve_saying
 from nim_evo.console.progress import Progress, TrainingProgress
 from nim_evo.console.text import wrapped
 from nim_evo.agents.player import name_of
-from nim_evo.agents.protocol import is_agent
-from nim_evo.engine.rules import Rules
+from nim_evo.agents.protocol import AGENT, is_agent
+from nim_evo.engine.rules import RULES, Rules
 from nim_evo.engine.space import SpaceTooLarge, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.opponents import resolve as resolve_opponent, several as several_opponents
@@ -43,8 +43,34 @@ from nim_evo.evolution.fitness import accuracy, ceiling
 from nim_evo.evolution.rundir import RunDir, export_path, exported_by, individual_document, resumed_export
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import check_writable, read_json, refuse_overwrite, write_json
-from nim_evo.learners import LEARNERS, make_learner
-from nim_evo.validation import JOBS, SEED, KeywordError, Options, UserError, check, renamed_keyword, usable_jobs
+from nim_evo.learners import LEARNERS, SEATS, make_learner
+from nim_evo.validation import (BOOL, EPISODES, JOBS, PATH, SEED, Constraint, InstanceOf, KeywordError, Options,
+                                UserError, check, renamed_keyword, usable_jobs, validate)
+
+
+class AgentsByName(Constraint):
+    """Agent objects by their names (what :func:`resume` is given for a run's own)."""
+
+    def __call__(self, value) -> bool:
+        return isinstance(value, dict) and all(isinstance(name, str) and is_agent(agent)
+                                               for name, agent in value.items())
+
+    def __str__(self) -> str:
+        return "a dict of agents by their names"
+
+
+# The keyword arguments of evolve, resume, train and Run.export that Config does not hold (its
+# CONFIG_CONSTRAINTS check the run's settings), each with what it may be.
+ARGUMENTS = {
+    "out": [None, PATH], "export": [None, PATH], "directory": [PATH], "genomes_dir": [None, PATH], "path": [PATH],
+    "generations": [None, *loop.CONFIG_CONSTRAINTS["generations"]],  # resume's: None goes on to the run's own
+    "force": [BOOL], "progress": [BOOL], "scheduler": [None, InstanceOf(str, what="a scheduler's address")],
+    "agents": [None, AgentsByName()],
+    "rules": [RULES], "games": [None, EPISODES], "seat": [Options(*SEATS)],
+}
+# train's opponent: one agent, name or spec, or a policy table
+OPPONENT = [None, InstanceOf(str, what="an agent's name or spec"), AGENT,
+            InstanceOf(np.ndarray, what="a policy table")]
 
 
 @dataclass
@@ -122,6 +148,7 @@ class Run:
     def export(self, path, force: bool = False) -> Path:
         """Write the champion to ``path`` as a strategy file (atomically); an existing file
         is replaced only with ``force``. Returns the path."""
+        validate(ARGUMENTS, {"path": path, "force": force})
         path = Path(path)
         if path.exists() and not force:
             raise UserError(f"{path} exists; pass force=True to replace it")
@@ -191,33 +218,37 @@ class Evolution:
         run_dir = RunDir(directory)
         if run_dir.path.is_dir():
             run_dir.lock()
-        config, state, extra = run_dir.load()
-        extra["export"] = str(resumed_export(extra.get("export"), genomes_dir, run_dir, config))
-        target = Path(extra["export"])
-        check_writable(target.parent)
-        if target.exists() and not force and not exported_by(
-                target, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
-            raise KeywordError(f"{target} holds another run's genome; [[pass force=True|use --force]] to overwrite it, "
-                               "or another [[genomes_dir|--genomes-dir]]")
-        missing = [name for name in extra.get("given_opponents") or () if name not in (given or {})]
-        if missing:
-            raise UserError(f"the run played {', '.join(missing)}, given as agent objects in Python: give them again, "
-                            f"resume(..., agents={{{missing[0]!r}: ...}})")
-        files = check_opponents(config, given)
-        for spec, digest in (extra.get("opponent_files") or {}).items():
-            if files.get(spec) != digest:
-                raise UserError(f"the opponent file {spec} is not the one this run began with (changed, or resumed "
-                                "from another directory); resume where the run began, with the file as it was")
-        extra["command"] = extra.get("command") or command
-        extra["resumed_with"] = command
-        if generations is not None:
-            if generations < state.generation:
-                raise KeywordError(f"the run is at generation {state.generation}; [[generations|--generations]] "
-                                   "cannot go below it")
-            config = dataclasses.replace(config, generations=generations)
-            run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
-            write_json(run_dir.config_path, config.to_json())
-        return cls(config, make_toolbox(config, jobs, quiet, given), state, run_dir, extra, jobs)
+        try:  # a refused resume leaves the directory free (a notebook keeps the error, and with it the lock)
+            config, state, extra = run_dir.load()
+            extra["export"] = str(resumed_export(extra.get("export"), genomes_dir, run_dir, config))
+            target = Path(extra["export"])
+            check_writable(target.parent)
+            if target.exists() and not force and not exported_by(
+                    target, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
+                raise KeywordError(f"{target} holds another run's genome; [[pass force=True|use --force]] to "
+                                   "overwrite it, or another [[genomes_dir|--genomes-dir]]")
+            missing = [name for name in extra.get("given_opponents") or () if name not in (given or {})]
+            if missing:
+                raise UserError(f"the run played {', '.join(missing)}, given as agent objects in Python: give them "
+                                f"again, resume(..., agents={{{missing[0]!r}: ...}})")
+            files = check_opponents(config, given)
+            for spec, digest in (extra.get("opponent_files") or {}).items():
+                if files.get(spec) != digest:
+                    raise UserError(f"the opponent file {spec} is not the one this run began with (changed, or resumed "
+                                    "from another directory); resume where the run began, with the file as it was")
+            extra["command"] = extra.get("command") or command
+            extra["resumed_with"] = command
+            if generations is not None:
+                if generations < state.generation:
+                    raise KeywordError(f"the run is at generation {state.generation}; [[generations|--generations]] "
+                                       "cannot go below it")
+                config = dataclasses.replace(config, generations=generations)
+                run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
+                write_json(run_dir.config_path, config.to_json())
+            return cls(config, make_toolbox(config, jobs, quiet, given), state, run_dir, extra, jobs)
+        except BaseException:
+            run_dir.unlock()
+            raise
 
     def evolve(self, progress: bool = True, force: bool = False) -> Run:
         """Evolve to the configured number of generations (checkpointing each one in a run
@@ -284,6 +315,7 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
     ``export`` its champion is exported there too. ``progress`` shows a progress bar on stderr.
     The same arguments give the same champion as ``python -m nim_evo.run`` with the same flags.
     """
+    validate(ARGUMENTS, {"out": out, "export": export, "force": force, "progress": progress, "scheduler": scheduler})
     fields = {f.name for f in dataclasses.fields(loop.Config)} - {"genome", "rules", "generations", "seed", "opponents"}
     unknown = sorted(set(settings) - fields)
     if unknown:
@@ -310,6 +342,8 @@ def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_
     """Continue the run in ``directory`` from its last checkpoint (to ``generations``, or
     to the number it was begun with); the same champion as a run never interrupted. ``agents``:
     the opponents it was begun with as agent objects, by their names."""
+    validate(ARGUMENTS, {"directory": directory, "generations": generations, "genomes_dir": genomes_dir,
+                         "force": force, "progress": progress, "scheduler": scheduler, "agents": agents})
     jobs = _check_jobs(jobs, backend, scheduler)
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
         evolution = Evolution.resume(directory, generations, genomes_dir=genomes_dir, force=force, jobs=workers,
@@ -330,6 +364,8 @@ def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, o
     opponents_ = renamed_keyword("opponent", opponent, "opponents", opponents)
     check("learner", learner, [Options(*LEARNERS)])
     check("seed", seed, [SEED])
+    validate(ARGUMENTS, {"rules": rules, "games": games, "seat": seat, "progress": progress})
+    check("opponents", opponents_, OPPONENT)
     agent = make_learner(learner, rules, **params)
     if isinstance(opponents_, str):
         if several_opponents(opponents_):

@@ -123,7 +123,7 @@ class Options(Constraint):
     def __call__(self, value) -> bool:
         try:
             return value in self.choices()
-        except TypeError:  # unhashable
+        except (TypeError, ValueError):  # unhashable, or an array (whose == is no answer)
             return False
 
     def __str__(self) -> str:
@@ -163,6 +163,8 @@ OFFSPRING = Interval(Integral, 1, MAX_POPULATION)
 GENERATIONS = Interval(Integral, 1, MAX_GENERATIONS)
 EPISODES = Interval(Integral, 0, MAX_EPISODES)
 PROBABILITY = Interval(Real, 0, 1)
+PATH = InstanceOf(str, os.PathLike, what="a path (a str or os.PathLike)")  # a file or folder to read or write
+BOOL = InstanceOf(bool, what="True or False")
 
 
 def usable_jobs(jobs: int) -> tuple[int, str | None]:

@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nim_evo.agents.player import is_order_blind, name_of
-from nim_evo.agents.protocol import as_player
-from nim_evo.engine.rules import Rules
+from nim_evo.agents.protocol import AGENT, as_player
+from nim_evo.engine.rules import RULES, Rules
 from nim_evo.engine.space import space_for, space_size
-from nim_evo.validation import UserError
+from nim_evo.validation import SEED, UserError, validate
 
 MAX_POSITIONS = 20_000  # every position is asked on its own: boards of up to this many positions
 TOLERANCE = 1e-9
@@ -70,6 +70,8 @@ def check_player(player, rules: Rules | None = None, *, seed: int = 0) -> Report
     (the player's own rules by default); see the module. Returns a :class:`Report`; raises
     :class:`ConformanceError` listing the failures, or a one-line ``UserError`` for a board too
     big to check position by position."""
+    validate({"player": [AGENT], "rules": [None, RULES], "seed": [SEED]},
+             {"player": player, "rules": rules, "seed": seed})
     wrapped = as_player(player, rules)
     rules = rules or wrapped.rules
     if space_size(rules) > MAX_POSITIONS:

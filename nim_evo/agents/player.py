@@ -34,8 +34,8 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.engine.boards import move_indices, move_list
-from nim_evo.engine.rules import Move, Position, Rules
-from nim_evo.validation import AgentError, OrderReading, UserError
+from nim_evo.engine.rules import RULES, Move, Position, Rules
+from nim_evo.validation import AgentError, OrderReading, UserError, check
 
 
 class Player:
@@ -51,7 +51,7 @@ class Player:
     order_blind = False
 
     def __init__(self, rules: Rules):
-        self.rules = rules
+        self.rules = check("rules", rules, [RULES])
 
     def __repr__(self) -> str:
         return f"<{self.name} agent for {self.rules.name}>"

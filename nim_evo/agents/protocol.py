@@ -35,8 +35,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from nim_evo.agents.player import Player, PositionalAgent, index_of, is_order_blind, name_of
-from nim_evo.engine.rules import Move, Position, Rules
-from nim_evo.validation import AgentError, UserError
+from nim_evo.engine.rules import RULES, Move, Position, Rules
+from nim_evo.validation import AgentError, Constraint, UserError, check
 
 __all__ = ["Agent", "as_player", "compiled", "is_agent", "name_of"]
 
@@ -57,10 +57,24 @@ def is_agent(thing) -> bool:
     return any(callable(getattr(thing, name, None)) for name in ("move_probabilities", "distribution", "move"))
 
 
+class AgentLike(Constraint):
+    """What :func:`is_agent` accepts."""
+
+    def __call__(self, value) -> bool:
+        return is_agent(value)
+
+    def __str__(self) -> str:
+        return "an agent (with move(piles, rng), distribution(piles) or move_probabilities(positions))"
+
+
+AGENT = AgentLike()
+
+
 def as_player(agent, rules: Rules | None = None) -> Player:
     """``agent`` as a :class:`Player`: itself if it is one, else wrapped by its primary answer
     (see the module); ``rules`` is the game it plays where the agent names none. A one-line
     :class:`UserError` saying what an agent needs for anything else."""
+    check("rules", rules, [None, RULES])
     if isinstance(agent, Player):
         return agent
     own = getattr(agent, "rules", None)

@@ -11,9 +11,9 @@ from nim_evo.agents.base import (AggressiveAgent, DumbAgent, FixedRulesAgent, Ni
 from nim_evo.agents.minimax import MinimaxAgent
 from nim_evo.agents.player import Mover, Player
 from nim_evo.agents.protocol import as_player
-from nim_evo.engine.rules import Rules
+from nim_evo.engine.rules import RULES, Rules
 from nim_evo.plugins import Registry
-from nim_evo.validation import UserError
+from nim_evo.validation import InstanceOf, UserError, validate
 
 ENTRY_POINTS = "nim_evo.agents"
 AGENTS = Registry(ENTRY_POINTS, {
@@ -36,6 +36,7 @@ def make_agent(name: str, rules: Rules, **options) -> Player:
     """Build an agent by name: ``random``, ``nimsum``, ``minimax``, ``take-n`` (or ``take-3``
     for n=3), ``dumb``, ``aggressive``, ``fixed-rules``, or one a package registered.
     ``options`` go to its constructor (``minimax``: ``depth``, ``heuristic``; ``take-n``: ``n``)."""
+    validate({"name": [InstanceOf(str, what="an agent's name")], "rules": [RULES]}, {"name": name, "rules": rules})
     key = name.strip().lower()
     if key.startswith("take-") and key[5:].isdecimal():
         if options:

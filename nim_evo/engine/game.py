@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from numbers import Integral
+
 import numpy as np
 
-from nim_evo.engine.rules import Move, Position, Rules
-from nim_evo.validation import AgentError, UserError
+from nim_evo.engine.rules import POSITION, RULES, Move, Position, Rules
+from nim_evo.validation import AgentError, Constraint, InstanceOf, Interval, UserError, validate
+
+RNG = InstanceOf(np.random.Generator, what="a numpy Generator (np.random.default_rng(seed))")
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,17 @@ class GameRecord:
         return positions
 
 
+class Pair(Constraint):
+    """Two players, each with ``move(piles, rng)``."""
+
+    def __call__(self, value) -> bool:
+        return isinstance(value, (tuple, list)) and len(value) == 2 and all(callable(getattr(p, "move", None))
+                                                                             for p in value)
+
+    def __str__(self) -> str:
+        return "two agents with move(piles, rng), the first moving first"
+
+
 # A game ends within as many moves as it has objects, which on piles of 10^15 is forever
 # for two players that take one at a time; a million moves take about ten seconds.
 MAX_MOVES = 1_000_000
@@ -46,6 +61,9 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
         UserError: if the start is not a valid position, or the game is not over after
             ``max_moves`` moves.
     """
+    validate({"rules": [RULES], "players": [Pair()], "rng": [RNG], "start": [None, POSITION],
+              "max_moves": [Interval(Integral, 1, None)]},
+             {"rules": rules, "players": players, "rng": rng, "start": start, "max_moves": max_moves})
     position = rules.check_position(rules.start if start is None else start)
     start, moves, seat = position, [], 0
     while any(position):

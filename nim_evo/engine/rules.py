@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from numbers import Integral
 
-from nim_evo.validation import UserError
+from nim_evo.validation import Constraint, InstanceOf, Interval, UserError, check
 
 Position = tuple[int, ...]
 Move = tuple[int, int]
@@ -56,11 +56,11 @@ class Rules:
             raise UserError(f"piles must hold at most {MAX_PILES} piles, got {len(piles):,}")
         for size in piles:
             if not _is_int(size):
-                raise UserError(f"pile sizes must be whole numbers, got {size!r}")
+                raise UserError(f"pile sizes must be whole numbers, got {size!r} in piles")
             if size < 0:
-                raise UserError(f"pile sizes must be >= 0, got {size}")
+                raise UserError(f"pile sizes must be >= 0, got {size} in piles")
             if size > MAX_PILE:
-                raise UserError(f"pile sizes must be at most {MAX_PILE:,}, got {size:,}")
+                raise UserError(f"pile sizes must be at most {MAX_PILE:,}, got {size:,} in piles")
         if sum(piles) == 0:
             raise UserError("piles must hold at least one object, got all empty piles")
         if self.max_take is not None:
@@ -102,6 +102,7 @@ class Rules:
     @classmethod
     def parse(cls, name: str) -> Rules:
         """Rules from a short name: piles joined by ``-``, then optional ``-capK`` and ``-misere``."""
+        check("name", name, [InstanceOf(str, what="a board's name (such as 7-5-3)")])
         match = _NAME.fullmatch(name.strip().lower())
         if match is None:
             raise UserError(
@@ -118,6 +119,7 @@ class Rules:
     @classmethod
     def preset(cls, name: str) -> Rules:
         """The rules of a preset game (one of the source write-ups') by its short name (see :data:`PRESETS`)."""
+        check("name", name, [InstanceOf(str, what="a preset game's name")])
         if name not in PRESETS:
             raise UserError(f"unknown game {name!r}; known games: {', '.join(PRESETS)}")
         return cls.parse(name)
@@ -150,7 +152,7 @@ class Rules:
     @property
     def moves(self) -> tuple[Move, ...]:
         """Every move of this board, in the engine's order (the batched path's move index)."""
-        return tuple(legal_moves(self.piles, self.max_take))
+        return tuple(_legal_moves(self.piles, self.max_take))
 
     def check_position(self, position) -> Position:
         """Return ``position`` as a tuple of ints, or raise ``ValueError`` naming the problem."""
@@ -167,7 +169,7 @@ class Rules:
     def legal_moves(self, position: Position) -> list[Move]:
         """Legal ``(pile, count)`` moves, in the engine's fixed order (a :class:`UserError`
         beyond ``MAX_LISTED_MOVES``: see :meth:`count_moves` and :meth:`random_move`)."""
-        return legal_moves(position, self.max_take)
+        return _legal_moves(position, self.max_take)
 
     def count_moves(self, position: Position) -> int:
         """How many legal moves ``position`` has (counted, not listed)."""
@@ -224,9 +226,31 @@ PRESETS: dict[str, str] = {
 DEFAULT_GAME = "1-3-5-7-9"
 
 
+class PileSizes(Constraint):
+    """A position: a sequence of whole numbers >= 0 (a board's piles, any of them empty)."""
+
+    def __call__(self, value) -> bool:
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+            return False
+        return all(_is_int(size) and size >= 0 for size in value)
+
+    def __str__(self) -> str:
+        return "a tuple of pile sizes (whole numbers >= 0)"
+
+
+RULES = InstanceOf(Rules, what="a nim_evo.Rules")
+POSITION = PileSizes()
+
+
 def legal_moves(piles: Position, max_take: int | None = None) -> list[Move]:
     """Legal (pile, count) moves, in the engine's fixed order; a :class:`UserError` if there
     are more than ``MAX_LISTED_MOVES``."""
+    check("piles", piles, [POSITION])
+    check("max_take", max_take, [None, Interval(Integral, 1, None)])
+    return _legal_moves(piles, max_take)
+
+
+def _legal_moves(piles: Position, max_take: int | None) -> list[Move]:
     count = sum(min(n, max_take or n) for n in piles)
     if count > MAX_LISTED_MOVES:
         raise UserError(f"{'-'.join(map(str, piles))} has {count:,} legal moves, too many to list "

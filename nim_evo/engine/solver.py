@@ -7,8 +7,9 @@ from functools import lru_cache
 import numpy as np
 
 from nim_evo.engine.multiset import MultisetSpace
-from nim_evo.engine.rules import Move, Position, Rules
-from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, Space, space_for
+from nim_evo.engine.rules import RULES, Move, Position, Rules
+from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, SPACE, SPACE_LIMIT, Space, space_for
+from nim_evo.validation import validate
 
 
 class Solution:
@@ -82,6 +83,8 @@ def solve(rules: Rules | Space, max_positions: int = DEFAULT_MAX_POSITIONS) -> S
     Raises:
         SpaceTooLarge: if the board has more than ``max_positions`` positions.
     """
+    validate({"rules": [RULES, SPACE], "max_positions": [SPACE_LIMIT]},
+             {"rules": rules, "max_positions": max_positions})
     space = rules if isinstance(rules, (Space, MultisetSpace)) else space_for(rules, max_positions)
     return _solve(space)
 

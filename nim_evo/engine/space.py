@@ -19,10 +19,10 @@ import numpy as np
 
 from nim_evo.engine.enumeration import EnumeratedSpace
 from nim_evo.engine.multiset import MultisetSpace, multiset_space
-from nim_evo.engine.rules import Move, Position, Rules
-from nim_evo.engine.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, MAX_TABLE_CELLS, SpaceTooLarge,  # noqa: F401
-                                  check_space_size, enumerable, space_size, tabulable)
-from nim_evo.validation import UserError
+from nim_evo.engine.rules import RULES, Move, Position, Rules
+from nim_evo.engine.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, MAX_TABLE_CELLS, SPACE_LIMIT,  # noqa: F401
+                                  SpaceTooLarge, check_space_size, enumerable, space_size, tabulable)
+from nim_evo.validation import BOOL, InstanceOf, UserError, validate
 
 
 class Space(EnumeratedSpace):
@@ -124,10 +124,19 @@ class Space(EnumeratedSpace):
         return [self.move(move_index)] if self.legal[self.index(position), move_index] else []
 
 
-@lru_cache(maxsize=4)
+SPACE = InstanceOf(EnumeratedSpace, what="a Space (nim_evo.space_for(rules))")
+
+
 def space_for(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False):
     """A shared, cached :class:`Space` for ``rules`` (spaces are read-only), or with
     ``multiset`` its :class:`~nim_evo.engine.multiset.MultisetSpace`."""
+    validate({"rules": [RULES], "max_positions": [SPACE_LIMIT], "multiset": [BOOL]},
+             {"rules": rules, "max_positions": max_positions, "multiset": multiset})
+    return _space_for(rules, max_positions, multiset)
+
+
+@lru_cache(maxsize=4)
+def _space_for(rules: Rules, max_positions: int, multiset: bool):
     if multiset:
         return multiset_space(rules, max_positions)
     return Space(rules, max_positions)

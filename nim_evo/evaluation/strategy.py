@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from nim_evo.agents.base import PositionalAgent
-from nim_evo.engine.rules import Rules
+from nim_evo.engine.rules import RULES, Rules
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document, get_kind
 from nim_evo.io import read_json
-from nim_evo.validation import UserError
+from nim_evo.validation import BOOL, PATH, UserError, validate
 
 
 def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) -> PositionalAgent:
@@ -27,6 +27,8 @@ def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) ->
     """
     from nim_evo.learners.files import LEARNER_FORMAT, learner_from_document
 
+    validate({"path": [PATH], "rules": [None, RULES], "stochastic": [BOOL]},
+             {"path": path, "rules": rules, "stochastic": stochastic})
     data = read_json(path)
     if data.get("format") == LEARNER_FORMAT:
         agent = learner_from_document(data, str(path), stochastic)

@@ -7,17 +7,66 @@ from dataclasses import dataclass
 import numpy as np
 from joblib import Parallel, delayed
 
-from nim_evo.agents.protocol import compiled, name_of
+from nim_evo.agents.protocol import AGENT, compiled, is_agent, name_of
 from nim_evo.engine import piles
+from nim_evo.engine.game import RNG
 from nim_evo.engine.policy import AliasSampler, as_table, check_table, samplers_for
-from nim_evo.engine.rules import Rules
+from nim_evo.engine.rules import RULES, Rules
 from nim_evo.engine.seeds import seed_sequence
-from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, Space, space_for
+from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, SPACE, SPACE_LIMIT, Space, space_for
 from nim_evo.evaluation.judging import judging_space, ordered_starts
 from nim_evo.genomes import movers
-from nim_evo.validation import UserError
+from nim_evo.validation import BOOL, GAMES, JOBS, Constraint, InstanceOf, Options, UserError, check, validate
 
 CHUNK = 50_000  # games per task: work is cut by the problem, never by the worker count
+
+
+class Policy(Constraint):
+    """A player the batched path reads: an agent, an object with ``policy(space)``, a policy
+    table or a move array (or a list of them: a stack, or a table as nested lists)."""
+
+    def __call__(self, value) -> bool:
+        return (is_agent(value) or callable(getattr(value, "policy", None))
+                or isinstance(value, (np.ndarray, list, tuple)))
+
+    def __str__(self) -> str:
+        return f"{AGENT}, a policy table or a move array"
+
+
+class Indices(Constraint):
+    """Position indices: an integer, or a sequence or array of them."""
+
+    def __call__(self, value) -> bool:
+        if isinstance(value, (str, bytes, bool)):
+            return False
+        try:
+            array = np.asarray(value)
+        except (TypeError, ValueError):
+            return False
+        return array.ndim <= 1 and (array.dtype.kind in "iu" or array.size == 0)
+
+    def __str__(self) -> str:
+        return "position indices (integers)"
+
+
+class Several(Constraint):
+    """A non-empty list or tuple (each item checked on its own, named by its index)."""
+
+    def __call__(self, value) -> bool:
+        return isinstance(value, (list, tuple)) and len(value) > 0
+
+    def __str__(self) -> str:
+        return "a non-empty list of agents or agents' names"
+
+
+POLICY, INDICES = Policy(), Indices()
+NAME = InstanceOf(str, what="an agent's name")
+TABLE = InstanceOf(np.ndarray, AliasSampler, what="a policy table (n_positions, n_moves) or its AliasSampler")
+TOURNAMENT = {"rules": [RULES], "player": [POLICY, NAME],
+              "opponents": [Several()],  # and each one a player
+              "games": [GAMES], "exact": [BOOL], "starts": [Options("start", "all"), INDICES],
+              "jobs": [JOBS, Options(-1)],  # -1: joblib's every worker of the backend (a Dask cluster's)
+              "max_positions": [SPACE_LIMIT], "multiset": [BOOL]}
 
 
 def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -35,12 +84,14 @@ def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.G
     Returns:
         ``(g,) int8``: 0 where ``first`` won, 1 where ``second`` won.
     """
+    validate({"space": [SPACE], "first": [TABLE], "second": [TABLE], "starts": [INDICES], "rng": [RNG]},
+             {"space": space, "first": first, "second": second, "starts": starts, "rng": rng})
     samplers = [t if isinstance(t, AliasSampler) else AliasSampler(t, space) for t in (first, second)]
     position = np.asarray(starts, dtype=np.int32)
     bad = (position <= 0) | (position >= space.n_positions)
     if bad.any():
-        raise UserError(f"games must start on non-empty positions (indices 1..{space.n_positions - 1}), "
-                         f"got {position[bad][0]}")
+        raise UserError(f"starts must be indices 1..{space.n_positions - 1} of non-empty positions (games must "
+                        f"start on one), got {position[bad][0]}")
     m = samplers[0].n_moves
     ended = np.int32(space.n_positions * m)          # offset of the sentinel ENDED
     offsets = position * np.int32(m)
@@ -73,6 +124,9 @@ def play_matches(space: Space, player, opponent, starts, games: int, rng: np.ran
         ``(2, len(starts)) int64``: row 0, the player's wins moving first from each start;
         row 1, its wins moving second.
     """
+    validate({"space": [SPACE], "player": [POLICY], "opponent": [POLICY], "starts": [INDICES], "games": [GAMES],
+              "rng": [RNG]},
+             {"space": space, "player": player, "opponent": opponent, "starts": starts, "games": games, "rng": rng})
     player, opponent = samplers_for([_table(p, space) for p in (player, opponent)], space)
     starts = np.atleast_1d(np.asarray(starts, dtype=np.int64))
     repeated = np.repeat(starts, games)
@@ -126,6 +180,8 @@ def win_probabilities(space: Space, player, opponent) -> np.ndarray:
         ``(n_positions, 2)``, or ``(k, n_positions, 2)`` for a stack: column 0 with the
         player to move, column 1 with the opponent to move.
     """
+    validate({"space": [SPACE], "player": [POLICY], "opponent": [POLICY, InstanceOf(Transitions)]},
+             {"space": space, "player": player, "opponent": opponent})
     return next(win_probabilities_each(space, player, [opponent]))
 
 
@@ -226,6 +282,10 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
     """
     from nim_evo.agents.registry import make_agent
 
+    validate(TOURNAMENT, {"rules": rules, "player": player, "opponents": opponents, "games": games, "exact": exact,
+                          "starts": starts, "jobs": jobs, "max_positions": max_positions, "multiset": multiset})
+    for i, opponent in enumerate(opponents):
+        check(f"opponents[{i}]", opponent, TOURNAMENT["player"])
     player = make_agent(player, rules) if isinstance(player, str) else player
     opponents = [make_agent(o, rules) if isinstance(o, str) else o for o in opponents]
     space = judging_space(rules, [player, *opponents], multiset, max_positions)
@@ -244,8 +304,6 @@ def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact
             mean = (first + second) / 2
             results.append(TournamentResult(name_of(opponent), 0, mean, mean, mean, first, second, True))
         return results
-    if games < 1:
-        raise UserError(f"games must be >= 1, got {games}")
     per_start = max(1, -(-games // int(weights.sum())))
     # built once per distinct table (random against random: one sampler for both seats)
     my_sampler, *samplers = samplers_for([mine] + [_table(o, space) for o in opponents], space)
@@ -293,8 +351,8 @@ def _starts(space: Space, starts) -> np.ndarray:
     idx = np.atleast_1d(np.asarray(starts, dtype=np.int64))
     bad = (idx < 1) | (idx >= space.n_positions)
     if bad.any():
-        raise UserError(f"start positions must be indices 1..{space.n_positions - 1} of non-empty "
-                         f"positions, got {idx[bad][0]}")
+        raise UserError(f"starts must be indices 1..{space.n_positions - 1} of non-empty positions, "
+                        f"got {idx[bad][0]}")
     return idx
 
 

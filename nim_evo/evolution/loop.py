@@ -35,7 +35,7 @@ import numpy as np
 from deap import base, tools
 from joblib import Parallel, delayed
 
-from nim_evo.engine.rules import Rules, rules_from_json, rules_to_json
+from nim_evo.engine.rules import RULES, Rules, rules_from_json, rules_to_json
 from nim_evo.engine.sizes import SpaceTooLarge
 from nim_evo.evaluation.heldout import seven_heaps_accuracy
 from nim_evo.evolution import cluster, fitness
@@ -51,7 +51,7 @@ CHECKPOINT_VERSION = 1
 
 CONFIG_CONSTRAINTS = {
     "genome": [Options(of=kind_names)],
-    "rules": [InstanceOf(Rules, what="a nim_evo.Rules")],
+    "rules": [RULES],
     "generations": [GENERATIONS],
     "population": [POPULATION],
     "offspring": [OFFSPRING],

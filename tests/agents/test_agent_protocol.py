@@ -89,7 +89,7 @@ def test_something_that_is_no_agent_is_told_what_an_agent_needs():
     nothing = type("Nothing", (), {})()
     for call in (lambda: tournament(BOARD, nothing, ["random"], exact=True),
                  lambda: tournament(BOARD, make_agent("random", BOARD), [nothing], games=10, seed=0)):
-        with pytest.raises(UserError, match=r"^Nothing is not an agent: an agent needs move\(piles, rng\)"):
+        with pytest.raises(UserError, match=r"^(player|opponents\[0\]) must be an agent \(with move\(piles, rng\)"):
             call()
 
 
