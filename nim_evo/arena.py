@@ -19,8 +19,8 @@ if __name__ == "__main__":  # Ctrl-C during the imports below: one line
 import sys
 from pathlib import Path
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_writable, command,
-                              list_games, prog, refuse_overwrite, rules_from_args)
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_folder,
+                              check_writable, command, list_games, printable, prog, refuse_overwrite, rules_from_args)
 from nim_evo.console.opponents import resolve_saying
 from nim_evo.console.text import middle, wrapped
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS, space_size, tabulable
@@ -68,14 +68,14 @@ def main(argv) -> int:
     save_figure(draw_arena(result), out / "arena.png")
     if not args.quiet:
         print(format_table(result))
-    print(out / "arena.csv")
-    print(out / "arena.png")
+    print(printable(out / "arena.csv"))
+    print(printable(out / "arena.png"))
     return 0
 
 
 def format_table(result) -> str:
     """The matrix as text within :data:`~nim_evo.console.text.WIDTH` columns for up to 11 players:
-    a numbered row per player (names cut in the middle past 24 characters), the columns by
+    a numbered row per player (names printable and cut in the middle past 24 characters), the columns by
     number, each cell its row's win rate; the widest 95% interval is stated once (every cell's
     is in arena.csv)."""
     import numpy as np
@@ -121,9 +121,11 @@ def _rules(args):
 def _out_dir(args, rules) -> Path:
     if args.out:
         out = Path(args.out)
+        check_folder(out, "--out names the folder for arena.csv and arena.png", itself=True)
         for name in OUTPUTS:
             refuse_overwrite(out / name, args.force)
         return out
+    check_folder(Path("runs"), "the arena writes to a folder in runs (or name one with --out)", itself=True)
     base = f"arena-{rules.name}-" + ("exact" if args.exact else f"seed{args.seed}")
     n = 1
     while any((Path("runs") / (base if n == 1 else f"{base}-{n}") / name).exists() for name in OUTPUTS):

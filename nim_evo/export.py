@@ -15,10 +15,14 @@ if __name__ == "__main__":  # Ctrl-C during the imports below: one line
     from nim_evo.cli.interrupt import quiet_until_main
     quiet_until_main()
 
+import copy
 import sys
 from pathlib import Path
 
-from nim_evo.cli.args import Parser, UsageError, command, prog
+from nim_evo.cli.args import Parser, UsageError, check_folder, command, printable, prog
+from nim_evo.console.text import middle
+
+NAME = 60  # the most of a champion's name (its file's own words) the closing line shows
 
 
 def build_parser() -> Parser:
@@ -37,24 +41,31 @@ def main(argv) -> int:
     page = Path(args.html)
     if page.suffix.lower() not in (".html", ".htm"):
         raise UsageError(f"--html names the page to write; its name must end in .html, got {args.html!r}")
+    check_folder(page, "--html must name a page in a folder")
     if page.exists() and not args.force:
         raise UsageError(f"{page} exists; use --force to replace it, or name another --html page")
     if page.is_dir():
         raise UsageError(f"{page} is a directory; --html names the page file to write")
-    from nim_evo.evaluation.strategy import load_strategy
+    from nim_evo.evaluation.strategy import check_metadata, check_run_config, load_strategy
     from nim_evo.io import atomic_write_text, read_json
     from nim_evo.web.page import build_page, champion_facts, history_svg
 
     agent = load_strategy(args.strategy)
-    data = read_json(args.strategy)  # (a readable strategy file: load_strategy read it)
+    if not str(getattr(agent, "name", "")).isprintable():  # a genome's name is its file's: the page shows it too
+        agent = copy.copy(agent)
+        agent.name = printable(agent.name)
+    data = check_metadata(args.strategy, read_json(args.strategy))  # what the page says of it, checked as read
     run_config = history = None
     if args.run is not None:
         history = history_svg(args.run)
-        run_config = read_json(Path(args.run) / "config.json")
+        config_path = Path(args.run) / "config.json"
+        run_config = check_run_config(config_path, read_json(config_path))
         _check_same_run(args.strategy, data.get("run_config"), args.run, run_config)
-    text = build_page(agent, champion_facts(args.strategy, data, agent, run_config), history)
+    facts = {key: printable(value) for key, value in champion_facts(args.strategy, data, agent, run_config).items()}
+    text = build_page(agent, facts, history)
     atomic_write_text(page, text, replace=args.force)
-    print(f"{page}: open it in a browser to play {agent.rules.name} against {getattr(agent, 'name', 'the champion')} "
+    name = getattr(agent, "name", None) or "the champion"
+    print(f"{printable(page)}: open it in a browser to play {agent.rules.name} against {middle(name, NAME)} "
           f"({len(text.encode()) // 1024:,} KiB, no network needed)")
     return 0
 

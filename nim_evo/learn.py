@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_writable, command, list_games,
-                              prog, refuse_overwrite, rules_from_args)
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_folder, check_writable,
+                              command, list_games, printable, prog, refuse_overwrite, rules_from_args)
 from nim_evo.console.progress import TrainingProgress
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import enumerable, space_size
@@ -120,12 +120,14 @@ def _learn(args, command: str) -> int:
         out = _fresh_name(Path(args.out or "genomes"), f"{args.learner}-{rules.name}-seed{args.seed}")
     else:
         out = Path(args.out)
+    check_folder(out, "--out must name a file in a folder" if args.out else
+                 "learn saves to the folder genomes (or name a file with --out)")
     if out.is_dir():
         raise UsageError(f"{out} is a directory; name a file, or end it with / to write the default name in it")
     refuse_overwrite(out, args.force)
     check_writable(out.parent)  # before training, not after
 
-    against = "self-play" if opponent is None else f"against {args.opponents} ({args.seat} seat)"
+    against = "self-play" if opponent is None else f"against {printable(args.opponents)} ({args.seat} seat)"
     if not args.quiet:
         print(f"training {args.learner} on {rules.name}: {episodes:,} games, {against}, seed {args.seed}",
               file=sys.stderr)
@@ -139,13 +141,13 @@ def _learn(args, command: str) -> int:
     save_learner(learner, out, replace=args.force, command=command, accuracy=accuracy, seconds=round(seconds, 3),
                  win_rates={r.opponent: [r.first_rate, r.second_rate] for r in results})
     if args.quiet:
-        print(out)
+        print(printable(out))
         return 0
     rate = f" ({episodes / seconds:,.0f} games/s)" if seconds > 0 and episodes else ""
     print(f"\n{args.learner} on {rules.name}: {episodes:,} games in {seconds:.1f} s{rate}")
     if opponent is not None and episodes:
         tail = won[-max(1, episodes // 10):]
-        print(f"  won {won.mean():.3f} of its training games against {args.opponents}, "
+        print(f"  won {won.mean():.3f} of its training games against {printable(args.opponents)}, "
               f"{tail.mean():.3f} of the last {len(tail):,}")
     print(f"  plays a winning move in {100 * accuracy:.2f}% of winning positions (greedy; the solver's verdict)")
     learner.stochastic = True
@@ -158,7 +160,7 @@ def _learn(args, command: str) -> int:
     if args.report:
         for line in learner.report(solution):
             print("  " + line)
-    print(f"saved to {out}\n  a strategy file: nim_evo.load_strategy(path), nim-evo play and nim-evo arena play it")
+    print(f"saved to {printable(out)}\n  a strategy file: nim_evo.load_strategy(path), nim-evo play and nim-evo arena play it")
     return 0
 
 

@@ -27,7 +27,7 @@ import os
 import sys
 from pathlib import Path
 
-from nim_evo.cli.args import (Parser, UsageError, command, prog, refuse_overwrite)
+from nim_evo.cli.args import Parser, UsageError, check_folder, command, printable, prog, refuse_overwrite
 from nim_evo.plots import FORMATS, X_AXES
 
 
@@ -69,6 +69,9 @@ def main(argv) -> int:
     if len(histories) > 1:
         check_comparable(histories)
     strategies = [load_strategy(path, stochastic=not args.greedy) for path in files]
+    if files and out is None:
+        check_folder(Path("runs"), "plot draws a strategy file's picture in runs (or name a picture with --out)",
+                     itself=True)
     written = []
     if len(runs) == 1 or args.each:
         for run, history in zip(runs, histories):
@@ -79,7 +82,7 @@ def main(argv) -> int:
     for path, agent in zip(files, strategies):
         written.append(save_figure(draw_strategy(agent, path.name), out or Path("runs") / f"policy-{path.stem}.{fmt}"))
     for path in written:
-        print(path)
+        print(printable(path))
     return 0
 
 
@@ -96,6 +99,7 @@ def _format_and_out(args) -> tuple[str, Path | None]:
         raise UsageError(f"--out {out} is a .{suffix} file but --format says {args.format}")
     fmt = suffix or args.format or "png"
     out = out if suffix else out.with_name(out.name + f".{fmt}")
+    check_folder(out, "--out must name a picture in a folder")
     refuse_overwrite(out, args.force)
     return fmt, out
 

@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, list_games, printable,
-                              prog, report_error, rules_from_args)
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_folder, list_games,
+                              printable, prog, report_error, rules_from_args)
 from nim_evo.cli.interrupt import at_main
 from nim_evo.evolution import cluster
 from nim_evo.plots import FORMATS
@@ -131,14 +131,14 @@ def _main(argv: list) -> int:
     except cluster.ClusterError as error:
         run_dir = where.get("run_dir")
         saved = f"; the run is saved at its last generation: continue with {_resume(where)}" if run_dir else ""
-        print(f"nim_evo: error: {printable(str(error))}{saved}", file=sys.stderr)  # the bar closed: a fresh line
+        print(f"nim_evo: error: {printable(f'{error}{saved}')}", file=sys.stderr)  # the bar closed: a fresh line
         return 1
     except (UserError, OSError) as error:  # OSError: a disk or file-system problem
         return report_error(error)
     except KeyboardInterrupt:
         run_dir = where.get("run_dir")
         hint = f"; continue with {_resume(where)}" if run_dir and run_dir.checkpoint_path.exists() else ""
-        print(f"\nnim_evo: interrupted{hint}", file=sys.stderr)
+        print(f"\nnim_evo: interrupted{printable(hint)}", file=sys.stderr)
         return 130
 
 
@@ -165,11 +165,17 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
                  if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
         if given:
             raise UsageError(f"--resume continues a run as it was configured; drop --{given[0].replace('_', '-')}")
+        if args.genomes_dir:
+            check_folder(args.genomes_dir, "--genomes-dir names the folder the champion is exported to", itself=True)
         where["run_dir"] = RunDir(args.resume)
         return api.Evolution.resume(args.resume, args.generations, genomes_dir=args.genomes_dir, force=args.force,
                                     jobs=jobs, command=args.command, quiet=args.quiet)
     config = config_from_args(args)
     genomes_dir = Path(args.genomes_dir or "genomes")
+    check_folder(genomes_dir, "--genomes-dir names the folder the champion is exported to" if args.genomes_dir else
+                 "run exports the champion to the folder genomes (or name another with --genomes-dir)", itself=True)
+    check_folder(args.out or "runs", "--out names the run's folder" if args.out else
+                 "run writes its run folder in the folder runs (or name one with --out)", itself=True)
     run_dir = where["run_dir"] = RunDir(args.out) if args.out else _fresh_run_dir(genomes_dir, config)
     export = api.export_path(genomes_dir, run_dir, config)
     return api.Evolution.begin(config, out=run_dir.path, export=export, force=args.force, jobs=jobs,
@@ -246,12 +252,12 @@ def _evolve(args, evolution: api.Evolution, began: float) -> int:
         print_summary(run, home_panel(evolution.toolbox, run.config), evolution.jobs)
         print(wrapped(times_text(started - began, evolved - started, time.perf_counter() - evolved, run.state,
                                  first)))
-        print(f"run files: {run.directory.path}/\n  config.json, logbook.csv, checkpoint.npz, hall_of_fame.json, "
+        print(f"run files: {printable(run.directory.path)}/\n  config.json, logbook.csv, checkpoint.npz, hall_of_fame.json, "
               "champion.json")
-        print(f"champion exported to {run.exported}\n  a strategy file: nim_evo.load_strategy(path), "
+        print(f"champion exported to {printable(run.exported)}\n  a strategy file: nim_evo.load_strategy(path), "
               "nim-evo play and nim-evo arena play it")
     if args.quiet:
-        print(run.exported)
+        print(printable(run.exported))
     if args.plot:
         _plot(run.directory, args.plot, args.quiet)
     return 0
@@ -264,11 +270,11 @@ def _plot(run_dir: RunDir, fmt: str, quiet: bool) -> None:
     try:
         pictures = draw_run(run_dir.path, fmt)
     except (ValueError, OSError) as error:
-        print(f"nim_evo: warning: no pictures drawn ({error}); python -m nim_evo.plot {run_dir.path} "
-              "tries again", file=sys.stderr)
+        print(printable(f"nim_evo: warning: no pictures drawn ({error}); python -m nim_evo.plot {run_dir.path} "
+                        "tries again"), file=sys.stderr)
         return
     if not quiet:
-        print("pictures: " + ", ".join(map(str, pictures)))
+        print("pictures: " + ", ".join(map(printable, pictures)))
 
 
 if __name__ == "__main__":

@@ -213,6 +213,21 @@ def _number(value) -> str:
 RENAMED_UNTIL = "0.2"  # the release that drops the old names of flags and keywords
 
 
+def printable(text) -> str:
+    """``text`` (any object, as ``str()``) as a person may be shown it: every character that is
+    not printable escaped as Python writes it in a string literal (``\\x1b``, ``\\n``, ``\\u202e``).
+
+    Everything shown that comes from a file or from input (a strategy file's ``name``, a file or
+    folder name, a run's id, an opponent's name, a line typed or piped in) goes through this
+    first: control characters (C0, DEL, C1), and with them every terminal escape sequence, cannot
+    reach a terminal or split a line, and Unicode's format characters (the bidirectional overrides
+    such as U+202E, zero-width characters), separators other than the space, surrogates (a file
+    name that is not UTF-8) and unassigned code points cannot disguise what is shown. Printable
+    text is unchanged, and ``printable(printable(x)) == printable(x)``. (The lowest layer's: the
+    commands, the console summaries and the pictures' labels all use this one.)"""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in str(text))
+
+
 def renamed_keyword(old: str, old_value, new: str, new_value):
     """A keyword's value under its new name or, with a ``DeprecationWarning``, under its old
     one (old names work until :data:`RENAMED_UNTIL`); both given is a :class:`UserError`."""

@@ -14,7 +14,8 @@ from nim_evo.cli.interrupt import at_main
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
 from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS
 from nim_evo.io import check_writable  # noqa: F401 (the commands' file check is the library's)
-from nim_evo.validation import RENAMED_UNTIL, KeywordError, ParameterError, UserError, check, usable_jobs
+from nim_evo.validation import (RENAMED_UNTIL, KeywordError, ParameterError, UserError, check, printable,
+                                usable_jobs)
 
 
 class UsageError(UserError):
@@ -168,6 +169,23 @@ def refuse_overwrite(path: Path, force: bool) -> None:
         raise UsageError(error.command) from None
 
 
+def check_folder(path, need: str, itself: bool = False) -> None:
+    """A one-line :class:`UsageError` if a file (or anything else that is no folder) stands where
+    ``path`` needs a folder: at the nearest of its parent folders that exists, and with ``itself``
+    (``path`` names a folder to write in) at ``path``. ``need`` says what the path is for::
+
+        check_folder("f.txt/page.html", "--html must name a page in a folder")
+        # UsageError: f.txt is not a folder: --html must name a page in a folder
+
+    (Python's own words would be ``File exists (f.txt)`` or ``Not a directory``.)"""
+    path = Path(path)
+    for folder in ([path] if itself else []) + list(path.parents):
+        if folder.is_dir():
+            return
+        if folder.exists() or folder.is_symlink():  # a file, a dangling link, a device
+            raise UsageError(f"{folder} is not a folder: {need}")
+
+
 def report_error(error: BaseException) -> int:
     """Print a usage, value or file-system error in one line; return exit status 2.
 
@@ -199,8 +217,3 @@ def shortened(line: str, limit: int = 400) -> str:
     head, tail = limit * 2 // 3, limit // 3
     return f"{line[:head]} ... ({len(line) - head - tail:,} characters) ... {line[-tail:]}"
 
-
-def printable(text: str) -> str:
-    """``text`` with control characters escaped (``\\n``, ``\\x00``): a file name holding a newline
-    cannot split an error over two lines, nor send a terminal escape sequence."""
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)

@@ -17,6 +17,7 @@ from nim_evo.engine.game import play_game
 from nim_evo.engine.rules import Move, Position, Rules
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import enumerable, space_for
+from nim_evo.validation import printable
 
 MAX_MARKS = 40
 HUMAN_FIRST = ("you", "computer", "random", "alternate")
@@ -185,7 +186,9 @@ def _human_game(console: Console, rules: Rules, agent, name: str, you_first: boo
 
 
 def play_human(console: Console, rules: Rules, agent, name: str, first: str | None, rng) -> int:
-    """Games of you against ``agent`` until you stop; the exit status."""
+    """Games of you against ``agent`` until you stop; the exit status. ``name`` is shown
+    printable (:func:`~nim_evo.validation.printable`): a file's name may hold anything."""
+    name = printable(name)
     console.say(describe(rules))
     console.say(f"You play against {name}. Type help to see how to move.")
     game = 0
@@ -217,7 +220,9 @@ def _watch(console: Console, rules: Rules, record, names, game: int) -> None:
 
 def play_computers(console: Console, rules: Rules, players, names, games: int, first: str, watch: bool,
                    rng) -> int:
-    """``games`` games between two agents; prints the wins of each in total and by seat."""
+    """``games`` games between two agents; prints the wins of each in total and by seat
+    (``names`` shown printable, :func:`~nim_evo.validation.printable`)."""
+    names = [printable(name) for name in names]
     console.say(describe(rules))
     seats = {"strategy": f"{names[0]} always first", "other": f"{names[1]} always first",
              "alternate": f"taking turns to start, {names[0]} first", "random": "a coin decides who starts"}

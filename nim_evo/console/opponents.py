@@ -9,6 +9,7 @@ from nim_evo.console.progress import TrainingProgress
 from nim_evo.engine.rules import Rules
 from nim_evo.evaluation import opponents
 from nim_evo.learners import LEARNERS
+from nim_evo.validation import printable
 
 
 def resolve_saying(spec: str, rules: Rules, seed: int = 0, role: str = "opponent", quiet: bool = False):
@@ -18,7 +19,7 @@ def resolve_saying(spec: str, rules: Rules, seed: int = 0, role: str = "opponent
         return opponents.resolve(spec, rules, seed)
     cached = opponents.cached_path(spec, rules, seed)
     episodes = LEARNERS[spec].episodes
-    what = f"loaded from {cached}" if cached.exists() else f"training {episodes:,} self-play games, seed {seed}"
+    what = f"loaded from {printable(cached)}" if cached.exists() else f"training {episodes:,} self-play games, seed {seed}"
     print(f"learned {role} {spec} for {rules.name}: {what}", file=sys.stderr)
     if cached.exists():
         return opponents.resolve(spec, rules, seed)

@@ -16,6 +16,8 @@ import time
 
 from tqdm import tqdm
 
+from nim_evo.validation import printable
+
 
 class _Bar:
     """``total`` steps, ``done`` of them before this session (a resumed run starts there);
@@ -92,7 +94,7 @@ class Progress(_Bar):
     ceiling: float | None = None  # the most possible against the panel, shown beside the best
 
     def update(self, record: dict, opponents) -> None:
-        wins = " ".join(f"{name} {record[name]:.3f}" for name in opponents)
+        wins = " ".join(f"{printable(name)} {record[name]:.3f}" for name in opponents)  # names from files too
         accuracy = record.get("accuracy")
         acc = "" if accuracy is None or accuracy != accuracy else f", acc {100 * accuracy:.1f}%"
         of = "" if self.ceiling is None else f" of ≤{self.ceiling:.4f}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from nim_evo.validation import printable
+
 
 class EndOfInput(Exception):
     """The input ended at a prompt."""
@@ -9,7 +11,8 @@ class EndOfInput(Exception):
 
 class Console:
     """The session's streams: :meth:`say` writes a line, :meth:`ask` prompts and reads one (echoed
-    when the input is not a terminal, so a piped session reads like a played one)."""
+    when the input is not a terminal, so a piped session reads like a played one; echoed
+    printable, :func:`~nim_evo.validation.printable`: piped input sends no escape sequence on)."""
 
     def __init__(self, stdin, stdout):
         self.stdin, self.stdout = stdin, stdout
@@ -29,5 +32,5 @@ class Console:
             raise EndOfInput
         line = line.rstrip("\r\n")
         if self.echo:
-            self.say(line)
+            self.say(printable(line))
         return line.strip()

@@ -1,15 +1,24 @@
-"""Text that fits: names shortened in the middle, lines wrapped to the width tables keep to."""
+"""Text that fits: names shortened in the middle, lines wrapped to the width tables keep to.
+
+Names come from files and from input, so what shows them makes them printable first
+(:func:`~nim_evo.validation.printable`, the one helper every layer uses: control characters and
+escape sequences shown escaped, ``\\x1b``); :func:`middle` does it itself.
+"""
 
 from __future__ import annotations
 
 import textwrap
 
+from nim_evo.validation import printable
+
 WIDTH = 100  # the columns every table and summary line of the commands fits in
 
 
 def middle(name: str, width: int) -> str:
-    """``name`` in at most ``width`` characters, cut in the middle (``genomes/qua~seed0.json``):
-    both ends tell names apart (a folder, a board, a seed), and files keep the full name."""
+    """``name``, printable (:func:`~nim_evo.validation.printable`), in at most ``width``
+    characters, cut in the middle (``genomes/qua~seed0.json``): both ends tell names apart (a
+    folder, a board, a seed), and files keep the full name."""
+    name = printable(name)
     if len(name) <= width:
         return name
     head = (width - 1) // 2

@@ -1,4 +1,5 @@
-"""Load a saved strategy, an exported genome or a trained learner, as a playable agent."""
+"""Load a saved strategy, an exported genome or a trained learner, as a playable agent, and
+check what the file says about itself (:func:`check_metadata`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,17 @@ from nim_evo.agents.base import PositionalAgent
 from nim_evo.engine.rules import RULES, Rules
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document, get_kind
 from nim_evo.io import read_json
-from nim_evo.validation import BOOL, PATH, UserError, validate
+from nim_evo.validation import (BOOL, GENERATIONS, PATH, POPULATION, PROBABILITY, SEED, InstanceOf, Names, UserError,
+                                validate)
+
+# What a strategy file says about itself that nim_evo shows or uses (export's page, a genome's
+# name), each with what it may be; an absent field (or null) is one the file does not state.
+METADATA = {"name": [None, InstanceOf(str, what="a string")],
+            "run": [None, InstanceOf(str, what="a string")],
+            "accuracy": [None, PROBABILITY],
+            "run_config": [None, InstanceOf(dict, what="a JSON object")]}
+# ... and of the run it comes from (its ``run_config``, or a run directory's ``config.json``)
+RUN_METADATA = {"seed": [SEED], "generations": [GENERATIONS], "population": [POPULATION], "opponents": [Names()]}
 
 
 def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) -> PositionalAgent:
@@ -23,22 +34,24 @@ def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) ->
         stochastic: a learner plays greedily (its best move, ties uniformly) unless this
             asks for its own sampling rule; genomes are deterministic either way.
     Raises:
-        ValueError: one line saying what is wrong with the file, or that its rules differ.
+        UserError: one line saying what is wrong with the file (its metadata included, see
+            :func:`check_metadata`), or that its rules differ.
     """
     from nim_evo.learners.files import LEARNER_FORMAT, learner_from_document
 
     validate({"path": [PATH], "rules": [None, RULES], "stochastic": [BOOL]},
              {"path": path, "rules": rules, "stochastic": stochastic})
     data = read_json(path)
+    if data.get("format") not in (LEARNER_FORMAT, GENOME_FORMAT):
+        raise UserError(f"{path} is not a nim_evo genome or trained learner")
+    check_metadata(path, data)
     if data.get("format") == LEARNER_FORMAT:
         agent = learner_from_document(data, str(path), stochastic)
         verb = "trained"
-    elif data.get("format") == GENOME_FORMAT:
+    else:
         kind, genes, file_rules = genome_from_document(data, source=str(path))
         agent = GenomeAgent(kind, genes, file_rules, name=data.get("name") or Path(path).stem)
         verb = "evolved"
-    else:
-        raise UserError(f"{path} is not a nim_evo genome or trained learner")
     if rules is None or rules == agent.rules:
         return agent
     if isinstance(agent, GenomeAgent) and get_kind(agent.kind).board_free:  # it plays any board of its family
@@ -52,3 +65,48 @@ def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) ->
 def _family(rules: Rules) -> str:
     cap = f"a cap of {rules.max_take}" if rules.max_take else "no cap"
     return f"{'misère' if rules.misere else 'normal'} play with {cap}"
+
+
+def check_metadata(path, data: dict) -> dict:
+    """``data``, the strategy file ``path`` as read, once what it says about itself is checked:
+    the fields of :data:`METADATA` and, in its ``run_config``, those of :data:`RUN_METADATA`.
+
+    One policy for every one of them: a field that is absent (or null) is one the file does
+    not state, and whoever shows it leaves it out; a field that is there but of another type
+    or out of range (``"accuracy": "high"``, ``[1]``, ``10**400``; ``"opponents": 5`` or a
+    string where a list of names belongs) is a :class:`UserError` naming the file and the
+    field. Never a traceback, and never a wrong field silently shown or silently dropped:
+    nim_evo writes these fields itself, so a wrong one means a damaged or edited file, and the
+    person hears so. Strings are kept as written: whatever shows them makes them printable
+    (:func:`nim_evo.validation.printable`; HTML-escaped on a page)."""
+    _check_fields(path, "", METADATA, data)
+    if data.get("run_config") is not None:
+        check_run_config(path, data["run_config"], "run_config.")
+    return data
+
+
+def check_run_config(path, config: dict, prefix: str = "") -> dict:
+    """``config``, a run's configuration read from ``path`` (a run directory's ``config.json``,
+    or a strategy file's ``run_config``, ``prefix`` naming it), once the fields shown of it
+    (:data:`RUN_METADATA`) are checked; the policy of :func:`check_metadata`."""
+    if not isinstance(config, dict):
+        raise UserError(f"{path}: {prefix.rstrip('.') or 'its configuration'} must be a JSON object, "
+                        f"got {_shown(config)}")
+    _check_fields(path, prefix, {key: [None, *allowed] for key, allowed in RUN_METADATA.items()}, config)
+    return config
+
+
+def _check_fields(path, prefix: str, constraints: dict, data: dict) -> None:
+    for key, allowed in constraints.items():
+        value = data.get(key)
+        if not any(value is None if c is None else c(value) for c in allowed):
+            what = " or ".join(str(c) for c in allowed if c is not None)
+            raise UserError(f"{path}: {prefix}{key} must be {what}, got {_shown(value)}")
+
+
+def _shown(value) -> str:
+    """A value as an error quotes it: short, and a huge integer by its size (its digits are of no use)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {len(str(value)):,} digits" if value.bit_length() < 14_000 else "a huge integer"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

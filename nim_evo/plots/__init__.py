@@ -6,6 +6,8 @@ in inches at :data:`DPI`, and constrained layout keeps titles, labels and legend
 a PNG is always ``width * DPI`` by ``height * DPI`` pixels, at most :data:`MAX_PIXELS`.
 :func:`save_figure` writes atomically. Axes that count (evaluations, games, objects) read
 :func:`count_formatter`'s plain labels (``250k``, ``1.5M``), never an offset like ``1e6``.
+Every name drawn (a run's id, an opponent's or a strategy file's name) goes through
+:func:`plain`: it is drawn as written, never read as a formula.
 """
 
 from __future__ import annotations
@@ -14,13 +16,24 @@ import io
 from pathlib import Path
 
 from nim_evo.io import atomic_write_bytes
-from nim_evo.validation import UserError
+from nim_evo.validation import UserError, printable
 
 DPI = 100
 FORMATS = ("png", "svg", "pdf")
 # a fitness history's x axes, and their labels
 X_AXES = {"generations": "generation", "evaluations": "evaluations (cumulative)", "games": "games played (cumulative)"}
 MAX_PIXELS = (4000, 4000)  # the biggest picture nim_evo draws, width and height: figures scaled to a board stop here
+
+
+def plain(text) -> str:
+    """``text`` (a name from a file or from input) as a label matplotlib draws character for
+    character: printable (:func:`~nim_evo.validation.printable`: no control character, no
+    line break of its own) and with every ``$`` escaped (``\\$``), so that no name is read as
+    mathtext, where ``a$^$b`` would be an error at drawing time and ``x$\\alpha$`` a Greek
+    letter. (``Text(parse_math=False)`` would say the same, but not for the tick labels
+    matplotlib makes as it draws, nor inside a legend.) matplotlib draws ``\\$`` as ``$``
+    wherever the text holds no unescaped ``$``, as a label made of plain pieces never does."""
+    return printable(text).replace("$", "\\$")
 
 
 def new_figure(width: float, height: float):

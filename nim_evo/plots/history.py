@@ -30,7 +30,7 @@ from matplotlib.ticker import MaxNLocator, ScalarFormatter
 from nim_evo.engine.rules import Rules, rules_from_json
 from nim_evo.evolution.loop import Config
 from nim_evo.evolution.rundir import OPTIONAL_COLUMNS, read_config, read_logbook
-from nim_evo.plots import X_AXES, count_formatter, new_figure
+from nim_evo.plots import X_AXES, count_formatter, new_figure, plain
 from nim_evo.validation import UserError
 
 SIZE = (11.0, 10.0)
@@ -137,9 +137,9 @@ def draw_history(histories: list[History], x: str = "generations"):
             style = _OPPONENT_STYLES[o % len(_OPPONENT_STYLES)]
             rates.plot(xs, c[opponent], linestyle=style, color=f"C{o % 10}" if single else color,
                        linewidth=_width(o, len(opponents), 2.6) if single else width,
-                       label=_short(opponent) + _same_as(c, history.opponents, k) if single else None)
+                       label=plain(_short(opponent) + _same_as(c, history.opponents, k)) if single else None)
         if np.isfinite(c["accuracy"]).any():
-            accuracy.plot(xs, 100 * c["accuracy"], color=color, linewidth=width, label=label)
+            accuracy.plot(xs, 100 * c["accuracy"], color=color, linewidth=width, label=plain(label))
         if "heldout" in c and single:  # a board-free genome: also on the board it never saw
             accuracy.plot(xs, 100 * c["heldout"], "--", color=color, linewidth=1.3,
                           label="on 1-3-5-7-9-11-13 (never trained on)")
@@ -154,11 +154,13 @@ def draw_history(histories: list[History], x: str = "generations"):
     rates.set_ylabel("best individual's\nwin rate")
     rates.set_ylim(-0.03, 1.03)
     rates.grid(alpha=0.3)
-    if single:
-        rates.legend(title="opponent", **_OUTSIDE)
+    if single:  # handles given: a label such as "_x" (a file _x.json) is shown, not taken for "no label"
+        lines = rates.get_lines()
+        rates.legend(lines, [line.get_label() for line in lines], title="opponent", **_OUTSIDE)
     else:
         rates.legend([Line2D([], [], color="0.3", linestyle=_OPPONENT_STYLES[k % len(_OPPONENT_STYLES)])
-                      for k in range(len(opponents))], [_short(o) for o in opponents], title="opponent", **_OUTSIDE)
+                      for k in range(len(opponents))], [plain(_short(o)) for o in opponents], title="opponent",
+                     **_OUTSIDE)
     if single and "heldout" in histories[0].columns:
         handles, names = accuracy.get_legend_handles_labels()
         accuracy.legend(handles[1:], names[1:], **_OUTSIDE)
@@ -167,7 +169,7 @@ def draw_history(histories: list[History], x: str = "generations"):
     accuracy.grid(alpha=0.3)
     unsolved = [h.run_id for h in histories if not np.isfinite(h.columns["accuracy"]).any()]
     if unsolved:
-        accuracy.text(0.01, 0.5, "not measured (board too big to solve): " + ", ".join(unsolved),
+        accuracy.text(0.01, 0.5, plain("not measured (board too big to solve): " + ", ".join(unsolved)),
                       transform=accuracy.transAxes, fontsize="small", color="0.4")
     accuracy.set_xlabel(X_AXES[x])
     accuracy.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -175,7 +177,8 @@ def draw_history(histories: list[History], x: str = "generations"):
     if single and x == "generations":
         _second_axis(fitness, histories[0])
     if not single:
-        figure.legend([Line2D([], [], color=c, linewidth=_width(r, len(colors))) for r, c in enumerate(colors)], labels,
+        figure.legend([Line2D([], [], color=c, linewidth=_width(r, len(colors))) for r, c in enumerate(colors)],
+                      [plain(label) for label in labels],
                       loc="outside lower center", ncols=min(3, len(labels)), fontsize="small",
                       title="run (each drawn thinner than the one before: lines that coincide all show)")
     figure.suptitle(_title(histories), fontsize="large")
@@ -302,20 +305,21 @@ def _setting(history: History, key: str) -> str | None:
 
 
 def _title(histories: list[History]) -> str:
+    """The figure's title, two lines, its names from files :func:`~nim_evo.plots.plain`."""
     if len(histories) == 1:
         h = histories[0]
         fit = h.config.get("fitness", "exact")
-        return (f"Evolution of a {h.genome} genome on {h.rules.name}, seed {h.seed}\n"
-                f"against {', '.join(map(_short, h.opponents))}; {fit} fitness; population {h.config.get('population')}, "
-                f"{h.config.get('offspring')} offspring per generation")
+        return (plain(f"Evolution of a {h.genome} genome on {h.rules.name}, seed {h.seed}") + "\n" +
+                plain(f"against {', '.join(map(_short, h.opponents))}; {fit} fitness; population "
+                      f"{h.config.get('population')}, {h.config.get('offspring')} offspring per generation"))
     boards = list(dict.fromkeys(h.rules.name for h in histories))
     kinds = list(dict.fromkeys(h.genome for h in histories))
     where = f"on {boards[0]}" if len(boards) == 1 else "on " + ", ".join(boards)
     trained, _, starts = histories[0].fitness_definition()
     measured = "" if list(trained) == boards else f" on {', '.join(trained)}"
-    return (f"{len(histories)} runs {where}: {', '.join(kinds)} genome{'s' if len(kinds) > 1 else ''}\n"
-            f"the same fitness for all: win rate{measured} against {', '.join(map(_short, histories[0].opponents))}, "
-            f"from {_STARTS[starts]}")
+    return (plain(f"{len(histories)} runs {where}: {', '.join(kinds)} genome{'s' if len(kinds) > 1 else ''}") + "\n" +
+            plain(f"the same fitness for all: win rate{measured} against "
+                  f"{', '.join(map(_short, histories[0].opponents))}, from {_STARTS[starts]}"))
 
 
 def _not_a_run(folder: Path) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.plots import new_figure
+from nim_evo.plots import new_figure, plain
 
 
 def figure_size(n: int) -> tuple[float, float]:
@@ -31,8 +31,9 @@ def draw_arena(result):
             text = f"{rate:.3f}" if result.exact else f"{rate:.3f}\n[{result.low[i, j]:.3f}, {result.high[i, j]:.3f}]"
             axes.text(j, i, text, ha="center", va="center", fontsize=small,
                       color="white" if rate < 0.15 or rate > 0.85 else "black")
-    axes.set_xticks(range(n), result.names, rotation=30 if n > 3 else 0, ha="right" if n > 3 else "center")
-    axes.set_yticks(range(n), [f"{name}\n(mean {mean:.3f})" for name, mean in zip(result.names, result.mean_rates())])
+    names = [plain(name) for name in result.names]  # names of files: drawn as written, never as mathtext
+    axes.set_xticks(range(n), names, rotation=30 if n > 3 else 0, ha="right" if n > 3 else "center")
+    axes.set_yticks(range(n), [f"{name}\n(mean {mean:.3f})" for name, mean in zip(names, result.mean_rates())])
     axes.set_xlabel("opponent")
     axes.set_ylabel("player")
     axes.tick_params(labelsize=small)

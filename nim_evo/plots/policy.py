@@ -23,7 +23,7 @@ from matplotlib.patches import Patch
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
 from nim_evo.genomes import GenomeAgent
-from nim_evo.plots import DPI, MAX_PIXELS, count_formatter, new_figure
+from nim_evo.plots import DPI, MAX_PIXELS, count_formatter, new_figure, plain
 from nim_evo.validation import UserError
 
 HEAP_SIZE = (11.0, 5.5)
@@ -38,7 +38,8 @@ MAX_BAR_TAKES, MAX_BAR_HEAPS = 12, 60  # beyond, one heap is drawn as a map of h
 
 
 def draw_policy(agent, title: str):
-    """The policy picture of ``agent`` (anything with ``rules`` and ``policy(space)``).
+    """The policy picture of ``agent`` (anything with ``rules`` and ``policy(space)``), under
+    ``title``, drawn as matplotlib reads it (names in it made :func:`~nim_evo.plots.plain`).
 
     Raises:
         UserError: if the board is too big to enumerate and solve.
@@ -61,7 +62,7 @@ def draw_strategy(agent, name: str):
     else:
         what = f"{agent.name} learner (from {agent.source}), {agent.games_played:,} games, " + \
                ("its sampling rule" if agent.stochastic else "greedy")
-    return draw_policy(agent, f"{name}: {what}, on {agent.rules.name}")
+    return draw_policy(agent, plain(f"{name}: {what}, on {agent.rules.name}"))
 
 
 def verdicts(solution, table: np.ndarray) -> np.ndarray:

@@ -6,10 +6,10 @@ import sys
 from pathlib import Path
 
 from nim_evo.evaluation.strategy import load_strategy
-from nim_evo.plots import save_figure
+from nim_evo.plots import plain, save_figure
 from nim_evo.plots.history import draw_history, load_history
 from nim_evo.plots.policy import draw_policy
-from nim_evo.validation import UserError
+from nim_evo.validation import UserError, printable
 
 
 def draw_run(run_dir, fmt: str = "png", x: str = "generations", history=None, out=None,
@@ -26,9 +26,9 @@ def draw_run(run_dir, fmt: str = "png", x: str = "generations", history=None, ou
             if not champion.exists():
                 raise UserError("the run has no champion yet (it has not finished)")
             agent = load_strategy(champion)
-            title = (f"Champion of {history.run_id}: {history.genome} genome on {history.rules.name}, "
-                     f"seed {history.seed}")
+            title = plain(f"Champion of {history.run_id}: {history.genome} genome on {history.rules.name}, "
+                          f"seed {history.seed}")
             written.append(save_figure(draw_policy(agent, title), run_dir / f"policy.{fmt}"))
         except UserError as error:  # no champion yet, a damaged file, a board too big to draw
-            print(f"nim_evo: no policy picture for {run_dir}: {error}", file=sys.stderr)
+            print(printable(f"nim_evo: no policy picture for {run_dir}: {error}"), file=sys.stderr)
     return written

@@ -98,7 +98,7 @@ def test_an_existing_or_unwritable_out_is_refused_before_training(tmp_path, caps
     blocker = tmp_path / "file"
     blocker.write_text("")
     assert main(["--learner", "td", "--game", "2-3", "--games", "10", "--out", str(blocker / "x.json")]) == 2
-    assert f"{blocker} is not a directory" in capsys.readouterr().err
+    assert f"{blocker} is not a folder" in capsys.readouterr().err
 
 
 def test_module_entry_point(tmp_path):
