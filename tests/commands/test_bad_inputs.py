@@ -63,6 +63,11 @@ def workdir(tmp_path_factory):
     (root / "picture.png").write_bytes(b"\x89PNG not really")
     (root / "loop.json").symlink_to("loop.json")
     (root / "dangling.json").symlink_to("nowhere.json")
+    genome = json.loads((root / "genomes" / "run-table.json").read_text())
+    (root / "word-accuracy.json").write_text(json.dumps({**genome, "accuracy": "high"}))
+    (root / "string-opponents.json").write_text(json.dumps({**genome, "run_config": {**genome["run_config"],
+                                                                                      "opponents": "abc"}}))
+    (root / "f.txt").write_text("a file where a folder is needed")
     return root
 
 
@@ -204,6 +209,18 @@ CASES = [
     ("export", ["--html", "page.html", TABLE, "--run", "genomes"]),
     ("export", ["--html", "page.html", TABLE, "--run", ""]),
     ("export", ["--html", "page.html", RULES, "--run", "run"]),
+    # what a file says of itself, checked where it is read; names shown printable; a file for a folder
+    ("export", ["--html", "page.html", "word-accuracy.json"]),
+    ("export", ["--html", "page.html", "string-opponents.json"]),
+    ("play", ["string-opponents.json"]),
+    ("arena", ["random", "word-accuracy.json"]),
+    ("play", ["\x1b]0;pwned\x07\x1b[2J.json"]),
+    ("arena", ["random", "\u202eevil\x9b.json"]),
+    ("export", ["--html", "f.txt/page.html", TABLE]),
+    ("plot", [TABLE, "--out", "f.txt/picture.png"]),
+    ("arena", ["random", "nimsum", "--out", "f.txt/arena"]),
+    ("learn", ["--learner", "wincount", "--game", "2-3-4", "--games", "5", "--out", "f.txt/learner.json"]),
+    ("run", [*SMALL, "--out", "f.txt/run", "--genomes-dir", "elsewhere"]),
 ]
 
 
