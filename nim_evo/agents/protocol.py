@@ -30,17 +30,21 @@ plays has no table: it plays on the scalar path only.
 
 from __future__ import annotations
 
+import sys
+import time
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from nim_evo.agents.player import Player, PositionalAgent, index_of, is_order_blind, name_of
 from nim_evo.engine.rules import RULES, Move, Position, Rules
-from nim_evo.validation import AgentError, Constraint, UserError, check
+from nim_evo.validation import AgentError, Constraint, UserError, check, printable
 
 __all__ = ["Agent", "as_player", "compiled", "is_agent", "name_of"]
 
 PROBES = (1, 2)  # the seeds of the two generators a move-only agent is asked with
+SLOW = 10.0  # seconds: a person's agent asked at every position for longer is said to be slow, with an estimate
+BATCH = 4096  # positions asked at once, at most
 NEEDS = ("an agent needs move(piles, rng) -> (pile, count), and distribution(piles) -> [((pile, count), "
          "probability), ...] to be evaluated exactly whatever its randomness")
 
@@ -110,6 +114,31 @@ class _Adapted(Player):
         self.name = name_of(agent)
         self.order_blind = is_order_blind(agent)
 
+    def move_probabilities(self, positions):
+        """The agent's rows, asked in batches that double in size: once a second has passed,
+        if the rest would take more than :data:`SLOW` seconds, one line on stderr says how long
+        (a person's agent is asked at every position of the board before a game is played)."""
+        positions = np.asarray(positions, dtype=np.int64)
+        if len(positions) <= 1:
+            return self._rows(positions)
+        rows, done, size, began, told = [], 0, 1, time.perf_counter(), False
+        while done < len(positions):
+            rows.append(self._rows(positions[done:done + size]))
+            done += len(rows[-1])
+            elapsed = time.perf_counter() - began
+            if not told and elapsed >= 1 and done < len(positions):
+                left = elapsed / done * (len(positions) - done)
+                told = True
+                if left > SLOW:
+                    print(f"nim_evo: {printable(self.name)} takes {elapsed / done:.2g} s a position: asking it at "
+                          f"{len(positions):,} positions of {self.rules.name} takes about {_duration(left)} more",
+                          file=sys.stderr, flush=True)
+            size = min(2 * size, BATCH)
+        return np.concatenate(rows)
+
+    def _rows(self, positions):
+        raise NotImplementedError
+
     def _ask(self, question: str, *args):
         """The agent's answer; its own exceptions as an :class:`AgentError` (a person's input,
         a :class:`UserError` it raises, passes as it is)."""
@@ -125,8 +154,7 @@ class _Adapted(Player):
 class ProbabilitiesAgent(_Adapted):
     """A duck-typed agent with ``move_probabilities``: its answer, checked for shape."""
 
-    def move_probabilities(self, positions):
-        positions = np.asarray(positions, dtype=np.int64)
+    def _rows(self, positions):
         table = np.asarray(self._ask("move_probabilities", positions), dtype=float)
         if table.shape != (len(positions), self.rules.n_moves):
             raise AgentError(f"{self.name}.move_probabilities answered shape {table.shape} for {len(positions)} "
@@ -136,6 +164,8 @@ class ProbabilitiesAgent(_Adapted):
 
 class DistributionAgent(_Adapted, PositionalAgent):
     """A duck-typed agent with ``distribution(piles)``, compiled as the built-in ones are."""
+
+    _rows = PositionalAgent.move_probabilities
 
     def distribution(self, piles: Position):
         piles = tuple(int(n) for n in piles)
@@ -150,6 +180,8 @@ class DistributionAgent(_Adapted, PositionalAgent):
 
 class MoveAgent(_Adapted, PositionalAgent):
     """A duck-typed agent with ``move`` only: compiled if it is deterministic (see the module)."""
+
+    _rows = PositionalAgent.move_probabilities
 
     def distribution(self, piles: Position):
         piles = tuple(int(n) for n in piles)
@@ -171,3 +203,11 @@ def _checked(player, piles: Position, move) -> Move:
     """``move`` as ``(pile, count)`` ints, an :class:`AgentError` unless it is legal at ``piles``."""
     index_of(player, piles, move)
     return int(move[0]), int(move[1])
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

@@ -6,6 +6,7 @@ truth, whether or not multisets were asked for."""
 from __future__ import annotations
 
 import csv
+import re
 import textwrap
 
 import numpy as np
@@ -221,3 +222,35 @@ def test_learn_refuses_an_order_reading_opponent_for_a_symmetric_learner_before_
                        "--out", "new/q.json"]) == 2
     assert "train it with --no-symmetry" in capsys.readouterr().err
     assert not (agents_module.parent / "new").exists()
+
+
+def test_a_slow_agent_is_said_to_be_slow_with_an_estimate_once(monkeypatch, capsys):
+    """A person's agent that takes 20 ms a move is asked at all 120 positions of 3-4-5 before a
+    game is played: one line says so, with how long it will take; a fast agent says nothing."""
+    import time
+
+    from nim_evo.agents import protocol
+
+    class Slow:
+        name = "Slowpoke"
+
+        def move(self, piles, rng):
+            time.sleep(0.01)  # asked twice a position (move-only agents are checked for determinism)
+            pile = next(k for k, n in enumerate(piles) if n)
+            return pile, 1
+
+    monkeypatch.setattr(protocol, "SLOW", 0.2)
+    rules = Rules((3, 4, 5))
+    tournament(rules, Slow(), ["random"], games=2)
+    err = capsys.readouterr().err
+    assert re.fullmatch(r"nim_evo: Slowpoke takes 0\.0\d+ s a position: asking it at 120 positions of 3-4-5 "
+                        r"takes about \d+ s more\n", err), err
+
+    class Fast(Slow):
+        name = "Fast"
+
+        def move(self, piles, rng):
+            return next(k for k, n in enumerate(piles) if n), 1
+
+    tournament(rules, Fast(), ["random"], games=2)
+    assert capsys.readouterr().err == ""
