@@ -45,7 +45,7 @@ from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import check_writable, read_json, refuse_overwrite, write_json
 from nim_evo.learners import LEARNERS, SEATS, make_learner
 from nim_evo.validation import (BOOL, EPISODES, JOBS, PATH, SEED, Constraint, InstanceOf, KeywordError, Options,
-                                UserError, check, renamed_keyword, usable_jobs, validate)
+                                UserError, check, printable, renamed_keyword, usable_jobs, validate)
 
 
 class AgentsByName(Constraint):
@@ -256,9 +256,9 @@ class Evolution:
         config, state = self.config, self.state
         if progress:
             where = f": {self.run_dir.path}" if self.run_dir is not None else ""
-            print(wrapped(f"evolving a {config.genome} genome on {config.rules.name} against "
-                          f"{', '.join(config.opponents)} ({config.fitness} fitness), {config.generations} "
-                          f"generations, seed {config.seed}{where}"), file=sys.stderr)
+            print(wrapped(printable(f"evolving a {config.genome} genome on {config.rules.name} against "
+                                    f"{', '.join(config.opponents)} ({config.fitness} fitness), {config.generations} "
+                                    f"generations, seed {config.seed}{where}")), file=sys.stderr)
             if config.fitness == "sampled":  # a win rate of 2 x games games: its 95% margin at worst (p = 1/2)
                 print(f"  sampled fitness: each win rate within about ±{1.96 * (0.125 / config.games) ** 0.5:.3f} (95%),"
                       " the best of a population's reading high", file=sys.stderr)

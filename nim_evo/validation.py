@@ -195,7 +195,7 @@ def shown(value) -> str:
         value = int(value)
         digits = len(str(abs(value))) if value.bit_length() < 1000 else int(value.bit_length() * 0.30103) + 1
         return f"{value:,}" if digits <= 30 else f"an integer of about {digits:,} digits"
-    text = repr(value)
+    text = " ".join(repr(value).split())  # one line: an array's repr spans several
     return text if len(text) <= 200 else f"{text[:140]} ... {text[-40:]}"
 
 

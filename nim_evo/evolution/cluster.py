@@ -29,7 +29,7 @@ import weakref
 from collections.abc import Iterator
 
 
-from nim_evo.validation import KeywordError, UserError
+from nim_evo.validation import KeywordError, UserError, printable
 
 BACKENDS = ("local", "dask")  # (joblib is imported where it is used: a command's --help does without it)
 EXTRA = "nim-evo[distributed]"
@@ -307,7 +307,7 @@ def _connect(distributed, address: str, security=None):
             text = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise UserError(f"cannot reach the Dask scheduler at {address}: {text}") from None
     for warning in caught:
-        print(f"nim_evo: warning: {str(warning.message).splitlines()[0]}", file=sys.stderr)
+        print(f"nim_evo: warning: {printable(str(warning.message).splitlines()[0])}", file=sys.stderr)
     try:
         client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
         versions = client.run(_nim_evo_version)

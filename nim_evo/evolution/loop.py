@@ -42,7 +42,7 @@ from nim_evo.evolution import cluster, fitness
 from nim_evo.evolution.selection import hall_of_fame, select_elitist, select_lexicase
 from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import (GAMES, GENERATIONS, OFFSPRING, POPULATION, PROBABILITY, SEED, InstanceOf, Interval,
-                                Names, Options, ParameterError, UserError, validate)
+                                Names, Options, ParameterError, UserError, shown, validate)
 
 SPACES = ("multiset", "ordered")
 SELECTIONS = ("tournament", "lexicase")
@@ -154,6 +154,8 @@ class Config:
         if "space" not in data:  # runs begun before multisets kept the operators of their time
             data = {**get_kind(data.get("genome")).upgrade_config(data), "space": "ordered"}
         data["rules"] = rules_from_json(data.get("rules"), "the run's config")
+        if not isinstance(data["opponents"], list):  # a string is no list of names ("abc" is not a, b, c)
+            raise UserError(f"opponents must be a list of names, got {shown(data['opponents'])}")
         data["opponents"] = tuple(data["opponents"])
         data.setdefault("selection", "tournament")  # runs begun before lexicase selection and restarts
         data.setdefault("restart", 0)

@@ -267,3 +267,11 @@ def test_a_tampered_checkpoint_never_writes_outside_the_genomes_folder(tmp_path,
     outside = {p for p in written if p.parts[0] not in ("runs", "genomes")}
     assert not outside and {p for p in Path("/tmp").iterdir() if p.name.startswith("nim-evo-fuzz")} == before
     assert all(len(p.parts) == 2 for p in written if p.parts[0] == "genomes")
+
+
+def test_a_run_config_s_opponents_given_as_a_string_are_refused_not_spelled_out():
+    from nim_evo import Rules
+
+    document = {**Config(genome="table", rules=Rules((1, 3, 5))).to_json(), "opponents": "abc"}
+    with pytest.raises(UserError, match="opponents must be a list of names, got 'abc'"):
+        config_from_document(document, "config.json")
