@@ -126,7 +126,7 @@ def _out_dir(args, rules) -> Path:
             refuse_overwrite(out / name, args.force)
         return out
     check_folder(Path("runs"), "the arena writes to a folder in runs (or name one with --out)", itself=True)
-    base = f"arena-{rules.name}-" + ("exact" if args.exact else f"seed{args.seed}")
+    base = f"arena-{rules.file_stem}-" + ("exact" if args.exact else f"seed{args.seed}")
     n = 1
     while any((Path("runs") / (base if n == 1 else f"{base}-{n}") / name).exists() for name in OUTPUTS):
         n += 1

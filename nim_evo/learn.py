@@ -117,7 +117,7 @@ def _learn(args, command: str) -> int:
     if opponent is not None:
         check_opponent(learner.order_blind, opponent)  # before any file is made
     if args.out is None or args.out.endswith(("/", os.sep)):  # the default name (in the directory meant)
-        out = _fresh_name(Path(args.out or "genomes"), f"{args.learner}-{rules.name}-seed{args.seed}")
+        out = _fresh_name(Path(args.out or "genomes"), f"{args.learner}-{rules.file_stem}-seed{args.seed}")
     else:
         out = Path(args.out)
     check_folder(out, "--out must name a file in a folder" if args.out else

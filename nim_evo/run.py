@@ -133,7 +133,14 @@ def _main(argv: list) -> int:
         saved = f"; the run is saved at its last generation: continue with {_resume(where)}" if run_dir else ""
         print(f"nim_evo: error: {printable(f'{error}{saved}')}", file=sys.stderr)  # the bar closed: a fresh line
         return 1
-    except (UserError, OSError) as error:  # OSError: a disk or file-system problem
+    except UserError as error:
+        return report_error(error)
+    except OSError as error:  # a disk or file-system problem (a full disk): the last checkpoint stands
+        run_dir = where.get("run_dir")
+        if run_dir is not None and run_dir.checkpoint_path.exists() and not isinstance(error, BrokenPipeError):
+            named = f" ({error.filename})" if error.filename else ""
+            error = UserError(f"{error.strerror or error}{named}; the run is saved at its last generation: continue "
+                              f"with {_resume(where)}")
         return report_error(error)
     except KeyboardInterrupt:
         run_dir = where.get("run_dir")
@@ -232,7 +239,7 @@ def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
     from nim_evo import api
     from nim_evo.evolution.rundir import RunDir
 
-    base, n = f"{config.rules.name}-seed{config.seed}", 1
+    base, n = f"{config.rules.file_stem}-seed{config.seed}", 1
     while True:
         run_dir = RunDir(Path("runs") / f"{base if n == 1 else f'{base}-{n}'}-{config.genome}")
         if not run_dir.path.exists() and not api.export_path(genomes_dir, run_dir, config).exists():

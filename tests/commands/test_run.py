@@ -538,3 +538,43 @@ def test_a_resume_keeps_files_the_user_made_private_private(tmp_path, monkeypatc
         path.chmod(0o600)
     assert main(["--resume", "runs/r", "--generations", "2", "--quiet"]) == 0
     assert {str(p): p.stat().st_mode & 0o777 for p in private} == {str(p): 0o600 for p in private}
+
+
+def test_a_full_disk_names_the_file_and_says_how_to_resume(tmp_path, monkeypatch, capsys):
+    """The disk fills while generation 2 is checkpointed: one line naming the file, saying the
+    run is saved at generation 1 and how to continue; the resumed run ends as an uninterrupted one."""
+    import errno
+
+    import nim_evo.io as nio
+
+    out, straight = tmp_path / "r", tmp_path / "straight"
+    genomes = ["--genomes-dir", str(tmp_path / "g")]
+    real, writes = nio.atomic_write_bytes, []
+
+    def filling(path, data, replace=True):
+        writes.append(path)
+        if Path(path).name == "checkpoint.npz" and sum(Path(p).name == "checkpoint.npz" for p in writes) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, data, replace)
+
+    monkeypatch.setattr(nio, "atomic_write_bytes", filling)
+    assert main([*SMALL, "--generations", "4", "--out", str(out), "--quiet", *genomes]) == 2
+    assert capsys.readouterr().err == (f"nim_evo: error: No space left on device ({out / 'checkpoint.npz'}); the run is "
+                                       f"saved at its last generation: continue with --resume {out} --genomes-dir "
+                                       f"{tmp_path / 'g'}\n")
+    monkeypatch.setattr(nio, "atomic_write_bytes", real)
+    assert main(["--resume", str(out), "--quiet", *genomes]) == 0
+    assert main([*SMALL, "--generations", "4", "--out", str(straight), "--quiet", *genomes]) == 0
+    assert logbook(out) == logbook(straight)
+
+
+def test_a_long_board_s_run_id_is_shortened_around_a_digest(tmp_path, monkeypatch, capsys):
+    from nim_evo.engine.rules import Rules
+
+    monkeypatch.chdir(tmp_path)
+    board = "-".join(["2"] * 40)
+    assert main(["--game", board, "--genome", "rules", "--population", "4", "--offspring", "4", "--generations", "1",
+                 "--opponents", "random", "--quiet"]) == 0
+    stem = Rules.parse(board).file_stem
+    assert [p.name for p in (tmp_path / "runs").iterdir()] == [f"{stem}-seed0-rules"]
+    assert capsys.readouterr().out == f"genomes/{stem}-seed0-rules.json\n" and len(stem) <= 64
