@@ -44,7 +44,7 @@ from nim_evo.evolution.rundir import RunDir, export_path, exported_by, individua
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import check_writable, read_json, refuse_overwrite, write_json
 from nim_evo.learners import LEARNERS, SEATS, make_learner
-from nim_evo.validation import (BOOL, EPISODES, JOBS, PATH, SEED, Constraint, InstanceOf, KeywordError, Options,
+from nim_evo.validation import (BOOL, EPISODES, JOBS, PATH, SEED, Constraint, InstanceOf, KeywordError, Names, Options,
                                 UserError, check, printable, renamed_keyword, usable_jobs, validate)
 
 
@@ -211,10 +211,12 @@ class Evolution:
     @classmethod
     def resume(cls, directory, generations: int | None = None, genomes_dir=None, force: bool = False,
                jobs: int = 1, command: str | None = None, quiet: bool = False,
-               given: dict | None = None) -> Evolution:
+               given: dict | None = None, trusted=None) -> Evolution:
         """The run in ``directory`` at its last checkpoint, to go on to ``generations``; its
         champion exported where it was before, or into ``genomes_dir`` if given; ``given``: the
-        agent objects it was begun with, by their names."""
+        agent objects it was begun with, by their names; ``trusted``: the code opponents
+        (``module:NAME``, ``file.py:NAME``) it plays, named again by the person (a run
+        directory is a file from anyone: what it names is never imported unasked)."""
         run_dir = RunDir(directory)
         if run_dir.path.is_dir():
             run_dir.lock()
@@ -231,6 +233,16 @@ class Evolution:
             if missing:
                 raise UserError(f"the run played {', '.join(missing)}, given as agent objects in Python: give them "
                                 f"again, resume(..., agents={{{missing[0]!r}: ...}})")
+            from nim_evo.agents.imported import is_code
+
+            if trusted is not None and not set(trusted) <= set(config.opponents):
+                raise KeywordError(f"[[code|--opponents]] names the run's opponents again ({','.join(config.opponents)}), "
+                                   "to let it run the code among them; it cannot change them")
+            code = [spec for spec in config.opponents if is_code(spec) and spec not in (given or {})]
+            if any(spec not in (trusted or ()) for spec in code):  # the directory names it: never imported unasked
+                raise KeywordError(f"the run plays code ({', '.join(code)}), and a run directory cannot make nim_evo "
+                                   "run code: name it again to resume, [[resume(..., code=[...])|--opponents "
+                                   f"{','.join(config.opponents)}]]")
             files = check_opponents(config, given)
             for spec, digest in (extra.get("opponent_files") or {}).items():
                 if files.get(spec) != digest:
@@ -338,16 +350,19 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
 
 def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_dir=None, force: bool = False,
            progress: bool = True, backend: str = "local", scheduler: str | None = None,
-           agents: dict | None = None) -> Run:
+           agents: dict | None = None, code=None) -> Run:
     """Continue the run in ``directory`` from its last checkpoint (to ``generations``, or
     to the number it was begun with); the same champion as a run never interrupted. ``agents``:
-    the opponents it was begun with as agent objects, by their names."""
+    the opponents it was begun with as agent objects, by their names; ``code``: the code
+    opponents it plays (``module:NAME``, ``file.py:NAME``), named again (a run directory may
+    come from anyone: what it names is never imported unless you name it too)."""
     validate(ARGUMENTS, {"directory": directory, "generations": generations, "genomes_dir": genomes_dir,
                          "force": force, "progress": progress, "scheduler": scheduler, "agents": agents})
+    check("code", code, [None, Names()])
     jobs = _check_jobs(jobs, backend, scheduler)
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
         evolution = Evolution.resume(directory, generations, genomes_dir=genomes_dir, force=force, jobs=workers,
-                                     quiet=not progress, given=agents)
+                                     quiet=not progress, given=agents, trusted=code)
         return evolution.evolve(progress=progress, force=force)
 
 

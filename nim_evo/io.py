@@ -189,10 +189,10 @@ def _mode_for(path: Path) -> int:
     """The permission bits the written file gets: those of the file it replaces (a file its
     owner made private stays private), else as ``open()`` would create it (not mkstemp's 0600)."""
     try:
-        status = os.stat(path)
+        status = os.lstat(path)  # the file itself: a link (in a received run directory) chooses nothing
     except OSError:
         return 0o666 & ~_UMASK
-    return stat.S_IMODE(status.st_mode) if stat.S_ISREG(status.st_mode) else 0o666 & ~_UMASK
+    return status.st_mode & 0o777 if stat.S_ISREG(status.st_mode) else 0o666 & ~_UMASK  # never set-id bits
 
 
 def _sync_directory(directory: Path) -> None:

@@ -137,16 +137,24 @@ def _main(argv: list) -> int:
         return report_error(error)
     except OSError as error:  # a disk or file-system problem (a full disk): the last checkpoint stands
         run_dir = where.get("run_dir")
-        if run_dir is not None and run_dir.checkpoint_path.exists() and not isinstance(error, BrokenPipeError):
+        if run_dir is not None and _saved(run_dir) and not isinstance(error, BrokenPipeError):
             named = f" ({error.filename})" if error.filename else ""
             error = UserError(f"{error.strerror or error}{named}; the run is saved at its last generation: continue "
                               f"with {_resume(where)}")
         return report_error(error)
     except KeyboardInterrupt:
         run_dir = where.get("run_dir")
-        hint = f"; continue with {_resume(where)}" if run_dir and run_dir.checkpoint_path.exists() else ""
+        hint = f"; continue with {_resume(where)}" if run_dir and _saved(run_dir) else ""
         print(f"\nnim_evo: interrupted{printable(hint)}", file=sys.stderr)
         return 130
+
+
+def _saved(run_dir) -> bool:
+    """Whether the run directory holds a checkpoint (a name too long to look up holds none)."""
+    try:
+        return run_dir.checkpoint_path.exists()
+    except OSError:
+        return False
 
 
 def _resume(where: dict) -> str:
@@ -167,7 +175,7 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
     where["genomes_dir"] = args.genomes_dir
     if args.resume:
         given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
-                                   "opponents", "fitness", "games", "starts", "space", "train_boards", "selection",
+                                   "fitness", "games", "starts", "space", "train_boards", "selection",
                                    "restart", "out")
                  if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
         if given:
@@ -175,8 +183,9 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
         if args.genomes_dir:
             check_folder(args.genomes_dir, "--genomes-dir names the folder the champion is exported to", itself=True)
         where["run_dir"] = RunDir(args.resume)
+        trusted = None if args.opponents is None else args.opponents.split(",")  # code the run plays, named again
         return api.Evolution.resume(args.resume, args.generations, genomes_dir=args.genomes_dir, force=args.force,
-                                    jobs=jobs, command=args.command, quiet=args.quiet)
+                                    jobs=jobs, command=args.command, quiet=args.quiet, trusted=trusted)
     config = config_from_args(args)
     genomes_dir = Path(args.genomes_dir or "genomes")
     check_folder(genomes_dir, "--genomes-dir names the folder the champion is exported to" if args.genomes_dir else

@@ -136,6 +136,7 @@ TABLE: list[Case] = [
     *cases("resume", "backend", [None, 5, "slurm"], lambda v: resume(backend=v)),
     *cases("resume", "scheduler", [5], lambda v: resume(scheduler=v)),
     *cases("resume", "agents", [5, ["random"], {"mine": 5}, {5: nimsum}], lambda v: resume(agents=v)),
+    *cases("resume", "code", [5, "m:Agent", [3], ["not-an-opponent:X"]], lambda v: resume(code=v)),
 
     # -- train ------------------------------------------------------------------------------
     *cases("train", "learner", [None, 5, "sarsa", ["td"]], lambda v: train(learner=v)),

@@ -357,3 +357,21 @@ def test_a_full_disk_names_the_file_being_written(tmp_path, monkeypatch):
         atomic_write_bytes(target, b"data")
     assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(target)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_link_or_set_id_bits_choose_no_permission_bits(tmp_path):
+    """A link at the target (in a run directory from someone else) lends it no mode, and a
+    file's setuid/setgid/sticky bits are never carried over."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_text("x")
+    elsewhere.chmod(0o6777)
+    link = tmp_path / "logbook.csv"
+    link.symlink_to(elsewhere)
+    atomic_write_text(link, "new")
+    assert not link.is_symlink() and (link.stat().st_mode & 0o7777) == 0o666 & ~current_umask()
+    assert elsewhere.read_text() == "x"
+    setid = tmp_path / "setid.json"
+    setid.write_text("{}")
+    setid.chmod(0o4755)
+    write_json(setid, {})
+    assert (setid.stat().st_mode & 0o7777) == 0o755

@@ -304,23 +304,32 @@ def exported_by(path: Path, document: dict) -> bool:
 
 def resumed_export(recorded: str | None, genomes_dir, run_dir: RunDir, config: Config) -> Path:
     """Where a resumed run exports its champion. A checkpoint is a file people pass around, so
-    it never chooses a folder: it keeps only the file name it had (a plain ``.json`` name), in
+    it never chooses a folder, nor which file in it is replaced: it keeps the file name it had
+    (a plain ``.json`` name) only where that is the run's default name or the run's own earlier
+    export (this run's genome, by its id and settings), else the run's default name; in
     ``genomes_dir`` if the person gives one; otherwise in the folder the checkpoint records
     only if that is, once resolved, the default ``genomes`` folder, or the run's own earlier
-    export is there (this run's genome, by its id and settings). Anything else is refused in
-    one line that says how to choose the folder (``genomes_dir``)."""
+    export is there. Anything else is refused in one line that says how to choose the folder
+    (``genomes_dir``)."""
     if not recorded:
         return export_path(genomes_dir or "genomes", run_dir, config)
     recorded_path = Path(recorded)
     name = recorded_path.name
     if not name.endswith(".json") or name == ".json" or name != os.path.basename(recorded) or not name.isprintable():
         raise UserError(f"{run_dir.checkpoint_path}: export must name a .json file, got {recorded!r}")
+    own = {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}
+
+    def named(folder: Path) -> Path:  # the name it had if it is the run's own, else the run's default name
+        target = folder / name
+        if target == export_path(folder, run_dir, config) or (target.is_file() and exported_by(target, own)):
+            return target
+        return export_path(folder, run_dir, config)
+
     if genomes_dir is not None:
-        return Path(genomes_dir) / name
+        return named(Path(genomes_dir))
     default = Path("genomes")
     if recorded_path.parent.resolve() == default.resolve():
-        return default / name
-    own = {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}
+        return named(default)
     if recorded_path.is_file() and exported_by(recorded_path, own):
         return recorded_path
     raise KeywordError(f"{run_dir.checkpoint_path} says the champion goes to {recorded!r}, outside the genomes folder; "

@@ -493,7 +493,7 @@ def test_a_checkpoint_never_chooses_where_a_resume_writes(tmp_path, monkeypatch,
     """A run directory received from someone else names an export outside the genomes folder
     (relative, absolute, or a user's existing file): --resume, even with --force, refuses in one
     line and writes nothing there; --genomes-dir puts the champion where the person says, under
-    the file name it had."""
+    the run's own file name."""
     from nim_evo.io import read_arrays_document, write_arrays_document
 
     monkeypatch.chdir(tmp_path)
@@ -512,7 +512,7 @@ def test_a_checkpoint_never_chooses_where_a_resume_writes(tmp_path, monkeypatch,
     assert not (tmp_path / "escaped").exists() and not (tmp_path / "elsewhere").exists()
     assert notes.read_text() == '{"mine": true}'
     assert main(["--resume", "runs/victim", "--generations", "2", "--quiet", "--genomes-dir", "mine"]) == 0
-    assert [p.name for p in (tmp_path / "mine").iterdir()] == [Path(target).name]
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == ["victim-table.json"]  # not a name it chose
 
 
 def test_a_checkpoint_s_export_name_is_a_plain_file_name(tmp_path, monkeypatch, capsys):
@@ -578,3 +578,19 @@ def test_a_long_board_s_run_id_is_shortened_around_a_digest(tmp_path, monkeypatc
     stem = Rules.parse(board).file_stem
     assert [p.name for p in (tmp_path / "runs").iterdir()] == [f"{stem}-seed0-rules"]
     assert capsys.readouterr().out == f"genomes/{stem}-seed0-rules.json\n" and len(stem) <= 64
+
+
+def test_a_checkpoint_never_chooses_which_file_of_the_genomes_folder_a_forced_resume_replaces(
+        tmp_path, monkeypatch, capsys):
+    from nim_evo.io import read_arrays_document, write_arrays_document
+
+    monkeypatch.chdir(tmp_path)
+    assert main([*SMALL, "--generations", "1", "--out", "runs/r", "--quiet"]) == 0
+    precious = tmp_path / "genomes" / "precious.json"
+    precious.write_text('{"mine": true}')
+    checkpoint = tmp_path / "runs" / "r" / "checkpoint.npz"
+    write_arrays_document(checkpoint, {**read_arrays_document(checkpoint), "export": "genomes/precious.json",
+                                       "export_from": None})
+    assert main(["--resume", "runs/r", "--generations", "2", "--quiet", "--force"]) == 0
+    assert precious.read_text() == '{"mine": true}'
+    assert capsys.readouterr().out.splitlines()[-1] == "genomes/r-table.json"

@@ -260,13 +260,25 @@ def test_a_tampered_checkpoint_never_writes_outside_the_genomes_folder(tmp_path,
     if data.draw(st.booleans()):
         document[data.draw(st.sampled_from(["command", "opponent_files", "given_opponents"]))] = data.draw(json_values)
     write_arrays_document(run_dir.checkpoint_path, document)
+    (tmp_path / "genomes").mkdir()
+    precious, user = tmp_path / "genomes" / data.draw(st.sampled_from(["ok.json", "precious.json"])), tmp_path / "u.txt"
+    precious.write_text("mine")
+    user.write_text("user")
+    user.chmod(0o4777)
+    if data.draw(st.booleans()):  # a link in the run directory to a file of the person's
+        name = data.draw(st.sampled_from(["logbook.csv", "hall_of_fame.json", "champion.json", "config.json"]))
+        (run_dir.path / name).unlink()
+        (run_dir.path / name).symlink_to(user)
     before = {p for p in Path("/tmp").iterdir() if p.name.startswith("nim-evo-fuzz")}
     status = main(["--resume", "runs/r", "--generations", "3", "--quiet", *data.draw(st.sampled_from([[], ["--force"]]))])
     assert status in (0, 2)
     written = {p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file()}
-    outside = {p for p in written if p.parts[0] not in ("runs", "genomes")}
+    outside = {p for p in written if p.parts[0] not in ("runs", "genomes") and p.name != "u.txt"}
     assert not outside and {p for p in Path("/tmp").iterdir() if p.name.startswith("nim-evo-fuzz")} == before
     assert all(len(p.parts) == 2 for p in written if p.parts[0] == "genomes")
+    assert precious.read_text() == "mine" and user.read_text() == "user"
+    assert not any(p.lstat().st_mode & 0o7000 for p in tmp_path.rglob("*") if p.is_file() and not p.is_symlink()
+                   and p != user)
 
 
 def test_a_run_config_s_opponents_given_as_a_string_are_refused_not_spelled_out():

@@ -254,3 +254,31 @@ def test_a_slow_agent_is_said_to_be_slow_with_an_estimate_once(monkeypatch, caps
 
     tournament(rules, Fast(), ["random"], games=2)
     assert capsys.readouterr().err == ""
+
+
+def test_a_run_directory_never_makes_a_resume_import_code_it_names(agents_module, capsys):
+    """A received run directory whose opponents name code (a payload dropped beside it) is
+    refused at --resume, nothing imported, until the person names that code again."""
+    out = agents_module.parent / "runs" / "r"
+    spec = f"{agents_module.parent / 'payload.py'}:Agent"
+    (agents_module.parent / "payload.py").write_text(textwrap.dedent('''
+        import pathlib
+        pathlib.Path(__file__).with_name("PWNED").write_text("ran")
+        from myagents import FirstPile as Agent
+    '''))
+    assert run_main(["--game", "2-3", "--population", "4", "--offspring", "4", "--generations", "1", "--quiet",
+                     "--opponents", f"random,{spec}", "--out", str(out), "--genomes-dir", "g"]) == 0
+    (agents_module.parent / "PWNED").unlink()
+    capsys.readouterr()
+    assert run_main(["--resume", str(out), "--generations", "2", "--quiet", "--genomes-dir", "g"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a run directory cannot make nim_evo run code" in err
+    assert f"--opponents random,{spec}" in err and not (agents_module.parent / "PWNED").exists()
+    assert run_main(["--resume", str(out), "--generations", "2", "--quiet", "--genomes-dir", "g",
+                     "--opponents", "nimsum"]) == 2
+    assert "cannot change them" in capsys.readouterr().err
+    assert run_main(["--resume", str(out), "--generations", "2", "--quiet", "--genomes-dir", "g",
+                     "--opponents", f"random,{spec}"]) == 0
+    with pytest.raises(UserError, match="a run directory cannot make nim_evo run code"):
+        nim_evo.resume(out, 3, genomes_dir="g", progress=False)
+    assert nim_evo.resume(out, 3, genomes_dir="g", progress=False, code=[spec]).state.generation == 3
