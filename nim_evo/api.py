@@ -42,7 +42,7 @@ from nim_evo.evolution.feasible import check_feasible, expected_time
 from nim_evo.evolution.fitness import accuracy, ceiling
 from nim_evo.evolution.rundir import RunDir, export_path, exported_by, individual_document, resumed_export
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
-from nim_evo.io import check_writable, read_json, refuse_overwrite, write_json
+from nim_evo.io import MAX_JSON_BYTES, check_writable, read_json, read_regular, refuse_overwrite, write_json
 from nim_evo.learners import LEARNERS, SEATS, make_learner
 from nim_evo.validation import (BOOL, EPISODES, JOBS, PATH, SEED, Constraint, InstanceOf, KeywordError, Names, Options,
                                 UserError, check, printable, renamed_keyword, usable_jobs, validate)
@@ -440,7 +440,7 @@ def check_opponents(config: loop.Config, given: dict | None = None) -> dict:
                 files[spec] = source_digest(spec)
         elif opponents.is_path(spec):
             load_strategy(spec, config.rules)
-            files[spec] = hashlib.sha256(Path(spec).read_bytes()).hexdigest()
+            files[spec] = hashlib.sha256(read_regular(spec, MAX_JSON_BYTES, "JSON files")).hexdigest()
         elif spec not in LEARNERS:
             make_agent(spec, config.rules)
     return files

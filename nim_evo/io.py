@@ -276,6 +276,31 @@ def _check_members(path: Path, archive: zipfile.ZipFile) -> None:
                                 "holds other data than its header says)")
 
 
+MAX_MEMBERS = 100_000  # a checkpoint holds a few arrays per individual, of at most 10,000 and 5
+
+
+def _check_entries(path: Path, handle) -> None:
+    """Refuse an archive of more than :data:`MAX_MEMBERS` members before ``zipfile`` reads its
+    directory (an object of some 400 bytes per member: a 48 MB directory of empty entries took
+    442 MB). The count is the end-of-directory record's (its ZIP64 form where it has one)."""
+    size = handle.seek(0, os.SEEK_END)
+    handle.seek(max(0, size - 65_558))  # the record (22 bytes) and a comment of at most 65,535
+    tail = handle.read()
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) < at + 22:
+        raise UserError(f"{path} is not a nim_evo array document (not a zip archive)")
+    entries = int.from_bytes(tail[at + 10:at + 12], "little")
+    locator = tail.rfind(b"PK\x06\x07", 0, at)
+    if entries == 0xFFFF and locator >= 0 and len(tail) >= locator + 20:  # ZIP64: the count is in its own record
+        handle.seek(int.from_bytes(tail[locator + 8:locator + 16], "little"))
+        record = handle.read(56)
+        if record[:4] == b"PK\x06\x06" and len(record) == 56:
+            entries = int.from_bytes(record[32:40], "little")
+    handle.seek(0)
+    if entries > MAX_MEMBERS:
+        raise UserError(f"{path} has {entries:,} members; a nim_evo array document has at most {MAX_MEMBERS:,}")
+
+
 def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
     """The document :func:`write_arrays_document` wrote; a one-line :class:`UserError` for a
     file that is missing, not a regular file, too big, not such an archive, or holds anything
@@ -285,6 +310,7 @@ def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
 
     path = Path(path)
     with open_regular(path, max_bytes, "array documents") as handle:
+        _check_entries(path, handle)
         try:
             with zipfile.ZipFile(handle) as archive:
                 _check_members(path, archive)
@@ -325,10 +351,12 @@ def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
 def read_json(path) -> dict:
     """Read a JSON object (under :func:`open_regular`'s policy); a missing, unreadable, too big
     or malformed file is a one-line :class:`UserError` naming it. Peak memory stays within some
-    6 times the file's size for a file of numbers, and within 3 times :data:`MAX_JSON_BYTES`
+    6 times the file's size for a file of numbers, and within 6 times :data:`MAX_JSON_BYTES`
     whatever it holds (at most :data:`MAX_JSON_VALUES` values; ``benchmarks/readers.py``)."""
     raw = read_regular(path, MAX_JSON_BYTES, "JSON files")
-    values = raw.count(b",") + raw.count(b"[") + raw.count(b"{")  # about the values it holds, or more
+    # about the values it holds, or more: a string (a pair of quotes) and a key (a colon) each cost
+    # some 50 bytes parsed, as much as a number or an empty list
+    values = raw.count(b",") + raw.count(b"[") + raw.count(b"{") + raw.count(b":") + raw.count(b'"') // 2
     if values > MAX_JSON_VALUES:
         raise UserError(f"{path} holds some {values:,} JSON values; nim_evo's files hold at most "
                         f"{MAX_JSON_VALUES:,}")

@@ -195,7 +195,10 @@ def shown(value) -> str:
         value = int(value)
         digits = len(str(abs(value))) if value.bit_length() < 1000 else int(value.bit_length() * 0.30103) + 1
         return f"{value:,}" if digits <= 30 else f"an integer of about {digits:,} digits"
-    text = " ".join(repr(value).split())  # one line: an array's repr spans several
+    try:
+        text = " ".join(repr(value).split())  # one line: an array's repr spans several
+    except ValueError:  # it holds an integer Python will not write (4,300 digits and more)
+        return f"a {type(value).__name__} holding an integer of thousands of digits"
     return text if len(text) <= 200 else f"{text[:140]} ... {text[-40:]}"
 
 

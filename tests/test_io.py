@@ -199,10 +199,10 @@ def test_a_json_file_of_too_many_values_is_refused_before_it_is_parsed(tmp_path,
     path = tmp_path / "lists.json"
     path.write_text('{"x": [' + "[]," * 1000 + "[]]}")
     monkeypatch.setattr(io_module.json, "loads", lambda text: pytest.fail("parsed"))
-    with pytest.raises(UserError, match=r"lists.json holds some 2,003 JSON values; nim_evo's files hold at most 1,000$"):
+    with pytest.raises(UserError, match=r"lists.json holds some 2,005 JSON values; nim_evo's files hold at most 1,000$"):
         read_json(path)
     monkeypatch.undo()
-    monkeypatch.setattr(io_module, "MAX_JSON_VALUES", 2003)
+    monkeypatch.setattr(io_module, "MAX_JSON_VALUES", 2005)
     assert len(read_json(path)["x"]) == 1001
 
 

@@ -190,3 +190,52 @@ def test_learn_param_of_thousands_of_digits_is_one_line(capsys):
     assert learn(["--learner", "td", "--game", "2-3", "--games", "10", "--param", "alpha=" + "9" * 5000]) == 2
     assert capsys.readouterr().err == ("nim_evo: error: --param alpha holds an integer of 5,000 digits; nim_evo "
                                        "reads integers of at most 100 digits\n")
+
+
+def test_an_archive_of_too_many_members_is_refused_before_its_directory_is_read(tmp_path, monkeypatch):
+    import zipfile
+
+    import nim_evo.io as nio
+
+    path = tmp_path / "many.npz"
+    with zipfile.ZipFile(path, "w") as archive:
+        for k in range(30):
+            archive.writestr(f"m{k}", b"")
+    monkeypatch.setattr(nio, "MAX_MEMBERS", 20)
+    monkeypatch.setattr(zipfile, "ZipFile", lambda *a, **k: pytest.fail("the directory was read"))
+    with pytest.raises(UserError, match="many.npz has 30 members; a nim_evo array document has at most 20$"):
+        read_arrays_document(path)
+
+
+def test_a_logbook_of_too_many_rows_or_columns_is_refused(tmp_path, monkeypatch):
+    import nim_evo.evolution.rundir as rundir
+
+    path = tmp_path / "logbook.csv"
+    header = "gen,evals,games,min,mean,max,accuracy,random"
+    path.write_text(header + "\n" + "0,1,1,0,0,0,0,0\n" * 12)
+    monkeypatch.setattr(rundir, "MAX_GENERATIONS", 10)
+    with pytest.raises(UserError, match="has more rows than generations a run may have \\(10\\)"):
+        read_logbook(path, ["random"])
+    path.write_text(header + "," + ",".join(f"c{k}" for k in range(1000)) + "\n")
+    with pytest.raises(UserError, match="has 1,008 columns; a nim_evo logbook has at most 1,000"):
+        read_logbook(path, ["random"])
+
+
+def test_a_cap_or_a_position_of_thousands_of_digits_is_one_line():
+    from nim_evo import make_agent, play_game
+
+    with pytest.raises(UserError, match="max_take must be at most 1,000,000,000,000,000, got an integer of about"):
+        Rules((2, 3), 10**5000)
+    rules = Rules((2, 3))
+    with pytest.raises(UserError, match="pile sizes are whole numbers from 0 to 1,000,000,000,000,000"):
+        play_game(rules, [make_agent("random", rules)] * 2, np.random.default_rng(0), start=(10**5000, 1))
+
+
+def test_the_size_of_a_board_too_big_to_count_in_integers_is_the_float_count():
+    """Three piles of a million: past the exact count's work bound, the float count (it was
+    2^62, far from 166,667,666,668,500,001)."""
+    from math import comb
+
+    from nim_evo.engine.sizes import multiset_count
+
+    assert multiset_count([10**6] * 3) == pytest.approx(comb(10**6 + 3, 3), rel=1e-12)

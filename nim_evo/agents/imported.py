@@ -22,7 +22,10 @@ from pathlib import Path
 from nim_evo.agents.player import Player
 from nim_evo.agents.protocol import NEEDS, as_player, is_agent
 from nim_evo.engine.rules import Rules
+from nim_evo.io import read_regular
 from nim_evo.validation import UserError
+
+MAX_CODE_BYTES = 16 * 2**20  # a person's agent's source file, digested to know it again at --resume
 
 SPEC = re.compile(r"^(?P<source>[^:]+|[A-Za-z]:[^:]+):(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
 
@@ -67,7 +70,9 @@ def source_digest(spec: str) -> str | None:
         except (ImportError, ValueError):
             found = None
         path = Path(found.origin) if found is not None and found.origin else None
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path is not None and path.is_file() else None
+    if path is None or not path.is_file():
+        return None
+    return hashlib.sha256(read_regular(path, MAX_CODE_BYTES, "code files")).hexdigest()
 
 
 def _module(source: str, spec: str):

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from numbers import Integral
 
-from nim_evo.validation import Constraint, InstanceOf, Interval, UserError, check
+from nim_evo.validation import Constraint, InstanceOf, Interval, UserError, check, shown
 
 Position = tuple[int, ...]
 Move = tuple[int, int]
@@ -68,6 +68,8 @@ class Rules:
                 raise UserError(f"max_take must be a whole number or None, got {self.max_take!r}")
             if self.max_take < 1:
                 raise UserError(f"max_take must be >= 1, got {self.max_take}")
+            if self.max_take > MAX_PILE:  # a cap above every pile caps nothing, and must still print
+                raise UserError(f"max_take must be at most {MAX_PILE:,}, got {shown(self.max_take)}")
             object.__setattr__(self, "max_take", int(self.max_take))
         if not isinstance(self.misere, bool):
             raise UserError(f"misere must be True or False, got {self.misere!r}")
@@ -159,11 +161,12 @@ class Rules:
         position = tuple(position)
         if len(position) != len(self.piles):
             raise UserError(
-                f"position {position} has {len(position)} piles; this game has {len(self.piles)}"
+                f"position {shown(position)} has {len(position)} piles; this game has {len(self.piles)}"
             )
         for size in position:
-            if not _is_int(size) or size < 0:
-                raise UserError(f"position {position} holds {size!r}; pile sizes are whole numbers >= 0")
+            if not _is_int(size) or not 0 <= size <= MAX_PILE:
+                raise UserError(f"position {shown(position)} holds {shown(size)}; pile sizes are whole numbers from "
+                                f"0 to {MAX_PILE:,}")
         return tuple(int(s) for s in position)
 
     def legal_moves(self, position: Position) -> list[Move]:

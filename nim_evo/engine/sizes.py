@@ -88,7 +88,9 @@ def multiset_count(piles) -> int:
         return int(total)
     if cells <= _EXACT_CELLS:  # in integers of any size (a hundred piles of a thousand: 10^140 and more)
         return int(completions(start, dtype=object)[0, 0])
-    return max(2**62, start[-1] + 1)  # a lower bound, far above any space limit
+    if total < float("inf"):  # the float count: within rounding, far above any space limit
+        return int(total)
+    return 2**1024  # past any float: a lower bound, far above any space limit
 
 
 def completions(start_sorted, dtype) -> numpy.ndarray:

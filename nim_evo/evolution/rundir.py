@@ -21,13 +21,14 @@ from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State
 from nim_evo.genomes import GENOME_FORMAT, genome_document
 from nim_evo.io import (atomic_write_text, open_regular, read_arrays_document, read_json, uninterrupted,
                         write_arrays_document, write_json)
-from nim_evo.validation import KeywordError, UserError
+from nim_evo.validation import MAX_GENERATIONS, KeywordError, UserError
 
 CHECKPOINT_FORMAT = "nim_evo/checkpoint"
 
 
 OPTIONAL_COLUMNS = ("heldout", "restart")  # board-free genomes' held-out accuracy; runs with restarts
 MAX_LOGBOOK_BYTES = 256 * 2**20  # a million generations against a panel of ten
+MAX_LOGBOOK_COLUMNS = 1_000  # a run's columns: some ten, and one per opponent
 
 
 class RunDir:
@@ -217,8 +218,10 @@ def read_logbook(path, opponents) -> dict:
     evaluations, games, fitness, accuracy and a win rate for each of ``opponents``, as float
     arrays (an empty cell, a value the run had not measured, is NaN). Anything else, a file
     over ``MAX_LOGBOOK_BYTES`` or not a regular file included, is a one-line ``UserError``
-    naming the file. Rows are read one at a time into the columns kept, 8 bytes a cell: a
-    cell takes at least two bytes of the file, so memory stays within some four times its size."""
+    naming the file. Rows are read one at a time into the columns kept, 8 bytes a cell, and a
+    logbook has a row per generation (at most a million and one) and at most
+    :data:`MAX_LOGBOOK_COLUMNS` columns: memory stays within 8 bytes per kept cell, some 100 MB
+    for a run of a million generations against ten opponents, whatever the file holds."""
     from array import array
 
     import numpy as np
@@ -236,10 +239,18 @@ def read_logbook(path, opponents) -> dict:
             missing = [name for name in needed if name not in header]
             if missing:
                 raise UserError(f"{path} has no column {missing[0]!r}; is it a nim_evo logbook?")
+            if len(header) > MAX_LOGBOOK_COLUMNS:
+                raise UserError(f"{path} has {len(header):,} columns; a nim_evo logbook has at most "
+                                f"{MAX_LOGBOOK_COLUMNS:,}")
             needed += [name for name in OPTIONAL_COLUMNS if name in header]
             where = [header.index(name) for name in needed]
             columns = [array("d") for _ in needed]
-            for row in rows:
+            for count, row in enumerate(rows):
+                if count % 4096 == 0 and handle.tell() > MAX_LOGBOOK_BYTES:  # grown while it is read
+                    raise UserError(f"{path} is more than {MAX_LOGBOOK_BYTES:,} bytes; nim_evo reads logbooks of at "
+                                    f"most {MAX_LOGBOOK_BYTES:,}")
+                if count > MAX_GENERATIONS:  # a record per generation, 0 included
+                    raise UserError(f"{path} has more rows than generations a run may have ({MAX_GENERATIONS:,})")
                 if len(row) != len(header):
                     raise UserError(f"{path} has a row of {len(row)} cells under a header of {len(header)}")
                 for column, k in zip(columns, where):
