@@ -91,11 +91,15 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
                   f'src="data:image/svg+xml;base64,{image}"></div>')
     about += "</fieldset>"
     family = "" if not free else " It plays any board of these rules: set your own piles under New game."
-    page = Template(_asset("page.html")).substitute(
-        policy="$policy", version=html.escape(__version__), title=html.escape(title), css=_asset("page.css"),
-        rules=html.escape(rules_text(rules, piles=not free) + family), piles_field=piles_field, about=about,
-        data=f"const NIM_GAME = {script_json(game)};", strategy=strategy_script(agent), game=_asset("page.js"))
-    return page.replace("$policy", content_security_policy(page), 1)  # the first: the policy's, before any content
+    code = {"css": _asset("page.css"), "data": f"const NIM_GAME = {script_json(game)};",
+            "strategy": strategy_script(agent), "game": _asset("page.js")}
+    template = _asset("page.html")
+    # the policy allows the template's own elements, filled with the code: whatever else a page held
+    # (an element slipped in with a name, were escaping ever to fail) is never allowed by it
+    own = [(tag, Template(text).substitute(code)) for tag, text in INLINE.findall(template)]
+    return Template(template).substitute(
+        policy=content_security_policy(own), version=html.escape(__version__), title=html.escape(title),
+        rules=html.escape(rules_text(rules, piles=not free) + family), piles_field=piles_field, about=about, **code)
 
 
 def csp_hash(text: str) -> str:
@@ -103,10 +107,11 @@ def csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def content_security_policy(page: str) -> str:
-    """The policy of ``page``: no request at all, and only its own inline scripts and styles."""
+def content_security_policy(elements) -> str:
+    """The policy of a page whose own inline elements are ``elements`` (``(tag, text)`` pairs):
+    no request at all, and only those scripts and styles."""
     hashes = {"script": {}, "style": {}}
-    for tag, text in INLINE.findall(page):
+    for tag, text in elements:
         hashes[tag][csp_hash(text)] = None
     return POLICY.format(**{tag: " ".join(found) or "'none'" for tag, found in hashes.items()})
 

@@ -323,3 +323,18 @@ def test_a_saved_game_is_the_pages_own_or_a_new_game_never_a_hang(tmp_path):
         for text, (loaded, ms) in zip(hostile, refused, strict=True):
             assert loaded is None, (name, unquote(text)[:300])
         assert max(ms for loaded, ms in results) < 1000, name
+
+
+def test_the_policy_allows_only_the_template_s_own_scripts_even_were_escaping_to_fail(champion, monkeypatch):
+    """The policy is made from the template's elements filled with the page's code, not from
+    whatever the finished page holds: a script slipped in with a champion's facts (were
+    escaping ever to fail: here, switched off) is not allowed by it."""
+    import nim_evo.web.page as page_module
+    from nim_evo.web.page import csp_hash
+
+    agent = load_strategy(champion)
+    monkeypatch.setattr(page_module.html, "escape", lambda text, quote=True: text)
+    page = build_page(agent, {"name": "<script>alert(1)</script>"})
+    assert "<script>alert(1)</script>" in page
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page)[1]
+    assert csp_hash("alert(1)") not in policy and policy.count("'sha256-") == 4  # three scripts, one style

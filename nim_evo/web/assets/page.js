@@ -60,7 +60,7 @@ const nim = (() => {
     const replay = fresh(board, first);
     for (const line of log) {
       const words = typeof line === "string" &&
-        /^(You|The champion) took (\d{1,4}) objects? from pile (\d{1,4}) /.exec(line);
+        /^(You|The champion) took (\d{1,16}) objects? from pile (\d{1,16}) /.exec(line);
       if (!words || replay.over) return null;
       const who = words[1] === "You" ? "you" : "champion", pile = Number(words[3]) - 1, count = Number(words[2]);
       if (who !== replay.turn || !legal(replay.piles, pile, count)) return null;
