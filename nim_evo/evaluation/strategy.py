@@ -10,7 +10,7 @@ from nim_evo.engine.rules import RULES, Rules
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document, get_kind
 from nim_evo.io import read_json
 from nim_evo.validation import (BOOL, GENERATIONS, PATH, POPULATION, PROBABILITY, SEED, InstanceOf, Names, UserError,
-                                validate)
+                                shown, validate)
 
 # What a strategy file says about itself that nim_evo shows or uses (export's page, a genome's
 # name), each with what it may be; an absent field (or null) is one the file does not state.
@@ -91,7 +91,7 @@ def check_run_config(path, config: dict, prefix: str = "") -> dict:
     (:data:`RUN_METADATA`) are checked; the policy of :func:`check_metadata`."""
     if not isinstance(config, dict):
         raise UserError(f"{path}: {prefix.rstrip('.') or 'its configuration'} must be a JSON object, "
-                        f"got {_shown(config)}")
+                        f"got {shown(config)}")
     _check_fields(path, prefix, {key: [None, *allowed] for key, allowed in RUN_METADATA.items()}, config)
     return config
 
@@ -101,12 +101,4 @@ def _check_fields(path, prefix: str, constraints: dict, data: dict) -> None:
         value = data.get(key)
         if not any(value is None if c is None else c(value) for c in allowed):
             what = " or ".join(str(c) for c in allowed if c is not None)
-            raise UserError(f"{path}: {prefix}{key} must be {what}, got {_shown(value)}")
-
-
-def _shown(value) -> str:
-    """A value as an error quotes it: short, and a huge integer by its size (its digits are of no use)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"an integer of {len(str(value)):,} digits" if value.bit_length() < 14_000 else "a huge integer"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+            raise UserError(f"{path}: {prefix}{key} must be {what}, got {shown(value)}")
