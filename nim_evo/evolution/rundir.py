@@ -253,14 +253,13 @@ def read_logbook(path, opponents) -> dict:
                     raise UserError(f"{path} has more rows than generations a run may have ({MAX_GENERATIONS:,})")
                 if len(row) != len(header):
                     raise UserError(f"{path} has a row of {len(row)} cells under a header of {len(header)}")
-                for column, k in zip(columns, where):
-                    column.append(float(row[k]) if row[k] != "" else np.nan)
+                try:
+                    for column, k in zip(columns, where):
+                        column.append(float(row[k]) if row[k] != "" else np.nan)
+                except ValueError:  # float() of a cell that is no number
+                    raise UserError(f"{path} holds a value that is not a number") from None
     except (OSError, UnicodeDecodeError, csv.Error) as error:
         raise UserError(f"cannot read {path}: {error}") from None
-    except ValueError as error:
-        if isinstance(error, UserError):
-            raise
-        raise UserError(f"{path} holds a value that is not a number") from None
     except MemoryError:
         raise UserError(f"not enough memory to read {path}") from None
     if not len(columns[0]):
