@@ -20,7 +20,6 @@ from nim_evo.engine import boards, theory
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.rules import Move, Position, Rules
 from nim_evo.engine.solver import solve
-from nim_evo.engine.space import Space, enumerable, space_for
 from nim_evo.validation import UserError
 
 __all__ = ["AggressiveAgent", "DumbAgent", "FixedRulesAgent", "NimSumAgent", "Player", "PositionalAgent",
@@ -71,10 +70,9 @@ class NimSumAgent(Player):
     """The expert of the Simple Nim AI post and Nagappan's CI report: a winning move when one
     exists, else a random move.
 
-    Winning moves come from Nim theory where a closed form applies (the nim-sum in normal
-    play, with Grundy values ``n mod (k + 1)`` under a cap; Bouton's misère rule without a
-    cap), and from the solver otherwise (misère play with a cap). Among several winning
-    moves it picks uniformly.
+    Winning moves come from Nim theory (the nim-sum in normal play, with Grundy values ``n mod
+    (k + 1)`` under a cap; Bouton's misère rule, on those residues under a cap). Among several
+    winning moves it picks uniformly.
 
     Its answer on arrays of positions reads :func:`nim_evo.engine.boards.winning_mask`; for
     speed, one position's moves come from :func:`nim_evo.engine.theory.winning_moves` (any
@@ -84,20 +82,14 @@ class NimSumAgent(Player):
     name = "nimsum"
     order_blind = True
 
-    def __init__(self, rules: Rules):
-        super().__init__(rules)
-        if rules.misere and rules.max_take is not None and len(rules.piles) > 1 \
-                and not enumerable(rules, multiset=True):
-            raise UserError(f"nimsum on {rules.name} would need the solver (misère with a cap has no closed form) "
-                            "and the board is too big to solve")
-
     def move_probabilities(self, positions):
         return nimsum_rows(self.rules, positions)
 
     def choose(self, positions, rng):
         """Batched draws in O(piles) per game where Nim theory has a closed form (at most one
         winning take per pile, :func:`~nim_evo.engine.boards.winning_takes`), without a
-        ``(games, moves)`` array; from the rows otherwise (misère with a cap)."""
+        ``(games, moves)`` array; from the rows under misère play with a cap (whose winning
+        takes :func:`~nim_evo.engine.boards.winning_takes` does not list)."""
         rules = self.rules
         if rules.misere and rules.max_take is not None:
             return super().choose(positions, rng)
@@ -113,8 +105,6 @@ class NimSumAgent(Player):
     def distribution(self, piles):
         piles = self.rules.check_position(piles)
         moves = theory.winning_moves(self.rules, piles)
-        if moves is None:
-            moves = self._solution().winning_moves(piles)
         return uniform(moves) if moves else any_move(self.rules, piles)
 
     def policy(self, space):
@@ -122,15 +112,10 @@ class NimSumAgent(Player):
         winning = solve(space).winning
         return uniform_rows(np.where(winning.any(axis=1, keepdims=True), winning, space.legal) * space.multiplicity)
 
-    def _solution(self):
-        return solve(space_for(self.rules, multiset=True))
-
 
 def nimsum_rows(rules: Rules, positions) -> np.ndarray:
     """The nim-sum player's rows at ``positions (k, n_piles)``: uniform over the winning moves
-    (:func:`nim_evo.engine.boards.winning_mask`), over the legal ones where none wins. On a
-    capped misère board too big to solve the winning moves are the normal-play guess there:
-    the agent refuses such a board, the thresholds genome's nim-sum strategy plays the guess."""
+    (:func:`nim_evo.engine.boards.winning_mask`), over the legal ones where none wins."""
     positions = np.asarray(positions, dtype=np.int64)
     winning = boards.winning_mask(rules, positions)
     legal = boards.legal_mask(rules, positions)

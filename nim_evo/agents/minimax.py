@@ -43,8 +43,7 @@ def neutral(rules: Rules, positions: np.ndarray) -> np.ndarray:
 def nimsum(rules: Rules, positions: np.ndarray) -> np.ndarray:
     """+1 where Nim theory says the player to move wins, -1 where it loses.
 
-    Exact wherever a closed form applies; for misère play with a cap (no closed form)
-    it guesses with the normal-play nim-sum.
+    Exact in every family (:func:`nim_evo.engine.theory.known_wins`).
     """
     verdict, _ = theory.known_wins(rules, positions)
     return np.where(verdict, 1.0, -1.0)

@@ -15,8 +15,6 @@ from nim_evo.console.text import wrapped
 from nim_evo.engine import theory
 from nim_evo.engine.game import play_game
 from nim_evo.engine.rules import Move, Position, Rules
-from nim_evo.engine.solver import solve
-from nim_evo.engine.space import enumerable, space_for
 from nim_evo.validation import printable
 
 MAX_MARKS = 40
@@ -102,12 +100,8 @@ def _record(rules: Rules, moves, first: str) -> str:
 
 
 def hint(piles: Position, rules: Rules) -> str:
-    """The solver's advice: a winning move, or that every move loses against perfect play."""
+    """Nim theory's advice: a winning move, or that every move loses against perfect play."""
     moves = theory.winning_moves(rules, piles)
-    if moves is None:
-        if not enumerable(rules, multiset=True):
-            return f"Hints are unavailable: {rules.name} is too large to solve."
-        moves = solve(space_for(rules, multiset=True)).winning_moves(piles)
     if not moves:
         return "Hint: every move loses against perfect play; play on and hope for a mistake."
     pile, count = moves[0]

@@ -13,7 +13,6 @@ import numpy as np
 
 from nim_evo.engine import theory
 from nim_evo.engine.rules import Rules
-from nim_evo.engine.space import enumerable, space_for
 
 BLOCK = 32_768  # positions per block when a (k, n_moves, n_piles) array would be large
 
@@ -43,8 +42,8 @@ def move_indices(rules: Rules, pile: np.ndarray, count: np.ndarray) -> np.ndarra
 def winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
     """``(k, n_moves) bool``: the moves that leave the opponent a lost position.
 
-    Nim theory where a closed form applies; otherwise (misère with a cap) the solver on an
-    enumerable board, and the normal-play nim-sum guess on a board too big to solve.
+    Nim theory: straight from the piles, or under misère play with a cap by judging every
+    child position (Bouton's rule on the residues).
     """
     positions = np.asarray(positions, dtype=np.int64)
     if not (rules.misere and rules.max_take is not None):
@@ -57,20 +56,14 @@ def winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
     children = np.repeat(positions[:, None, :], len(moves), axis=1)
     children[:, np.arange(len(moves)), moves[:, 0]] -= moves[:, 1]
     children = np.maximum(children, 0)
-    verdict, known = theory.known_wins(rules, children)
-    if not known.all() and enumerable(rules, multiset=True):
-        from nim_evo.engine.solver import solve
-
-        solution = solve(space_for(rules, multiset=True))
-        verdict = solution.win[solution.space.indices(children.reshape(-1, children.shape[-1]))]
-        verdict = verdict.reshape(children.shape[:2])
+    verdict, _ = theory.known_wins(rules, children)
     return legal & ~verdict
 
 
 def winning_takes(rules: Rules, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Winning moves straight from Nim theory, at most one per pile, without child positions:
     ``(wins, take)``, both ``(k, n_piles)``: taking ``take[r, i]`` from pile ``i`` wins where
-    ``wins[r, i]``. Not for misère play with a cap (no closed form).
+    ``wins[r, i]``. Not for misère play with a cap (:func:`winning_mask` judges its children).
 
     Normal play: with Grundy values ``g`` (``n``, or ``n mod (k + 1)`` under a cap) and their
     nim-sum ``s``, pile ``i`` wins by moving to Grundy value ``g[i] ^ s``: taking

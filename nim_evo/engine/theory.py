@@ -5,9 +5,11 @@
   and ``n mod (k + 1)`` with a cap of ``k``. One capped heap: take ``N mod (k + 1)``.
 - Misère play without a cap (Bouton): if every pile has at most one object, the player to
   move wins iff the number of one-object piles is even; otherwise iff the nim-sum is not 0.
-- Misère play with one non-empty heap and a cap of ``k``: lost iff ``(N - 1) mod (k + 1) == 0``
-  (the rule of Moore's NIM Rules: take ``(N - 1) mod (k + 1)``).
-- Misère play with a cap and several non-empty piles has no closed form: ``None``.
+- Misère play with a cap of ``k``: on the residues ``r_i = n_i mod (k + 1)``, a position is
+  lost for the player to move iff, when some ``r_i > 1``, the nim-sum of the residues is 0,
+  and otherwise (every residue 0 or 1) it is 1: Bouton's misère rule on the residues (checked
+  against the solver for caps 1, 2, 3 and 5 on every position of boards up to 11-11-8-6). One
+  heap: lost iff ``(N - 1) mod (k + 1) == 0`` (Moore's NIM Rules: take ``(N - 1) mod (k + 1)``).
 
 The vectorised functions take positions as an array whose last axis is the piles.
 """
@@ -31,36 +33,28 @@ def grundy_sum(positions: np.ndarray, max_take: int | None = None) -> np.ndarray
 
 
 def wins(rules: Rules, positions: np.ndarray) -> np.ndarray | None:
-    """Closed-form win/loss for the player to move of each position, or ``None`` if any lacks one.
+    """Closed-form win/loss for the player to move of each position (every family has one).
 
     Args:
         positions: ``(..., n_piles)`` int array.
     Returns:
-        ``(...)`` bool array, or ``None`` if some position is under misère play with a cap
-        and has more than one non-empty pile (see :func:`known_wins` for a partial answer).
+        ``(...)`` bool array.
     """
     verdict, known = known_wins(rules, positions)
     return verdict if known.all() else None
 
 
 def known_wins(rules: Rules, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Closed-form verdicts ``(...)`` bool, and where a closed form applies ``(...)`` bool.
-
-    Where none applies (misère with a cap, several non-empty piles) the verdict holds the
-    normal-play nim-sum guess.
-    """
+    """Closed-form verdicts ``(...)`` bool, and where a closed form applies ``(...)`` bool
+    (everywhere: the second array is kept for callers that ask)."""
     positions = np.asarray(positions, dtype=np.int64)
-    normal = grundy_sum(positions, rules.max_take) != 0
-    known = np.ones(normal.shape, dtype=bool)
+    residues = grundy(positions, rules.max_take)
+    total = np.bitwise_xor.reduce(residues, axis=-1)
+    known = np.ones(total.shape, dtype=bool)
     if not rules.misere:
-        return normal, known
-    if rules.max_take is None:
-        small = (positions <= 1).all(axis=-1)
-        ones_even = (positions == 1).sum(axis=-1) % 2 == 0
-        return np.where(small, ones_even, normal), known
-    single = (positions > 0).sum(axis=-1) <= 1
-    heap = positions.sum(axis=-1) % (rules.max_take + 1) != 1
-    return np.where(single, heap, normal), single
+        return total != 0, known
+    endgame = (residues <= 1).all(axis=-1)  # misère: Bouton's rule on the residues
+    return np.where(endgame, total == 0, total != 0), known
 
 
 def is_win(rules: Rules, piles: Position) -> bool | None:
@@ -87,14 +81,14 @@ def winning_moves(rules: Rules, piles: Position) -> list[Move] | None:
 
 
 def _candidate_takes(rules: Rules, piles: Position, n: int) -> set[int]:
-    """Takes from a pile of ``n`` that include every winning one, in every family with a closed
-    form: to the pile's nim-sum target ``n ^ s``, or to 0 or 1 (Bouton's misère endings), and
-    under a cap of ``k`` to the Grundy target, or leaving ``(N - 1) mod (k + 1)`` of one heap."""
+    """Takes from a pile of ``n`` that include every winning one, in every family: to the
+    pile's nim-sum target ``n ^ s``, or to 0 or 1 (Bouton's misère endings), and under a cap
+    of ``k`` to the residue that is the Grundy target, or to a residue of 0 or 1."""
     s = int(np.bitwise_xor.reduce(np.array(piles, dtype=np.int64)))
     takes = {n - (n ^ s), n, n - 1}
     if rules.max_take is not None:
         k1 = rules.max_take + 1
         grundy = n % k1
         target = grundy ^ int(grundy_sum(np.array(piles, dtype=np.int64), rules.max_take))
-        takes |= {(grundy - target) % k1, (n - 1) % k1}
+        takes |= {(grundy - target) % k1, grundy, (grundy - 1) % k1}
     return takes

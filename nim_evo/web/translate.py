@@ -10,9 +10,8 @@ their family (same cap, same misère flag), with the moves Python's agent plays.
   ``GenomeAgent(kind, genes, Rules(board, cap, misere)).distribution(piles)``. It throws a
   ``TypeError`` for piles that are not such an array, and a ``RangeError`` where Python's
   agent refuses the board (more than ``MAX_LISTED_MOVES`` moves) for a kind that lists
-  moves (thresholds, program; a rules genome plays any board). ``board`` matters only to a
-  thresholds genome under misère with a cap: Python's nim-sum strategy solves a board it
-  can enumerate and guesses (normal-play nim-sum) on a bigger one.
+  moves (thresholds, program; a rules genome plays any board). (``board`` is checked, and
+  otherwise changes nothing: every family has a closed form.)
 - for a program, also ``nimScore(piles)``: a position's score as a decimal string (``program.scores``).
 
 How each kind becomes JavaScript (the logic lives in ``*.js`` files beside this module, the
@@ -33,7 +32,6 @@ from importlib import resources
 
 from deap import gp
 
-from nim_evo.engine import sizes
 from nim_evo.engine.rules import MAX_LISTED_MOVES, Rules
 from nim_evo.genomes import get_kind, ruleset, thresholds
 from nim_evo.genomes.expressions import SCORE, STEP, parse
@@ -75,8 +73,7 @@ def strategy_script(kind: str, genes, rules: Rules) -> str:
         raise UserError(f"a {kind} genome cannot be played by a script; translatable kinds: {', '.join(_GENES)}")
     genome_kind = get_kind(kind)
     plain = genome_kind.check_plain(genome_kind.plain(genes), rules)
-    limits = {"maxListedMoves": MAX_LISTED_MOVES, "maxPositions": sizes.DEFAULT_MAX_POSITIONS,
-              "maxCells": sizes.MAX_CELLS, "dpCells": sizes._DP_CELLS}
+    limits = {"maxListedMoves": MAX_LISTED_MOVES}
     return "\n".join([
         f"// nim_evo: a {kind} genome of {rules.name}'s family "
         f"(cap {rules.max_take or 'none'}, {'misere' if rules.misere else 'normal'} play)",

@@ -6,6 +6,7 @@ import pytest
 
 from nim_evo import Rules, make_agent, win_probabilities
 from nim_evo.agents.registry import mover
+from nim_evo.engine import theory
 from nim_evo.engine.piles import play_pile_games
 from nim_evo.engine.space import space_for
 from nim_evo.genomes import GenomeAgent, ruleset, thresholds
@@ -81,14 +82,20 @@ def test_a_mover_for_many_genomes_plays_each_genome_in_its_own_games(rules, kind
 
 
 def test_movers_refuse_what_needs_an_enumerable_board():
-    """minimax has no pile mover: the error names the board; nim-sum on a capped misère board
-    with several piles would need the solver."""
+    """minimax has no pile mover: the error names the board."""
     big = Rules((40,) * 40)
     with pytest.raises(ValueError, match=big.name):
         mover("minimax", big)
-    capped_misere = Rules((40,) * 40, 3, True)
-    with pytest.raises(ValueError, match=f"nimsum on {capped_misere.name}"):
-        mover("nimsum", capped_misere)
+
+
+def test_nimsum_plays_capped_misere_on_a_board_too_big_to_solve():
+    """Bouton's rule on the residues: nim-sum moving first from a won start of 40 piles beats
+    random every time, and every move it makes from a won position leaves a lost one."""
+    rules = Rules((40,) * 39 + (42,), 3, True)  # residues 0, ..., 0, 2: won (leave a residue of 1)
+    assert theory.is_win(rules, rules.piles)
+    rng = np.random.default_rng(35)
+    won = play_pile_games(rules, mover("nimsum", rules), mover("random", rules), 100, rng)
+    assert np.all(won == 0)
 
 
 def test_pile_games_on_a_board_too_big_to_enumerate():

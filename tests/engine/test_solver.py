@@ -12,7 +12,7 @@ import pytest
 from nim_evo import solve
 from nim_evo.engine import theory
 from nim_evo.engine.rules import Rules
-from nim_evo.engine.space import SpaceTooLarge
+from nim_evo.engine.space import SpaceTooLarge, space_for
 
 # -- helpers written here, independent of the library ----------------------------------------
 
@@ -236,41 +236,23 @@ THEORY_RULES = [
 
 
 @pytest.mark.parametrize("rules", THEORY_RULES, ids=[r.name for r in THEORY_RULES])
-def test_theory_agrees_with_solver_where_defined(rules):
-    """theory.wins matches the solver wherever it returns a verdict; None only for capped misère with 2+ piles."""
+def test_theory_agrees_with_solver(rules):
+    """theory.wins, is_win and winning_moves match the solver at every position, capped misère included."""
     solution = solve(rules)
     space = solution.space
-    verdict = theory.wins(rules, space.positions)
-    nonempty = (space.positions > 0).sum(axis=1)
-    capped_misere = rules.misere and rules.max_take is not None
-    if capped_misere and np.any(nonempty > 1):
-        assert verdict is None
-    else:
-        assert verdict is not None
-        np.testing.assert_array_equal(verdict, solution.win)
+    np.testing.assert_array_equal(theory.wins(rules, space.positions), solution.win)
     for i in range(space.n_positions):
         position = space.position(i)
-        single = theory.is_win(rules, position)
-        moves = theory.winning_moves(rules, position)
-        if capped_misere and nonempty[i] > 1:
-            assert single is None, position
-            assert moves is None, position
-            assert theory.wins(rules, np.array([position])) is None
-        else:
-            assert single == bool(solution.win[i]), position
-            assert moves is not None, position  # children never have more non-empty piles
-            assert moves == solution.winning_moves(position), position
+        assert theory.is_win(rules, position) == bool(solution.win[i]), position
+        assert theory.winning_moves(rules, position) == solution.winning_moves(position), position
 
 
-def test_theory_returns_none_for_capped_misere_multi_pile():
-    """Capped misère with two or more non-empty piles has no closed form."""
-    rules = Rules((3, 4), max_take=2, misere=True)
-    assert theory.wins(rules, np.array([[1, 1]])) is None
-    assert theory.wins(rules, np.array([[3, 4], [0, 2]])) is None
-    assert theory.is_win(rules, (2, 1)) is None
-    assert theory.winning_moves(rules, (2, 1)) is None
-    assert theory.is_win(rules, (0, 4)) is False  # (4 - 1) % 3 == 0
-    assert theory.is_win(rules, (3, 0)) is True
+@pytest.mark.parametrize("cap", [1, 2, 3, 5])
+def test_capped_misere_closed_form_on_every_position_up_to_11_11_8_6(cap):
+    """Bouton's misère rule on the residues mod k + 1 is the solver's verdict on every
+    multiset of 11-11-8-6 under caps 1, 2, 3 and 5 (and so on every smaller board)."""
+    space = space_for(Rules((11, 11, 8, 6), cap, True), multiset=True)
+    np.testing.assert_array_equal(theory.wins(space.rules, space.positions), solve(space).win)
 
 
 # -- (d) known values --------------------------------------------------------------------------
@@ -373,16 +355,12 @@ def test_solve_refuses_huge_boards():
 
 
 @pytest.mark.parametrize("rules", THEORY_RULES, ids=[r.name for r in THEORY_RULES])
-def test_theory_known_wins_agrees_with_solver_where_known(rules):
-    """theory.known_wins marks exactly the closed-form positions, and its verdicts there match the solver."""
+def test_theory_known_wins_agrees_with_solver(rules):
+    """theory.known_wins marks every position, and its verdicts match the solver."""
     solution = solve(rules)
-    positions = solution.space.positions
-    verdict, known = theory.known_wins(rules, positions)
-    nonempty = (positions > 0).sum(axis=1)
-    capped_misere = rules.misere and rules.max_take is not None
-    expected_known = (nonempty <= 1) | (not capped_misere)
-    np.testing.assert_array_equal(known, np.broadcast_to(expected_known, known.shape))
-    np.testing.assert_array_equal(verdict[known], solution.win[known])
+    verdict, known = theory.known_wins(rules, solution.space.positions)
+    assert known.all()
+    np.testing.assert_array_equal(verdict, solution.win)
 
 
 def test_a_raised_position_limit_carries_through():

@@ -94,25 +94,17 @@ def test_grundy_sum_known_values(positions, value):
 
 @pytest.mark.parametrize("cap, misere", VARIANTS, ids=[f"cap{c}-{'misere' if m else 'normal'}" for c, m in VARIANTS])
 def test_known_wins_marks_exactly_the_closed_forms(cap, misere):
-    """known_wins marks every position except capped misère ones with two or more non-empty
-    piles, and its verdict there is the brute-force outcome; wins() answers only when all are known."""
+    """Every family has a closed form (capped misère: Bouton's rule on the residues mod
+    k + 1): known_wins marks every position, and its verdict is the brute-force outcome."""
     rng = np.random.default_rng(3)
     for n_piles in (1, 2, 3, 4):
         rules = Rules((7,) * n_piles, cap, misere)
         positions = random_positions(rng, 150, n_piles)
         verdict, known = theory.known_wins(rules, positions)
-        assert verdict.shape == known.shape == (len(positions),)
-        active = (positions > 0).sum(axis=1)
-        expected_known = active <= 1 if (misere and cap is not None) else np.ones(len(positions), bool)
-        np.testing.assert_array_equal(known, expected_known)
+        assert verdict.shape == known.shape == (len(positions),) and known.all()
         truth = np.array([brute_win(tuple(int(x) for x in p), cap, misere) for p in positions])
-        np.testing.assert_array_equal(verdict[known], truth[known])
-        everything = theory.wins(rules, positions)
-        if known.all():
-            np.testing.assert_array_equal(everything, truth)
-        else:
-            assert everything is None
-            np.testing.assert_array_equal(theory.wins(rules, positions[known]), truth[known])
+        np.testing.assert_array_equal(verdict, truth)
+        np.testing.assert_array_equal(theory.wins(rules, positions), truth)
 
 
 def test_known_wins_keeps_leading_axes():
@@ -149,26 +141,30 @@ def test_is_win_closed_forms(position, cap, misere, win):
     assert brute_win(position, cap, misere) is win
 
 
-def test_no_closed_form_for_capped_misere_with_two_piles():
-    rules = Rules((5, 5), 2, True)
-    assert theory.is_win(rules, (2, 3)) is None
-    assert theory.winning_moves(rules, (2, 3)) is None
-    verdict, known = theory.known_wins(rules, np.array([[2, 3], [0, 3], [2, 0], [0, 0]]))
-    assert known.tolist() == [False, True, True, True]
+@pytest.mark.parametrize("position, cap, win", [
+    ((2, 3), 2, True),       # residues 2, 0: one above 1, nim-sum 2: won
+    ((2, 2), 2, False),      # residues 2, 2: nim-sum 0 with a residue above 1: lost
+    ((3, 3), 2, True),       # residues 0, 0, every residue at most 1, nim-sum 0: won (misère)
+    ((1, 3), 2, False),      # residues 1, 0: an odd number of ones: lost
+    ((4, 5, 6), 3, True),    # residues 0, 1, 2: a residue above 1, nim-sum 3: won
+    ((5, 6, 7), 3, False),   # residues 1, 2, 3: nim-sum 0 with a residue above 1: lost
+    ((9, 4), 3, False),      # residues 1, 0: one single: lost, though the nim-sum is 1
+])
+def test_capped_misere_is_bouton_on_the_residues(position, cap, win):
+    """The closed form of misère play under a cap, against the brute force."""
+    assert brute_win(position, cap, True) is win
+    assert theory.is_win(Rules(tuple(max(p, 1) for p in position), cap, True), position) is win
 
 
 @pytest.mark.parametrize("cap, misere", VARIANTS, ids=[f"cap{c}-{'misere' if m else 'normal'}" for c, m in VARIANTS])
 def test_winning_moves_are_exactly_the_moves_to_lost_positions(cap, misere):
-    """Where a closed form applies, winning_moves lists, in the engine's order, exactly the moves
+    """In every family, winning_moves lists, in the engine's order, exactly the moves
     whose child the brute force says is lost; empty for a lost position; [] on the empty board."""
     rng = np.random.default_rng(5)
     rules = Rules((6, 6, 6), cap, misere)
     for position in random_positions(rng, 80, 3, top=6):
         position = tuple(int(x) for x in position)
         moves = theory.winning_moves(rules, position)
-        if misere and cap is not None and sum(p > 0 for p in position) > 1:
-            assert moves is None, position
-            continue
         expected = [m for m in rules.legal_moves(position)
                     if not brute_win(rules.apply(position, m), cap, misere)]
         assert moves == expected, position

@@ -9,7 +9,7 @@ function distribution(piles, board) {
   for (const pile of [shortestPile(piles), longestPile(piles)]) {
     tables.push([[pile, takesFrom(piles[pile])]], [[pile, 1]], legal.filter(([i]) => i === pile));
   }
-  const winning = winningMoves(piles, board);
+  const winning = winningMoves(piles);
   tables.push(winning.length ? winning : legal);
   const mixed = new Map();
   tables.forEach((moves, s) => {
@@ -28,13 +28,12 @@ function distribution(piles, board) {
 }
 
 // The moves that leave the opponent lost, as nim_evo.engine.boards.winning_mask finds them.
-function winningMoves(piles, board) {
+function winningMoves(piles) {
   if (RULES.misere && RULES.maxTake !== null) {
-    const solved = enumerable(board);
     return legalMoves(piles).filter(([i, c]) => {
       const child = piles.slice();
       child[i] -= c;
-      return !cappedMisereWins(child, solved);
+      return !cappedMisereWins(child);
     });
   }
   return winningTakes(piles);
@@ -70,60 +69,22 @@ function winningTakes(piles) {
   return moves;
 }
 
-// Does the player to move win, misère with a cap k? One heap: unless N mod (k + 1) == 1
-// (theory.known_wins). Several: on a board Python solves (`solved`), the solver's answer,
-// which is the closed form below; on a bigger board, Python's guess, the normal-play nim-sum.
-//
-// The closed form, with g = n mod (k + 1): the player to move loses iff some g >= 2 and the
-// nim-sum of the g is 0, or every g <= 1 and an odd number of them are 1. (From a lost
-// position every move changes one g, so the nim-sum or the parity; from any other, as in
-// Bouton's misère Nim, move to one: a residue below g is always reachable, and a heap of g = 0
-// that is not empty holds k + 1 or more, so taking k leaves g = 1.)
-function cappedMisereWins(piles, solved) {
+// Does the player to move win, misère with a cap k? (theory.known_wins) With g = n mod (k + 1):
+// the player to move loses iff some g >= 2 and the nim-sum of the g is 0, or every g <= 1 and
+// an odd number of them are 1: Bouton's misère rule on the residues. (From a lost position
+// every move changes one g, so the nim-sum or the parity; from any other, as in Bouton's misère
+// Nim, move to one: a residue below g is always reachable, and a heap of g = 0 that is not
+// empty holds k + 1 or more, so taking k leaves g = 1.)
+function cappedMisereWins(piles) {
   const k1 = BigInt(RULES.maxTake) + 1n;
-  const live = piles.filter((n) => n > 0);
-  if (live.length <= 1) return live.length === 0 || BigInt(live[0]) % k1 !== 1n;
   let s = 0n;
   let high = false;
   let ones = 0;
-  for (const n of live) {
+  for (const n of piles) {
     const g = BigInt(n) % k1;
     s ^= g;
     if (g >= 2n) high = true;
     if (g === 1n) ones++;
   }
-  if (!solved || high) return s !== 0n;
-  return ones % 2 === 0;
-}
-
-// Would Python enumerate the board's multisets (nim_evo.engine.sizes.enumerable)?
-const ENUMERABLE = new Map();
-function enumerable(board) {
-  const key = board.join(" ");
-  if (!ENUMERABLE.has(key)) {
-    let moves = 0;
-    for (const n of board) moves += takesFrom(n);
-    const size = multisetCount(board);
-    ENUMERABLE.set(key, size <= LIMITS.maxPositions && size * moves <= LIMITS.maxCells);
-  }
-  return ENUMERABLE.get(key);
-}
-
-// sizes.multiset_count: sorted tuples at most the sorted start pile by pile, counted rank by
-// rank from the last (C[i][v]: completions from rank i whose size there is at least v).
-function multisetCount(board) {
-  const start = board.slice().sort((x, y) => x - y);
-  const top = start[start.length - 1];
-  if (start.length * (top + 2) > LIMITS.dpCells) return Math.max(top + 1, LIMITS.dpCells);
-  let next = new Float64Array(top + 2).fill(1);
-  for (let i = start.length - 1; i >= 0; i--) {
-    const row = new Float64Array(top + 2);
-    let total = 0;
-    for (let v = start[i]; v >= 0; v--) {
-      total += next[v];
-      row[v] = total;
-    }
-    next = row;
-  }
-  return next[0];
+  return high ? s !== 0n : ones % 2 === 0;
 }
