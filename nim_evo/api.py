@@ -37,7 +37,7 @@ from nim_evo.engine.space import SpaceTooLarge, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.opponents import resolve as resolve_opponent, several as several_opponents
 from nim_evo.evaluation.strategy import load_strategy
-from nim_evo.evolution import cluster, loop
+from nim_evo.evolution import cluster, loop, target
 from nim_evo.evolution.feasible import check_feasible, expected_time
 from nim_evo.evolution.fitness import accuracy, ceiling
 from nim_evo.evolution.rundir import RunDir, export_path, exported_by, individual_document, resumed_export
@@ -45,6 +45,7 @@ from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
 from nim_evo.io import MAX_JSON_BYTES, check_writable, read_json, read_regular, refuse_overwrite, write_json
 from nim_evo.learners import LEARNERS, SEATS, make_learner
 from nim_evo.validation import (BOOL, EPISODES, JOBS, PATH, SEED, Constraint, InstanceOf, KeywordError, Names, Options,
+                                ParameterError,
                                 UserError, check, printable, renamed_keyword, usable_jobs, validate)
 
 
@@ -211,8 +212,9 @@ class Evolution:
     @classmethod
     def resume(cls, directory, generations: int | None = None, genomes_dir=None, force: bool = False,
                jobs: int = 1, command: str | None = None, quiet: bool = False,
-               given: dict | None = None, trusted=None) -> Evolution:
-        """The run in ``directory`` at its last checkpoint, to go on to ``generations``; its
+               given: dict | None = None, trusted=None, until: str | None = None) -> Evolution:
+        """The run in ``directory`` at its last checkpoint, to go on to ``generations`` (and
+        with ``until`` a new target, :data:`~nim_evo.evolution.target.NEVER` for none); its
         champion exported where it was before, or into ``genomes_dir`` if given; ``given``: the
         agent objects it was begun with, by their names; ``trusted``: the code opponents
         (``module:NAME``, ``file.py:NAME``) it plays, named again by the person (a run
@@ -223,11 +225,11 @@ class Evolution:
         try:  # a refused resume leaves the directory free (a notebook keeps the error, and with it the lock)
             config, state, extra = run_dir.load()
             extra["export"] = str(resumed_export(extra.get("export"), genomes_dir, run_dir, config))
-            target = Path(extra["export"])
-            check_writable(target.parent)
-            if target.exists() and not force and not exported_by(
-                    target, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
-                raise KeywordError(f"{target} holds another run's genome; [[pass force=True|use --force]] to "
+            exported = Path(extra["export"])
+            check_writable(exported.parent)
+            if exported.exists() and not force and not exported_by(
+                    exported, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
+                raise KeywordError(f"{exported} holds another run's genome; [[pass force=True|use --force]] to "
                                    "overwrite it, or another [[genomes_dir|--genomes-dir]]")
             missing = [name for name in extra.get("given_opponents") or () if name not in (given or {})]
             if missing:
@@ -250,11 +252,17 @@ class Evolution:
                                     "from another directory); resume where the run began, with the file as it was")
             extra["command"] = extra.get("command") or command
             extra["resumed_with"] = command
-            if generations is not None:
-                if generations < state.generation:
-                    raise KeywordError(f"the run is at generation {state.generation}; [[generations|--generations]] "
-                                       "cannot go below it")
-                config = dataclasses.replace(config, generations=generations)
+            if generations is not None and generations < state.generation:
+                raise KeywordError(f"the run is at generation {state.generation}; [[generations|--generations]] "
+                                   "cannot go below it")
+            changed = {"generations": generations} if generations is not None else {}
+            if until is not None:  # a new target, or none
+                changed["until"] = None if until == target.NEVER else until
+            if changed:
+                try:
+                    config = dataclasses.replace(config, **changed)
+                except ParameterError as error:
+                    raise KeywordError(f"[[until|--until]] {error.problem}") from None
                 run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
                 write_json(run_dir.config_path, config.to_json())
             return cls(config, make_toolbox(config, jobs, quiet, given), state, run_dir, extra, jobs)
@@ -262,9 +270,19 @@ class Evolution:
             run_dir.unlock()
             raise
 
+    def reached(self) -> bool:
+        """Whether the champion has reached the run's target (``config.until``, see
+        :mod:`nim_evo.evolution.target`)."""
+        if self.config.until is None or loop.stage_of(self.state) + 1 < len(self.config.stages):
+            return False  # (in a run of several stages, only the last stage's champion is the run's)
+        top = ceiling(self.toolbox.panels)
+        return target.reached(self.config.until, self.state.logbook[-1], self.state.halloffame[0].fitness.values[0],
+                              None if top is None else top[0])
+
     def evolve(self, progress: bool = True, force: bool = False) -> Run:
-        """Evolve to the configured number of generations (checkpointing each one in a run
-        directory), then write the run's outputs and export the champion; the :class:`Run`."""
+        """Evolve to the configured number of generations, or until the champion reaches the
+        run's target (checkpointing each generation in a run directory), then write the run's
+        outputs and export the champion; the :class:`Run`."""
         config, state = self.config, self.state
         if progress:
             where = f": {self.run_dir.path}" if self.run_dir is not None else ""
@@ -282,14 +300,20 @@ class Evolution:
             if expected_time(config) and state.generation < config.generations:
                 print(f"  expect {expected_time(config)}", file=sys.stderr)
         with Progress(config.generations, state.generation, quiet=not progress) as bar:  # closed on an error too
-            if progress:
-                bar.ceiling = (ceiling(self.toolbox.panels) or (None,))[0]
+            bar.ceiling = loop.stage_ceiling(self.toolbox, state) if progress else None
             bar.update(state.logbook[-1], config.opponents)
-            while state.generation < config.generations:
+            reached = self.reached()
+            while state.generation < config.generations and not reached:
                 loop.step(state, config, self.toolbox)
                 if self.run_dir is not None:
                     self.run_dir.save(state, config, self.extra)
+                if progress:
+                    bar.ceiling = loop.stage_ceiling(self.toolbox, state)
                 bar.update(state.logbook[-1], config.opponents)
+                reached = self.reached()
+        if reached and progress:
+            print(wrapped(f"stopped at generation {state.generation} of {config.generations}: the champion reached "
+                          f"{target.said(config.until)} (until {config.until})"), file=sys.stderr)
         run = Run(config, state, self.run_dir, toolbox=self.toolbox)
         if self.run_dir is None:
             return run
@@ -350,19 +374,22 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
 
 def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_dir=None, force: bool = False,
            progress: bool = True, backend: str = "local", scheduler: str | None = None,
-           agents: dict | None = None, code=None) -> Run:
+           agents: dict | None = None, code=None, until: str | None = None) -> Run:
     """Continue the run in ``directory`` from its last checkpoint (to ``generations``, or
-    to the number it was begun with); the same champion as a run never interrupted. ``agents``:
-    the opponents it was begun with as agent objects, by their names; ``code``: the code
+    to the number it was begun with); the same champion as a run never interrupted. ``until``
+    gives the run a new target (``"accuracy=1"``, ``"ceiling"``; ``"never"``: none; ``None``:
+    the one it was begun with; a run that stopped at its target goes on only with another).
+    ``agents``: the opponents it was begun with as agent objects, by their names; ``code``: the code
     opponents it plays (``module:NAME``, ``file.py:NAME``), named again (a run directory may
     come from anyone: what it names is never imported unless you name it too)."""
     validate(ARGUMENTS, {"directory": directory, "generations": generations, "genomes_dir": genomes_dir,
                          "force": force, "progress": progress, "scheduler": scheduler, "agents": agents})
     check("code", code, [None, Names()])
+    check("until", until, [None, Options(target.NEVER), target.UNTIL])
     jobs = _check_jobs(jobs, backend, scheduler)
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
         evolution = Evolution.resume(directory, generations, genomes_dir=genomes_dir, force=force, jobs=workers,
-                                     quiet=not progress, given=agents, trusted=code)
+                                     quiet=not progress, given=agents, trusted=code, until=until)
         return evolution.evolve(progress=progress, force=force)
 
 

@@ -55,6 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     evo.add_argument("--restart", type=int, metavar="N",
                      help="a new random population after N generations without progress, the best kept "
                           "in the hall of fame (0: never; default 0, 10 for program genomes)")
+    evo.add_argument("--until", metavar="TARGET",
+                     help="stop at the first generation whose champion reaches TARGET: accuracy=X (a winning move "
+                          "in that share of the board's winning positions; accuracy=1, perfect play) or ceiling "
+                          "(the most the panel allows, exact fitness); on --resume a new target, or never")
     add_game_arguments(p)
     fit = p.add_argument_group("fitness")
     fit.add_argument("--opponents", help="comma-separated panel of agents (random, nimsum, minimax, take-3, ...), "
@@ -185,7 +189,8 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
         where["run_dir"] = RunDir(args.resume)
         trusted = None if args.opponents is None else args.opponents.split(",")  # code the run plays, named again
         return api.Evolution.resume(args.resume, args.generations, genomes_dir=args.genomes_dir, force=args.force,
-                                    jobs=jobs, command=args.command, quiet=args.quiet, trusted=trusted)
+                                    jobs=jobs, command=args.command, quiet=args.quiet, trusted=trusted,
+                                    until=_until(args.until, resume=True))
     config = config_from_args(args)
     genomes_dir = Path(args.genomes_dir or "genomes")
     check_folder(genomes_dir, "--genomes-dir names the folder the champion is exported to" if args.genomes_dir else
@@ -204,6 +209,16 @@ def _train_boards(text: str) -> tuple:
         return tuple(tuple(int(n) for n in board.split("-")) for board in text.split(","))
     except ValueError:
         raise UsageError(f"--train-boards takes boards like 2-3,1-4-6 (pile sizes joined by -), got {text!r}") from None
+
+
+def _until(text: str | None, resume: bool = False) -> str | None:
+    """``--until``'s target, checked (on ``--resume``, ``never`` drops the run's target)."""
+    from nim_evo.evolution.target import NEVER, UNTIL
+
+    if text is None or UNTIL(text) or (resume and text == NEVER):
+        return text
+    never = ", or never on --resume" if resume else ""
+    raise UsageError(f"--until takes accuracy=X (0 < X <= 1) or ceiling{never}, got {printable(repr(text))}")
 
 
 def defaults() -> dict:
@@ -228,7 +243,7 @@ def config_from_args(args) -> Config:
     own = {key: ",".join(value) if key == "opponents" else value for key, value in own.items()}
     values = {key: getattr(args, key) if getattr(args, key) is not None else own.get(key, default)
               for key, default in defaults().items()}
-    values.update(selection=args.selection, restart=args.restart)
+    values.update(selection=args.selection, restart=args.restart, until=_until(args.until))
     opponents = tuple(name.strip() for name in values.pop("opponents").split(","))
     rules = rules_from_args(args)
     boards = None if args.train_boards is None else _train_boards(args.train_boards)

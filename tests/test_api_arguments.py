@@ -125,6 +125,8 @@ TABLE: list[Case] = [
     *cases("evolve", "tournsize", [0, "3"], lambda v: evolve(tournsize=v)),
     *cases("evolve", "credit", ["yes", 1], lambda v: evolve(credit=v)),
     *cases("evolve", "popsize", [3], lambda v: evolve(popsize=v)),
+    *cases("evolve", "until", ["accuracy", "accuracy=0", "accuracy=1.5", "accuracy=x", "never", 1, "best"],
+           lambda v: evolve(until=v)),
 
     # -- resume -----------------------------------------------------------------------------
     *cases("resume", "directory", NOT_A_PATH, lambda v: resume(directory=v)),
@@ -137,6 +139,7 @@ TABLE: list[Case] = [
     *cases("resume", "scheduler", [5], lambda v: resume(scheduler=v)),
     *cases("resume", "agents", [5, ["random"], {"mine": 5}, {5: nimsum}], lambda v: resume(agents=v)),
     *cases("resume", "code", [5, "m:Agent", [3], ["not-an-opponent:X"]], lambda v: resume(code=v)),
+    *cases("resume", "until", ["accuracy=2", 1, "best"], lambda v: resume(until=v)),
 
     # -- train ------------------------------------------------------------------------------
     *cases("train", "learner", [None, 5, "sarsa", ["td"]], lambda v: train(learner=v)),

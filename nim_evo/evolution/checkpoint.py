@@ -22,7 +22,7 @@ from nim_evo.validation import UserError
 
 LOGBOOK_COLUMNS = ("gen", "evals", "games", "min", "mean", "max", "accuracy")
 # columns a record may have besides those and the opponents' (older runs lack some of them)
-MORE_COLUMNS = ("subgames", "seconds", "restart", "heldout")
+MORE_COLUMNS = ("subgames", "seconds", "restart", "heldout", "stage")
 
 
 def freeze(state: State, config: Config) -> dict:
@@ -139,6 +139,9 @@ def _records(records, generation: int, config: Config) -> list:
             raise UserError(f"logbook[{k}] holds a value that is not a finite number")
         if record["gen"] != k:
             raise UserError(f"logbook[{k}] is the record of generation {record['gen']!r}")
+        if "stage" in record and record["stage"] not in range(len(config.stages)):
+            raise UserError(f"logbook[{k}] is in stage {record['stage']!r}; the run has stages 0 to "
+                            f"{len(config.stages) - 1}")
     return records
 
 

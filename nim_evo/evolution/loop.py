@@ -36,11 +36,12 @@ from deap import base, tools
 from joblib import Parallel, delayed
 
 from nim_evo.engine.rules import RULES, Rules, rules_from_json, rules_to_json
-from nim_evo.engine.sizes import SpaceTooLarge
+from nim_evo.engine.sizes import SpaceTooLarge, enumerable
 from nim_evo.evaluation.heldout import seven_heaps_accuracy
-from nim_evo.evolution import cluster, fitness
+from nim_evo.evolution import cluster, fitness, target
 from nim_evo.evolution.selection import hall_of_fame, select_elitist, select_lexicase
 from nim_evo.genomes import get_kind, kind_names
+from nim_evo.genomes.protocol import Stage
 from nim_evo.validation import (GAMES, GENERATIONS, OFFSPRING, POPULATION, PROBABILITY, SEED, InstanceOf, Interval,
                                 Names, Options, ParameterError, UserError, shown, validate)
 
@@ -70,6 +71,7 @@ CONFIG_CONSTRAINTS = {
     "train_boards": [None, InstanceOf(tuple, what="a tuple of boards")],
     "selection": [None, Options(*SELECTIONS)],
     "restart": [None, Interval(Integral, 0, None)],
+    "until": [None, target.UNTIL],
 }
 
 
@@ -100,6 +102,8 @@ class Config:
     selection: str | None = None  # survivors by tournament or lexicase (None: the kind's own choice)
     restart: int | None = None  # a new random population after this many generations without progress
     # (0: never; None: the kind's own choice)
+    until: str | None = None  # stop at the first generation whose champion reaches this target
+    # (:mod:`~nim_evo.evolution.target`: "accuracy=1", "ceiling"; None: run every generation)
 
     def __post_init__(self):
         if isinstance(self.opponents, list):
@@ -115,6 +119,8 @@ class Config:
         if self.selection == "lexicase" and self.fitness != "exact":
             raise ParameterError("selection", "lexicase reads every sub-game's exact win probability: it needs "
                                  "exact fitness")
+        if self.until is not None:
+            _check_until(self)
 
     @property
     def selector(self) -> str:
@@ -124,13 +130,19 @@ class Config:
             return self.selection
         return get_kind(self.genome).selection if self.fitness == "exact" else "tournament"
 
-    def training_rules(self) -> tuple[Rules, ...]:
-        """The boards fitness is measured on: ``train_boards``, else the kind's own training
-        set (``train_boards`` of its class), else the run's board; each with its cap and misère flag."""
-        boards = self.train_boards or get_kind(self.genome).train_boards
-        if not boards:
-            return (self.rules,)
-        return tuple(Rules(tuple(board), self.rules.max_take, self.rules.misere) for board in boards)
+    @property
+    def stages(self) -> tuple[Stage, ...]:
+        """How the search goes (:meth:`GenomeKind.stages`): one stage on the run's family, or
+        several, each handing on parts of its champion to the next."""
+        return get_kind(self.genome).stages(self.rules)
+
+    def training_rules(self, stage: int = -1) -> tuple[Rules, ...]:
+        """The boards fitness is measured on in ``stage`` (default: the last, the run's own):
+        ``train_boards``, else the kind's own training set (``train_boards`` of its class),
+        else the run's board; each in each of the stage's families (cap and misère flag)."""
+        boards = self.train_boards or get_kind(self.genome).train_boards or (self.rules.piles,)
+        return tuple(Rules(tuple(board), cap, misere) for cap, misere in self.stages[stage].families
+                     for board in boards)
 
     @property
     def patience(self) -> int:
@@ -159,7 +171,19 @@ class Config:
         data["opponents"] = tuple(data["opponents"])
         data.setdefault("selection", "tournament")  # runs begun before lexicase selection and restarts
         data.setdefault("restart", 0)
+        data.setdefault("until", None)  # runs begun before targets went every generation
         return cls(**data)
+
+
+def _check_until(config: Config) -> None:
+    """A target the run can tell it reached: the ceiling of exact fitness, the accuracy of a board the solver takes."""
+    what, _ = target.parse(config.until)
+    if what == target.CEILING and config.fitness != "exact":
+        raise ParameterError("until", "ceiling needs exact fitness: a sampled win rate may read above the ceiling "
+                             "by chance (give accuracy=X instead)")
+    if what == "accuracy" and not enumerable(config.rules, multiset=True):
+        raise ParameterError("until", f"{config.until} needs the champion's accuracy, and the board "
+                             f"{config.rules.name} is too big to solve (give ceiling, or a smaller --game)")
 
 
 MAX_TRAIN_BOARDS, MAX_TRAIN_PILES, MAX_TRAIN_PILE = 12, 6, 15
@@ -194,20 +218,33 @@ class State:
 def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> base.Toolbox:
     """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map;
     ``given``: opponents given as agent objects, by the names ``config.opponents`` holds for them."""
-    kind = get_kind(config.genome)
     toolbox = base.Toolbox()
-    toolbox.register("individual", _create, kind, config.rules, multiset=config.multiset)
-    panels = tuple(fitness.Panel.build(rules, config.opponents, config.starts, config.fitness, config.seed,
-                                       multiset=config.multiset, order_blind=_order_blind(config), given=given)
-                   for rules in config.training_rules())
-    # the run's workers: on Dask, the panels go to every one now, once (a task carries their key)
-    toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, panels) if jobs != 1 else None)
+    built = {}  # a board of several stages is built once
+    for rules in dict.fromkeys(r for stage in range(len(config.stages)) for r in config.training_rules(stage)):
+        built[rules] = fitness.Panel.build(rules, config.opponents, config.starts, config.fitness, config.seed,
+                                           multiset=config.multiset, order_blind=_order_blind(config), given=given)
+    toolbox.stage_panels = tuple(tuple(built[rules] for rules in config.training_rules(stage))
+                                 for stage in range(len(config.stages)))
+    # the run's workers: on Dask, each stage's panels go to every one now, once (a task carries their key)
+    toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, *toolbox.stage_panels) if jobs != 1
+                     else None)
+    toolbox.panels = toolbox.stage_panels[-1]  # the run's own: its ceiling, its summary's
+    toolbox.given = given
+    bind_stage(toolbox, config, 0)
+    return toolbox
+
+
+def bind_stage(toolbox: base.Toolbox, config: Config, stage: int, held: dict | None = None) -> None:
+    """Bind creation and evaluation to ``stage``: its panels, and ``held``, the parts of the
+    genome its new genomes keep (by name, from the stage before)."""
+    kind = get_kind(config.genome)
+    panels = toolbox.stage_panels[stage]
+    more = {"held": held} if held else {}
+    toolbox.register("individual", _create, kind, config.rules, multiset=config.multiset, **more)
     toolbox.register("evaluate", fitness.evaluate_boards, config.genome, panels, config.fitness, config.games,
                      cases=config.selector == "lexicase")
     toolbox.panel = panels[0]
-    toolbox.panels = panels
-    toolbox.given = given
-    return toolbox
+    toolbox.stage, toolbox.held = stage, tuple(held or ())
 
 
 def home_panel(toolbox: base.Toolbox, config: Config) -> fitness.Panel:
@@ -234,7 +271,9 @@ def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> n
     kind = get_kind(config.genome)
     mutate_options = {name: getattr(config, name) for name in kind.mutation_parameters
                       if getattr(config, name) is not None}
-    toolbox.register("mate", kind.crossover, rules=config.rules, rng=rng)
+    held = {"held": toolbox.held} if getattr(toolbox, "held", ()) else {}  # parts a stage holds: never varied
+    mutate_options.update(held)
+    toolbox.register("mate", kind.crossover, rules=config.rules, rng=rng, **held)
     toolbox.register("mutate", kind.mutate, rules=config.rules, rng=rng, **mutate_options)
     if config.selector == "lexicase":
         toolbox.register("select", select_lexicase, rng=rng, size=kind.size)
@@ -342,8 +381,19 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     """One generation of (mu + lambda), in place; returns the state."""
     began = time.perf_counter()
     generation = state.generation + 1
+    stage = stage_of(state)
+    moving = stage + 1 < len(config.stages) and stage_done(state, config, toolbox)
+    kind = get_kind(config.genome)
+    if moving:  # the next stage: a new population around the parts the champion hands on
+        stage += 1
+        bind_stage(toolbox, config, stage, {part: kind.part(state.halloffame[0], part)
+                                            for part in config.stages[stage].held})
+        state.halloffame = hall_of_fame(kind)  # (fitness of another stage: not comparable)
+    elif toolbox.stage != stage:  # a run resumed in a later stage: its population holds the parts
+        bind_stage(toolbox, config, stage, {part: kind.part(state.population[0], part)
+                                            for part in config.stages[stage].held})
     bind_generation(toolbox, config, generation)
-    restart = stalled(state.logbook, config.patience)
+    restart = moving or stalled(state.logbook, config.patience)
     if restart:  # a new random population; the hall of fame keeps the run's best
         offspring = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
     else:
@@ -354,8 +404,30 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     state.population[:] = offspring if restart else toolbox.select(state.population + offspring, config.population)
     state.generation = generation
     state.games += games
-    _record(state, config, len(invalid), games, time.perf_counter() - began, restart)
+    _record(state, config, len(invalid), games, time.perf_counter() - began, restart, stage)
     return state
+
+
+def stage_of(state: State) -> int:
+    """The stage the run is in (the logbook's last ``stage``; 0 in a run of one stage)."""
+    return int(state.logbook[-1].get("stage", 0)) if state.logbook else 0
+
+
+def stage_done(state: State, config: Config, toolbox: base.Toolbox) -> bool:
+    """Whether the stage the run is in hands on to the next: its champion is perfect against
+    the stage's panel (its fitness at their ceiling), or the stage has had its share of the
+    generations (each stage but the last, an equal share)."""
+    stage = stage_of(state)
+    if state.generation >= (stage + 1) * config.generations // len(config.stages):
+        return True
+    top = fitness.ceiling(toolbox.stage_panels[stage])
+    return top is not None and state.halloffame[0].fitness.values[0] >= top[0] - target.TOLERANCE
+
+
+def stage_ceiling(toolbox: base.Toolbox, state: State) -> float | None:
+    """The most a genome can score against the panels of the stage the run is in."""
+    top = fitness.ceiling(toolbox.stage_panels[stage_of(state)])
+    return None if top is None else top[0]
 
 
 def stalled(logbook, patience: int) -> bool:
@@ -368,13 +440,16 @@ def stalled(logbook, patience: int) -> bool:
     return len(best) > patience and max(best[-patience:]) <= max(best[:-patience])
 
 
-def _record(state: State, config: Config, evals: int, games: int, seconds: float, restart: bool = False) -> None:
+def _record(state: State, config: Config, evals: int, games: int, seconds: float, restart: bool = False,
+            stage: int = 0) -> None:
     champion = state.halloffame[0]  # the run's champion so far: what the run exports
     record = make_statistics().compile(state.population)
     kind = get_kind(config.genome)
     more = {}
-    if config.patience:
+    if config.patience or len(config.stages) > 1:
         more["restart"] = int(restart)
+    if len(config.stages) > 1:
+        more["stage"] = stage
     if kind.board_free and (not state.logbook or "heldout" in state.logbook[0]):
         more["heldout"] = round(seven_heaps_accuracy(config.genome, kind.plain(champion), config.rules), 6)
     rates = {f"{name}": round(sum(pair) / 2, 6) for name, pair in champion.rates.items()}
@@ -389,5 +464,5 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
                          **rates, accuracy=accuracy, **more, seconds=round(seconds, 3))
 
 
-def _create(kind, rules, rng, multiset: bool):
-    return kind.create(rules, rng, container=kind.individual, multiset=multiset)
+def _create(kind, rules, rng, multiset: bool, **held):
+    return kind.create(rules, rng, container=kind.individual, multiset=multiset, **held)

@@ -26,7 +26,8 @@ from nim_evo.validation import MAX_GENERATIONS, KeywordError, UserError
 CHECKPOINT_FORMAT = "nim_evo/checkpoint"
 
 
-OPTIONAL_COLUMNS = ("heldout", "restart")  # board-free genomes' held-out accuracy; runs with restarts
+OPTIONAL_COLUMNS = ("heldout", "restart", "stage")  # board-free genomes' held-out accuracy; runs with restarts;
+# runs of several stages
 MAX_LOGBOOK_BYTES = 256 * 2**20  # a million generations against a panel of ten
 MAX_LOGBOOK_COLUMNS = 1_000  # a run's columns: some ten, and one per opponent
 
@@ -283,12 +284,12 @@ def upgraded_config(written):
 
 def run_settings(config_json) -> dict | None:
     """What makes two configurations the same run: the configuration as this nim_evo reads it
-    (:func:`upgraded_config`) without its generations, which a resume may raise; ``None`` for
-    what is not a configuration."""
+    (:func:`upgraded_config`) without its generations and its target, which a resume may
+    change; ``None`` for what is not a configuration."""
     config_json = upgraded_config(config_json)
     if not isinstance(config_json, dict):
         return None
-    return {key: value for key, value in config_json.items() if key != "generations"}
+    return {key: value for key, value in config_json.items() if key not in ("generations", "until")}
 
 
 def export_path(genomes_dir, run_dir: RunDir, config: Config) -> Path:

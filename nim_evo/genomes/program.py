@@ -74,7 +74,7 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, STEP, code, parse, run
-from nim_evo.genomes.protocol import GenomeKind, individual_type, one_hot
+from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type, one_hot
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -117,9 +117,13 @@ def _seeded(rng: np.random.Generator):
         random.setstate(state)
 
 
-def create(rules: Rules, rng: np.random.Generator, container=Program):
+def create(rules: Rules, rng: np.random.Generator, container=Program, held: dict | None = None):
+    """A random program; ``held``: trees it takes as given, by part name (a stage's)."""
     with _seeded(rng):
-        return container(gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS)
+        trees = [gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS]
+    for part, tree in (held or {}).items():
+        trees[PARTS.index(part)] = gp.PrimitiveTree(tree)
+    return container(trees)
 
 
 MUTATIONS = ("uniform", "node", "insert", "shrink")
@@ -142,9 +146,16 @@ def _cross_trees(a, b):
     return gp.cxOnePoint(a, b)
 
 
-def mutate(genes, rules: Rules, rng: np.random.Generator):
-    """One of DEAP's mutations (:data:`MUTATIONS`, by :data:`MUTATION_WEIGHTS`) on one of the two trees."""
-    part = int(rng.integers(len(PARTS)))
+def _free(held) -> list[int]:
+    """The trees variation may change: those no stage holds."""
+    return [k for k, part in enumerate(PARTS) if part not in held]
+
+
+def mutate(genes, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = ()):
+    """One of DEAP's mutations (:data:`MUTATIONS`, by :data:`MUTATION_WEIGHTS`) on one of the
+    trees (of those not ``held``)."""
+    free = _free(held)
+    part = free[int(rng.integers(len(free)))]
     how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
     with _seeded(rng):
         (genes[part],) = _mutate_tree(genes[part], pset=SETS[part], how=how)
@@ -154,11 +165,12 @@ def mutate(genes, rules: Rules, rng: np.random.Generator):
 SWAP = 1 / 3  # the share of crossovers that swap a whole tree
 
 
-def crossover(a, b, rules: Rules, rng: np.random.Generator):
-    """Between the same tree of both parents: DEAP's ``cxOnePoint`` (a subtree each, never
-    the root), or with probability :data:`SWAP` the whole trees, so that a step evolved in
-    one lineage meets a score evolved in another (misère play needs both at once)."""
-    part = int(rng.integers(len(PARTS)))
+def crossover(a, b, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = ()):
+    """Between the same tree of both parents (one not ``held``): DEAP's ``cxOnePoint`` (a
+    subtree each, never the root), or with probability :data:`SWAP` the whole trees, so that
+    a step evolved in one lineage meets a score evolved in another."""
+    free = _free(held)
+    part = free[int(rng.integers(len(free)))]
     if rng.random() < SWAP:
         a[part], b[part] = b[part], a[part]
         return a, b
@@ -295,11 +307,28 @@ class ProgramKind(GenomeKind):
     def order_blind(self, genes, rules: Rules) -> bool:
         return True  # it scores multisets, and breaks ties by pile size and count
 
-    def create(self, rules: Rules, rng: np.random.Generator, container=Program, multiset: bool = True):
-        return create(rules, rng, container)
+    def create(self, rules: Rules, rng: np.random.Generator, container=Program, multiset: bool = True,
+               held: dict | None = None):
+        return create(rules, rng, container, held)
 
-    def mutate(self, genes, rules: Rules, rng: np.random.Generator, **parameters):
-        return mutate(genes, rules, rng)
+    def mutate(self, genes, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = (), **parameters):
+        return mutate(genes, rules, rng, held)
+
+    def stages(self, rules: Rules) -> tuple[Stage, ...]:
+        """Normal play: one stage. Misère play: two. The first evolves the program in normal
+        play (same boards, same cap), where the step's path to exclusive or pays at every
+        step; its champion hands its step on, and the second evolves the score, the step held,
+        in misère play. (From scratch in misère play alone, the step's path pays only under
+        the misère score: no seed of ten found it. Holding the step matters: seeded with it
+        but free to vary it, the search lost it again.)"""
+        if not rules.misere:
+            return (Stage(((rules.max_take, False),)),)
+        return (Stage(((rules.max_take, False),)), Stage(((rules.max_take, True),), held=("step",)))
+
+    @staticmethod
+    def part(genes, name: str):
+        """The tree ``name`` (``step`` or ``score``) of a program."""
+        return genes[PARTS.index(name)]
 
     def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         if isinstance(genes, np.ndarray) and genes.dtype == object:  # a stack: a program per position

@@ -44,6 +44,11 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   progress before a new population, 0 for never) and ``defaults`` (run settings such as
   ``population`` used where the user gives none): how its runs search, unless told otherwise;
   ``size(genes)`` is what lexicase selection minimises among genomes that play alike.
+- ``stages(rules)``: how its search goes on ``rules``' family, as a sequence of
+  :class:`Stage`: each the families its training boards are played in, and the parts of the
+  genome the stage before hands on and holds (never varied, kept in new genomes: ``create``,
+  ``mutate`` and ``crossover`` then take ``held``, the parts by name). By default one stage,
+  the family itself.
 - ``uses_credit``: whether its operators read the per-position credit the exact evaluator
   leaves on an evaluated individual (``ind.credit = (mine, theirs)``, see
   :mod:`nim_evo.genomes.table`); only then is it computed.
@@ -61,6 +66,7 @@ shapes, with a kind's ranges from :meth:`GenomeKind.check_ranges`),
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -104,6 +110,15 @@ def _deepcopy_individual(ind, memo):
     return copy
 
 
+@dataclass(frozen=True)
+class Stage:
+    """A stage of a kind's search: the families ``(max_take, misere)`` its training boards
+    are played in, and the parts of the genome handed on from the stage before and held."""
+
+    families: tuple[tuple[int | None, bool], ...]
+    held: tuple[str, ...] = ()
+
+
 class GenomeKind:
     """The base class of genome kinds (see the module docstring for the protocol)."""
 
@@ -119,6 +134,10 @@ class GenomeKind:
         """Whether these genes choose by the multiset of pile sizes alone (never assumed:
         a kind that chooses so says it)."""
         return False
+
+    def stages(self, rules: Rules) -> tuple[Stage, ...]:
+        """How its search goes on ``rules``' family: one stage, on that family."""
+        return (Stage(((rules.max_take, rules.misere),)),)
 
     def size(self, genes) -> int:
         """How big a genome is (of genomes that play alike or score alike, lexicase selection

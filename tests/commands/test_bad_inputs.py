@@ -93,6 +93,13 @@ CASES = [
     ("run", [*SMALL, "--seed", "-1"]),
     ("run", [*SMALL, "--jobs", "0"]),
     ("run", [*SMALL, "--fitness", "sampled", "--games", "0"]),
+    # run: targets
+    ("run", [*SMALL, "--until", "accuracy=1.5"]),
+    ("run", [*SMALL, "--until", "best"]),
+    ("run", [*SMALL, "--until", "never"]),  # (a resume's word for no target)
+    ("run", [*SMALL, "--until", "ceiling", "--fitness", "sampled"]),
+    ("run", ["--genome", "program", "--piles", *["40"] * 12, "--until", "accuracy=1"]),  # too big to solve
+    ("run", ["--resume", "run", "--until", "accuracy=0"]),
     # run: names and boards
     ("run", [*SMALL, "--genome", "sorcery"]),
     ("run", [*SMALL, "--genome", ""]),

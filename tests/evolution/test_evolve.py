@@ -93,6 +93,7 @@ def test_a_bug_in_measuring_accuracy_is_not_taken_for_a_board_too_big(monkeypatc
     failure while measuring it (a bug: a plain ValueError, a player's AgentError) reaches the
     caller with its traceback, not a NaN in the logbook or None in Run.accuracy."""
     import nim_evo
+    import nim_evo.api  # (imported before the patch: it keeps the accuracy it imports)
     from nim_evo.engine.space import SpaceTooLarge
     from nim_evo.evolution import fitness
 
@@ -109,3 +110,33 @@ def test_a_bug_in_measuring_accuracy_is_not_taken_for_a_board_too_big(monkeypatc
     monkeypatch.setattr(fitness, "accuracy", too_big)
     run = nim_evo.evolve("table", nim_evo.Rules((2, 3)), generations=1, population=4, offspring=4, progress=False)
     assert np.isnan(run.logbook[-1]["accuracy"])
+
+
+@pytest.mark.parametrize("until", ["accuracy=1", "ceiling"])
+def test_a_run_stops_at_the_first_generation_whose_champion_reaches_its_target(tmp_path, until):
+    """accuracy=1 (perfect play on the board) and ceiling (the most the panel allows) end the
+    run there: the same run one generation shorter had not reached it."""
+    from nim_evo import evolve
+
+    run = evolve("table", Rules((7, 5, 3)), generations=200, seed=1, out=tmp_path / "run", progress=False,
+                 until=until)
+    stopped = run.state.generation
+    assert 0 < stopped < 60  # a table finds perfect play on 7-5-3 within a few dozen generations
+    before = evolve("table", Rules((7, 5, 3)), generations=stopped - 1, seed=1, progress=False)
+    if until == "accuracy=1":
+        assert run.accuracy == 1.0 > before.accuracy
+        assert [record["accuracy"] for record in run.logbook].index(1.0) == stopped
+    else:
+        assert run.genes.fitness.values[0] >= run.ceiling[0] - 1e-9 > before.genes.fitness.values[0]
+
+
+def test_a_resumed_run_keeps_its_target_until_given_another(tmp_path):
+    from nim_evo import evolve, resume
+
+    first = evolve("table", Rules((7, 5, 3)), generations=200, seed=1, out=tmp_path / "run", progress=False,
+                   until="accuracy=1", export=tmp_path / "champion.json")
+    stopped = first.state.generation
+    assert resume(tmp_path / "run", generations=200, progress=False).state.generation == stopped
+    more = resume(tmp_path / "run", generations=stopped + 3, progress=False, until="never")
+    assert more.state.generation == stopped + 3 and more.config.until is None
+    assert more.exported == tmp_path / "champion.json"  # the run's own export, replaced

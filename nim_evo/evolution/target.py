@@ -1,0 +1,73 @@
+"""When a run stops before its last generation: its target (``until``).
+
+A target is a string, kept in the run's :class:`~nim_evo.evolution.loop.Config`:
+
+- ``"accuracy=X"`` (``0 < X <= 1``): the champion plays a winning move in at least that share
+  of the winning positions of the run's board (the logbook's ``accuracy``, the solver's
+  verdict); ``accuracy=1`` is perfect play on the board;
+- ``"ceiling"``: the champion's fitness reaches the most the panel allows
+  (:attr:`~nim_evo.evolution.fitness.Panel.ceiling`: perfect play against a panel of
+  perfect players), with exact fitness only (a sampled figure may read above it by chance).
+
+The run stops at the first generation whose champion reaches it, generation 0 included; in
+a run of several stages (:mod:`nim_evo.evolution.stages`) only the last stage's champion counts.
+"""
+
+from __future__ import annotations
+
+from nim_evo.validation import Constraint
+
+CEILING = "ceiling"
+NEVER = "never"  # on a resume: drop the run's target
+TOLERANCE = 1e-9  # exact fitness adds up floats: a perfect champion may read the ceiling less a rounding
+
+
+class Target(Constraint):
+    """``None``, ``"ceiling"`` or ``"accuracy=X"`` with ``0 < X <= 1``."""
+
+    def __call__(self, value) -> bool:
+        try:
+            parse(value)
+        except ValueError:
+            return False
+        return True
+
+    def __str__(self) -> str:
+        return "'accuracy=X' (0 < X <= 1) or 'ceiling'"
+
+
+UNTIL = Target()
+
+
+def parse(text) -> tuple[str, float | None]:
+    """``("accuracy", X)`` or ``("ceiling", None)``; a ``ValueError`` for anything else."""
+    if text == CEILING:
+        return CEILING, None
+    if isinstance(text, str) and text.startswith("accuracy=") and len(text) <= 40:
+        try:
+            value = float(text.split("=", 1)[1])
+        except ValueError:
+            value = float("nan")
+        if 0 < value <= 1:
+            return "accuracy", value
+    raise ValueError(f"not a target: {text!r}")
+
+
+def reached(until: str | None, record: dict, fitness: float, ceiling: float | None) -> bool:
+    """Whether the champion of the generation ``record`` describes (the logbook's row; its
+    fitness ``fitness``) reaches ``until``, given the panel's ``ceiling`` (None: never)."""
+    if until is None:
+        return False
+    what, value = parse(until)
+    if what == CEILING:
+        return ceiling is not None and fitness >= ceiling - TOLERANCE
+    accuracy = record.get("accuracy")
+    return accuracy is not None and accuracy == accuracy and accuracy >= value - TOLERANCE
+
+
+def said(until: str) -> str:
+    """The target in words: ``perfect play on its board`` or ``the panel's ceiling``."""
+    what, value = parse(until)
+    if what == CEILING:
+        return "the most the panel allows (its ceiling)"
+    return "perfect play on its board" if value == 1 else f"an accuracy of {100 * value:g}% on its board"
