@@ -86,8 +86,8 @@ class NimSumAgent(Player):
         return nimsum_rows(self.rules, positions)
 
     def choose(self, positions, rng):
-        """Batched draws in O(piles) per game where Nim theory has a closed form (at most one
-        winning take per pile, :func:`~nim_evo.engine.boards.winning_takes`), without a
+        """Batched draws in O(piles) per game (at most one winning take per pile,
+        :func:`~nim_evo.engine.boards.winning_takes`), without a
         ``(games, moves)`` array; from the rows under misère play with a cap (whose winning
         takes :func:`~nim_evo.engine.boards.winning_takes` does not list)."""
         rules = self.rules

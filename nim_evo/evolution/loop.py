@@ -415,10 +415,13 @@ def stage_of(state: State) -> int:
 
 def stage_done(state: State, config: Config, toolbox: base.Toolbox) -> bool:
     """Whether the stage the run is in hands on to the next: its champion is perfect against
-    the stage's panel (its fitness at their ceiling), or the stage has had its share of the
-    generations (each stage but the last, an equal share)."""
+    the stage's panel (its fitness at their ceiling), or the stage has used its budget of
+    generations (never the run's: the same run, resumed to more generations, switches where
+    it did)."""
     stage = stage_of(state)
-    if state.generation >= (stage + 1) * config.generations // len(config.stages):
+    budget = config.stages[stage].budget
+    began = next((record["gen"] for record in state.logbook if record.get("stage", 0) == stage), 0)
+    if budget is not None and state.generation - began >= budget:
         return True
     top = fitness.ceiling(toolbox.stage_panels[stage])
     return top is not None and state.halloffame[0].fitness.values[0] >= top[0] - target.TOLERANCE

@@ -113,10 +113,13 @@ def _deepcopy_individual(ind, memo):
 @dataclass(frozen=True)
 class Stage:
     """A stage of a kind's search: the families ``(max_take, misere)`` its training boards
-    are played in, and the parts of the genome handed on from the stage before and held."""
+    are played in, the parts of the genome handed on from the stage before and held, and
+    ``budget``, the generations it may take at most before it hands on (``None``: the run's
+    rest; a stage also hands on as soon as its champion is perfect against its panel)."""
 
     families: tuple[tuple[int | None, bool], ...]
     held: tuple[str, ...] = ()
+    budget: int | None = None
 
 
 class GenomeKind:

@@ -20,9 +20,8 @@ Generator the evolution loop passes down (DEAP's own draw from the global ``rand
 module), then clipped back into ``[0, 1]``.
 
 The random and nim-sum strategies are the ``random`` and ``nimsum`` agents' own answers
-(:mod:`nim_evo.agents.base`): Nim theory where a closed form exists, the solver otherwise
-(misère with a cap); on such a board too big to solve, where the agent refuses to play, the
-strategy plays the normal-play nim-sum guess, so the genome still plays any board.
+(:mod:`nim_evo.agents.base`): Nim theory, whose closed forms cover every family, so the
+genome plays any board.
 """
 
 from __future__ import annotations

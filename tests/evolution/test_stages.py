@@ -1,0 +1,68 @@
+"""A search in stages: the program kind's misère runs evolve normal play first, then the score
+with the step the first stage's champion hands on, held."""
+
+import numpy as np
+import pytest
+
+import nim_evo
+from nim_evo import Rules
+from nim_evo.genomes import get_kind
+from nim_evo.genomes.program import KIND, Program, crossover, mutate
+
+XOR = "sub(or(a, p), and(a, p))"
+
+
+def test_misere_programs_search_in_two_stages_normal_play_first():
+    assert [s.families for s in KIND.stages(Rules((1, 3), misere=True))] == [((None, False),), ((None, True),)]
+    assert [s.held for s in KIND.stages(Rules((1, 3), misere=True))] == [(), ("step",)]
+    assert len(KIND.stages(Rules((1, 3)))) == 1
+    assert len(get_kind("table").stages(Rules((1, 3), misere=True))) == 1  # other kinds: one stage
+
+
+def test_held_trees_are_never_varied_and_new_programs_take_them():
+    rng = np.random.default_rng(5)
+    step = Program([XOR, "v"])[0]
+    programs = [KIND.create(Rules((2, 3)), rng, held={"step": step}) for _ in range(30)]
+    assert all(str(p[0]) == XOR for p in programs)
+    assert len({str(p[1]) for p in programs}) > 5  # the scores are random
+    for _ in range(300):
+        a, b = rng.choice(len(programs), 2, replace=False)
+        crossover(programs[a], programs[b], Rules((2, 3)), rng, held=("step",))
+        mutate(programs[a], Rules((2, 3)), rng, held=("step",))
+    assert all(str(p[0]) == XOR for p in programs)
+    assert len({str(p[1]) for p in programs}) > 5
+
+
+@pytest.fixture(scope="module")
+def misere_run(tmp_path_factory):
+    """Seed 0 on 1-3-5-7-9 misère, to perfect play on it."""
+    out = tmp_path_factory.mktemp("misere") / "run"
+    return nim_evo.evolve("program", Rules((1, 3, 5, 7, 9), misere=True), seed=0, until="accuracy=1", out=out,
+                          progress=False)
+
+
+def test_a_misere_program_is_found_from_scratch_and_plays_boards_it_never_saw(misere_run):
+    """Normal play first (stage 0); at the switch a new population, every program of it with
+    the stage-0 champion's step; then misère play's score: perfect on 1-3-5-7-9, and on the
+    held-out boards of the family (seven heaps, random boards up to 1,000)."""
+    stages = [record["stage"] for record in misere_run.logbook]
+    switch = stages.index(1)
+    assert 0 < switch < misere_run.state.generation and stages == sorted(stages)
+    assert misere_run.logbook[switch]["restart"] == 1
+    assert misere_run.accuracy == 1.0
+    assert misere_run.held_out == {"1-3-5-7-9-11-13-misere": 1.0, "random boards": 1.0}
+    steps = {str(ind[0]) for ind in misere_run.state.population}
+    assert len(steps) == 1  # held: one step in the whole population
+
+
+def test_a_run_resumed_in_either_stage_ends_as_the_uninterrupted_one(misere_run, tmp_path):
+    stopped = misere_run.state.generation
+    switch = [record["stage"] for record in misere_run.logbook].index(1)
+    for at in (switch - 1, switch + 1):  # the last generation of stage 0, and within stage 1
+        out = tmp_path / f"at{at}"
+        nim_evo.evolve("program", Rules((1, 3, 5, 7, 9), misere=True), seed=0, generations=at, out=out,
+                       until="accuracy=1", progress=False)
+        resumed = nim_evo.resume(out, generations=200, progress=False)
+        assert resumed.state.generation == stopped
+        assert str(resumed.genes) == str(misere_run.genes)
+        assert [r["max"] for r in resumed.logbook] == [r["max"] for r in misere_run.logbook]
