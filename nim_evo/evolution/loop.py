@@ -131,10 +131,15 @@ class Config:
         return get_kind(self.genome).selection if self.fitness == "exact" else "tournament"
 
     @property
+    def families(self) -> tuple[tuple[int | None, bool], ...]:
+        """The run's families, ``(max_take, misere)``: its board's."""
+        return ((self.rules.max_take, self.rules.misere),)
+
+    @property
     def stages(self) -> tuple[Stage, ...]:
-        """How the search goes (:meth:`GenomeKind.stages`): one stage on the run's family, or
-        several, each handing on parts of its champion to the next."""
-        return get_kind(self.genome).stages(self.rules)
+        """How the search goes (:meth:`GenomeKind.stages`): one stage on the run's families,
+        or several, each handing on parts of its champion to the next."""
+        return get_kind(self.genome).stages(self.families)
 
     def training_rules(self, stage: int = -1) -> tuple[Rules, ...]:
         """The boards fitness is measured on in ``stage`` (default: the last, the run's own):
@@ -230,13 +235,13 @@ def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> ba
                      else None)
     toolbox.panels = toolbox.stage_panels[-1]  # the run's own: its ceiling, its summary's
     toolbox.given = given
-    bind_stage(toolbox, config, 0)
+    bind_stage(toolbox, config, 0, dict.fromkeys(config.stages[0].held))  # (the kind's own: no stage before)
     return toolbox
 
 
 def bind_stage(toolbox: base.Toolbox, config: Config, stage: int, held: dict | None = None) -> None:
     """Bind creation and evaluation to ``stage``: its panels, and ``held``, the parts of the
-    genome its new genomes keep (by name, from the stage before)."""
+    genome its new genomes keep (by name: the stage before's, or ``None``, the kind's own)."""
     kind = get_kind(config.genome)
     panels = toolbox.stage_panels[stage]
     more = {"held": held} if held else {}

@@ -1,21 +1,24 @@
 """The language of program genomes: DEAP strongly-typed primitive sets, a safe reader of
 their expressions, and an interpreter that evaluates an expression on whole arrays.
 
-Two primitive sets (``gp.PrimitiveSetTyped``), types ``int`` and ``bool``:
+Three primitive sets (``gp.PrimitiveSetTyped``), types ``int`` and ``bool``:
 
 - ``STEP``, the fold's step ``f(a, p, k) -> int``: ``a`` the value folded so far, ``p`` a
   pile's size, ``k`` the cap plus one (0 without a cap). Integer arithmetic only: ``add``,
   ``sub`` (wrapping 64-bit integers); ``and``, ``or``, ``not`` (bitwise); ``mod`` (``mod(x,
   0)`` is ``x``, so ``mod(p, k)`` is the pile itself without a cap); ``shl``, ``shr`` (one
   bit left or right: doubling and halving); ``min``, ``max``; the constants 0, 1, 2.
-- ``SCORE``, ``g(v, m) -> int``: ``v`` the folded value of a position, ``m`` its largest
-  pile; the position's score (the lower, the better a position to leave the opponent). Logic
-  on them: ``lt``, ``eq`` (int, int -> bool); ``both``, ``either``, ``negate`` (bool); ``if``
-  (bool, int, int -> int) and ``when`` (bool, bool, bool -> bool); ``min``, ``max``; the
-  constants 0, 1, 2, True and False. (Normal play's score is ``v`` itself.)
+- ``SECOND``, a second fold's step ``h(b, p, k) -> int``, the same language over ``b``, the
+  value it has folded so far.
+- ``SCORE``, ``g(v, m, w, x) -> int``: ``v`` the folded value of a position, ``m`` its largest
+  pile, ``w`` the second fold's value, ``x`` (a truth value) whether the game is misère; the
+  position's score (the lower, the better a position to leave the opponent). Logic on them:
+  ``lt``, ``eq`` (int, int -> bool); ``both``, ``either``, ``negate`` (bool); ``if`` (bool,
+  int, int -> int) and ``when`` (bool, bool, bool -> bool); ``min``, ``max``; the constants
+  0, 1, 2, True and False. (Normal play's score is ``v`` itself.)
 
-No primitive computes ``xor``, the nim-sum, a Grundy value or the misère rule: exclusive or
-has to be found (``sub(or(a, p), and(a, p))`` is one way, ``sub(add(a, p), shl(and(a, p)))``
+No primitive computes ``xor``, the nim-sum, a Grundy value, the largest residue or the misère
+rule: exclusive or has to be found (``sub(or(a, p), and(a, p))`` is one way, ``sub(add(a, p), shl(and(a, p)))``
 another). Why the split: arithmetic in the second tree, or shifts by a variable amount and
 multiplication in the step, let evolution build hash-like encodings that look positions up
 on the small training boards (such programs reached 0.617 of the 0.632 possible fitness and
@@ -87,12 +90,13 @@ FUNCTIONS = {**{name: f for name, (f, _) in INT_PRIMITIVES.items()},
 CONSTANTS = {"0": 0, "1": 1, "2": 2, "True": True, "False": False}
 
 
-def _primitive_set(name: str, arguments: tuple[str, ...], returns: type, integers: tuple[str, ...], logic: bool
-                   ) -> gp.PrimitiveSetTyped:
-    """A typed set over ``arguments`` (all ints): the integer primitives named, and with
-    ``logic`` the comparisons, boolean operations and the two if-then-elses."""
-    pset = gp.PrimitiveSetTyped(name, [Int] * len(arguments), returns)
-    pset.renameArguments(**{f"ARG{k}": argument for k, argument in enumerate(arguments)})
+def _primitive_set(name: str, arguments: tuple[str, ...], returns: type, integers: tuple[str, ...], logic: bool,
+                   flags: tuple[str, ...] = ()) -> gp.PrimitiveSetTyped:
+    """A typed set over ``arguments`` (ints) and ``flags`` (truth values): the integer
+    primitives named, and with ``logic`` the comparisons, boolean operations and the two
+    if-then-elses."""
+    pset = gp.PrimitiveSetTyped(name, [Int] * len(arguments) + [Bool] * len(flags), returns)
+    pset.renameArguments(**{f"ARG{k}": argument for k, argument in enumerate((*arguments, *flags))})
     for primitive in integers:
         function, arity = INT_PRIMITIVES[primitive]
         pset.addPrimitive(function, [Int] * arity, Int, name=primitive)
@@ -111,7 +115,8 @@ def _primitive_set(name: str, arguments: tuple[str, ...], returns: type, integer
 
 
 STEP = _primitive_set("step", ("a", "p", "k"), Int, STEP_PRIMITIVES, logic=False)
-SCORE = _primitive_set("score", ("v", "m"), Int, SCORE_PRIMITIVES, logic=True)
+SECOND = _primitive_set("second", ("b", "p", "k"), Int, STEP_PRIMITIVES, logic=False)
+SCORE = _primitive_set("score", ("v", "m", "w"), Int, SCORE_PRIMITIVES, logic=True, flags=("x",))
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[(),]")
 
 

@@ -77,13 +77,14 @@ from deap import gp
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
-from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, STEP, code, parse, run
+from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, code, parse, run
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type, one_hot
 from nim_evo.validation import UserError
 
 NAME = "program"
-PARTS = ("step", "score")
-SETS = (STEP, SCORE)
+PARTS = ("step", "score", "second")  # (the second fold last: files of two trees are [step, score])
+SETS = (STEP, SCORE, SECOND)
+NOTHING = "0"  # a part no stage varies: the second fold of a family that does not need it
 INITIAL_HEIGHT = (1, 3)  # genHalfAndHalf's heights for a new tree
 MUTANT_HEIGHT = (0, 2)  # and for the subtree mutUniform grows
 # what fitness is measured on by default: small boards of 2 to 4 piles (every one enumerated,
@@ -100,10 +101,14 @@ _LIMIT = gp.staticLimit(key=operator.attrgetter("height"), max_value=VARIATION_H
 
 
 class Program(list):
-    """The two trees ``[step, score]``, each a new ``PrimitiveTree`` (variation changes a
-    tree in place: a copy never shares one); expressions given are parsed."""
+    """The three trees ``[step, score, second]``, each a new ``PrimitiveTree`` (variation
+    changes a tree in place: a copy never shares one); expressions given are parsed; given
+    two, ``[step, score]``, the second fold is ``0``."""
 
     def __init__(self, trees=()):
+        trees = list(trees)
+        if len(trees) == 2:
+            trees.append(NOTHING)
         super().__init__(gp.PrimitiveTree(tree) if isinstance(tree, gp.PrimitiveTree) else
                          parse(tree, pset, f"the program's {part}") for tree, pset, part in zip(trees, SETS, PARTS))
 
@@ -123,11 +128,13 @@ def _seeded(rng: np.random.Generator):
 
 
 def create(rules: Rules, rng: np.random.Generator, container=Program, held: dict | None = None):
-    """A random program; ``held``: trees it takes as given, by part name (a stage's)."""
+    """A random program; ``held``: trees it takes as given, by part name (a stage's; ``None``:
+    the constant ``0``, for a part no stage before has evolved)."""
     with _seeded(rng):
         trees = [gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS]
     for part, tree in (held or {}).items():
-        trees[PARTS.index(part)] = gp.PrimitiveTree(tree)
+        k = PARTS.index(part)
+        trees[k] = parse(NOTHING, SETS[k], part) if tree is None else gp.PrimitiveTree(tree)
     return container(trees)
 
 
@@ -185,21 +192,27 @@ def crossover(a, b, rules: Rules, rng: np.random.Generator, held: tuple[str, ...
 
 
 def expression(genes) -> str:
-    """The program in one line, step then score, e.g. ``fold(sub(or(a, p), and(a, p))) -> v``."""
-    step, score = _trees(genes)
-    return f"fold({step}) -> {score}"
+    """The program in one line, step then score, e.g. ``fold(sub(or(a, p), and(a, p))) -> v``
+    (and with a second fold, ``fold(...), fold(max(b, p)) -> ...``)."""
+    step, score, second = _trees(genes)
+    folds = f"fold({step})" if str(second) == NOTHING else f"fold({step}), fold({second})"
+    return f"{folds} -> {score}"
 
 
 def scores(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
     """``(k,)`` int64: the score of each of ``positions (k, n_piles)`` (lower: better to leave)."""
-    step, score = (code(tree) for tree in _trees(genes))
+    step, score, second = (code(tree) for tree in _trees(genes))
     positions = np.sort(np.asarray(positions, dtype=np.int64), axis=1)
     k = np.int64(0 if rules.max_take is None else rules.max_take + 1)
     value = np.zeros(len(positions), dtype=np.int64)
+    other = np.zeros(len(positions), dtype=np.int64)
     with np.errstate(over="ignore"):
         for column in positions.T:
             value = _as_ints(run(step, {"a": value, "p": column, "k": k}), len(positions))
-        answer = run(score, {"v": value, "m": positions[:, -1] if positions.size else value})
+            if second != _NOTHING_CODE:
+                other = _as_ints(run(second, {"b": other, "p": column, "k": k}), len(positions))
+        answer = run(score, {"v": value, "m": positions[:, -1] if positions.size else value, "w": other,
+                             "x": np.bool_(rules.misere)})
     return _as_ints(answer, len(positions))
 
 
@@ -245,8 +258,8 @@ def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray
 
 
 def to_json(genes, rules: Rules) -> dict:
-    step, score = _trees(genes)
-    return {"step": str(step), "score": str(score), "expression": expression(genes)}
+    step, score, second = _trees(genes)
+    return {"step": str(step), "score": str(score), "second": str(second), "expression": expression(genes)}
 
 
 def from_json(data: dict, rules: Rules, container=Program):
@@ -255,7 +268,9 @@ def from_json(data: dict, rules: Rules, container=Program):
     which plays exactly as that verdict did (the first move into a position called lost)."""
     if "score" not in data and "verdict" in data:
         return container([parse(data.get("step"), STEP, "the program's step"),
-                          _score(data["verdict"], "the program's verdict", verdict=True)])
+                          _score(data["verdict"], "the program's verdict", verdict=True),
+                          parse(NOTHING, SECOND, "the program's second fold")])
+    data = {"second": NOTHING, **data}  # (files of two trees: no second fold)
     return container(parse(data.get(part), pset, f"the program's {part}") for part, pset in zip(PARTS, SETS))
 
 
@@ -275,15 +290,18 @@ def _score(text, where: str, verdict: bool = False) -> gp.PrimitiveTree:
 
 
 @lru_cache(maxsize=256)
-def _parsed(step: str, score: str) -> tuple:
-    return parse(step, STEP, "the program's step"), parse(score, SCORE, "the program's score")
+def _parsed(*texts: str) -> tuple:
+    return tuple(parse(text, pset, f"the program's {part}") for text, pset, part in zip(texts, SETS, PARTS))
 
 
 def _trees(genes) -> tuple:
-    """The two trees of a program, or of its plain form (two expressions)."""
-    if isinstance(genes, (tuple, list)) and len(genes) == 2 and all(isinstance(g, str) for g in genes):
-        return _parsed(*genes)
-    return tuple(genes)
+    """The three trees of a program, or of its plain form (two or three expressions)."""
+    if isinstance(genes, (tuple, list)) and all(isinstance(g, str) for g in genes):
+        return _parsed(*genes, NOTHING) if len(genes) == 2 else _parsed(*genes)
+    return tuple(genes) if len(genes) == 3 else (*genes, parse(NOTHING, SECOND, "the program's second fold"))
+
+
+_NOTHING_CODE = code(parse(NOTHING, SECOND, "the second fold"))
 
 
 def _as_ints(value, size: int) -> np.ndarray:
@@ -319,17 +337,21 @@ class ProgramKind(GenomeKind):
     def mutate(self, genes, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = (), **parameters):
         return mutate(genes, rules, rng, held)
 
-    def stages(self, rules: Rules) -> tuple[Stage, ...]:
-        """Normal play: one stage. Misère play: two. The first evolves the program in normal
-        play (same boards, same cap), where the step's path to exclusive or pays at every
-        step; its champion hands its step on, and the second evolves the score, the step held,
-        in misère play. (From scratch in misère play alone, the step's path pays only under
-        the misère score: no seed of ten found it. Holding the step matters: seeded with it
-        but free to vary it, the search lost it again.)"""
-        if not rules.misere:
-            return (Stage(((rules.max_take, False),)),)
-        return (Stage(((rules.max_take, False),), budget=STAGE_BUDGET),
-                Stage(((rules.max_take, True),), held=("step",)))
+    def stages(self, families) -> tuple[Stage, ...]:
+        """Normal play: one stage. With misère play among the families: two. The first
+        evolves the program in normal play (same boards, same caps), where the step's path to
+        exclusive or pays at every step; its champion hands its step on, and the second
+        evolves the score, the step held, in the families themselves. (From scratch in misère
+        play alone, the step's path pays only under the misère score: no seed of ten found
+        it. Holding the step matters: seeded with it but free to vary it, the search lost it
+        again.) The second fold evolves only where misère play under a cap needs it (its rule
+        reads the largest residue), in the last stage; elsewhere it stays ``0``."""
+        families = tuple(families)
+        second = () if any(cap is not None and misere for cap, misere in families) else ("second",)
+        if not any(misere for _, misere in families):
+            return (Stage(families, held=("second",)),)
+        normal = tuple(dict.fromkeys((cap, False) for cap, _ in families))
+        return (Stage(normal, held=("second",), budget=STAGE_BUDGET), Stage(families, held=("step", *second)))
 
     @staticmethod
     def part(genes, name: str):
@@ -354,9 +376,11 @@ class ProgramKind(GenomeKind):
         return [str(tree) for tree in _trees(genes)]
 
     def check_plain(self, genes, rules: Rules, multiset: bool = True):
-        if not isinstance(genes, list) or len(genes) != 2:
-            raise UserError("genes must be the program's two expressions")
-        return [str(parse(genes[0], STEP, "genes[0]")), str(_score(genes[1], "genes[1]"))]
+        if not isinstance(genes, list) or len(genes) not in (2, 3):
+            raise UserError("genes must be the program's expressions: step, score and (optional) second fold")
+        second = genes[2] if len(genes) == 3 else NOTHING
+        return [str(parse(genes[0], STEP, "genes[0]")), str(_score(genes[1], "genes[1]")),
+                str(parse(second, SECOND, "genes[2]"))]
 
     def size(self, genes) -> int:
         return sum(len(tree) for tree in _trees(genes))

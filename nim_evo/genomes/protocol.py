@@ -44,11 +44,11 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   progress before a new population, 0 for never) and ``defaults`` (run settings such as
   ``population`` used where the user gives none): how its runs search, unless told otherwise;
   ``size(genes)`` is what lexicase selection minimises among genomes that play alike.
-- ``stages(rules)``: how its search goes on ``rules``' family, as a sequence of
-  :class:`Stage`: each the families its training boards are played in, and the parts of the
-  genome the stage before hands on and holds (never varied, kept in new genomes: ``create``,
-  ``mutate`` and ``crossover`` then take ``held``, the parts by name). By default one stage,
-  the family itself.
+- ``stages(families)``: how its search goes on the run's families (``(max_take, misere)``
+  pairs), as a sequence of :class:`Stage`: each the families its training boards are played
+  in, and the parts of the genome it holds (never varied: the stage before's champion's, or
+  the kind's own where no stage before had them; ``create``, ``mutate`` and ``crossover``
+  then take ``held``, ``part(genes, name)`` reads one). By default one stage, the families.
 - ``uses_credit``: whether its operators read the per-position credit the exact evaluator
   leaves on an evaluated individual (``ind.credit = (mine, theirs)``, see
   :mod:`nim_evo.genomes.table`); only then is it computed.
@@ -113,7 +113,7 @@ def _deepcopy_individual(ind, memo):
 @dataclass(frozen=True)
 class Stage:
     """A stage of a kind's search: the families ``(max_take, misere)`` its training boards
-    are played in, the parts of the genome handed on from the stage before and held, and
+    are played in, the parts of the genome it holds (never varied), and
     ``budget``, the generations it may take at most before it hands on (``None``: the run's
     rest; a stage also hands on as soon as its champion is perfect against its panel)."""
 
@@ -138,9 +138,9 @@ class GenomeKind:
         a kind that chooses so says it)."""
         return False
 
-    def stages(self, rules: Rules) -> tuple[Stage, ...]:
-        """How its search goes on ``rules``' family: one stage, on that family."""
-        return (Stage(((rules.max_take, rules.misere),)),)
+    def stages(self, families: tuple[tuple[int | None, bool], ...]) -> tuple[Stage, ...]:
+        """How its search goes on the run's ``families``: one stage, on them."""
+        return (Stage(tuple(families)),)
 
     def size(self, genes) -> int:
         """How big a genome is (of genomes that play alike or score alike, lexicase selection

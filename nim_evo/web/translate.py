@@ -34,7 +34,7 @@ from deap import gp
 
 from nim_evo.engine.rules import MAX_LISTED_MOVES, Rules
 from nim_evo.genomes import get_kind, ruleset, thresholds
-from nim_evo.genomes.expressions import SCORE, STEP, parse
+from nim_evo.genomes.expressions import SCORE, SECOND, STEP, parse
 from nim_evo.validation import UserError
 
 __all__ = ["PRIMITIVE_NAMES", "strategy_script", "translatable"]
@@ -43,8 +43,10 @@ __all__ = ["PRIMITIVE_NAMES", "strategy_script", "translatable"]
 PRIMITIVE_NAMES = {
     "step": frozenset({"add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max",
                        "a", "p", "k", "0", "1", "2"}),
+    "second": frozenset({"add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max",
+                         "b", "p", "k", "0", "1", "2"}),
     "score": frozenset({"min", "max", "lt", "eq", "both", "either", "negate", "if", "when",
-                        "v", "m", "0", "1", "2", "True", "False"}),
+                        "v", "m", "w", "x", "0", "1", "2", "True", "False"}),
 }
 _ENTRY = """
 globalThis.nimDistribution = function nimDistribution(piles, board) {
@@ -98,7 +100,7 @@ def _program_genes(plain: list) -> dict:
     """Each tree's node names in prefix order, read back by the safe reader and every name
     checked against the primitive set and the script's table."""
     genes = {}
-    for text, pset, part in zip(plain, (STEP, SCORE), ("step", "score")):
+    for text, pset, part in zip(plain, (STEP, SCORE, SECOND), ("step", "score", "second")):
         tree = parse(text, pset, f"the program's {part}")
         names = [node.name if isinstance(node, gp.Primitive) else str(node.value) for node in tree]
         for name in names:

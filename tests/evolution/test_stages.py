@@ -8,15 +8,19 @@ import nim_evo
 from nim_evo import Rules
 from nim_evo.genomes import get_kind
 from nim_evo.genomes.program import KIND, Program, crossover, mutate
+from nim_evo.genomes.protocol import Stage
 
 XOR = "sub(or(a, p), and(a, p))"
 
 
 def test_misere_programs_search_in_two_stages_normal_play_first():
-    assert [s.families for s in KIND.stages(Rules((1, 3), misere=True))] == [((None, False),), ((None, True),)]
-    assert [s.held for s in KIND.stages(Rules((1, 3), misere=True))] == [(), ("step",)]
-    assert len(KIND.stages(Rules((1, 3)))) == 1
-    assert len(get_kind("table").stages(Rules((1, 3), misere=True))) == 1  # other kinds: one stage
+    misere = KIND.stages(((None, True),))
+    assert [s.families for s in misere] == [((None, False),), ((None, True),)]
+    assert [s.held for s in misere] == [("second",), ("step", "second")]
+    assert KIND.stages(((3, False),)) == (Stage(((3, False),), held=("second",)),)
+    capped = KIND.stages(((3, True),))  # its rule reads the largest residue: the second fold evolves
+    assert [s.families for s in capped] == [((3, False),), ((3, True),)] and capped[1].held == ("step",)
+    assert get_kind("table").stages(((None, True),)) == (Stage(((None, True),)),)  # other kinds: one stage
 
 
 def test_held_trees_are_never_varied_and_new_programs_take_them():
@@ -25,6 +29,7 @@ def test_held_trees_are_never_varied_and_new_programs_take_them():
     programs = [KIND.create(Rules((2, 3)), rng, held={"step": step}) for _ in range(30)]
     assert all(str(p[0]) == XOR for p in programs)
     assert len({str(p[1]) for p in programs}) > 5  # the scores are random
+    assert str(KIND.create(Rules((2, 3)), rng, held={"second": None})[2]) == "0"  # no stage before: nothing
     for _ in range(300):
         a, b = rng.choice(len(programs), 2, replace=False)
         crossover(programs[a], programs[b], Rules((2, 3)), rng, held=("step",))

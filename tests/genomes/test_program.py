@@ -15,7 +15,8 @@ from nim_evo.engine.space import space_for
 from nim_evo.engine.theory import wins
 from nim_evo.evolution.fitness import accuracy
 from nim_evo.genomes.expressions import MAX_HEIGHT, SCORE, STEP, parse
-from nim_evo.genomes.program import KIND, Program, expression, scores
+from nim_evo.evaluation.heldout import board_accuracy
+from nim_evo.genomes.program import KIND, Program, expression, from_json, scores, to_json
 from nim_evo.validation import UserError
 
 XOR = "sub(or(a, p), and(a, p))"
@@ -110,7 +111,7 @@ def test_the_score_is_logic_on_the_folded_value_and_the_largest_pile(text, messa
 def test_json_round_trip_and_expression():
     rules = Rules((1, 3, 5))
     document = KIND.to_json(NORMAL, rules)
-    assert document == {"step": XOR, "score": "v", "expression": f"fold({XOR}) -> v"}
+    assert document == {"step": XOR, "score": "v", "second": "0", "expression": f"fold({XOR}) -> v"}
     back = KIND.from_json(document, rules)
     assert expression(back) == expression(NORMAL) and all(isinstance(t, gp.PrimitiveTree) for t in back)
 
@@ -200,15 +201,32 @@ def test_a_copy_never_shares_a_tree_with_its_parent():
 
 def test_checkpoint_genes_are_checked():
     rules = Rules((1, 3, 5))
-    assert KIND.check_plain(KIND.plain(NORMAL), rules) == [XOR, "v"]
+    assert KIND.check_plain(KIND.plain(NORMAL), rules) == [XOR, "v", "0"]
+    assert KIND.check_plain([XOR, "v"], rules) == [XOR, "v", "0"]  # a checkpoint of two trees: no second fold
+    assert KIND.check_plain([XOR, "if(x, w, v)", "max(b, p)"], rules) == [XOR, "if(x, w, v)", "max(b, p)"]
     with pytest.raises(UserError, match="genes\\[1\\]: 'a' is not a primitive"):
         KIND.check_plain([XOR, "min(a, 0)"], rules)
-    with pytest.raises(UserError, match="the program's two expressions"):
+    with pytest.raises(UserError, match="genes\\[2\\]: 'a' is not a primitive"):
+        KIND.check_plain([XOR, "v", "max(a, p)"], rules)
+    with pytest.raises(UserError, match="the program's expressions"):
         KIND.check_plain([XOR], rules)
     # a checkpoint of a run begun when programs said yes or no resumes with that verdict as a score
-    assert KIND.check_plain([XOR, "eq(v, 0)"], rules) == [XOR, "if(eq(v, 0), 0, 1)"]
+    assert KIND.check_plain([XOR, "eq(v, 0)"], rules) == [XOR, "if(eq(v, 0), 0, 1)", "0"]
     with pytest.raises(UserError, match="genes\\[1\\]: 'add' is not a primitive"):
         KIND.check_plain([XOR, "add(v, 0)"], rules)
+
+
+def test_the_second_fold_and_the_misere_flag():
+    """The score reads w, the second fold's value, and x, whether the game is misère: one
+    program plays capped misère (Bouton on the residues, w their largest) and both flags."""
+    residues = "sub(or(a, mod(p, k)), and(a, mod(p, k)))"
+    program = Program([residues, "if(both(x, negate(lt(1, w))), if(eq(v, 1), 0, 1), v)", "max(b, mod(p, k))"])
+    assert expression(program) == (f"fold({residues}), fold(max(b, mod(p, k))) -> "
+                                   "if(both(x, negate(lt(1, w))), if(eq(v, 1), 0, 1), v)")
+    for cap, misere in [(None, False), (None, True), (3, False), (3, True), (2, True)]:
+        rules = Rules((2, 3, 5, 6), cap, misere)
+        assert board_accuracy("program", program, rules) == 1.0, rules.name
+        assert from_json(to_json(program, rules), rules) == program
 
 
 def _run(tmp_path, name, *argv):

@@ -1,5 +1,5 @@
-// The program (nim_evo/genomes/program.py, its language in expressions.py). GENES.step and
-// GENES.score: each tree's node names in prefix order, every one checked here against the
+// The program (nim_evo/genomes/program.py, its language in expressions.py). GENES.step,
+// GENES.second and GENES.score: each tree's node names in prefix order, every one checked here against the
 // closed table below (and in Python against the primitive set). Nothing is evaluated as code:
 // the names select functions of the table, composed into closures.
 //
@@ -31,7 +31,9 @@ const CONSTANTS = {"0": 0n, "1": 1n, "2": 2n, "True": true, "False": false};
 const PARTS = {
   step: {args: ["a", "p", "k"],
          names: ["add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max", "0", "1", "2"]},
-  score: {args: ["v", "m"],
+  second: {args: ["b", "p", "k"],
+           names: ["add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max", "0", "1", "2"]},
+  score: {args: ["v", "m", "w", "x"],
           names: ["min", "max", "lt", "eq", "both", "either", "negate", "if", "when",
                   "0", "1", "2", "True", "False"]},
 };
@@ -71,17 +73,19 @@ function compile(part) {
 }
 
 const STEP = compile("step");
+const SECOND = compile("second");
 const SCORE = compile("score");
 const K = BigInt(RULES.maxTake === null ? 0 : RULES.maxTake + 1);
-const step = (a, p) => STEP([a, p, K]);
-const score = (v, m) => SCORE([v, m]);
+// the two folds at once: [v, w] -> [f(v, p, k), h(w, p, k)]
+const step = ([a, b], p) => [STEP([a, p, K]), SECOND([b, p, K])];
+const score = ([v, w], m) => SCORE([v, m, w, RULES.misere]);
 
 const ascending = (x, y) => (x < y ? -1 : x > y ? 1 : 0);
 
 // A position's score, the score tree on its fold (program.scores): a BigInt.
 function positionScore(piles) {
   const sizes = piles.map(BigInt).sort(ascending);
-  let value = 0n;
+  let value = [0n, 0n];
   for (const p of sizes) value = step(value, p);
   return score(value, sizes[sizes.length - 1]);
 }
@@ -94,7 +98,7 @@ function positionScore(piles) {
 function distribution(piles, board) {
   checkListable(board);
   const sizes = piles.map(BigInt).sort(ascending);
-  const prefix = [0n];
+  const prefix = [[0n, 0n]];
   for (const p of sizes) prefix.push(step(prefix[prefix.length - 1], p));
   let best = null;
   let bestSize = null;
