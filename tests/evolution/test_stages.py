@@ -60,7 +60,8 @@ def test_a_misere_program_is_found_from_scratch_and_plays_boards_it_never_saw(mi
     assert len(steps) == 1  # held: one step in the whole population
 
 
-def test_a_run_resumed_in_either_stage_ends_as_the_uninterrupted_one(misere_run, tmp_path):
+def test_a_run_resumed_in_either_stage_ends_as_the_uninterrupted_one(misere_run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # (a resume exports to genomes/)
     stopped = misere_run.state.generation
     switch = [record["stage"] for record in misere_run.logbook].index(1)
     for at in (switch - 1, switch + 1):  # the last generation of stage 0, and within stage 1
