@@ -32,9 +32,10 @@ from nim_evo.console.games import COMPUTER_FIRST, HUMAN_FIRST, play_computers, p
 from nim_evo.console.opponents import resolve_saying
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.strategy import load_strategy
+from nim_evo.genomes import GenomeAgent, get_kind
 from nim_evo.learners import LEARNERS
 from nim_evo.learners.base import Learner
-from nim_evo.validation import GAMES, SEED, UserError
+from nim_evo.validation import GAMES, SEED, UserError, printable
 
 
 def _prepare(args):
@@ -117,6 +118,10 @@ def main(argv=None, stdin=None, stdout=None) -> int:
                 return list_games()
         rules, agents, names = _prepare(args)
         rng = np.random.default_rng(args.seed)
+        for agent, name in zip(agents, names):  # an evolved program, as a person reads it
+            if isinstance(agent, GenomeAgent) and get_kind(agent.kind).describe(agent.genes, rules) is not None:
+                console.say(printable(f"{name} plays the {agent.kind} "
+                                      f"{get_kind(agent.kind).describe(agent.genes, rules)}"))
         if args.opponents is None:
             return play_human(console, rules, agents[0], names[0], args.first, rng)
         return play_computers(console, rules, agents, names, args.games or 1, args.first or "alternate",

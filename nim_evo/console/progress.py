@@ -98,7 +98,10 @@ class Progress(_Bar):
         accuracy = record.get("accuracy")
         acc = "" if accuracy is None or accuracy != accuracy else f", acc {100 * accuracy:.1f}%"
         of = "" if self.ceiling is None else f" of ≤{self.ceiling:.4f}"
-        self.show(record["gen"], f"best {record['max']:.4f}{of} mean {record['mean']:.4f}{acc}, {wins}")
+        stage = f"stage {int(record['stage'])}, " if "stage" in record else ""
+        # a new population (a restart, or a new stage) explains a best that falls back
+        restart = ", restarted" if record.get("restart") else ""
+        self.show(record["gen"], f"{stage}best {record['max']:.4f}{of} mean {record['mean']:.4f}{acc}, {wins}{restart}")
 
 
 class TrainingProgress(_Bar):

@@ -21,6 +21,7 @@ NAME = 22  # the opponent column's width: longer names (strategy files) are cut 
 def print_summary(run, panel, jobs: int) -> None:
     """The champion's lines and the check table (``panel``: the run's own board's)."""
     from nim_evo.evaluation.opponents import label
+    from nim_evo.genomes import get_kind
 
     config, champion = run.config, run.genes
     print()
@@ -32,6 +33,9 @@ def print_summary(run, panel, jobs: int) -> None:
         print(f"  {subgames}")
     if run.accuracy is not None:
         print(f"  plays a winning move in {100 * run.accuracy:.2f}% of winning positions")
+    described = get_kind(config.genome).describe(champion, config.rules)
+    if described is not None:
+        print(wrapped(f"  {config.genome}: {described}", "    "))
     if run.held_out is not None:
         print(wrapped("  on boards it never saw, a winning move in " + ", ".join(
             f"{100 * share:.2f}% of winning positions of {board}" for board, share in run.held_out.items()), "    "))

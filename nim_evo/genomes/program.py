@@ -274,6 +274,23 @@ def from_json(data: dict, rules: Rules, container=Program):
     return container(parse(data.get(part), pset, f"the program's {part}") for part, pset in zip(PARTS, SETS))
 
 
+def readable(genes, rules: Rules) -> Program:
+    """The program simplified (:func:`nim_evo.genomes.simplify.simplify`: identities and dead
+    branches removed, each tree computing exactly what it did), checked to play as the
+    evolved program does on every position of the training boards of ``rules``' family (the
+    program itself where it would not: a bug, never a program shown that plays otherwise)."""
+    from nim_evo.engine.space import space_for
+    from nim_evo.genomes.simplify import simplify
+
+    original = Program(_trees(genes))
+    simple = Program([simplify(tree, pset) for tree, pset in zip(original, SETS)])
+    for board in TRAIN_BOARDS:
+        space = space_for(Rules(board, rules.max_take, rules.misere), multiset=True)
+        if not np.array_equal(policy(original, space), policy(simple, space)):
+            return original
+    return simple
+
+
 def _score(text, where: str, verdict: bool = False) -> gp.PrimitiveTree:
     """The score ``text`` writes; with ``verdict``, or where ``text`` is no score but a yes/no
     verdict (a checkpoint of a run begun with the first design), the score ``if(verdict, 0, 1)``."""
@@ -352,6 +369,16 @@ class ProgramKind(GenomeKind):
             return (Stage(families, held=("second",)),)
         normal = tuple(dict.fromkeys((cap, False) for cap, _ in families))
         return (Stage(normal, held=("second",), budget=STAGE_BUDGET), Stage(families, held=("step", *second)))
+
+    def describe(self, genes, rules: Rules) -> str:
+        return expression(readable(genes, rules))
+
+    def trees(self, genes, rules: Rules) -> list:
+        step, score, second = _trees(readable(genes, rules))
+        named = [("step f(a, p, k), folded to v", step)]
+        if str(second) != NOTHING:
+            named.append(("second fold h(b, p, k), folded to w", second))
+        return [*named, ("score g(v, m, w, x): lowest is best", score)]
 
     @staticmethod
     def part(genes, name: str):

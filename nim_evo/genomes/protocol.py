@@ -49,6 +49,8 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   in, and the parts of the genome it holds (never varied: the stage before's champion's, or
   the kind's own where no stage before had them; ``create``, ``mutate`` and ``crossover``
   then take ``held``, ``part(genes, name)`` reads one). By default one stage, the families.
+- ``describe(genes, rules)`` and ``trees(genes, rules)``: the genome as a person reads it
+  (``None`` by default) and its expression trees for a picture (``[]`` by default).
 - ``uses_credit``: whether its operators read the per-position credit the exact evaluator
   leaves on an evaluated individual (``ind.credit = (mine, theirs)``, see
   :mod:`nim_evo.genomes.table`); only then is it computed.
@@ -137,6 +139,14 @@ class GenomeKind:
         """Whether these genes choose by the multiset of pile sizes alone (never assumed:
         a kind that chooses so says it)."""
         return False
+
+    def describe(self, genes, rules: Rules) -> str | None:
+        """The genome as a person reads it (a program, simplified), or ``None``."""
+        return None
+
+    def trees(self, genes, rules: Rules) -> list:
+        """Its expression trees to draw, ``[(name, tree), ...]`` (``[]``: it has none)."""
+        return []
 
     def stages(self, families: tuple[tuple[int | None, bool], ...]) -> tuple[Stage, ...]:
         """How its search goes on the run's ``families``: one stage, on them."""

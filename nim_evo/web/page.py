@@ -122,6 +122,9 @@ def champion_facts(path, data: dict, agent, run_config: dict | None = None) -> d
     config = run_config or data.get("run_config") or {}
     kind = getattr(agent, "kind", None) or f"{data.get('learner', 'learned')} learner"
     facts = {"strategy": f"{kind} ({Path(path).name})", "board": agent.rules.name}
+    described = get_kind(agent.kind).describe(agent.genes, agent.rules) if getattr(agent, "kind", None) else None
+    if described is not None:
+        facts["program"] = described
     if data.get("accuracy") is not None:
         facts["accuracy"] = f"a winning move in {100 * data['accuracy']:.2f}% of winning positions of its board"
     for key in ("seed", "generations", "population"):

@@ -430,3 +430,15 @@ def test_against_is_now_opponents(capsys):
     assert old.err.strip() == "nim_evo: note: --against is now --opponents; the old name works until nim_evo 0.2"
     assert main([*argv, "--opponents", "random,dumb"]) == 2
     assert "play is a match of two" in capsys.readouterr().err
+
+
+def test_playing_a_program_shows_it_as_a_person_reads_it():
+    import io
+    from pathlib import Path
+
+    from nim_evo.play import main as play_main
+
+    shipped = Path(__file__).parents[2] / "genomes" / "1-3-5-7-9-seed0-program.json"
+    out = io.StringIO()
+    assert play_main([str(shipped), "--piles", "4", "9", "12"], stdin=io.StringIO(""), stdout=out) == 0
+    assert "plays the program fold(sub(or(a, p), and(p, a))) -> v" in out.getvalue()

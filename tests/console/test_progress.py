@@ -149,3 +149,14 @@ def test_the_best_fitness_stands_beside_the_most_possible():
 def test_a_run_s_bar_shows_its_panel_s_ceiling(capsys):
     nim_evo.evolve("table", nim_evo.Rules((2, 3)), generations=1, population=4, offspring=4, opponents=["nimsum"])
     assert "of ≤0.5000 mean" in capsys.readouterr().err  # 2-3: one seat wins against a perfect player
+
+
+def test_the_bar_says_the_stage_and_marks_a_new_population():
+    """A best that falls back is explained: the bar says the run restarted (a new population)."""
+    stream = Terminal()
+    with Progress(10, stream=stream, ncols=300) as bar:
+        bar.update({**record(4), "stage": 1, "restart": 1}, OPPONENTS)
+        shown = drawn(stream.getvalue())[-1]
+        bar.update({**record(5), "stage": 1, "restart": 0}, OPPONENTS)
+    assert "stage 1, best 0.5400" in shown and shown.endswith(", restarted")
+    assert "restarted" not in drawn(stream.getvalue())[-1]

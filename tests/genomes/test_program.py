@@ -3,6 +3,7 @@ programs of normal, capped and misère play, vectorised play that agrees everywh
 DEAP's operators made reproducible."""
 
 import copy
+import json
 import random
 
 import numpy as np
@@ -309,3 +310,29 @@ def test_the_program_kinds_own_settings_apply_where_no_flag_is_given():
     told = config("--genome", "program", "--opponents", "random,nimsum", "--population", "50")
     assert (told.opponents, told.population) == (("random", "nimsum"), 50)
     assert config("--genome", "rules").opponents == ("random", "nimsum", "minimax")
+
+
+def test_a_program_reads_simplified_and_plays_as_evolved():
+    """The summary, play, plot and the page show the program simplified (identities and dead
+    branches gone), and it plays exactly as the evolved one on every training position."""
+    from nim_evo.genomes.program import readable
+
+    noisy = Program(["sub(or(add(a, 0), p), and(max(a, a), p))", "if(True, min(v, v), m)"])
+    rules = Rules((1, 3, 5))
+    assert expression(readable(noisy, rules)) == f"fold({XOR}) -> v" == KIND.describe(noisy, rules)
+    assert [name for name, _ in KIND.trees(noisy, rules)] == ["step f(a, p, k), folded to v",
+                                                              "score g(v, m, w, x): lowest is best"]
+    space = space_for(Rules((3, 5, 6)), multiset=True)
+    assert np.array_equal(KIND.policy(noisy, space), KIND.policy(readable(noisy, rules), space))
+
+
+def test_a_run_shows_its_program_simplified_and_draws_its_trees(tmp_path, capsys):
+    from nim_evo.run import main
+
+    assert main(["--genome", "program", "--game", "2-3-4", "--generations", "2", "--population", "20",
+                 "--offspring", "20", "--out", str(tmp_path / "run"), "--genomes-dir", str(tmp_path), "--plot"]) == 0
+    out = capsys.readouterr().out
+    champion = json.loads((tmp_path / "run" / "champion.json").read_text())["genome"]
+    described = KIND.describe([champion["step"], champion["score"], champion["second"]], Rules((2, 3, 4)))
+    assert f"program: {described}"[:60] in " ".join(out.split())
+    assert (tmp_path / "run" / "program.png").stat().st_size > 10_000

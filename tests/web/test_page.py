@@ -198,6 +198,8 @@ def test_exported_pages_of_every_kind_play_as_the_engine(tmp_path, champion):
     for strategy in files:
         page = tmp_path / f"{strategy.stem}.html"
         assert export(["--html", str(page), str(strategy)]) == 0
+        if strategy == program:  # the page says what the program is, as a person reads it
+            assert "<td>program</td><td>fold(sub(or(a, p), and(a, p))) -&gt; v</td>" in page.read_text()
         agent = load_strategy(strategy)
         positions = [p for p in product(*(range(n + 1) for n in agent.rules.piles)) if any(p)]
         script = page_scripts(page) + "\nconst board = NIM_GAME.piles;"
