@@ -37,7 +37,7 @@ from joblib import Parallel, delayed
 
 from nim_evo.engine.rules import RULES, Rules, rules_from_json, rules_to_json
 from nim_evo.engine.sizes import SpaceTooLarge, enumerable
-from nim_evo.evaluation.heldout import seven_heaps_accuracy
+from nim_evo.evaluation.heldout import seven_heaps_accuracy, validates
 from nim_evo.evolution import cluster, fitness, target
 from nim_evo.evolution.selection import hall_of_fame, select_elitist, select_lexicase
 from nim_evo.genomes import get_kind, kind_names
@@ -420,7 +420,9 @@ def stage_of(state: State) -> int:
 
 def stage_done(state: State, config: Config, toolbox: base.Toolbox) -> bool:
     """Whether the stage the run is in hands on to the next: its champion is perfect against
-    the stage's panel (its fitness at their ceiling), or the stage has used its budget of
+    the stage's panel (its fitness at their ceiling) and, for a genome that plays any board,
+    on a validation sample of bigger boards (:func:`~nim_evo.evaluation.heldout.validates`),
+    or the stage has used its budget of
     generations (never the run's: the same run, resumed to more generations, switches where
     it did)."""
     stage = stage_of(state)
@@ -429,7 +431,11 @@ def stage_done(state: State, config: Config, toolbox: base.Toolbox) -> bool:
     if budget is not None and state.generation - began >= budget:
         return True
     top = fitness.ceiling(toolbox.stage_panels[stage])
-    return top is not None and state.halloffame[0].fitness.values[0] >= top[0] - target.TOLERANCE
+    champion = state.halloffame[0]
+    if top is None or champion.fitness.values[0] < top[0] - target.TOLERANCE:
+        return False
+    kind = get_kind(config.genome)  # perfect on its boards: and beyond them (a validation sample)?
+    return not kind.board_free or validates(config.genome, kind.plain(champion), config.stages[stage].families)
 
 
 def stage_ceiling(toolbox: base.Toolbox, state: State) -> float | None:

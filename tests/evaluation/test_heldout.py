@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules
-from nim_evo.evaluation.heldout import held_out_accuracy, random_boards_accuracy
+from nim_evo.evaluation.heldout import board_accuracy, held_out_accuracy, random_boards_accuracy
 from nim_evo.genomes.program import Program
 
 XOR = "sub(or(a, p), and(a, p))"
@@ -41,3 +41,16 @@ def test_misere_with_a_cap_is_judged_on_random_boards_too():
     assert list(blind) == ["1-3-5-7-9-11-13-cap3-misere", "random boards"]
     assert blind["random boards"] < 0.9 and capped["random boards"] == 1.0
     assert capped["1-3-5-7-9-11-13-cap3-misere"] < 0.9
+
+def test_a_stage_hands_on_only_a_program_that_validates_beyond_its_training_boards():
+    """A step right on every training board (and on 1-3-5-7-9) by a trick of few piles fails
+    the validation sample of 5 to 10 piles; exclusive or passes, under every cap asked."""
+    from nim_evo.evaluation.heldout import validates
+
+    trick = "or(sub(or(max(shl(p), a), a), a), sub(or(shl(p), sub(shl(a), a)), shl(p)))"  # a seed's stage 0
+    assert board_accuracy("program", Program([trick, "v"]), Rules((1, 3, 5, 7, 9))) == 1.0
+    assert not validates("program", [trick, "v"], ((None, False),))
+    assert validates("program", [XOR, "v"], ((None, False),))
+    residues = "sub(or(a, mod(p, k)), and(a, mod(p, k)))"
+    assert validates("program", [residues, "v"], ((None, False), (2, False), (3, False)))
+    assert not validates("program", [XOR, "v"], ((None, False), (3, False)))
