@@ -32,13 +32,14 @@ from nim_evo.console.progress import Progress, TrainingProgress
 from nim_evo.console.text import wrapped
 from nim_evo.agents.player import name_of
 from nim_evo.agents.protocol import AGENT, is_agent
-from nim_evo.engine.rules import RULES, Rules
+from nim_evo.engine.rules import RULES, Rules, family_name, family_of
 from nim_evo.engine.space import SpaceTooLarge, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.opponents import resolve as resolve_opponent, several as several_opponents
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution import cluster, loop, target
 from nim_evo.evolution.feasible import check_feasible, expected_time
+from nim_evo.evaluation.heldout import validates
 from nim_evo.evolution.fitness import accuracy, ceiling
 from nim_evo.evolution.rundir import RunDir, export_path, exported_by, individual_document, resumed_export
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
@@ -115,9 +116,16 @@ class Run:
     @cached_property
     def accuracy(self) -> float | None:
         """Share of the board's winning positions where the champion plays a winning move
-        (the solver's verdict); ``None`` on a board too big to solve."""
+        (the solver's verdict; in a run of several families, the least of :attr:`accuracies`);
+        ``None`` on a board too big to solve."""
+        return None if self.accuracies is None else min(self.accuracies.values())
+
+    @cached_property
+    def accuracies(self) -> dict[str, float] | None:
+        """The champion's accuracy on the run's board in each of its families, by the board's
+        name (one entry but for a run of several families); ``None`` on a board too big to solve."""
         try:
-            return accuracy(self.config.genome, self.genes, self.config.rules)
+            return {rules.name: accuracy(self.config.genome, self.genes, rules) for rules in self.config.home_rules()}
         except SpaceTooLarge:  # a board too big to solve
             return None
 
@@ -135,9 +143,14 @@ class Run:
         (:func:`nim_evo.evaluation.heldout.held_out_accuracy`); ``None`` for one bound to its board."""
         if not get_kind(self.config.genome).board_free:
             return None
-        from nim_evo.evaluation.heldout import held_out_accuracy
+        from nim_evo.evaluation.heldout import RANDOM, held_out_accuracy
 
-        return held_out_accuracy(self.config.genome, self.genes, self.config.rules, self.config.seed)
+        several = len(self.config.family_pairs) > 1  # then each family's random boards are named
+        report = {}
+        for rules in self.config.home_rules():
+            for board, share in held_out_accuracy(self.config.genome, self.genes, rules, self.config.seed).items():
+                report[f"{board} of {family_name(family_of(rules))}" if several and board == RANDOM else board] = share
+        return report
 
     def document(self, **meta) -> dict:
         """The champion's genome document (what :meth:`export` writes)."""
@@ -276,8 +289,12 @@ class Evolution:
         if self.config.until is None or loop.stage_of(self.state) + 1 < len(self.config.stages):
             return False  # (in a run of several stages, only the last stage's champion is the run's)
         top = ceiling(self.toolbox.panels)
-        return target.reached(self.config.until, self.state.logbook[-1], self.state.halloffame[0].fitness.values[0],
-                              None if top is None else top[0])
+        champion = self.state.halloffame[0]
+        if not target.reached(self.config.until, self.state.logbook[-1], champion.fitness.values[0],
+                              None if top is None else top[0]):
+            return False
+        kind = get_kind(self.config.genome)  # one that plays any board: and beyond its boards, a validation sample
+        return not kind.board_free or validates(self.config.genome, kind.plain(champion), self.config.family_pairs)
 
     def evolve(self, progress: bool = True, force: bool = False) -> Run:
         """Evolve to the configured number of generations, or until the champion reaches the

@@ -6,7 +6,8 @@
 One self-contained HTML file: open it in a browser, offline, and play the champion. A table
 genome or a learner brings its moves for every position of its board; a rules, thresholds
 or program genome is translated to JavaScript and plays any board of its family, piles the
-person sets included. With --run, the page also shows the run's fitness history.
+person sets included (and with --game, a board of another of its families). With --run, the
+page also shows the run's fitness history.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def build_parser() -> Parser:
     p.add_argument("--html", required=True, metavar="PAGE", help="the web page it makes (an .html file)")
     p.add_argument("--run", metavar="RUN_DIR", help="the run the champion comes from: the page shows its fitness "
                                                     "history and settings")
+    p.add_argument("--game", metavar="NAME", help="the board the page starts on, for a genome that plays any board "
+                                                   "of its family or families (e.g. 2-4-6-cap3-misere; default its own)")
     p.add_argument("--force", action="store_true", help="allow replacing an existing PAGE")
     return p
 
@@ -46,11 +49,12 @@ def main(argv) -> int:
         raise UsageError(f"{page} exists; use --force to replace it, or name another --html page")
     if page.is_dir():
         raise UsageError(f"{page} is a directory; --html names the page file to write")
+    from nim_evo.engine.rules import Rules
     from nim_evo.evaluation.strategy import check_metadata, check_run_config, load_strategy
     from nim_evo.io import atomic_write_text, read_json
     from nim_evo.web.page import build_page, champion_facts, history_svg
 
-    agent = load_strategy(args.strategy)
+    agent = load_strategy(args.strategy, None if args.game is None else Rules.parse(args.game))
     if not str(getattr(agent, "name", "")).isprintable():  # a genome's name is its file's: the page shows it too
         agent = copy.copy(agent)
         agent.name = printable(agent.name)

@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="stop at the first generation whose champion reaches TARGET: accuracy=X (a winning move "
                           "in that share of the board's winning positions; accuracy=1, perfect play) or ceiling "
                           "(the most the panel allows, exact fitness); on --resume a new target, or never")
+    evo.add_argument("--families", metavar="F1,F2,...",
+                     help="evolve one program for several families at once, e.g. normal,misere,cap3,cap3-misere "
+                          "(the game's own among them; fitness on the training boards of each; program genomes)")
     add_game_arguments(p)
     fit = p.add_argument_group("fitness")
     fit.add_argument("--opponents", help="comma-separated panel of agents (random, nimsum, minimax, take-3, ...), "
@@ -180,7 +183,7 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
     if args.resume:
         given = [name for name in ("genome", "population", "offspring", "seed", "game", "piles", "max_take",
                                    "fitness", "games", "starts", "space", "train_boards", "selection",
-                                   "restart", "out")
+                                   "restart", "out", "families")
                  if getattr(args, name) not in (None, False)] + (["misere"] if args.misere else [])
         if given:
             raise UsageError(f"--resume continues a run as it was configured; drop --{given[0].replace('_', '-')}")
@@ -243,7 +246,9 @@ def config_from_args(args) -> Config:
     own = {key: ",".join(value) if key == "opponents" else value for key, value in own.items()}
     values = {key: getattr(args, key) if getattr(args, key) is not None else own.get(key, default)
               for key, default in defaults().items()}
-    values.update(selection=args.selection, restart=args.restart, until=_until(args.until))
+    values.update(selection=args.selection, restart=args.restart, until=_until(args.until),
+                  families=None if args.families is None else tuple(name.strip() for name in args.families.split(",")))
+    families = values["families"]
     opponents = tuple(name.strip() for name in values.pop("opponents").split(","))
     rules = rules_from_args(args)
     boards = None if args.train_boards is None else _train_boards(args.train_boards)
@@ -254,6 +259,9 @@ def config_from_args(args) -> Config:
             given = args.opponents or own.get("opponents", defaults()["opponents"])
             problem = "has an empty name" if "" in opponents else "names an opponent twice"
             raise UsageError(f"--opponents {problem}: {given!r}") from None
+        if error.parameter == "families" and error.problem.startswith("must be a list"):
+            problem = "has an empty name" if "" in families else "names a family twice"
+            raise UsageError(f"--families {problem}: {printable(repr(args.families))}") from None
         raise error.as_flag() from None
 
 

@@ -31,7 +31,10 @@ def print_summary(run, panel, jobs: int) -> None:
     subgames = subgames_text(run)
     if subgames:
         print(f"  {subgames}")
-    if run.accuracy is not None:
+    if run.accuracies is not None and len(run.accuracies) > 1:  # several families: each one's
+        print(wrapped("  plays a winning move in " + ", ".join(
+            f"{100 * share:.2f}% of winning positions of {board}" for board, share in run.accuracies.items()), "    "))
+    elif run.accuracy is not None:
         print(f"  plays a winning move in {100 * run.accuracy:.2f}% of winning positions")
     described = get_kind(config.genome).describe(champion, config.rules)
     if described is not None:

@@ -244,6 +244,34 @@ class PileSizes(Constraint):
 RULES = InstanceOf(Rules, what="a nim_evo.Rules")
 POSITION = PileSizes()
 
+# A family: the rules without their board, (max_take, misere), named normal, misere, capK or capK-misere.
+Family = tuple  # (int | None, bool)
+_FAMILY = re.compile(r"normal|misere|cap(?P<cap>[1-9]\d{0,6})(?P<misere>-misere)?")
+
+
+def family_of(rules: Rules) -> Family:
+    return rules.max_take, rules.misere
+
+
+def family_name(family: Family) -> str:
+    """``normal``, ``misere``, ``cap3`` or ``cap3-misere``."""
+    cap, misere = family
+    if cap is None:
+        return "misere" if misere else "normal"
+    return f"cap{cap}{'-misere' if misere else ''}"
+
+
+def parse_family(name) -> Family:
+    """``(max_take, misere)`` of a family's name (see :func:`family_name`); a one-line
+    :class:`UserError` otherwise."""
+    match = _FAMILY.fullmatch(name.strip().lower()) if isinstance(name, str) else None
+    if match is None:
+        raise UserError(f"unknown family {shown(name)}: families are normal, misere, capK and capK-misere "
+                        "(K from 1 to 9,999,999)")
+    if match["cap"] is None:
+        return None, name.strip().lower() == "misere"
+    return int(match["cap"]), match["misere"] is not None
+
 
 def legal_moves(piles: Position, max_take: int | None = None) -> list[Move]:
     """Legal (pile, count) moves, in the engine's fixed order; a :class:`UserError` if there

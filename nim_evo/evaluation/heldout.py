@@ -24,6 +24,7 @@ from nim_evo.engine.theory import known_wins
 from nim_evo.genomes import get_kind
 
 SEVEN_HEAPS = (1, 3, 5, 7, 9, 11, 13)
+RANDOM = "random boards"  # the held-out report's name for them
 RANDOM_BOARDS, POSITIONS_EACH = 20, 50
 PILES, MAX_PILE = (8, 16), 1000
 
@@ -45,7 +46,7 @@ def held_out_accuracy(kind: str, genes, family: Rules, seed: int = 0) -> dict[st
     was not trained on."""
     seven = Rules(SEVEN_HEAPS, family.max_take, family.misere)
     return {seven.name: board_accuracy(kind, genes, seven),
-            "random boards": random_boards_accuracy(kind, genes, family, np.random.default_rng([seed, 7]))}
+            RANDOM: random_boards_accuracy(kind, genes, family, np.random.default_rng([seed, 7]))}
 
 
 def random_boards_accuracy(kind: str, genes, family: Rules, rng: np.random.Generator, piles: tuple = PILES,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from nim_evo.agents.base import PositionalAgent
-from nim_evo.engine.rules import RULES, Rules
+from nim_evo.engine.rules import RULES, Rules, family_name, family_of, parse_family
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document, get_kind
 from nim_evo.io import read_json
 from nim_evo.validation import (BOOL, GENERATIONS, PATH, POPULATION, PROBABILITY, SEED, InstanceOf, Names, UserError,
@@ -14,10 +14,26 @@ from nim_evo.validation import (BOOL, GENERATIONS, PATH, POPULATION, PROBABILITY
 
 # What a strategy file says about itself that nim_evo shows or uses (export's page, a genome's
 # name), each with what it may be; an absent field (or null) is one the file does not state.
+class Families(Names):
+    """The families a genome was evolved for at once: distinct names such as cap3-misere."""
+
+    def __call__(self, value) -> bool:
+        if not super().__call__(value) or len(value) > 64:
+            return False
+        try:
+            return len({parse_family(name) for name in value}) == len(value)
+        except UserError:
+            return False
+
+    def __str__(self) -> str:
+        return "a list of distinct families (normal, misere, capK, capK-misere)"
+
+
 METADATA = {"name": [None, InstanceOf(str, what="a string")],
             "run": [None, InstanceOf(str, what="a string")],
             "accuracy": [None, PROBABILITY],
-            "run_config": [None, InstanceOf(dict, what="a JSON object")]}
+            "run_config": [None, InstanceOf(dict, what="a JSON object")],
+            "families": [None, Families()]}
 # ... and of the run it comes from (its ``run_config``, or a run directory's ``config.json``)
 RUN_METADATA = {"seed": [SEED], "generations": [GENERATIONS], "population": [POPULATION], "opponents": [Names()]}
 
@@ -29,7 +45,8 @@ def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) ->
         path: a JSON file written by ``python -m nim_evo.run`` (an exported genome) or by
             ``python -m nim_evo.learn`` (a trained learner).
         rules: if given, the rules the caller plays: a board-free genome (rules, thresholds,
-            program) plays any board of its family (the same cap, the same misère flag);
+            program) plays any board of its family (the same cap, the same misère flag; a
+            program evolved for several families, any board of those);
             any other file made for other rules is refused.
         stochastic: a learner plays greedily (its best move, ties uniformly) unless this
             asks for its own sampling rule; genomes are deterministic either way.
@@ -55,8 +72,12 @@ def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) ->
     if rules is None or rules == agent.rules:
         return agent
     if isinstance(agent, GenomeAgent) and get_kind(agent.kind).board_free:  # it plays any board of its family
-        if (rules.max_take, rules.misere) == (agent.rules.max_take, agent.rules.misere):
+        families = [parse_family(name) for name in data.get("families") or ()] or [family_of(agent.rules)]
+        if family_of(rules) in families:
             return GenomeAgent(agent.kind, agent.genes, rules, name=agent.name)
+        if len(families) > 1:
+            raise UserError(f"{path} was {verb} for {', '.join(map(family_name, families))} and plays any board of "
+                            f"them, but {rules.name} is {_family(rules)}")
         raise UserError(f"{path} was {verb} for {_family(agent.rules)} and plays any board of it, but {rules.name} "
                         f"is {_family(rules)}")
     raise UserError(f"{path} was {verb} for {agent.rules.name}, not {rules.name}")

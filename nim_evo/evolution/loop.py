@@ -35,7 +35,7 @@ import numpy as np
 from deap import base, tools
 from joblib import Parallel, delayed
 
-from nim_evo.engine.rules import RULES, Rules, rules_from_json, rules_to_json
+from nim_evo.engine.rules import RULES, Rules, family_name, family_of, parse_family, rules_from_json, rules_to_json
 from nim_evo.engine.sizes import SpaceTooLarge, enumerable
 from nim_evo.evaluation.heldout import seven_heaps_accuracy, validates
 from nim_evo.evolution import cluster, fitness, target
@@ -72,6 +72,7 @@ CONFIG_CONSTRAINTS = {
     "selection": [None, Options(*SELECTIONS)],
     "restart": [None, Interval(Integral, 0, None)],
     "until": [None, target.UNTIL],
+    "families": [None, Names()],
 }
 
 
@@ -104,10 +105,15 @@ class Config:
     # (0: never; None: the kind's own choice)
     until: str | None = None  # stop at the first generation whose champion reaches this target
     # (:mod:`~nim_evo.evolution.target`: "accuracy=1", "ceiling"; None: run every generation)
+    families: tuple[str, ...] | None = None  # several families at once, by name (normal, misere,
+    # cap3, cap3-misere: the board's own among them), for a kind that reads the cap and the misère
+    # flag; None: the board's own family alone
 
     def __post_init__(self):
         if isinstance(self.opponents, list):
             object.__setattr__(self, "opponents", tuple(self.opponents))
+        if isinstance(self.families, list):
+            object.__setattr__(self, "families", tuple(self.families))
         if isinstance(self.train_boards, (list, tuple)):
             object.__setattr__(self, "train_boards", tuple(tuple(b) if isinstance(b, (list, tuple)) else b
                                                            for b in self.train_boards))
@@ -119,6 +125,8 @@ class Config:
         if self.selection == "lexicase" and self.fitness != "exact":
             raise ParameterError("selection", "lexicase reads every sub-game's exact win probability: it needs "
                                  "exact fitness")
+        if self.families is not None:
+            _check_families(self)
         if self.until is not None:
             _check_until(self)
 
@@ -131,15 +139,21 @@ class Config:
         return get_kind(self.genome).selection if self.fitness == "exact" else "tournament"
 
     @property
-    def families(self) -> tuple[tuple[int | None, bool], ...]:
-        """The run's families, ``(max_take, misere)``: its board's."""
-        return ((self.rules.max_take, self.rules.misere),)
+    def family_pairs(self) -> tuple[tuple[int | None, bool], ...]:
+        """The run's families as ``(max_take, misere)`` pairs: ``families``, else its board's."""
+        if self.families is None:
+            return (family_of(self.rules),)
+        return tuple(parse_family(name) for name in self.families)
+
+    def home_rules(self) -> tuple[Rules, ...]:
+        """The run's board in each of its families (what its accuracy is measured on)."""
+        return tuple(Rules(self.rules.piles, cap, misere) for cap, misere in self.family_pairs)
 
     @property
     def stages(self) -> tuple[Stage, ...]:
         """How the search goes (:meth:`GenomeKind.stages`): one stage on the run's families,
         or several, each handing on parts of its champion to the next."""
-        return get_kind(self.genome).stages(self.families)
+        return get_kind(self.genome).stages(self.family_pairs)
 
     def training_rules(self, stage: int = -1) -> tuple[Rules, ...]:
         """The boards fitness is measured on in ``stage`` (default: the last, the run's own):
@@ -163,6 +177,7 @@ class Config:
         data["rules"] = rules_to_json(self.rules)
         data["opponents"] = list(self.opponents)
         data["train_boards"] = None if self.train_boards is None else [list(b) for b in self.train_boards]
+        data["families"] = None if self.families is None else list(self.families)
         return data
 
     @classmethod
@@ -177,7 +192,26 @@ class Config:
         data.setdefault("selection", "tournament")  # runs begun before lexicase selection and restarts
         data.setdefault("restart", 0)
         data.setdefault("until", None)  # runs begun before targets went every generation
+        data.setdefault("families", None)  # and before families, played one
         return cls(**data)
+
+
+def _check_families(config: Config) -> None:
+    """Families a kind can read, by name, the board's own among them."""
+    pairs = []
+    for name in config.families:
+        try:
+            pairs.append(parse_family(name))
+        except UserError as error:
+            raise ParameterError("families", f"names {str(error)[0].lower()}{str(error)[1:]}") from None
+    if len(set(pairs)) != len(pairs):
+        raise ParameterError("families", f"names a family twice: {','.join(config.families)}")
+    if not get_kind(config.genome).reads_family and pairs != [family_of(config.rules)]:
+        raise ParameterError("families", f"are for genomes that read the cap and the misère flag (program), not a "
+                             f"{config.genome} genome")
+    if family_of(config.rules) not in pairs:
+        raise ParameterError("families", f"must hold the board's own family, {family_name(family_of(config.rules))} "
+                             f"({config.rules.name}), got {','.join(config.families)}")
 
 
 def _check_until(config: Config) -> None:
@@ -464,11 +498,12 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
         more["restart"] = int(restart)
     if len(config.stages) > 1:
         more["stage"] = stage
-    if kind.board_free and (not state.logbook or "heldout" in state.logbook[0]):
-        more["heldout"] = round(seven_heaps_accuracy(config.genome, kind.plain(champion), config.rules), 6)
+    if kind.board_free and (not state.logbook or "heldout" in state.logbook[0]):  # (several families: the least)
+        more["heldout"] = round(min(seven_heaps_accuracy(config.genome, kind.plain(champion), rules)
+                                    for rules in config.home_rules()), 6)
     rates = {f"{name}": round(sum(pair) / 2, 6) for name, pair in champion.rates.items()}
     try:
-        accuracy = round(fitness.accuracy(config.genome, champion, config.rules), 6)
+        accuracy = round(min(fitness.accuracy(config.genome, champion, rules) for rules in config.home_rules()), 6)
     except SpaceTooLarge:  # a board too big to solve: no accuracy
         accuracy = float("nan")
     state.seconds += seconds

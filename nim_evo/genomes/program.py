@@ -337,6 +337,7 @@ class ProgramKind(GenomeKind):
     train_boards = TRAIN_BOARDS
     selection = "lexicase"
     restart = 10
+    reads_family = True
     defaults = {"population": 500, "offspring": 500, "starts": "all", "opponents": ("nimsum",)}
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)

@@ -133,6 +133,7 @@ class GenomeKind:
     uses_credit: ClassVar[bool] = False
     selection: ClassVar[str] = "tournament"
     restart: ClassVar[int] = 0
+    reads_family: ClassVar[bool] = False  # it reads the cap and the misère flag: evolved for several families at once
     defaults: ClassVar[dict] = {}  # run settings of its own (population, offspring, starts, opponents), where not given
 
     def order_blind(self, genes, rules: Rules) -> bool:

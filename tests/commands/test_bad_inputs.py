@@ -100,6 +100,12 @@ CASES = [
     ("run", [*SMALL, "--until", "ceiling", "--fitness", "sampled"]),
     ("run", ["--genome", "program", "--piles", *["40"] * 12, "--until", "accuracy=1"]),  # too big to solve
     ("run", ["--resume", "run", "--until", "accuracy=0"]),
+    # run: families
+    ("run", [*SMALL, "--genome", "program", "--families", "normal,sorcery"]),
+    ("run", [*SMALL, "--genome", "program", "--families", "normal,normal"]),
+    ("run", [*SMALL, "--genome", "program", "--families", "misere,cap3"]),  # not the board's own
+    ("run", [*SMALL, "--genome", "rules", "--families", "normal,misere"]),  # a kind that cannot read them
+    ("export", ["--html", "page.html", "genomes/run-table.json", "--game", "2-3-4-misere"]),
     # run: names and boards
     ("run", [*SMALL, "--genome", "sorcery"]),
     ("run", [*SMALL, "--genome", ""]),
