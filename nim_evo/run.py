@@ -16,6 +16,7 @@ if __name__ == "__main__":  # Ctrl-C during the imports below: one line
 
 import argparse
 import contextlib
+import re
 import dataclasses
 import shlex
 import signal
@@ -207,11 +208,18 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
 
 
 def _train_boards(text: str) -> tuple:
-    """``2-3,1-4-6`` as ``((2, 3), (1, 4, 6))``; a one-line error otherwise."""
-    try:
-        return tuple(tuple(int(n) for n in board.split("-")) for board in text.split(","))
-    except ValueError:
-        raise UsageError(f"--train-boards takes boards like 2-3,1-4-6 (pile sizes joined by -), got {text!r}") from None
+    """``2-3,1-4-6-cap3-misere`` as ``((2, 3), "1-4-6-cap3-misere")``: pile sizes, or a game's
+    full name (played in its own family alone); a one-line error otherwise."""
+    boards = []
+    for board in text.split(","):
+        if re.fullmatch(r"\d{1,20}(-\d{1,20})*", board.strip()):
+            boards.append(tuple(int(n) for n in board.strip().split("-")))
+        elif re.fullmatch(r"\d{1,20}(-\d{1,20})*(-cap\d{1,20})?(-misere)?", board.strip().lower()):
+            boards.append(board.strip().lower())
+        else:
+            raise UsageError(f"--train-boards takes boards like 2-3,1-4-6 (pile sizes joined by -) or games' names "
+                             f"like 2-3-cap3-misere, got {printable(repr(text[:80]))}")
+    return tuple(boards)
 
 
 def _until(text: str | None, resume: bool = False) -> str | None:

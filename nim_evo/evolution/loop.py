@@ -98,8 +98,9 @@ class Config:
     greedy: float = 1.0          # table genome: share of credit-guided gene mutations
     credit: bool = True          # table genome: operators read per-position credit (False: a plain GA)
     space: str = "multiset"      # the enumerated space fitness and table genes live on: multiset or ordered
-    train_boards: tuple[tuple[int, ...], ...] | None = None  # board-free kinds: the piles fitness is
-    # measured on, each with the rules' cap and misère flag (None: the kind's own set, or the board)
+    train_boards: tuple[tuple[int, ...] | str, ...] | None = None  # board-free kinds: the piles fitness is
+    # measured on, each in the run's families (None: the kind's own set, or the board), or a game's
+    # full name (2-3-cap3-misere), played in its own family alone
     selection: str | None = None  # survivors by tournament or lexicase (None: the kind's own choice)
     restart: int | None = None  # a new random population after this many generations without progress
     # (0: never; None: the kind's own choice)
@@ -120,13 +121,13 @@ class Config:
         validate(CONFIG_CONSTRAINTS, vars(self))
         if self.cxpb + self.mutpb > 1:
             raise ParameterError("cxpb + mutpb", f"must be at most 1 (DEAP's varOr), got {self.cxpb + self.mutpb:g}")
+        if self.families is not None:
+            _check_families(self)
         if self.train_boards is not None:
-            _check_train_boards(self.train_boards, get_kind(self.genome))
+            _check_train_boards(self.train_boards, get_kind(self.genome), self.family_pairs)
         if self.selection == "lexicase" and self.fitness != "exact":
             raise ParameterError("selection", "lexicase reads every sub-game's exact win probability: it needs "
                                  "exact fitness")
-        if self.families is not None:
-            _check_families(self)
         if self.until is not None:
             _check_until(self)
 
@@ -160,8 +161,12 @@ class Config:
         ``train_boards``, else the kind's own training set (``train_boards`` of its class),
         else the run's board; each in each of the stage's families (cap and misère flag)."""
         boards = self.train_boards or get_kind(self.genome).train_boards or (self.rules.piles,)
-        return tuple(Rules(tuple(board), cap, misere) for cap, misere in self.stages[stage].families
-                     for board in boards)
+        families = self.stages[stage].families
+        plain = [board for board in boards if not isinstance(board, str)]
+        named = [Rules.parse(board) for board in boards if isinstance(board, str)]
+        own = [rules if family_of(rules) in families else Rules(rules.piles, rules.max_take, False) for rules in named
+               if family_of(rules) in families or (rules.max_take, False) in families and not any(m for _, m in families)]
+        return (*(Rules(tuple(board), cap, misere) for cap, misere in families for board in plain), *own)
 
     @property
     def patience(self) -> int:
@@ -176,7 +181,8 @@ class Config:
         data = asdict(self)
         data["rules"] = rules_to_json(self.rules)
         data["opponents"] = list(self.opponents)
-        data["train_boards"] = None if self.train_boards is None else [list(b) for b in self.train_boards]
+        data["train_boards"] = None if self.train_boards is None else [
+            b if isinstance(b, str) else list(b) for b in self.train_boards]
         data["families"] = None if self.families is None else list(self.families)
         return data
 
@@ -228,12 +234,21 @@ def _check_until(config: Config) -> None:
 MAX_TRAIN_BOARDS, MAX_TRAIN_PILES, MAX_TRAIN_PILE = 12, 6, 15
 
 
-def _check_train_boards(boards, kind) -> None:
+def _check_train_boards(boards, kind, families) -> None:
     if not kind.board_free:
         raise ParameterError("train_boards", f"is for genomes that play any board, not a {kind.name} genome")
     if not 1 <= len(boards) <= MAX_TRAIN_BOARDS:
         raise ParameterError("train_boards", f"must name 1 to {MAX_TRAIN_BOARDS} boards, got {len(boards)}")
     for board in boards:
+        if isinstance(board, str):  # a game's full name: its board, in its own family (one of the run's)
+            try:
+                rules = Rules.parse(board)
+            except UserError as error:
+                raise ParameterError("train_boards", f"names {error}") from None
+            if family_of(rules) not in families:
+                raise ParameterError("train_boards", f"name {board!r}, of {family_name(family_of(rules))}, not one "
+                                     f"of the run's families ({', '.join(map(family_name, families))})")
+            board = rules.piles
         if not (isinstance(board, tuple) and 1 <= len(board) <= MAX_TRAIN_PILES and
                 all(isinstance(n, Integral) and not isinstance(n, bool) and 0 <= n <= MAX_TRAIN_PILE for n in board)
                 and any(board)):

@@ -106,6 +106,8 @@ CASES = [
     ("run", [*SMALL, "--genome", "program", "--families", "misere,cap3"]),  # not the board's own
     ("run", [*SMALL, "--genome", "rules", "--families", "normal,misere"]),  # a kind that cannot read them
     ("export", ["--html", "page.html", "genomes/run-table.json", "--game", "2-3-4-misere"]),
+    ("run", [*SMALL, "--genome", "program", "--train-boards", "2-3,1-4-6-cap3-misere"]),  # not the run's family
+    ("run", [*SMALL, "--genome", "program", "--train-boards", "2-3,x"]),
     # run: names and boards
     ("run", [*SMALL, "--genome", "sorcery"]),
     ("run", [*SMALL, "--genome", ""]),

@@ -89,3 +89,15 @@ def test_play_arena_and_the_page_take_a_board_of_another_family(four, tmp_path, 
     assert arena([str(four), "nimsum", "--game", "3-5-8-cap3-misere", "--exact"]) == 0
     assert export(["--html", str(tmp_path / "p.html"), str(four), "--game", "2-4-6-9-cap3-misere"]) == 0
     assert '"misere":true' in (tmp_path / "p.html").read_text().replace(" ", "")
+
+
+def test_a_training_board_named_as_a_game_plays_in_its_own_family_alone():
+    """Plain boards play in every family of a stage; a game's full name in its own family (and
+    in its normal version in a normal-play stage)."""
+    config = Config("program", Rules((1, 3, 5, 7, 9)), families=("normal", "cap3-misere"),
+                    train_boards=((2, 3), "1-4-6-cap3-misere", "2-2"))
+    assert [r.name for r in config.training_rules(0)] == ["2-3", "2-3-cap3", "1-4-6-cap3", "2-2"]
+    assert [r.name for r in config.training_rules(1)] == ["2-3", "2-3-cap3-misere", "1-4-6-cap3-misere", "2-2"]
+    assert Config.from_json(config.to_json()) == config
+    with pytest.raises(UserError, match="'2-2-cap3', of cap3, not one of the run's families"):
+        Config("program", Rules((1, 3, 5, 7, 9)), families=("normal", "cap3-misere"), train_boards=("2-2-cap3",))
