@@ -293,8 +293,10 @@ class Evolution:
         if not target.reached(self.config.until, self.state.logbook[-1], champion.fitness.values[0],
                               None if top is None else top[0]):
             return False
-        kind = get_kind(self.config.genome)  # one that plays any board: and beyond its boards, a validation sample
-        return not kind.board_free or validates(self.config.genome, kind.plain(champion), self.config.family_pairs)
+        kind = get_kind(self.config.genome)  # perfection, of one that plays any board: beyond its boards too
+        perfect = target.parse(self.config.until) in (("accuracy", 1.0), (target.CEILING, None))
+        return not (perfect and kind.board_free) or validates(self.config.genome, kind.plain(champion),
+                                                              self.config.family_pairs)
 
     def evolve(self, progress: bool = True, force: bool = False) -> Run:
         """Evolve to the configured number of generations, or until the champion reaches the
@@ -361,7 +363,9 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
 
     ``settings`` are the other fields of :class:`~nim_evo.evolution.loop.Config`
     (``population``, ``offspring``, ``fitness``, ``games``, ``starts``, ``space``, ``cxpb``,
-    ``mutpb``, ``tournsize``, ``indpb``, ``greedy``, ``credit``). ``jobs`` workers evaluate
+    ``mutpb``, ``tournsize``, ``indpb``, ``greedy``, ``credit``, ``train_boards``,
+    ``selection``, ``restart``; ``until="accuracy=1"`` or ``"ceiling"`` to stop at a target;
+    ``families=["normal", "misere", "cap3", "cap3-misere"]`` for one program of several). ``jobs`` workers evaluate
     fitness (the result does not depend on it), on joblib's local pool or, with
     ``backend="dask"``, a Dask cluster. With ``out`` the run is written to that directory
     (checkpoints, logbook, hall of fame, champion; :func:`resume` continues it), and with

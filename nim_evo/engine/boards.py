@@ -14,7 +14,8 @@ import numpy as np
 from nim_evo.engine import theory
 from nim_evo.engine.rules import Rules
 
-BLOCK = 32_768  # positions per block when a (k, n_moves, n_piles) array would be large
+CHILD_CELLS = 4_000_000  # pile sizes of child positions judged at once (32 MB): a block of positions holds
+# at most this many (k, n_moves, n_piles)
 
 
 @lru_cache(maxsize=16)
@@ -48,10 +49,11 @@ def winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
     positions = np.asarray(positions, dtype=np.int64)
     if not (rules.misere and rules.max_take is not None):
         return _direct_winning_mask(rules, positions)
-    if len(positions) > BLOCK:
-        return np.concatenate([winning_mask(rules, positions[i:i + BLOCK])
-                               for i in range(0, len(positions), BLOCK)])
     moves = move_list(rules)
+    block = max(1, CHILD_CELLS // max(1, len(moves) * len(rules.piles)))
+    if len(positions) > block:
+        return np.concatenate([winning_mask(rules, positions[i:i + block])
+                               for i in range(0, len(positions), block)])
     legal = legal_mask(rules, positions)
     children = np.repeat(positions[:, None, :], len(moves), axis=1)
     children[:, np.arange(len(moves)), moves[:, 0]] -= moves[:, 1]

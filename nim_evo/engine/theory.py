@@ -58,14 +58,14 @@ def known_wins(rules: Rules, positions: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def is_win(rules: Rules, piles: Position) -> bool | None:
-    """Closed-form verdict for one position (``None`` where no closed form applies)."""
+    """Closed-form verdict for one position (every family has one: ``None`` never comes)."""
     verdict = wins(rules, np.array([piles]))
     return None if verdict is None else bool(verdict[0])
 
 
 def winning_moves(rules: Rules, piles: Position) -> list[Move] | None:
-    """Moves that leave the opponent a lost position, by the closed forms (``None`` if none
-    apply), in the engine's order. No move list is made: each pile has a few candidate takes
+    """Moves that leave the opponent a lost position, by the closed forms (every family has
+    one: ``None`` never comes), in the engine's order. No move list is made: each pile has a few candidate takes
     (:func:`_candidate_takes`), each judged by the closed form, so piles of any size are cheap."""
     piles = tuple(piles)
     verdict = is_win(rules, piles)

@@ -73,6 +73,7 @@ CONFIG_CONSTRAINTS = {
     "restart": [None, Interval(Integral, 0, None)],
     "until": [None, target.UNTIL],
     "families": [None, Names()],
+    "staged": [InstanceOf(bool)],
 }
 
 
@@ -109,6 +110,7 @@ class Config:
     families: tuple[str, ...] | None = None  # several families at once, by name (normal, misere,
     # cap3, cap3-misere: the board's own among them), for a kind that reads the cap and the misère
     # flag; None: the board's own family alone
+    staged: bool = True  # the kind's stages (False: a run begun before them, resumed as it began: one stage)
 
     def __post_init__(self):
         if isinstance(self.opponents, list):
@@ -154,7 +156,7 @@ class Config:
     def stages(self) -> tuple[Stage, ...]:
         """How the search goes (:meth:`GenomeKind.stages`): one stage on the run's families,
         or several, each handing on parts of its champion to the next."""
-        return get_kind(self.genome).stages(self.family_pairs)
+        return get_kind(self.genome).stages(self.family_pairs, single=not self.staged)
 
     def training_rules(self, stage: int = -1) -> tuple[Rules, ...]:
         """The boards fitness is measured on in ``stage`` (default: the last, the run's own):
@@ -166,7 +168,8 @@ class Config:
         named = [Rules.parse(board) for board in boards if isinstance(board, str)]
         own = [rules if family_of(rules) in families else Rules(rules.piles, rules.max_take, False) for rules in named
                if family_of(rules) in families or (rules.max_take, False) in families and not any(m for _, m in families)]
-        return (*(Rules(tuple(board), cap, misere) for cap, misere in families for board in plain), *own)
+        every = (*(Rules(tuple(board), cap, misere) for cap, misere in families for board in plain), *own)
+        return tuple(dict.fromkeys(every))  # a board given twice (plain, and by its name) counts once
 
     @property
     def patience(self) -> int:
@@ -199,6 +202,7 @@ class Config:
         data.setdefault("restart", 0)
         data.setdefault("until", None)  # runs begun before targets went every generation
         data.setdefault("families", None)  # and before families, played one
+        data.setdefault("staged", False)  # and before stages: resumed in the one stage it began in
         return cls(**data)
 
 
@@ -226,9 +230,10 @@ def _check_until(config: Config) -> None:
     if what == target.CEILING and config.fitness != "exact":
         raise ParameterError("until", "ceiling needs exact fitness: a sampled win rate may read above the ceiling "
                              "by chance (give accuracy=X instead)")
-    if what == "accuracy" and not enumerable(config.rules, multiset=True):
+    big = [rules for rules in config.home_rules() if not enumerable(rules, multiset=True)]
+    if what == "accuracy" and big:
         raise ParameterError("until", f"{config.until} needs the champion's accuracy, and the board "
-                             f"{config.rules.name} is too big to solve (give ceiling, or a smaller --game)")
+                             f"{big[0].name} is too big to solve (give ceiling, or a smaller --game)")
 
 
 MAX_TRAIN_BOARDS, MAX_TRAIN_PILES, MAX_TRAIN_PILE = 12, 6, 15
@@ -509,9 +514,10 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
     record = make_statistics().compile(state.population)
     kind = get_kind(config.genome)
     more = {}
-    if config.patience or len(config.stages) > 1:
+    begun = not state.logbook  # (a run begun without a column goes on without it: each row has the header's)
+    if (config.patience or len(config.stages) > 1) and (begun or "restart" in state.logbook[0]):
         more["restart"] = int(restart)
-    if len(config.stages) > 1:
+    if len(config.stages) > 1 and (begun or "stage" in state.logbook[0]):
         more["stage"] = stage
     if kind.board_free and (not state.logbook or "heldout" in state.logbook[0]):  # (several families: the least)
         more["heldout"] = round(min(seven_heaps_accuracy(config.genome, kind.plain(champion), rules)

@@ -11,9 +11,10 @@ A target is a string, kept in the run's :class:`~nim_evo.evolution.loop.Config`:
 
 The run stops at the first generation whose champion reaches it, generation 0 included; in
 a run of several stages (:meth:`~nim_evo.genomes.protocol.GenomeKind.stages`) only the last
-stage's champion counts, and a genome that plays any board counts only if it also plays a
-validation sample of bigger boards right (:func:`~nim_evo.evaluation.heldout.validates`: a
-program can play a small board perfectly by a trick of few piles).
+stage's champion counts, and perfection (``accuracy=1``, ``ceiling``) of a genome that plays
+any board counts only if it also plays a validation sample of bigger boards right
+(:func:`~nim_evo.evaluation.heldout.validates`: a program can play a small board perfectly by
+a trick of few piles).
 """
 
 from __future__ import annotations

@@ -1,13 +1,16 @@
 """Program genome: an evolved rule that scores positions, played on any board.
 
-A program is two typed trees (DEAP strongly-typed genetic programming; their language is in
+A program is three typed trees (DEAP strongly-typed genetic programming; their language is in
 :mod:`nim_evo.genomes.expressions`):
 
 - the **step** ``f(a, p, k) -> int``, folded over a position's pile sizes in ascending order
   from ``a = 0`` (so a position's value does not depend on how its piles are arranged, and
   the fold reads any number of piles): ``v = f(...f(f(0, p1, k), p2, k)..., pn, k)``;
-- the **score** ``g(v, m) -> int`` of the position (value ``v``, largest pile ``m``): how
-  good it is to leave to the opponent, the lower the better.
+- a **second fold** ``h(b, p, k) -> int``, folded the same way to ``w`` (``0`` where the
+  families evolved for do not need it: see :meth:`ProgramKind.stages`);
+- the **score** ``g(v, m, w, x) -> int`` of the position (value ``v``, largest pile ``m``,
+  second value ``w``, ``x`` whether the game is misère): how good it is to leave to the
+  opponent, the lower the better.
 
 The program plays the legal move into the position of lowest score; among equal scores, the
 one from the smallest pile, then the one that takes fewest (then the first of equal piles):
@@ -355,7 +358,7 @@ class ProgramKind(GenomeKind):
     def mutate(self, genes, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = (), **parameters):
         return mutate(genes, rules, rng, held)
 
-    def stages(self, families) -> tuple[Stage, ...]:
+    def stages(self, families, single: bool = False) -> tuple[Stage, ...]:
         """Normal play: one stage. With misère play among the families: two. The first
         evolves the program in normal play (same boards, same caps), where the step's path to
         exclusive or pays at every step; its champion hands its step on, and the second
@@ -366,6 +369,8 @@ class ProgramKind(GenomeKind):
         reads the largest residue), in the last stage; elsewhere it stays ``0``."""
         families = tuple(families)
         second = () if any(cap is not None and misere for cap, misere in families) else ("second",)
+        if single:  # a run begun before stages and the second fold: one stage, its two trees
+            return (Stage(families, held=("second",)),)
         if not any(misere for _, misere in families):
             return (Stage(families, held=("second",)),)
         normal = tuple(dict.fromkeys((cap, False) for cap, _ in families))
@@ -383,7 +388,7 @@ class ProgramKind(GenomeKind):
 
     @staticmethod
     def part(genes, name: str):
-        """The tree ``name`` (``step`` or ``score``) of a program."""
+        """The tree ``name`` (``step``, ``score`` or ``second``) of a program."""
         return genes[PARTS.index(name)]
 
     def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -149,8 +149,9 @@ class GenomeKind:
         """Its expression trees to draw, ``[(name, tree), ...]`` (``[]``: it has none)."""
         return []
 
-    def stages(self, families: tuple[tuple[int | None, bool], ...]) -> tuple[Stage, ...]:
-        """How its search goes on the run's ``families``: one stage, on them."""
+    def stages(self, families: tuple[tuple[int | None, bool], ...], single: bool = False) -> tuple[Stage, ...]:
+        """How its search goes on the run's ``families``: one stage, on them (``single``: a run
+        begun before stages asks for the one stage it began in)."""
         return (Stage(tuple(families)),)
 
     def size(self, genes) -> int:

@@ -140,3 +140,14 @@ def test_a_resumed_run_keeps_its_target_until_given_another(tmp_path):
     more = resume(tmp_path / "run", generations=stopped + 3, progress=False, until="never")
     assert more.state.generation == stopped + 3 and more.config.until is None
     assert more.exported == tmp_path / "champion.json"  # the run's own export, replaced
+
+
+@pytest.mark.parametrize("genome", ["rules", "thresholds"])
+def test_a_target_short_of_perfection_stops_a_board_free_run_without_validation(genome):
+    """Only perfection asks a genome that plays any board to validate beyond its board: a
+    rules or thresholds run stops at accuracy=0.5 as soon as its champion gets there."""
+    from nim_evo import evolve
+
+    run = evolve(genome, Rules((3, 4, 5)), generations=15, seed=0, progress=False, until="accuracy=0.5")
+    accuracies = [record["accuracy"] for record in run.logbook]
+    assert run.state.generation < 15 and accuracies[-1] >= 0.5 > max(accuracies[:-1], default=0)

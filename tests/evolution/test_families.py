@@ -101,3 +101,8 @@ def test_a_training_board_named_as_a_game_plays_in_its_own_family_alone():
     assert Config.from_json(config.to_json()) == config
     with pytest.raises(UserError, match="'2-2-cap3', of cap3, not one of the run's families"):
         Config("program", Rules((1, 3, 5, 7, 9)), families=("normal", "cap3-misere"), train_boards=("2-2-cap3",))
+
+
+def test_until_accuracy_needs_every_familys_board_solvable():
+    with pytest.raises(UserError, match="200-200-200 is too big to solve"):
+        Config("program", Rules((200,) * 3, 3, False), families=("cap3", "normal"), until="accuracy=1")

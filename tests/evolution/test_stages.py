@@ -72,3 +72,20 @@ def test_a_run_resumed_in_either_stage_ends_as_the_uninterrupted_one(misere_run,
         assert resumed.state.generation == stopped
         assert str(resumed.genes) == str(misere_run.genes)
         assert [r["max"] for r in resumed.logbook] == [r["max"] for r in misere_run.logbook]
+
+
+def test_a_misere_program_run_begun_before_stages_resumes_as_it_began(tmp_path, monkeypatch):
+    """A run directory written by nim_evo before stages (two trees, no stage column, no until or
+    families in its config): resumed twice, in the one stage it began in, its columns unchanged."""
+    import shutil
+    from pathlib import Path
+
+    run = tmp_path / "run"
+    shutil.copytree(Path(__file__).parent / "data" / "run-before-stages", run)
+    monkeypatch.chdir(tmp_path)
+    first = nim_evo.resume(run, generations=4, progress=False, genomes_dir=tmp_path)
+    assert first.config.stages == (Stage(((None, True),), held=("second",)),)
+    assert "stage" not in first.logbook[-1] and first.state.generation == 4
+    again = nim_evo.resume(run, generations=6, progress=False, genomes_dir=tmp_path)
+    assert again.state.generation == 6 and set(again.logbook[-1]) == set(again.logbook[0])
+    assert (run / "logbook.csv").read_text().count("\n") == 8  # header and generations 0 to 6
