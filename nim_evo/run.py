@@ -275,11 +275,15 @@ def config_from_args(args) -> Config:
 
 def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
     """``runs/<board>-seed<seed>-<kind>``, with ``-2``, ``-3``, ... after the seed while that
-    run or its export exists: runs of different kinds never share a name."""
+    run or its export exists: runs of different kinds never share a name (a run of several
+    families: ``<piles>-<family>+<family>...-seed<seed>-<kind>``)."""
     from nim_evo import api
+    from nim_evo.engine.rules import Rules
     from nim_evo.evolution.rundir import RunDir
 
-    base, n = f"{config.rules.file_stem}-seed{config.seed}", 1
+    board = config.rules.file_stem if config.families is None else \
+        f"{Rules(config.rules.piles).file_stem}-{'+'.join(config.families)}"
+    base, n = f"{board}-seed{config.seed}", 1
     while True:
         run_dir = RunDir(Path("runs") / f"{base if n == 1 else f'{base}-{n}'}-{config.genome}")
         if not run_dir.path.exists() and not api.export_path(genomes_dir, run_dir, config).exists():

@@ -19,7 +19,9 @@ a trick of few piles).
 
 from __future__ import annotations
 
-from nim_evo.validation import Constraint
+import re
+
+from nim_evo.validation import Constraint, UserError, shown
 
 CEILING = "ceiling"
 NEVER = "never"  # on a resume: drop the run's target
@@ -30,31 +32,31 @@ class Target(Constraint):
     """``None``, ``"ceiling"`` or ``"accuracy=X"`` with ``0 < X <= 1``."""
 
     def __call__(self, value) -> bool:
-        try:
-            parse(value)
-        except ValueError:
-            return False
-        return True
+        return _read(value) is not None
 
     def __str__(self) -> str:
         return "'accuracy=X' (0 < X <= 1) or 'ceiling'"
 
 
 UNTIL = Target()
+_ACCURACY = re.compile(r"accuracy=(?P<value>[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)")
 
 
 def parse(text) -> tuple[str, float | None]:
-    """``("accuracy", X)`` or ``("ceiling", None)``; a ``ValueError`` for anything else."""
+    """``("accuracy", X)`` or ``("ceiling", None)``; a :class:`UserError` for anything else."""
+    read = _read(text)
+    if read is None:
+        raise UserError(f"until must be {UNTIL}, got {shown(text)}")
+    return read
+
+
+def _read(text) -> tuple[str, float | None] | None:
     if text == CEILING:
         return CEILING, None
-    if isinstance(text, str) and text.startswith("accuracy=") and len(text) <= 40:
-        try:
-            value = float(text.split("=", 1)[1])
-        except ValueError:
-            value = float("nan")
-        if 0 < value <= 1:
-            return "accuracy", value
-    raise ValueError(f"not a target: {text!r}")
+    match = _ACCURACY.fullmatch(text) if isinstance(text, str) and len(text) <= 40 else None
+    if match is not None and 0 < float(match["value"]) <= 1:
+        return "accuracy", float(match["value"])
+    return None
 
 
 def reached(until: str | None, record: dict, fitness: float, ceiling: float | None) -> bool:

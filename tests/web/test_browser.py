@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules, evolve, load_strategy
+from nim_evo.engine import theory
 from nim_evo.export import main as export
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -74,6 +75,13 @@ def pages(tmp_path_factory):
                            ("misere", ROOT / "genomes" / "2-3-4-5-misere-seed1-table.json")):
         made[name] = where / f"{name}.html"
         assert export(["--html", str(made[name]), str(strategy)]) == 0
+    # a misère program (evolved on boards of 2 to 4 piles) on a board it never saw; and the
+    # four-family program under a cap, misère
+    for name, strategy, game in (("misere-program", "1-3-5-7-9-misere-seed0-program.json", "2-3-4-5-misere"),
+                                 ("four-program", "1-3-5-7-9-normal+misere+cap3+cap3-misere-seed0-program.json",
+                                  "2-3-4-5-cap3-misere")):
+        made[name] = where / f"{name}.html"
+        assert export(["--html", str(made[name]), str(ROOT / "genomes" / strategy), "--game", game]) == 0
     return made
 
 
@@ -212,14 +220,19 @@ def test_a_board_free_champion_plays_the_piles_a_person_sets(browser, pages):
     assert body(browser, "winner") == ("you" if last.startswith("You") else "champion")  # normal play: the last take wins
 
 
-def test_in_misere_the_last_take_loses_and_the_perfect_champion_wins_moving_second(browser, pages):
-    """2-3-4-5 misère is lost for the first player: whatever the person clicks, the champion
-    (perfect) wins, and the person takes the last object."""
+@pytest.mark.parametrize("page", ["misere", "misere-program", "four-program"])
+def test_in_misere_the_last_take_loses_and_the_perfect_champion_wins_moving_second(browser, pages, page):
+    """2-3-4-5 misère (and capped at 3) is lost for the first player: whatever the person
+    clicks, the champion wins, and the person takes the last object: the table, and evolved
+    programs on a board they never saw."""
+    rules = Rules.parse("2-3-4-5-cap3-misere" if page == "four-program" else "2-3-4-5-misere")
+    assert theory.is_win(rules, rules.piles) is False
     rng = np.random.default_rng(4)
     for game in range(2):
-        open_page(browser, pages["misere"], "you")
+        open_page(browser, pages[page], "you")
+        assert piles(browser) == list(rules.piles)
         while wait_state(browser, "your-turn", "over") == "your-turn":
-            click_a_move(browser, rng)
+            click_a_move(browser, rng, rules.max_take)
         assert body(browser, "winner") == "champion", game
         assert browser.find_element(By.ID, "log").text.splitlines()[-1].startswith("You took")
 
