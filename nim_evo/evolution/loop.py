@@ -475,15 +475,10 @@ def stage_of(state: State) -> int:
 def stage_done(state: State, config: Config, toolbox: base.Toolbox) -> bool:
     """Whether the stage the run is in hands on to the next: its champion is perfect against
     the stage's panel (its fitness at their ceiling) and, for a genome that plays any board,
-    on a validation sample of bigger boards (:func:`~nim_evo.evaluation.heldout.validates`),
-    or the stage has used its budget of
-    generations (never the run's: the same run, resumed to more generations, switches where
-    it did)."""
+    on a validation sample of bigger boards (:func:`~nim_evo.evaluation.heldout.validates`).
+    (Never on a count of generations: a stage that hands on what is not yet right leaves the
+    next nothing to build on, and the same run resumed to more generations switches where it did.)"""
     stage = stage_of(state)
-    budget = config.stages[stage].budget
-    began = next((record["gen"] for record in state.logbook if record.get("stage", 0) == stage), 0)
-    if budget is not None and state.generation - began >= budget:
-        return True
     top = fitness.ceiling(toolbox.stage_panels[stage])
     champion = state.halloffame[0]
     if top is None or champion.fitness.values[0] < top[0] - target.TOLERANCE:

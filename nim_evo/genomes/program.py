@@ -58,8 +58,8 @@ worse than a random program (it moves into the endgame's losing positions), so t
 path to exclusive or pays only under the misère score, eleven nodes found with no signal (no
 seed of ten found both at once). So a misère run goes in two stages (:meth:`ProgramKind.stages`):
 normal play on the same boards first, where the step's path pays at every step, and once its
-champion is perfect there (or after :data:`STAGE_BUDGET` generations) a new population, every
-program holding that champion's step, evolves the score in misère play.
+champion is perfect there (and on a validation sample of bigger boards) a new population,
+every program holding that champion's step, evolves the score in misère play.
 The pitfalls of typed GP: ``genFull``/``genGrow`` raise ``IndexError`` when a type has no
 terminal at the depth reached (both types have terminals in both sets, so they never do;
 ``mutInsert`` fills the new primitive's other arguments with terminals); evaluation is
@@ -97,7 +97,6 @@ MUTANT_HEIGHT = (0, 2)  # and for the subtree mutUniform grows
 # such as sub(or(a, p), and(add(a, k), sub(p, k))) play every position of 4-10-13 right and
 # 88% of big boards; 7-12-15 catches both (benchmarks/program.py)
 TRAIN_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (1, 2, 5, 7), (7, 12, 15))
-STAGE_BUDGET = 100  # generations at most of normal play before a misère run goes on (it finds the step in 9-77)
 VARIATION_HEIGHT = 5  # staticLimit on variation (the answers are 3 deep; taller trees only slow the search and
 # fit the training boards without the rule)
 _LIMIT = gp.staticLimit(key=operator.attrgetter("height"), max_value=VARIATION_HEIGHT)
@@ -388,7 +387,7 @@ class ProgramKind(GenomeKind):
         if not any(misere for _, misere in families):
             return (Stage(families, held=("second",)),)
         normal = tuple(dict.fromkeys((cap, False) for cap, _ in families))
-        return (Stage(normal, held=("second",), budget=STAGE_BUDGET), Stage(families, held=("step", *second)))
+        return (Stage(normal, held=("second",)), Stage(families, held=("step", *second)))
 
     def describe(self, genes, rules: Rules) -> str:
         return expression(readable(genes, rules))

@@ -115,13 +115,11 @@ def _deepcopy_individual(ind, memo):
 @dataclass(frozen=True)
 class Stage:
     """A stage of a kind's search: the families ``(max_take, misere)`` its training boards
-    are played in, the parts of the genome it holds (never varied), and
-    ``budget``, the generations it may take at most before it hands on (``None``: the run's
-    rest; a stage also hands on as soon as its champion is perfect against its panel)."""
+    are played in, and the parts of the genome it holds (never varied). A stage hands on to
+    the next once its champion is perfect against its panel (see :func:`~nim_evo.evolution.loop.stage_done`)."""
 
     families: tuple[tuple[int | None, bool], ...]
     held: tuple[str, ...] = ()
-    budget: int | None = None
 
 
 class GenomeKind:
