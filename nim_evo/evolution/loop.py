@@ -160,15 +160,19 @@ class Config:
 
     def training_rules(self, stage: int = -1) -> tuple[Rules, ...]:
         """The boards fitness is measured on in ``stage`` (default: the last, the run's own):
-        ``train_boards``, else the kind's own training set (``train_boards`` of its class),
-        else the run's board; each in each of the stage's families (cap and misère flag)."""
-        boards = self.train_boards or get_kind(self.genome).train_boards or (self.rules.piles,)
+        ``train_boards``, else the kind's own training set (``train_boards`` of its class, and
+        in families with a cap its ``capped_train_boards``), else the run's board; each in each
+        of the stage's families (cap and misère flag)."""
+        kind = get_kind(self.genome)
+        boards = self.train_boards or kind.train_boards or (self.rules.piles,)
         families = self.stages[stage].families
         plain = [board for board in boards if not isinstance(board, str)]
         named = [Rules.parse(board) for board in boards if isinstance(board, str)]
         own = [rules if family_of(rules) in families else Rules(rules.piles, rules.max_take, False) for rules in named
                if family_of(rules) in families or (rules.max_take, False) in families and not any(m for _, m in families)]
-        every = (*(Rules(tuple(board), cap, misere) for cap, misere in families for board in plain), *own)
+        capped = () if self.train_boards else tuple(Rules(board, cap, misere) for cap, misere in families
+                                                    if cap is not None for board in kind.capped_train_boards)
+        every = (*(Rules(tuple(board), cap, misere) for cap, misere in families for board in plain), *own, *capped)
         return tuple(dict.fromkeys(every))  # a board given twice (plain, and by its name) counts once
 
     @property

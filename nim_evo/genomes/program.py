@@ -97,6 +97,11 @@ MUTANT_HEIGHT = (0, 2)  # and for the subtree mutUniform grows
 # such as sub(or(a, p), and(add(a, k), sub(p, k))) play every position of 4-10-13 right and
 # 88% of big boards; 7-12-15 catches both (benchmarks/program.py)
 TRAIN_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (1, 2, 5, 7), (7, 12, 15))
+# and under a cap, one of 5-bit piles: programs that use k as a number, such as
+# sub(sub(or(a, p), and(p, sub(a, k))), k), play every position of the six right under a cap of
+# 3 (and 1-3-5-7-9) but 76-86% of big boards; 6-19-27 catches them (94-98%), and with a cap its
+# 2,037 multisets have 9 moves each, about what 7-12-15 costs without one
+CAPPED_TRAIN_BOARDS = ((6, 19, 27),)
 VARIATION_HEIGHT = 5  # staticLimit on variation (the answers are 3 deep; taller trees only slow the search and
 # fit the training boards without the rule)
 _LIMIT = gp.staticLimit(key=operator.attrgetter("height"), max_value=VARIATION_HEIGHT)
@@ -337,6 +342,7 @@ class ProgramKind(GenomeKind):
     individual = individual_type("ProgramIndividual", Program)
     mutation_parameters = ()
     train_boards = TRAIN_BOARDS
+    capped_train_boards = CAPPED_TRAIN_BOARDS
     selection = "lexicase"
     restart = 10
     reads_family = True

@@ -39,7 +39,9 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   refused there.
 - ``train_boards``: a board-free kind's default training set (pile sizes; the run's cap and
   misère flag are added): fitness is then the mean over these boards, not the run's board
-  (``None``, the default: the run's board). A run's ``--train-boards`` overrides it.
+  (``None``, the default: the run's board). ``capped_train_boards``: boards it adds in a family
+  with a cap (a cap keeps their moves few: bigger piles cost little there). A run's
+  ``--train-boards`` overrides both.
 - ``selection`` (``"tournament"`` or ``"lexicase"``), ``restart`` (generations without
   progress before a new population, 0 for never) and ``defaults`` (run settings such as
   ``population`` used where the user gives none): how its runs search, unless told otherwise;
@@ -158,6 +160,7 @@ class GenomeKind:
         return 0
     mutation_parameters: ClassVar[tuple[str, ...]] = ("indpb",)
     train_boards: ClassVar[tuple[tuple[int, ...], ...] | None] = None  # a board-free kind's own training set
+    capped_train_boards: ClassVar[tuple[tuple[int, ...], ...]] = ()  # and boards it adds under a cap
 
     def __repr__(self) -> str:
         return f"<genome kind {self.name}>"

@@ -41,7 +41,7 @@ def test_a_run_of_several_families_trains_on_each_in_two_stages():
     first, last = config.stages
     assert first.families == ((None, False), (3, False)) and first.held == ("second",)
     assert last.families == config.family_pairs and last.held == ("step",)  # the second fold evolves now
-    assert len(config.training_rules(0)) == 12 and len(config.training_rules()) == 24
+    assert len(config.training_rules(0)) == 13 and len(config.training_rules()) == 26  # six boards, 6-19-27 capped
     assert Config.from_json(config.to_json()) == config
 
 
