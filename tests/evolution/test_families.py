@@ -13,8 +13,8 @@ from nim_evo.genomes.program import KIND, Program
 from nim_evo.io import write_json
 from nim_evo.validation import UserError
 
-# a four-family program a run found (seed 0, 43 generations): the step's residues, the second
-# fold's largest half-residue, and a score that reads the misère flag
+# a four-family program a run found (a seed 0 of an earlier training set, 43 generations): the
+# step's residues, the second fold's largest half-residue, and a score that reads the misère flag
 FOUR = ["mod(add(shl(mod(or(p, a), p)), sub(p, a)), k)", "if(x, if(eq(w, v), 2, v), v)",
         "min(shl(shl(2)), max(b, mod(shr(p), min(2, k))))"]
 FAMILIES = ["normal", "misere", "cap3", "cap3-misere"]
