@@ -37,7 +37,7 @@ from nim_evo.engine.space import SpaceTooLarge, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.opponents import resolve as resolve_opponent, several as several_opponents
 from nim_evo.evaluation.strategy import load_strategy
-from nim_evo.evolution import cluster, loop, target
+from nim_evo.evolution import cluster, loop, stages, target
 from nim_evo.evolution.feasible import check_feasible, expected_time
 from nim_evo.evaluation.heldout import validates
 from nim_evo.evolution.fitness import accuracy, ceiling
@@ -286,7 +286,7 @@ class Evolution:
     def reached(self) -> bool:
         """Whether the champion has reached the run's target (``config.until``, see
         :mod:`nim_evo.evolution.target`)."""
-        if self.config.until is None or loop.stage_of(self.state) + 1 < len(self.config.stages):
+        if self.config.until is None or stages.stage_of(self.state) + 1 < len(self.config.stages):
             return False  # (in a run of several stages, only the last stage's champion is the run's)
         top = ceiling(self.toolbox.panels)
         champion = self.state.halloffame[0]
@@ -319,7 +319,7 @@ class Evolution:
             if expected_time(config) and state.generation < config.generations:
                 print(f"  expect {expected_time(config)}", file=sys.stderr)
         with Progress(config.generations, state.generation, quiet=not progress) as bar:  # closed on an error too
-            bar.ceiling = loop.stage_ceiling(self.toolbox, state) if progress else None
+            bar.ceiling = stages.stage_ceiling(self.toolbox, state) if progress else None
             bar.update(state.logbook[-1], config.opponents)
             reached = self.reached()
             while state.generation < config.generations and not reached:
@@ -327,7 +327,7 @@ class Evolution:
                 if self.run_dir is not None:
                     self.run_dir.save(state, config, self.extra)
                 if progress:
-                    bar.ceiling = loop.stage_ceiling(self.toolbox, state)
+                    bar.ceiling = stages.stage_ceiling(self.toolbox, state)
                 bar.update(state.logbook[-1], config.opponents)
                 reached = self.reached()
         if reached and progress:

@@ -37,8 +37,8 @@ from joblib import Parallel, delayed
 
 from nim_evo.engine.rules import RULES, Rules, family_name, family_of, parse_family, rules_from_json, rules_to_json
 from nim_evo.engine.sizes import SpaceTooLarge, enumerable
-from nim_evo.evaluation.heldout import seven_heaps_accuracy, validates
-from nim_evo.evolution import cluster, fitness, target
+from nim_evo.evaluation.heldout import seven_heaps_accuracy
+from nim_evo.evolution import cluster, fitness, stages, target
 from nim_evo.evolution.selection import hall_of_fame, select_elitist, select_lexicase
 from nim_evo.genomes import get_kind, kind_names
 from nim_evo.genomes.protocol import Stage
@@ -293,21 +293,8 @@ def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> ba
                      else None)
     toolbox.panels = toolbox.stage_panels[-1]  # the run's own: its ceiling, its summary's
     toolbox.given = given
-    bind_stage(toolbox, config, 0, dict.fromkeys(config.stages[0].held))  # (the kind's own: no stage before)
+    stages.bind_stage(toolbox, config, 0, dict.fromkeys(config.stages[0].held))  # (the kind's own: no stage before)
     return toolbox
-
-
-def bind_stage(toolbox: base.Toolbox, config: Config, stage: int, held: dict | None = None) -> None:
-    """Bind creation and evaluation to ``stage``: its panels, and ``held``, the parts of the
-    genome its new genomes keep (by name: the stage before's, or ``None``, the kind's own)."""
-    kind = get_kind(config.genome)
-    panels = toolbox.stage_panels[stage]
-    more = {"held": held} if held else {}
-    toolbox.register("individual", _create, kind, config.rules, multiset=config.multiset, **more)
-    toolbox.register("evaluate", fitness.evaluate_boards, config.genome, panels, config.fitness, config.games,
-                     cases=config.selector == "lexicase")
-    toolbox.panel = panels[0]
-    toolbox.stage, toolbox.held = stage, tuple(held or ())
 
 
 def home_panel(toolbox: base.Toolbox, config: Config) -> fitness.Panel:
@@ -444,16 +431,16 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     """One generation of (mu + lambda), in place; returns the state."""
     began = time.perf_counter()
     generation = state.generation + 1
-    stage = stage_of(state)
-    moving = stage + 1 < len(config.stages) and stage_done(state, config, toolbox)
+    stage = stages.stage_of(state)
+    moving = stage + 1 < len(config.stages) and stages.stage_done(state, config, toolbox)
     kind = get_kind(config.genome)
     if moving:  # the next stage: a new population around the parts the champion hands on
         stage += 1
-        bind_stage(toolbox, config, stage, {part: kind.part(state.halloffame[0], part)
+        stages.bind_stage(toolbox, config, stage, {part: kind.part(state.halloffame[0], part)
                                             for part in config.stages[stage].held})
         state.halloffame = hall_of_fame(kind)  # (fitness of another stage: not comparable)
     elif toolbox.stage != stage:  # a run resumed in a later stage: its population holds the parts
-        bind_stage(toolbox, config, stage, {part: kind.part(state.population[0], part)
+        stages.bind_stage(toolbox, config, stage, {part: kind.part(state.population[0], part)
                                             for part in config.stages[stage].held})
     bind_generation(toolbox, config, generation)
     restart = moving or stalled(state.logbook, config.patience)
@@ -469,32 +456,6 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     state.games += games
     _record(state, config, len(invalid), games, time.perf_counter() - began, restart, stage)
     return state
-
-
-def stage_of(state: State) -> int:
-    """The stage the run is in (the logbook's last ``stage``; 0 in a run of one stage)."""
-    return int(state.logbook[-1].get("stage", 0)) if state.logbook else 0
-
-
-def stage_done(state: State, config: Config, toolbox: base.Toolbox) -> bool:
-    """Whether the stage the run is in hands on to the next: its champion is perfect against
-    the stage's panel (its fitness at their ceiling) and, for a genome that plays any board,
-    on a validation sample of bigger boards (:func:`~nim_evo.evaluation.heldout.validates`).
-    (Never on a count of generations: a stage that hands on what is not yet right leaves the
-    next nothing to build on, and the same run resumed to more generations switches where it did.)"""
-    stage = stage_of(state)
-    top = fitness.ceiling(toolbox.stage_panels[stage])
-    champion = state.halloffame[0]
-    if top is None or champion.fitness.values[0] < top[0] - target.TOLERANCE:
-        return False
-    kind = get_kind(config.genome)  # perfect on its boards: and beyond them (a validation sample)?
-    return not kind.board_free or validates(config.genome, kind.plain(champion), config.stages[stage].families)
-
-
-def stage_ceiling(toolbox: base.Toolbox, state: State) -> float | None:
-    """The most a genome can score against the panels of the stage the run is in."""
-    top = fitness.ceiling(toolbox.stage_panels[stage_of(state)])
-    return None if top is None else top[0]
 
 
 def stalled(logbook, patience: int) -> bool:
@@ -531,7 +492,3 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
                          **{k: round(float(v), 6) for k, v in record.items()},
                          subgames=round(champion.fitness.values[1], 6),
                          **rates, accuracy=accuracy, **more, seconds=round(seconds, 3))
-
-
-def _create(kind, rules, rng, multiset: bool, **held):
-    return kind.create(rules, rng, container=kind.individual, multiset=multiset, **held)

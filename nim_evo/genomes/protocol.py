@@ -118,7 +118,7 @@ def _deepcopy_individual(ind, memo):
 class Stage:
     """A stage of a kind's search: the families ``(max_take, misere)`` its training boards
     are played in, and the parts of the genome it holds (never varied). A stage hands on to
-    the next once its champion is perfect against its panel (see :func:`~nim_evo.evolution.loop.stage_done`)."""
+    the next once its champion is perfect against its panel (see :func:`~nim_evo.evolution.stages.stage_done`)."""
 
     families: tuple[tuple[int | None, bool], ...]
     held: tuple[str, ...] = ()

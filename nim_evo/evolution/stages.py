@@ -1,0 +1,59 @@
+"""A run's search in stages (:meth:`nim_evo.genomes.protocol.GenomeKind.stages`): which stage
+a run is in, when a stage hands on to the next, and the toolbox bound to a stage.
+
+A stage has its own training panels (``toolbox.stage_panels[stage]``, built once by
+:func:`nim_evo.evolution.loop.make_toolbox`) and the parts of the genome it holds. The logbook
+records the stage of every generation (its ``stage`` column), so a resumed run knows where it
+is; a stage's held parts are read from its population (every genome holds them).
+"""
+
+from __future__ import annotations
+
+from deap import base
+
+from nim_evo.evaluation.heldout import validates
+from nim_evo.evolution import fitness, target
+from nim_evo.genomes import get_kind
+
+
+def bind_stage(toolbox: base.Toolbox, config, stage: int, held: dict | None = None) -> None:
+    """Bind creation and evaluation to ``stage``: its panels, and ``held``, the parts of the
+    genome its new genomes keep (by name: the stage before's, or ``None``, the kind's own)."""
+    kind = get_kind(config.genome)
+    panels = toolbox.stage_panels[stage]
+    more = {"held": held} if held else {}
+    toolbox.register("individual", _create, kind, config.rules, multiset=config.multiset, **more)
+    toolbox.register("evaluate", fitness.evaluate_boards, config.genome, panels, config.fitness, config.games,
+                     cases=config.selector == "lexicase")
+    toolbox.panel = panels[0]
+    toolbox.stage, toolbox.held = stage, tuple(held or ())
+
+
+def stage_of(state) -> int:
+    """The stage the run is in (the logbook's last ``stage``; 0 in a run of one stage)."""
+    return int(state.logbook[-1].get("stage", 0)) if state.logbook else 0
+
+
+def stage_done(state, config, toolbox: base.Toolbox) -> bool:
+    """Whether the stage the run is in hands on to the next: its champion is perfect against
+    the stage's panel (its fitness at their ceiling) and, for a genome that plays any board,
+    on a validation sample of bigger boards (:func:`~nim_evo.evaluation.heldout.validates`).
+    (Never on a count of generations: a stage that hands on what is not yet right leaves the
+    next nothing to build on, and the same run resumed to more generations switches where it did.)"""
+    stage = stage_of(state)
+    top = fitness.ceiling(toolbox.stage_panels[stage])
+    champion = state.halloffame[0]
+    if top is None or champion.fitness.values[0] < top[0] - target.TOLERANCE:
+        return False
+    kind = get_kind(config.genome)  # perfect on its boards: and beyond them (a validation sample)?
+    return not kind.board_free or validates(config.genome, kind.plain(champion), config.stages[stage].families)
+
+
+def stage_ceiling(toolbox: base.Toolbox, state) -> float | None:
+    """The most a genome can score against the panels of the stage the run is in."""
+    top = fitness.ceiling(toolbox.stage_panels[stage_of(state)])
+    return None if top is None else top[0]
+
+
+def _create(kind, rules, rng, multiset: bool, **held):
+    return kind.create(rules, rng, container=kind.individual, multiset=multiset, **held)
