@@ -39,7 +39,6 @@ from nim_evo.evaluation.opponents import resolve as resolve_opponent, several as
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution import cluster, loop, stages, target
 from nim_evo.evolution.feasible import check_feasible, expected_time
-from nim_evo.evaluation.heldout import validates
 from nim_evo.evolution.fitness import accuracy, ceiling
 from nim_evo.evolution.rundir import RunDir, export_path, exported_by, individual_document, resumed_export
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, get_kind, kind_names
@@ -293,10 +292,8 @@ class Evolution:
         if not target.reached(self.config.until, self.state.logbook[-1], champion.fitness.values[0],
                               None if top is None else top[0]):
             return False
-        kind = get_kind(self.config.genome)  # perfection, of one that plays any board: beyond its boards too
         perfect = target.parse(self.config.until) in (("accuracy", 1.0), (target.CEILING, None))
-        return not (perfect and kind.board_free) or validates(self.config.genome, kind.plain(champion),
-                                                              self.config.family_pairs)
+        return not perfect or stages.beyond_its_boards(self.config, champion, self.config.family_pairs)
 
     def evolve(self, progress: bool = True, force: bool = False) -> Run:
         """Evolve to the configured number of generations, or until the champion reaches the

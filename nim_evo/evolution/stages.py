@@ -45,8 +45,14 @@ def stage_done(state, config, toolbox: base.Toolbox) -> bool:
     champion = state.halloffame[0]
     if top is None or champion.fitness.values[0] < top[0] - target.TOLERANCE:
         return False
-    kind = get_kind(config.genome)  # perfect on its boards: and beyond them (a validation sample)?
-    return not kind.board_free or validates(config.genome, kind.plain(champion), config.stages[stage].families)
+    return beyond_its_boards(config, champion, config.stages[stage].families)
+
+
+def beyond_its_boards(config, champion, families) -> bool:
+    """Whether a champion perfect on its boards is right beyond them too: for a genome that
+    plays any board, on the validation sample in each of ``families``; any other, always."""
+    kind = get_kind(config.genome)
+    return not kind.board_free or validates(config.genome, kind.plain(champion), families)
 
 
 def stage_ceiling(toolbox: base.Toolbox, state) -> float | None:
