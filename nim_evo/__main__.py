@@ -1,6 +1,6 @@
 """``nim-evo`` (the console script) and ``python -m nim_evo``: one command, a subcommand per job.
 
-    nim-evo run|learn|plot|play|arena|export [OPTIONS]    the same as python -m nim_evo.<subcommand>
+    nim-evo run|learn|plot|play|arena|export|grade [OPTIONS]    the same as python -m nim_evo.<subcommand>
     nim-evo --version
 
 Before the subcommands, ``python -m nim_evo OPTIONS`` was ``run``; it still is, with a note,
@@ -24,9 +24,10 @@ SUBCOMMANDS = {
     "play": "play Nim in the terminal, against a strategy or between two",
     "arena": "a round robin between agents and strategy files",
     "export": "a champion as a web page that plays it in any browser",
+    "grade": "the exact report of any player: its accuracy, win rates and the positions it gets wrong",
 }
 
-USAGE = "usage: nim-evo {run,learn,plot,play,arena,export} [OPTIONS]   (nim-evo SUBCOMMAND --help for its options)"
+USAGE = "usage: nim-evo {run,learn,plot,play,arena,export,grade} [OPTIONS]   (nim-evo SUBCOMMAND --help for its options)"
 
 
 def main(argv=None) -> int:

@@ -60,6 +60,10 @@ class AgentError(RuntimeError):
     names the player, the position and what it answered."""
 
 
+class IllegalMove(AgentError):
+    """A player answered a move that is not legal where it was asked (or no move at all)."""
+
+
 class OrderReading(UserError):
     """A player that reads the order of the piles asked to play over multisets of pile sizes,
     where an arrangement of each multiset would stand for all of them."""

@@ -1,8 +1,10 @@
 """A person's agent named on the command line: ``module:NAME`` or ``path/to/file.py:NAME``.
 
 ``NAME`` is an agent object, a class made with no arguments or with the rules, or a factory
-called likewise; what it gives must answer the agent protocol
-(:mod:`nim_evo.agents.protocol`). Naming a Python module runs its code: that is what the
+called likewise (with nothing, or with its one parameter ``rules``); what it gives must
+answer the agent protocol (:mod:`nim_evo.agents.protocol`). A course-style player is one
+too: an object with ``choose_action``, or a function of one other parameter, a game state
+(:mod:`nim_evo.agents.course`). Naming a Python module runs its code: that is what the
 person asked for (reading a data file never runs code). A wrong spec (no such module or
 file, a module without the name, something that is no agent, a module that fails to import)
 is one line, a :class:`~nim_evo.validation.UserError`.
@@ -13,12 +15,12 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
-import inspect
 import os
 import re
 import sys
 from pathlib import Path
 
+from nim_evo.agents.course import is_strategy_function, required_parameters
 from nim_evo.agents.player import Player
 from nim_evo.agents.protocol import NEEDS, as_player, is_agent
 from nim_evo.engine.rules import Rules
@@ -115,14 +117,11 @@ def _run(load, source: str, spec: str, forget: str | None = None):
 
 
 def _made(thing, rules: Rules, spec: str):
-    """An agent object as it is; a class or a factory called with the rules or with nothing."""
+    """An agent object (or a lab's strategy function) as it is; a class or a factory called
+    with the rules or with nothing."""
     if not isinstance(thing, type) and (is_agent(thing) or not callable(thing)):
         return thing
-    try:
-        wanted = [p for p in inspect.signature(thing).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
-    except (TypeError, ValueError):
-        wanted = []
+    wanted = required_parameters(thing)
     if len(wanted) > 1:
         raise UserError(f"{spec} needs {len(wanted)} arguments; an agent's class or factory is called with the rules "
                         "or with nothing")

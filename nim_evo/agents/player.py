@@ -31,11 +31,13 @@ position.
 
 from __future__ import annotations
 
+from types import FunctionType, MethodType
+
 import numpy as np
 
 from nim_evo.engine.boards import move_indices, move_list
 from nim_evo.engine.rules import RULES, Move, Position, Rules
-from nim_evo.validation import AgentError, OrderReading, UserError, check
+from nim_evo.validation import IllegalMove, OrderReading, UserError, check
 
 
 class Player:
@@ -164,8 +166,11 @@ def is_order_blind(player) -> bool:
 
 
 def name_of(agent) -> str:
-    """What results call ``agent``."""
-    return getattr(agent, "name", None) or type(agent).__name__
+    """What results call ``agent``: its ``name``, a function's own name, else its class's."""
+    name = getattr(agent, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return getattr(agent, "__name__", None) if isinstance(agent, (FunctionType, MethodType)) else type(agent).__name__
 
 
 def index_of(player, piles: Position, move) -> int:
@@ -175,9 +180,9 @@ def index_of(player, piles: Position, move) -> int:
     try:
         pile, count = (int(v) for v in move)
     except (TypeError, ValueError):
-        raise AgentError(f"{name_of(player)} answered {move!r} at {tuple(piles)}; a move is (pile, count)") from None
+        raise IllegalMove(f"{name_of(player)} answered {move!r} at {tuple(piles)}; a move is (pile, count)") from None
     if not rules.is_legal(tuple(piles), (pile, count)):
-        raise AgentError(f"{name_of(player)} played the illegal move {(pile, count)} in position {tuple(piles)} "
+        raise IllegalMove(f"{name_of(player)} played the illegal move {(pile, count)} in position {tuple(piles)} "
                          f"of {rules.name}")
     return int(move_indices(rules, np.int64(pile), np.int64(count)))
 

@@ -9,7 +9,7 @@ from numbers import Integral
 import numpy as np
 
 from nim_evo.engine.rules import POSITION, RULES, Move, Position, Rules
-from nim_evo.validation import AgentError, Constraint, InstanceOf, Interval, UserError, validate
+from nim_evo.validation import Constraint, IllegalMove, InstanceOf, Interval, UserError, validate
 
 RNG = InstanceOf(np.random.Generator, what="a numpy Generator (np.random.default_rng(seed))")
 
@@ -57,7 +57,7 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
     """Play one game between two agents (``players[0]`` moves first) and return its record.
 
     Raises:
-        AgentError: if an agent plays an illegal move (its fault, named with the position).
+        IllegalMove (an AgentError): if an agent plays an illegal move (its fault, named with the position).
         UserError: if the start is not a valid position, or the game is not over after
             ``max_moves`` moves.
     """
@@ -77,7 +77,7 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
             legal = False
         if not legal:
             name = getattr(players[seat], "name", None) or type(players[seat]).__name__
-            raise AgentError(f"{name} played the illegal move {move!r} in position {position} of {rules.name}")
+            raise IllegalMove(f"{name} played the illegal move {move!r} in position {position} of {rules.name}")
         position = rules.apply(position, move)
         moves.append(move)
         seat = 1 - seat

@@ -229,7 +229,7 @@ def test_a_slow_agent_is_said_to_be_slow_with_an_estimate_once(monkeypatch, caps
     game is played: one line says so, with how long it will take; a fast agent says nothing."""
     import time
 
-    from nim_evo.agents import protocol
+    from nim_evo.agents import adapted
 
     class Slow:
         name = "Slowpoke"
@@ -239,7 +239,7 @@ def test_a_slow_agent_is_said_to_be_slow_with_an_estimate_once(monkeypatch, caps
             pile = next(k for k, n in enumerate(piles) if n)
             return pile, 1
 
-    monkeypatch.setattr(protocol, "SLOW", 0.2)
+    monkeypatch.setattr(adapted, "SLOW", 0.2)
     rules = Rules((3, 4, 5))
     tournament(rules, Slow(), ["random"], games=2)
     err = capsys.readouterr().err

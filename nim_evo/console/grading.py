@@ -1,0 +1,51 @@
+"""A player's grade (:mod:`nim_evo.evaluation.grading`) as a person reads it: piles counted from 1."""
+
+from __future__ import annotations
+
+from nim_evo.console.text import middle, wrapped
+from nim_evo.evaluation.grading import Report
+from nim_evo.validation import printable
+
+NAME = 40  # the longest player name shown whole
+
+
+def format_report(report: Report) -> str:
+    """The report as text: accuracy, win rates, the first positions it gets wrong."""
+    name = middle(printable(report.player), NAME)
+    board = "the ordered board (it reads the order of the piles)" if report.ordered else "every arrangement of the piles"
+    if report.exact:
+        how = f"exact, over {board}"
+        accuracy = f"{100 * report.accuracy:.2f}%"
+    else:
+        how = f"sampled: {report.sampled_because}"
+        accuracy = f"{100 * report.accuracy:.1f}% ± {100 * report.margin:.1f} (95%)"
+    lines = [wrapped(f"{name} on {report.rules.name} ({report.convention}); {how}"),
+             wrapped(f"accuracy: a winning move in {accuracy} of the {report.positions:,} winning positions"
+                     + ("" if report.exact else " sampled") + f"; wrong in {report.wrong_positions:,}"
+                     + (f" ({report.illegal_moves:,} of them illegal moves)" if report.illegal_moves else "")),
+             "win rates from the start" + ("" if report.exact else
+                                           f" ({report.games:,} games a seat, each ± {report.rates_margin:.3f})") + ":"]
+    for opponent, seats in report.win_rates.items():
+        lines.append(f"  against {opponent:<7} moving first {seats['first']:.3f}, moving second {seats['second']:.3f}")
+    if report.wrong:
+        lines.append(f"the first positions it gets wrong (fewest objects first; of {report.wrong_positions:,}):")
+        lines += [f"  {_position(w.position)}: {_played(w)}; {_move(w.winning)} wins" for w in report.wrong]
+    return "\n".join(lines)
+
+
+def _position(piles) -> str:
+    return "-".join(map(str, piles))
+
+
+def _move(move) -> str:
+    pile, count = move
+    return f"take {count:,} from pile {pile + 1}"
+
+
+def _played(wrong) -> str:
+    if wrong.illegal is not None:
+        return "an illegal move"
+    if len(wrong.played) == 1:
+        return f"it plays {_move(wrong.played[0][0])}"
+    return "it plays " + ", ".join(f"{_move(move)} ({p:.2f})" for move, p in wrong.played[:3]) + \
+        (f" and {len(wrong.played) - 3} more" if len(wrong.played) > 3 else "")

@@ -1,0 +1,20 @@
+"""Any player an adapter is given, as a nim_evo :class:`~nim_evo.agents.player.Player`."""
+
+from __future__ import annotations
+
+from nim_evo.agents.protocol import as_player
+from nim_evo.engine.rules import Rules
+from nim_evo.evaluation.opponents import resolve
+
+
+def player_for(thing, rules: Rules, seed: int = 0):
+    """``thing`` as a player of ``rules``: a spec (an agent's or learner's name, a strategy
+    file, ``module:NAME``) resolved as ``--opponents`` resolves it, anything else (an agent
+    object, a course-style player) through :func:`~nim_evo.agents.protocol.as_player`.
+
+    Raises:
+        UserError: one line for a spec that names nothing, or an object that is no player.
+    """
+    if isinstance(thing, str):
+        return resolve(thing, rules, seed)
+    return as_player(thing, rules)
