@@ -34,7 +34,7 @@ _EXPORTS = {
     "SpaceTooLarge": "nim_evo.engine.space",
     "space_for": "nim_evo.engine.space",
     "space_size": "nim_evo.engine.space",
-    "grade": "nim_evo.evaluation.grading",
+    "grade_player": "nim_evo.evaluation.grading",
     "load_strategy": "nim_evo.evaluation.strategy",
     "play_games": "nim_evo.evaluation.tournament",
     "play_matches": "nim_evo.evaluation.tournament",

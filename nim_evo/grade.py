@@ -63,7 +63,7 @@ def main(argv) -> int:
                        "games": [Interval(Integral, 1, MAX_SAMPLE)], "seed": [SEED]})
     from nim_evo.console.grading import format_report  # after parsing: --help answers at once
     from nim_evo.evaluation import opponents
-    from nim_evo.evaluation.grading import grade
+    from nim_evo.evaluation.grading import grade_player
     from nim_evo.evaluation.strategy import load_strategy
 
     given = args.game is not None or args.piles is not None
@@ -71,7 +71,7 @@ def main(argv) -> int:
     picture = _picture_path(args.picture, args.force) if args.picture else None
     try:
         player = opponents.resolve(args.player, rules, args.seed)
-        report = grade(player, rules, budget=args.budget, positions=args.positions, games=args.games, seed=args.seed)
+        report = grade_player(player, rules, budget=args.budget, positions=args.positions, games=args.games, seed=args.seed)
     except AgentError as error:  # the player's own code raised: a finding about it, said in one line
         raise UserError(f"{error} (grading {args.player})") from None
     print(json.dumps(report.to_json(), indent=2) if args.json else format_report(report))

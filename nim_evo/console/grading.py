@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nim_evo.console.text import middle, wrapped
-from nim_evo.evaluation.grading import Report
+from nim_evo.evaluation.grading import GAME_MOVES, Report
 from nim_evo.validation import printable
 
 NAME = 40  # the longest player name shown whole
@@ -26,11 +26,17 @@ def format_report(report: Report) -> str:
              "win rates from the start" + ("" if report.exact else
                                            f" ({report.games:,} games a seat, each ± {report.rates_margin:.3f})") + ":"]
     for opponent, seats in report.win_rates.items():
-        lines.append(f"  against {opponent:<7} moving first {seats['first']:.3f}, moving second {seats['second']:.3f}")
+        lines.append(f"  against {opponent:<7} moving first {_rate(seats['first'])}, moving second {_rate(seats['second'])}")
+    if report.unfinished:
+        lines.append(f"  ({report.unfinished:,} games not over after {GAME_MOVES:,} moves are not counted)")
     if report.wrong:
         lines.append(f"the first positions it gets wrong (fewest objects first; of {report.wrong_positions:,}):")
         lines += [f"  {_position(w.position)}: {_played(w)}; {_move(w.winning)} wins" for w in report.wrong]
     return "\n".join(lines)
+
+
+def _rate(rate) -> str:
+    return "unfinished" if rate is None else f"{rate:.3f}"
 
 
 def _position(piles) -> str:

@@ -36,6 +36,10 @@ class GameRecord:
         return positions
 
 
+class TooLong(UserError):
+    """A game not over after its ``max_moves`` moves."""
+
+
 class Pair(Constraint):
     """Two players, each with ``move(piles, rng)``."""
 
@@ -58,8 +62,8 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
 
     Raises:
         IllegalMove (an AgentError): if an agent plays an illegal move (its fault, named with the position).
-        UserError: if the start is not a valid position, or the game is not over after
-            ``max_moves`` moves.
+        UserError: if the start is not a valid position; :class:`TooLong` if the game is not
+            over after ``max_moves`` moves.
     """
     validate({"rules": [RULES], "players": [Pair()], "rng": [RNG], "start": [None, POSITION],
               "max_moves": [Interval(Integral, 1, None)]},
@@ -68,7 +72,7 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
     start, moves, seat = position, [], 0
     while any(position):
         if len(moves) == max_moves:
-            raise UserError(f"a game on {rules.name} was not over after {max_moves:,} moves ({sum(position):,} "
+            raise TooLong(f"a game on {rules.name} was not over after {max_moves:,} moves ({sum(position):,} "
                             "objects left): these players take too few at a time for piles this big")
         move = players[seat].move(position, rng)
         try:

@@ -34,17 +34,18 @@ from nim_evo.agents.protocol import as_player
 from nim_evo.agents.registry import make_agent
 from nim_evo.engine import theory
 from nim_evo.engine.boards import move_list
-from nim_evo.engine.game import play_game
+from nim_evo.engine.game import TooLong, play_game
 from nim_evo.engine.rules import RULES, Move, Rules
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import space_for, tabulable
 from nim_evo.evaluation.opponents import resolve
-from nim_evo.evaluation.tournament import win_probabilities
+from nim_evo.evaluation.tournament import forfeiting_win_probabilities
 from nim_evo.validation import SEED, IllegalMove, Interval, UserError, validate
 
 OPPONENTS = ("random", "nimsum")
 POSITIONS = 2000  # winning positions asked in a sampled report (accuracy within about ±0.02)
 GAMES = 200  # games per opponent and seat in a sampled report
+GAME_MOVES = 10_000  # a sampled game not over after so many moves is left unfinished (piles of 10^12, one at a time)
 BUDGET = 60.0  # seconds of asking the player at every position, at most, before the report samples
 PROBE = 64  # positions timed to foresee how long asking every position takes
 SHOWN = 10  # wrong positions listed
@@ -74,11 +75,12 @@ class Report:
     wrong_positions: int  # of those, where it may miss the win
     illegal_moves: int  # of those, where it answered an illegal move
     wrong: tuple[Wrong, ...]
-    win_rates: dict  # opponent -> {"first": rate, "second": rate}
+    win_rates: dict  # opponent -> {"first": rate, "second": rate}; None where no sampled game finished
     ordered: bool  # judged on the ordered board (it reads the order of the piles)
     margin: float = 0.0  # the accuracy's 95% margin (sampled)
     games: int = 0  # games per opponent and seat (sampled)
     rates_margin: float = 0.0  # the widest win rate's 95% margin (sampled)
+    unfinished: int = 0  # sampled games left unfinished after GAME_MOVES moves (not counted)
     sampled_because: str | None = None
     seconds: float = field(default=0.0, compare=False)
 
@@ -101,11 +103,11 @@ class Report:
                        "played": [{"move": list(move), "probability": p} for move, p in w.played],
                        **({"illegal_move": repr(w.illegal)} if w.illegal is not None else {})} for w in self.wrong],
             "win_rates": self.win_rates, "games": self.games if not self.exact else None,
-            "win_rates_margin": self.rates_margin,
+            "win_rates_margin": self.rates_margin, "unfinished_games": self.unfinished,
         }
 
 
-def grade(player, rules: Rules, *, budget: float = BUDGET, positions: int = POSITIONS, games: int = GAMES,
+def grade_player(player, rules: Rules, *, budget: float = BUDGET, positions: int = POSITIONS, games: int = GAMES,
           seed: int = 0) -> Report:
     """Grade ``player`` on ``rules``; see the module.
 
@@ -170,7 +172,7 @@ def _exact(player, rules: Rules, ordered: bool, budget: float) -> Report:
     start = space.index(rules.start)
     rates = {}
     for name in OPPONENTS:
-        values = win_probabilities(space, table, make_agent(name, rules))
+        values = forfeiting_win_probabilities(space, table, make_agent(name, rules))
         rates[name] = {"first": float(values[start, 0]), "second": float(values[start, 1])}
     weights = space.weights
     return Report(player.name, rules, True, accuracy, int(weights[winners].sum()), int(weights[misses].sum()),
@@ -240,17 +242,20 @@ def _sampled(player, rules: Rules, ordered: bool, why: str, n: int, games: int,
     wrong.sort(key=lambda w: (sum(w[0]), w[0]))
     shown = tuple(Wrong(piles, () if move is None else ((move, 1.0),), theory.winning_moves(rules, piles)[0], bad)
                   for piles, move, bad in wrong[:SHOWN])
-    rates, margin = {}, 0.0
+    rates, margin, unfinished = {}, 0.0, 0
     for name in OPPONENTS:
         opponent = make_agent(name, rules)
         seats = {}
         for seat, key in ((0, "first"), (1, "second")):
-            wins = sum(_game_won(rules, player, opponent, seat, rng) for _ in range(games))
-            seats[key] = wins / games
-            margin = max(margin, _margin(wins, games))
+            outcomes = [_game_won(rules, player, opponent, seat, rng) for _ in range(games)]
+            finished = [won for won in outcomes if won is not None]
+            unfinished += games - len(finished)
+            seats[key] = sum(finished) / len(finished) if finished else None
+            margin = max(margin, _margin(sum(finished), len(finished)))
         rates[name] = seats
     return Report(player.name, rules, False, hits / n, n, len(wrong), illegal, shown, rates, ordered,
-                  margin=_margin(hits, n), games=games, rates_margin=margin, sampled_because=why)
+                  margin=_margin(hits, n), games=games, rates_margin=margin, unfinished=unfinished,
+                  sampled_because=why)
 
 
 def _winning_sample(rules: Rules, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -268,12 +273,16 @@ def _winning_sample(rules: Rules, n: int, rng: np.random.Generator) -> np.ndarra
     return np.concatenate(found)[:n]
 
 
-def _game_won(rules: Rules, player, opponent, seat: int, rng: np.random.Generator) -> bool:
+def _game_won(rules: Rules, player, opponent, seat: int, rng: np.random.Generator) -> bool | None:
+    """Whether ``player`` in ``seat`` wins a game against ``opponent``; None for a game not
+    over after :data:`GAME_MOVES` moves."""
     players = (player, opponent) if seat == 0 else (opponent, player)
     try:
-        return play_game(rules, players, rng).winner == seat
+        return play_game(rules, players, rng, max_moves=GAME_MOVES).winner == seat
     except IllegalMove:
         return False  # an illegal move loses the game (the opponent never plays one)
+    except TooLong:
+        return None
 
 
 def _margin(successes: int, n: int) -> float:

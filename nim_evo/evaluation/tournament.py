@@ -201,6 +201,18 @@ def win_probabilities_each(space: Space, player, opponents):
         yield result if stack else result[0]
 
 
+def forfeiting_win_probabilities(space: Space, table: np.ndarray, opponent) -> np.ndarray:
+    """:func:`win_probabilities` of one policy table in which a zero row, at a position with
+    objects left, forfeits: the player has no legal answer there and loses (a graded player
+    that answered an illegal move). Other rows are checked as any table's are."""
+    table = np.asarray(table, dtype=float)
+    forfeits = ~table.any(axis=1) & (space.totals > 0)
+    check_table(np.where(forfeits[:, None], space.legal / np.maximum(space.legal.sum(axis=1, keepdims=True), 1), table),
+                space)
+    opp = Transitions(space, _table(opponent, space))
+    return _induction(space, opp, table[None], None, 1)[0]
+
+
 def best_response(space: Space, opponent) -> np.ndarray:
     """The most any player can win against ``opponent``, from every position, either to move:
     :func:`win_probabilities`'s induction with the player's step a maximum over its legal moves

@@ -1,0 +1,103 @@
+"""nim-evo grade, and course-style players on every command that takes a person's agent."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import nim_evo
+from nim_evo.__main__ import main as nim_evo_main
+from nim_evo.agents.imported import import_agent
+from nim_evo.arena import main as arena_main
+from nim_evo.grade import main as grade_main
+from nim_evo.play import main as play_main
+from nim_evo.run import main as run_main
+
+PLAYERS = Path(__file__).parents[1] / "data" / "course_players.py"
+GENOME = Path(__file__).parents[2] / "genomes" / "7-5-3-seed1-rules.json"
+
+
+def test_grade_prints_the_report_and_the_json_holds_its_figures(capsys):
+    assert nim_evo_main(["grade", f"{PLAYERS}:trained_ai", "--piles", "1", "3", "5", "7", "--misere"]) == 0
+    text = capsys.readouterr().out
+    report = nim_evo.grade_player(f"{PLAYERS}:trained_ai", nim_evo.Rules((1, 3, 5, 7), misere=True))
+    assert text.startswith("NimAI on 1-3-5-7-misere (misère play: whoever takes the last object loses); exact")
+    assert f"a winning move in {100 * report.accuracy:.2f}% of the {report.positions:,} winning positions" in text
+    assert "the first positions it gets wrong" in text and "wins" in text.splitlines()[-1]
+    assert grade_main([f"{PLAYERS}:gabriele", "--game", "1-3-5-7-9", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["player"] == "gabriele" and data["exact"] and data["convention"].startswith("normal play")
+    assert 0 < data["accuracy"] < 1 and data["positions"] > 0 and len(data["wrong"]) == 10
+    assert set(data["win_rates"]) == {"random", "nimsum"} and data["win_rates"]["nimsum"]["second"] == 0
+
+
+def test_a_strategy_file_brings_its_board_and_the_picture_is_drawn_once(tmp_path, capsys):
+    picture = tmp_path / "genome.png"
+    assert grade_main([str(GENOME), "--picture", str(picture)]) == 0
+    captured = capsys.readouterr()
+    assert "on 7-5-3 (normal play" in captured.out and str(picture) in captured.err
+    with Image.open(picture) as image:
+        assert image.size[0] > 600
+    assert grade_main([str(GENOME), "--picture", str(picture)]) == 2
+    assert "exists" in capsys.readouterr().err
+
+
+def test_a_sampled_report_says_so_and_gives_its_margins(capsys):
+    assert grade_main(["take-1", "--piles", "1000000000000", "7", "--positions", "200", "--games", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "sampled: the board 1000000000000-7 is too big" in " ".join(out.split()) and "± " in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["nosuchmodule:X", "--game", "7-5-3"], "no module named nosuchmodule"),
+    ([f"{PLAYERS}:Nimply", "--game", "7-5-3"], "Nimply needs 2 arguments"),
+    ([f"{PLAYERS}:broken", "--game", "7-5-3"], r"broken raised KeyError at \([0-9, ]+\): 'no entry for this position'"),
+    (["random", "--game", "7-5-3", "--positions", "0"], "--positions"),
+    (["random", "--game", "7-5-3", "--picture", "x.txt"], "--picture x.txt"),
+    ([], "name the player to grade"),
+])
+def test_bad_input_is_one_line_exit_2(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert grade_main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("nim_evo: error: ")
+    assert pytest.importorskip("re").search(message, err[0]), err[0]
+    assert not list(tmp_path.iterdir())
+
+
+def test_an_illegal_move_is_a_finding_not_an_error(capsys):
+    assert grade_main([f"{PLAYERS}:cheater", "--game", "1-3-5-7-9", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["illegal_moves"] > 0 and any("illegal_move" in w for w in data["wrong"])
+
+
+def test_course_players_play_in_play_and_arena(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert play_main([f"{PLAYERS}:expert", "--opponents", "random", "--games", "20", "--game", "1-3-5-7-9",
+                      "--first", "strategy"]) == 0
+    out = capsys.readouterr().out
+    assert "expert" in out and "20" in out
+    assert arena_main([f"{PLAYERS}:expert", f"{PLAYERS}:gabriele", "nimsum", "--game", "7-5-3", "--exact",
+                       "--out", "arena", "--quiet"]) == 0
+    with open(tmp_path / "arena" / "arena.csv") as handle:
+        rates = {(row["player"], row["opponent"]): float(row["win_rate"]) for row in csv.DictReader(handle)}
+    # 7-5-3 is a first-player win: the expert (nim-sum by brute force) is nimsum's equal, the greedy one loses all
+    assert rates["expert", "nimsum"] == 0.5 and rates["expert", "gabriele"] == 1.0
+    assert rates["gabriele", "nimsum"] == 0.0
+
+
+def test_a_course_player_is_an_opponent_in_evolution(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    spec = f"{PLAYERS}:trained_ai"
+    assert run_main(["--genome", "table", "--game", "1-3-5-7-misere", "--opponents", f"{spec},nimsum",
+                     "--generations", "2", "--population", "8", "--offspring", "12", "--out", "run",
+                     "--genomes-dir", "genomes", "--quiet"]) == 0
+    champion = nim_evo.load_strategy(next((tmp_path / "genomes").glob("*.json")))
+    ai = import_agent(spec, champion.rules)
+    exact = nim_evo.tournament(champion.rules, champion, [ai], exact=True)[0]
+    with open(tmp_path / "run" / "logbook.csv") as handle:
+        assert float(list(csv.DictReader(handle))[-1][spec]) == round(exact.win_rate, 6)

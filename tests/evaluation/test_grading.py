@@ -1,0 +1,166 @@
+"""``grade``: a player's accuracy, win rates and wrong positions, each checked against an
+independent count (a plain recursive solver over every arrangement of the piles)."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nim_evo import Rules, grade_player as grade, make_agent
+from nim_evo.agents.course import CourseState
+from nim_evo.validation import AgentError, UserError
+
+PLAYERS = Path(__file__).parents[1] / "data" / "course_players.py"
+CS50 = Rules((1, 3, 5, 7), misere=True)
+LAB = Rules((1, 3, 5, 7, 9))
+
+
+@pytest.fixture(scope="module")
+def course():
+    spec = importlib.util.spec_from_file_location("course_players_for_grading", PLAYERS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _moves(piles, cap):
+    return [(i, c) for i, n in enumerate(piles) for c in range(1, min(n, cap or n) + 1)]
+
+
+def _after(piles, move):
+    i, c = move
+    return piles[:i] + (piles[i] - c,) + piles[i + 1:]
+
+
+def _solver(rules: Rules):
+    @lru_cache(maxsize=None)
+    def wins(piles) -> bool:
+        if not any(piles):
+            return rules.misere  # the opponent took the last object
+        return any(not wins(_after(piles, m)) for m in _moves(piles, rules.max_take))
+    return wins
+
+
+def _positions(rules: Rules):
+    return [p for p in itertools.product(*(range(n + 1) for n in rules.piles)) if any(p)]
+
+
+def _accuracy(rules: Rules, answer) -> float:
+    """The share of winning positions where ``answer(piles)`` (a move) wins, or, if it gives
+    a list of moves with probabilities, the mean probability of a winning one."""
+    wins = _solver(rules)
+    shares = []
+    for piles in filter(wins, _positions(rules)):
+        given = answer(piles)
+        options = given if isinstance(given, list) else [(given, 1.0)]
+        shares.append(sum(p for move, p in options if not wins(_after(piles, tuple(move)))))
+    return sum(shares) / len(shares)
+
+
+def test_a_course_q_learner_gets_its_exact_accuracy(course):
+    ai = course.trained_ai()
+    report = grade(ai, CS50)
+    expected = _accuracy(CS50, lambda piles: ai.choose_action(list(piles), epsilon=False))
+    assert report.exact and report.ordered
+    assert report.accuracy == pytest.approx(expected, abs=1e-12)
+    assert 0.3 < report.accuracy < 1  # 2,000 self-play games: far from random, not yet perfect
+    assert report.positions == sum(map(_solver(CS50), _positions(CS50)))
+    assert report.convention == "misère play: whoever takes the last object loses"
+
+
+def test_a_lab_strategy_gets_its_exact_accuracy_and_its_wrong_positions(course):
+    report = grade(course.gabriele, LAB)
+    wins = _solver(LAB)
+
+    def move(piles):
+        return tuple(course.gabriele(CourseState(piles)))
+
+    assert report.accuracy == pytest.approx(_accuracy(LAB, move), abs=1e-12)
+    missed = [p for p in _positions(LAB) if wins(p) and wins(_after(p, move(p)))]
+    assert report.wrong_positions == len(missed)
+    assert [w.position for w in report.wrong] == sorted(missed, key=lambda p: (sum(p), p))[:10]
+    for w in report.wrong:
+        assert w.played == ((move(w.position), 1.0),) and not wins(_after(w.position, w.winning))
+    expert = grade(course.expert, LAB)
+    assert expert.accuracy == 1.0 and expert.wrong == () and expert.win_rates["random"]["first"] == pytest.approx(1)
+
+
+def test_a_random_player_is_graded_by_its_mean_probability_of_a_winning_move():
+    rules = Rules((2, 3, 4), 3, True)
+    report = grade("random", rules)
+    expected = _accuracy(rules, lambda piles: [(m, 1 / len(_moves(piles, 3))) for m in _moves(piles, 3)])
+    assert not report.ordered and report.accuracy == pytest.approx(expected, abs=1e-12)
+    # nimsum never loses from the seat the start favours, and random wins half its games against itself
+    assert report.win_rates["random"] == pytest.approx({"first": 0.5, "second": 0.5}, abs=1e-12)
+    perfect = grade(make_agent("nimsum", rules), rules)
+    start_wins = _solver(rules)(rules.piles)
+    assert perfect.accuracy == 1.0
+    assert perfect.win_rates["nimsum"] == pytest.approx({"first": float(start_wins), "second": float(not start_wins)})
+
+
+def test_an_illegal_move_is_a_finding_and_an_exception_is_an_error(course):
+    report = grade(course.cheater, LAB)
+    assert report.exact and report.illegal_moves > 0
+    illegal = [w for w in report.wrong if w.illegal is not None]
+    assert illegal and all(3 in w.position and w.played == () for w in illegal)
+    assert "illegal move (" in illegal[0].illegal
+    # every position holding a pile of three is wrong: the cheater plays (row, 4) there
+    wins = _solver(LAB)
+    assert report.illegal_moves == sum(1 for p in _positions(LAB) if wins(p) and 3 in p)
+    with pytest.raises(AgentError, match=r"broken raised KeyError at \([0-9, ]+\): 'no entry"):
+        grade(course.broken, LAB)
+
+
+def test_a_player_with_random_moves_only_is_sampled_with_a_margin(course):
+    report = grade(course.untrained_ai, CS50, positions=400, games=40)
+    assert not report.exact and "its moves are random" in report.sampled_because
+    assert report.positions == 400 and 0 < report.margin < 0.06
+    # untrained, every Q is 0: it plays a uniformly random move, whose exact accuracy we know
+    expected = _accuracy(CS50, lambda piles: [(m, 1 / len(_moves(piles, None))) for m in _moves(piles, None)])
+    assert abs(report.accuracy - expected) < 3 * report.margin
+
+
+def test_a_board_too_big_is_sampled_and_theory_judges_the_moves():
+    rules = Rules((10**12, 7, 3**30), misere=True)
+    report = grade("nimsum", rules, positions=300, games=20)
+    assert not report.exact and "too big" in report.sampled_because
+    assert report.accuracy == 1.0 and report.wrong == ()
+    assert report.win_rates["random"]["first"] == 1.0  # the start is a win (nim-sum not zero)
+    take_one = grade("take-1", rules, positions=300, games=3)
+    assert take_one.accuracy < 0.05 and take_one.wrong_positions == 300 - round(take_one.accuracy * 300)
+    assert take_one.margin > 0
+    # against nimsum, taking one at a time from 10^12 objects never ends: left unfinished, and said
+    assert take_one.win_rates["nimsum"]["first"] is None and take_one.unfinished >= 3
+
+
+def test_a_slow_player_is_sampled_and_says_how_long_asking_would_take():
+    class Slow:
+        name = "Slowpoke"
+
+        def move(self, piles, rng):
+            time.sleep(0.002)
+            return next((i, n) for i, n in enumerate(piles) if n)
+
+    report = grade(Slow(), Rules((3, 4, 5)), budget=0.05, positions=50, games=4)
+    assert not report.exact and report.sampled_because.startswith("asking Slowpoke at all 120 positions would take")
+
+
+def test_bad_arguments_are_one_line():
+    with pytest.raises(UserError, match="positions"):
+        grade("random", LAB, positions=0)
+    with pytest.raises(UserError, match="no-such"):
+        grade("no-such", LAB)
+    with pytest.raises(UserError, match="not an agent"):
+        grade(object(), LAB)
+
+
+def test_the_json_holds_the_figures():
+    data = grade("take-1", Rules((3, 4))).to_json()
+    assert {"accuracy", "positions", "wrong", "win_rates"} <= set(data)
+    assert data["wrong"][0]["winning_move"] and np.isfinite(data["accuracy"])
