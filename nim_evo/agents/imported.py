@@ -20,7 +20,7 @@ import re
 import sys
 from pathlib import Path
 
-from nim_evo.agents.course import is_strategy_function, required_parameters
+from nim_evo.agents.course import required_parameters
 from nim_evo.agents.player import Player
 from nim_evo.agents.protocol import NEEDS, as_player, is_agent
 from nim_evo.engine.rules import Rules
