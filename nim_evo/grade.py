@@ -29,7 +29,7 @@ from pathlib import Path
 
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_folder, command, list_games,
                               printable, prog, refuse_overwrite, rules_from_args)
-from nim_evo.validation import SEED, AgentError, Interval, UserError
+from nim_evo.validation import SEED, Interval
 
 FORMATS = ("png", "svg", "pdf")
 MAX_SAMPLE = 1_000_000  # as nim_evo.evaluation.grading says (not imported: --help answers at once)
@@ -69,11 +69,9 @@ def main(argv) -> int:
     given = args.game is not None or args.piles is not None
     rules = load_strategy(args.player).rules if opponents.is_path(args.player) and not given else rules_from_args(args)
     picture = _picture_path(args.picture, args.force) if args.picture else None
-    try:
-        player = opponents.resolve(args.player, rules, args.seed)
-        report = grade_player(player, rules, budget=args.budget, positions=args.positions, games=args.games, seed=args.seed)
-    except AgentError as error:  # the player's own code raised: a finding about it, said in one line
-        raise UserError(f"{error} (grading {args.player})") from None
+    player = opponents.resolve(args.player, rules, args.seed)  # (its own code raising: one line, exit 2)
+    report = grade_player(player, rules, budget=args.budget, positions=args.positions, games=args.games,
+                          seed=args.seed)
     print(json.dumps(report.to_json(), indent=2) if args.json else format_report(report))
     if picture is not None:
         _draw(player, report, picture)

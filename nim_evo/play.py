@@ -35,7 +35,7 @@ from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.genomes import GenomeAgent, get_kind
 from nim_evo.learners import LEARNERS
 from nim_evo.learners.base import Learner
-from nim_evo.validation import GAMES, SEED, UserError, printable
+from nim_evo.validation import GAMES, SEED, AgentError, UserError, printable
 
 
 def _prepare(args):
@@ -126,7 +126,7 @@ def main(argv=None, stdin=None, stdout=None) -> int:
             return play_human(console, rules, agents[0], names[0], args.first, rng)
         return play_computers(console, rules, agents, names, args.games or 1, args.first or "alternate",
                               args.watch, rng)
-    except (UserError, OSError) as error:
+    except (UserError, AgentError, OSError) as error:  # a player's fault too: one line
         return report_error(error)
     except EndOfInput:
         console.say()

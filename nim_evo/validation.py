@@ -3,9 +3,9 @@
 Everything a person can get wrong (a parameter, a board, a file, an opponent's name) is
 reported as a :class:`UserError`, a ``ValueError`` whose message is one line that says
 what is wrong and, where it helps, what would be right. The commands print it as
-``nim_evo: error: <message>`` with exit status 2; any other exception is a bug and keeps
-its traceback (exit status 1): ours, or a player's (:class:`AgentError`: an illegal move
-or an exception in an agent's own code, named with the player and the position).
+``nim_evo: error: <message>`` with exit status 2, and so do they a player's fault
+(:class:`AgentError`: an illegal move or an exception in an agent's own code, named with the
+player and the position); any other exception is a bug and keeps its traceback (exit status 1).
 
 Parameters are declared as scikit-learn declares an estimator's (its ``_param_validation``):
 a name maps to the constraints its value may meet, any one of them::
@@ -56,8 +56,8 @@ _WORDS = re.compile(r"\[\[(.*?)\|(.*?)\]\]")
 class AgentError(RuntimeError):
     """A player's fault, not the person's input: an illegal move, a malformed answer, a
     probability row that is no distribution, or an exception raised by the player's own code.
-    A ``RuntimeError``: the commands keep its traceback (exit status 1), and its message
-    names the player, the position and what it answered."""
+    A ``RuntimeError`` whose message names the player, the position and what it answered (the
+    commands print it in one line, exit status 2; the player's own exception is its cause)."""
 
 
 class IllegalMove(AgentError):

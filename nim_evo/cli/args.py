@@ -14,7 +14,7 @@ from nim_evo.cli.interrupt import at_main
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
 from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS
 from nim_evo.io import check_writable  # noqa: F401 (the commands' file check is the library's)
-from nim_evo.validation import (RENAMED_UNTIL, KeywordError, ParameterError, UserError, check, printable,
+from nim_evo.validation import (RENAMED_UNTIL, AgentError, KeywordError, ParameterError, UserError, check, printable,
                                 usable_jobs)
 
 
@@ -83,16 +83,18 @@ class Parser(argparse.ArgumentParser):
 
 def command(interrupted: str = "interrupted"):
     """Make a command's ``main(argv=None) -> status`` from its body ``body(argv) -> status``:
-    a person's errors (:class:`~nim_evo.validation.UserError`) and file-system errors in one
-    line (status 2), Ctrl-C as ``interrupted`` (status 130). Any other exception is a bug:
-    it keeps its traceback (status 1)."""
+    a person's errors (:class:`~nim_evo.validation.UserError`), a player's
+    (:class:`~nim_evo.validation.AgentError`: an illegal move, or an exception in its own code,
+    named with the player and the position) and file-system errors in one line (status 2),
+    Ctrl-C as ``interrupted`` (status 130). Any other exception is a bug: it keeps its
+    traceback (status 1)."""
     def wrap(body):
         @functools.wraps(body)
         def main(argv=None) -> int:
             at_main()
             try:
                 return body(sys.argv[1:] if argv is None else list(argv))
-            except (UserError, OSError) as error:
+            except (UserError, AgentError, OSError) as error:
                 return report_error(error)
             except KeyboardInterrupt:
                 print(f"\nnim_evo: {interrupted}", file=sys.stderr)

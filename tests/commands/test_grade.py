@@ -69,6 +69,17 @@ def test_bad_input_is_one_line_exit_2(argv, message, capsys, tmp_path, monkeypat
     assert not list(tmp_path.iterdir())
 
 
+def test_a_player_that_cheats_or_raises_in_a_game_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert arena_main([f"{PLAYERS}:cheater", "nimsum", "--game", "3-4-5", "--games", "5", "--out", "a"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and pytest.importorskip("re").fullmatch(
+        r"nim_evo: error: cheater played the illegal move \(\d, 4\) in position \([\d, ]+\) of 3-4-5", err[0]), err
+    assert play_main([f"{PLAYERS}:broken", "--opponents", "nimsum", "--games", "2", "--game", "1-1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "broken raised KeyError at (1, 1): 'no entry for this position'" in err[0]
+
+
 def test_an_illegal_move_is_a_finding_not_an_error(capsys):
     assert grade_main([f"{PLAYERS}:cheater", "--game", "1-3-5-7-9", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
