@@ -91,6 +91,10 @@ def tournament(**kwargs):
     return nim_evo.tournament(**{"rules": TINY, "player": "nimsum", "opponents": ["random"], "games": 10, **kwargs})
 
 
+def grade(**kwargs):
+    return nim_evo.grade_player(**{"player": "random", "rules": TINY, "positions": 20, "games": 2, **kwargs})
+
+
 def load(**kwargs):
     return nim_evo.load_strategy(**{"path": RUN["strategy"], **kwargs})
 
@@ -171,6 +175,13 @@ TABLE: list[Case] = [
     *cases("Player", "rules", NOT_RULES, lambda v: nim_evo.Player(v)),
 
     # -- tournaments and batched games --------------------------------------------------------
+    *cases("grade_player", "player", NOT_AN_AGENT + [{"a": 1}], lambda v: grade(player=v)),
+    *cases("grade_player", "player", ["nosuch"], lambda v: grade(player=v), says=UNKNOWN_AGENT),
+    *cases("grade_player", "rules", NOT_RULES + ["2-3"], lambda v: grade(rules=v)),
+    *cases("grade_player", "budget", [-1, "9", float("nan"), None], lambda v: grade(budget=v)),
+    *cases("grade_player", "positions", [0, "9", 1.5, 10**7], lambda v: grade(positions=v)),
+    *cases("grade_player", "games", [0, -1, "9", 10**7], lambda v: grade(games=v)),
+    *cases("grade_player", "seed", [-1, "1", 1.5], lambda v: grade(seed=v)),
     *cases("tournament", "rules", NOT_RULES + ["2-3"], lambda v: tournament(rules=v)),
     *cases("tournament", "player", NOT_AN_AGENT + [{"a": 1}], lambda v: tournament(player=v)),
     *cases("tournament", "player", ["nosuch"], lambda v: tournament(player=v), says=UNKNOWN_AGENT),

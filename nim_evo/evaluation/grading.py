@@ -30,7 +30,7 @@ from scipy.stats import binomtest
 
 from nim_evo.agents.adapted import RandomMoves
 from nim_evo.agents.player import is_order_blind
-from nim_evo.agents.protocol import as_player
+from nim_evo.agents.protocol import AGENT, as_player
 from nim_evo.agents.registry import make_agent
 from nim_evo.engine import theory
 from nim_evo.engine.boards import move_list
@@ -40,7 +40,7 @@ from nim_evo.engine.solver import solve
 from nim_evo.engine.space import space_for, tabulable
 from nim_evo.evaluation.opponents import resolve
 from nim_evo.evaluation.tournament import forfeiting_win_probabilities
-from nim_evo.validation import SEED, IllegalMove, Interval, UserError, validate
+from nim_evo.validation import SEED, IllegalMove, InstanceOf, Interval, UserError, validate
 
 OPPONENTS = ("random", "nimsum")
 POSITIONS = 2000  # winning positions asked in a sampled report (accuracy within about ±0.02)
@@ -123,9 +123,11 @@ def grade_player(player, rules: Rules, *, budget: float = BUDGET, positions: int
         UserError: a spec that names no player, an object that is no player.
         AgentError: the player's own code raised (named with the position).
     """
-    validate({"rules": [RULES], "budget": [Interval(Real, 0, None)], "positions": [Interval(Integral, 1, MAX_SAMPLE)],
+    validate({"player": [InstanceOf(str, what="a player's name or spec"), AGENT], "rules": [RULES],
+              "budget": [Interval(Real, 0, None)], "positions": [Interval(Integral, 1, MAX_SAMPLE)],
               "games": [Interval(Integral, 1, MAX_SAMPLE)], "seed": [SEED]},
-             {"rules": rules, "budget": budget, "positions": positions, "games": games, "seed": seed})
+             {"player": player, "rules": rules, "budget": budget, "positions": positions, "games": games,
+              "seed": seed})
     player = resolve(player, rules, seed) if isinstance(player, str) else as_player(player, rules)
     began = time.perf_counter()
     ordered = not is_order_blind(player)

@@ -29,7 +29,7 @@ import numpy as np
 from nim_evo.engine.rules import Rules
 from nim_evo.interop.extras import OPENSPIEL, need
 from nim_evo.interop.players import player_for
-from nim_evo.validation import AgentError, UserError
+from nim_evo.validation import AgentError, IllegalMove, UserError
 
 WHAT = "nim_evo.interop.openspiel"
 
@@ -184,7 +184,7 @@ class BotAgent:
         except self.pyspiel.SpielError as error:
             raise AgentError(f"{self.name} failed at {piles}: {str(error).splitlines()[0]}") from None
         if action not in state.legal_actions():
-            raise AgentError(f"{self.name} played the illegal action {action} at {piles} of {self.rules.name}")
+            raise IllegalMove(f"{self.name} played the illegal action {action} at {piles} of {self.rules.name}")
         return policy, _move(action, len(piles))
 
     def move(self, piles, rng: np.random.Generator) -> tuple[int, int]:

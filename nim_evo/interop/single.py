@@ -34,7 +34,7 @@ from nim_evo.engine.boards import legal_mask, winning_mask
 from nim_evo.engine.rules import Rules
 from nim_evo.interop.extras import RL, need
 from nim_evo.interop.players import player_for
-from nim_evo.validation import AgentError, UserError, shown
+from nim_evo.validation import IllegalMove, UserError, shown
 
 gymnasium = need("gymnasium", RL, "nim_evo.envs")
 spaces = gymnasium.spaces
@@ -181,7 +181,7 @@ class NimEnv(gymnasium.Env):
         except (TypeError, ValueError, IndexError):
             legal = False
         if not legal:
-            raise AgentError(f"{self.opponent.name} played the illegal move {move!r} in position "
+            raise IllegalMove(f"{self.opponent.name} played the illegal move {move!r} in position "
                              f"{self._position} of {self.rules.name}")
         self._position = self.rules.apply(self._position, move)
         if self.rules.is_terminal(self._position):

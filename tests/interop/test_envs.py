@@ -223,3 +223,16 @@ def test_opponents_as_agent_objects_and_bad_opponents():
     for bad in ["no-such-player", object()]:
         with pytest.raises(UserError):
             NimEnv(opponent=bad)
+
+
+def test_without_the_rl_extra_the_environments_say_which_extra_in_one_line(monkeypatch):
+    import importlib
+    import sys
+
+    from nim_evo.interop.extras import MissingExtra
+
+    monkeypatch.setitem(sys.modules, "gymnasium", None)
+    for name in ("nim_evo.envs", "nim_evo.envs.nim_v0", "nim_evo.interop.single", "nim_evo.interop.aec"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    with pytest.raises(MissingExtra, match=r"^nim_evo.envs needs the gymnasium package: pip install 'nim-evo\[rl\]'$"):
+        importlib.import_module("nim_evo.envs")
