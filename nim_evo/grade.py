@@ -45,10 +45,12 @@ def build_parser() -> Parser:
     p.add_argument("--picture", metavar="FILE", help="also draw its policy picture (.png, .svg or .pdf)")
     p.add_argument("--force", action="store_true", help="allow --picture to replace an existing file")
     p.add_argument("--budget", type=float, default=60.0,
-                   help="seconds of asking the player at every position, at most, before the report samples (default 60)")
+                   help="seconds of asking the player at every position, at most, before the report samples "
+                        "(default 60)")
     p.add_argument("--positions", type=int, default=2000, help="winning positions a sampled report asks (default 2000)")
     p.add_argument("--games", type=int, default=200, help="games per opponent and seat in a sampled report (default 200)")
-    p.add_argument("--seed", type=int, default=0, help="the sample's and the games' seed (default 0)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="the sample's and the games' seed, and a learner's training seed (default 0)")
     return p
 
 
@@ -66,9 +68,9 @@ def main(argv) -> int:
     from nim_evo.evaluation.grading import grade_player
     from nim_evo.evaluation.strategy import load_strategy
 
-    given = args.game is not None or args.piles is not None
+    given = args.game is not None or args.piles is not None or args.max_take is not None or args.misere
     rules = load_strategy(args.player).rules if opponents.is_path(args.player) and not given else rules_from_args(args)
-    picture = _picture_path(args.picture, args.force) if args.picture else None
+    picture = _picture_path(args.picture, args.force, rules) if args.picture else None
     player = opponents.resolve(args.player, rules, args.seed)  # (its own code raising: one line, exit 2)
     report = grade_player(player, rules, budget=args.budget, positions=args.positions, games=args.games,
                           seed=args.seed)
@@ -78,10 +80,15 @@ def main(argv) -> int:
     return 0
 
 
-def _picture_path(name: str, force: bool) -> Path:
+def _picture_path(name: str, force: bool, rules) -> Path:
+    from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
+
     path = Path(name)
     if path.suffix.lstrip(".").lower() not in FORMATS:
         raise UsageError(f"--picture {name}: nim_evo draws " + ", ".join(f".{f}" for f in FORMATS) + " pictures")
+    if not enumerable(rules):
+        raise UsageError(f"--picture: the board {rules.name} has {space_size(rules):,} positions, too many to picture "
+                         f"(limit {DEFAULT_MAX_POSITIONS:,})")
     check_folder(path, "--picture must name a picture in a folder")
     refuse_overwrite(path, force)
     return path
@@ -96,7 +103,7 @@ def _draw(player, report, path: Path) -> None:
         print(f"nim_evo: note: no picture: the report is sampled ({report.sampled_because})", file=sys.stderr)
         return
     title = f"{report.player} on {report.rules.name} ({report.convention})"
-    print(printable(save_figure(draw_policy(GradedPolicy(player), title), path)), file=sys.stderr)
+    print(printable(save_figure(draw_policy(GradedPolicy(player, report), title), path)), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -61,7 +61,12 @@ class AgentError(RuntimeError):
 
 
 class IllegalMove(AgentError):
-    """A player answered a move that is not legal where it was asked (or no move at all)."""
+    """A player answered a move, two whole numbers, that is not legal where it was asked;
+    :attr:`answer` is that move (an answer that is no move at all is an :class:`AgentError`)."""
+
+    def __init__(self, message: str, answer=None):
+        super().__init__(message)
+        self.answer = answer
 
 
 class OrderReading(UserError):

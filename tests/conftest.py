@@ -1,3 +1,6 @@
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -33,3 +36,15 @@ def learner_cache(tmp_path_factory, monkeypatch):
     path = tmp_path_factory.getbasetemp() / "learner-cache"
     monkeypatch.setenv(CACHE_ENV, str(path))
     return path / "learners"
+
+
+COURSE_PLAYERS = Path(__file__).parent / "data" / "course_players.py"
+
+
+@pytest.fixture(scope="session")
+def course():
+    """tests/data/course_players.py, loaded once: course-style Nim players as students write them."""
+    spec = importlib.util.spec_from_file_location("course_players_for_tests", COURSE_PLAYERS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -25,7 +25,11 @@ BATCH = 4096  # positions asked at once, at most
 
 
 class Adapted(Player):
-    """A person's agent as a :class:`Player`; ``order_blind`` as it declares."""
+    """A person's agent as a :class:`Player`; ``order_blind`` as it declares. ``tell_slow``:
+    whether :meth:`move_probabilities` says on stderr when asking it everywhere is slow (a
+    caller that keeps its own watch, as grading does, turns it off)."""
+
+    tell_slow = True
 
     def __init__(self, agent, rules: Rules):
         super().__init__(rules)
@@ -45,7 +49,7 @@ class Adapted(Player):
             rows.append(self._rows(positions[done:done + size]))
             done += len(rows[-1])
             elapsed = time.perf_counter() - began
-            if not told and elapsed >= 1 and done < len(positions):
+            if self.tell_slow and not told and elapsed >= 1 and done < len(positions):
                 left = elapsed / done * (len(positions) - done)
                 told = True
                 if left > SLOW:
@@ -69,7 +73,12 @@ class Adapted(Player):
         except Exception as error:
             if piles is None and question != "move_probabilities" and args:
                 piles = args[0]
-            where = f" at {tuple(piles)}" if piles is not None else ""
+            if piles is not None:
+                where = f" at {tuple(piles)}"
+            elif question == "move_probabilities" and args:  # a batch: its first position and its size
+                where = f" at one of {len(args[0]):,} positions from {tuple(map(int, args[0][0]))} on"
+            else:
+                where = ""
             asked = "" if question == "__call__" else f" in {question}"
             raise AgentError(f"{self.name} raised {type(error).__name__}{asked}{where}: {error}") from error
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from nim_evo.agents.adapted import MoveAgent
 from nim_evo.engine.rules import Position, Rules
+from nim_evo.validation import AgentError, shown
 
 
 class CourseState:
@@ -90,6 +91,23 @@ def seeded_random(rng: np.random.Generator):
 class _CourseAgent(MoveAgent):
     random_moves = ("its moves are random (Python's random module), so it plays games but has no table; give it a "
                     "deterministic greedy choice to be judged exactly")
+    shape = "(pile, count)"  # what its answer should look like
+    hint = ""
+
+    def _answer(self, piles: Position, rng: np.random.Generator):
+        with seeded_random(rng):
+            answer = self._question(piles)
+        try:
+            is_pair = len(answer) == 2 and not isinstance(answer, (str, bytes))
+        except TypeError:
+            is_pair = False
+        if not is_pair:
+            raise AgentError(f"{self.name} answered {shown(answer)} at {tuple(piles)}; it should answer "
+                             f"{self.shape}{self.hint}")
+        return answer
+
+    def _question(self, piles: Position):
+        raise NotImplementedError
 
 
 class ChooseActionAgent(_CourseAgent):
@@ -99,18 +117,21 @@ class ChooseActionAgent(_CourseAgent):
         super().__init__(agent, rules)
         self.epsilon = _takes_keyword(agent.choose_action, "epsilon")
 
-    def _answer(self, piles: Position, rng: np.random.Generator):
+    shape = "(i, j): take j objects from pile i"
+
+    def _question(self, piles: Position):
         options = {"epsilon": False} if self.epsilon else {}
-        with seeded_random(rng):
-            return self._ask("choose_action", list(piles), piles=piles, **options)
+        return self._ask("choose_action", list(piles), piles=piles, **options)
 
 
 class StateFunctionAgent(_CourseAgent):
     """A function of a state with ``rows`` and ``k`` returning ``(row, num_objects)`` (see the module)."""
 
-    def _answer(self, piles: Position, rng: np.random.Generator):
-        with seeded_random(rng):
-            return self._ask("__call__", CourseState(piles, self.rules.max_take), piles=piles)
+    shape = "(row, num_objects)"
+    hint = " (a function of one parameter is taken for a strategy; an agent's factory names its parameter rules)"
+
+    def _question(self, piles: Position):
+        return self._ask("__call__", CourseState(piles, self.rules.max_take), piles=piles)
 
 
 def is_strategy_function(thing) -> bool:

@@ -31,13 +31,14 @@ position.
 
 from __future__ import annotations
 
+import operator
 from types import FunctionType, MethodType
 
 import numpy as np
 
 from nim_evo.engine.boards import move_indices, move_list
 from nim_evo.engine.rules import RULES, Move, Position, Rules
-from nim_evo.validation import IllegalMove, OrderReading, UserError, check
+from nim_evo.validation import AgentError, IllegalMove, OrderReading, UserError, check, shown
 
 
 class Player:
@@ -166,24 +167,26 @@ def is_order_blind(player) -> bool:
 
 
 def name_of(agent) -> str:
-    """What results call ``agent``: its ``name``, a function's own name, else its class's."""
+    """What results call ``agent``: its ``name``, a function's or a class's own name, else its class's."""
     name = getattr(agent, "name", None)
     if isinstance(name, str) and name:
         return name
-    return getattr(agent, "__name__", None) if isinstance(agent, (FunctionType, MethodType)) else type(agent).__name__
+    return agent.__name__ if isinstance(agent, (FunctionType, MethodType, type)) else type(agent).__name__
 
 
 def index_of(player, piles: Position, move) -> int:
     """The index in the rules' move list of a move ``player`` answered at ``piles``; an
-    :class:`AgentError` naming the player, the position and the move if it is no legal move."""
+    :class:`~nim_evo.validation.IllegalMove` naming the player, the position and the move if
+    it is no legal move there, an :class:`AgentError` if it is no move at all."""
     rules = player.rules
     try:
-        pile, count = (int(v) for v in move)
+        pile, count = (operator.index(v) for v in move)  # whole numbers (numpy's too), never 1.7 read as 1
     except (TypeError, ValueError):
-        raise IllegalMove(f"{name_of(player)} answered {move!r} at {tuple(piles)}; a move is (pile, count)") from None
+        raise AgentError(f"{name_of(player)} answered {shown(move)} at {tuple(piles)}; a move is (pile, count), two "
+                         "whole numbers") from None
     if not rules.is_legal(tuple(piles), (pile, count)):
         raise IllegalMove(f"{name_of(player)} played the illegal move {(pile, count)} in position {tuple(piles)} "
-                         f"of {rules.name}")
+                          f"of {rules.name}", (pile, count))
     return int(move_indices(rules, np.int64(pile), np.int64(count)))
 
 

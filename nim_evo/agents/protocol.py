@@ -58,7 +58,10 @@ class Agent(Protocol):
 
 
 def is_agent(thing) -> bool:
-    """Whether ``thing`` answers one of the protocol's questions, or is a lab's strategy function."""
+    """Whether ``thing`` answers one of the protocol's questions, or is a lab's strategy function
+    (a class is not: its objects are)."""
+    if isinstance(thing, type):
+        return False
     return any(callable(getattr(thing, name, None)) for name in QUESTIONS) or is_strategy_function(thing)
 
 
@@ -69,7 +72,8 @@ class AgentLike(Constraint):
         return is_agent(value)
 
     def __str__(self) -> str:
-        return "an agent (with move(piles, rng), distribution(piles) or move_probabilities(positions))"
+        return ("an agent (with move(piles, rng), distribution(piles), move_probabilities(positions) or "
+                "choose_action(piles), or a function of a state with rows and k)")
 
 
 AGENT = AgentLike()
@@ -82,6 +86,8 @@ def as_player(agent, rules: Rules | None = None) -> Player:
     check("rules", rules, [None, RULES])
     if isinstance(agent, Player):
         return agent
+    if isinstance(agent, type):
+        raise UserError(f"{agent.__name__} is a class: give one of its objects, {agent.__name__}(...)")
     own = getattr(agent, "rules", None)
     if own is not None and not isinstance(own, Rules):
         raise UserError(f"{name_of(agent)}.rules is a {type(own).__name__}, not a nim_evo.Rules")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nim_evo.console.text import middle, wrapped
 from nim_evo.evaluation.grading import GAME_MOVES, Report
-from nim_evo.validation import printable
+from nim_evo.validation import printable, shown
 
 NAME = 40  # the longest player name shown whole
 
@@ -13,13 +13,17 @@ def format_report(report: Report) -> str:
     """The report as text: accuracy, win rates, the first positions it gets wrong."""
     name = middle(printable(report.player), NAME)
     board = "the ordered board (it reads the order of the piles)" if report.ordered else "every arrangement of the piles"
-    if report.exact:
+    if report.accuracy is None:
+        how = "exact" if report.exact else f"sampled: {report.sampled_because}"
+        accuracy = None
+    elif report.exact:
         how = f"exact, over {board}"
         accuracy = f"{100 * report.accuracy:.2f}%"
     else:
         how = f"sampled: {report.sampled_because}"
         accuracy = f"{100 * report.accuracy:.1f}% ± {100 * report.margin:.1f} (95%)"
     lines = [wrapped(f"{name} on {report.rules.name} ({report.convention}); {how}"),
+             "accuracy: none to measure, the board has no winning position" if accuracy is None else
              wrapped(f"accuracy: a winning move in {accuracy} of the {report.positions:,} winning positions"
                      + ("" if report.exact else " sampled") + f"; wrong in {report.wrong_positions:,}"
                      + (f" ({report.illegal_moves:,} of them illegal moves)" if report.illegal_moves else "")),
@@ -31,7 +35,8 @@ def format_report(report: Report) -> str:
         lines.append(f"  ({report.unfinished:,} games not over after {GAME_MOVES:,} moves are not counted)")
     if report.wrong:
         lines.append(f"the first positions it gets wrong (fewest objects first; of {report.wrong_positions:,}):")
-        lines += [f"  {_position(w.position)}: {_played(w)}; {_move(w.winning)} wins" for w in report.wrong]
+        lines += [wrapped(f"  {_position(w.position)}: {_played(w)}; {_move(w.winning)} wins", indent="    ")
+                  for w in report.wrong]
     return "\n".join(lines)
 
 
@@ -50,7 +55,7 @@ def _move(move) -> str:
 
 def _played(wrong) -> str:
     if wrong.illegal is not None:
-        return "an illegal move"
+        return f"it answers the illegal move {printable(shown(wrong.illegal))}"
     if len(wrong.played) == 1:
         return f"it plays {_move(wrong.played[0][0])}"
     return "it plays " + ", ".join(f"{_move(move)} ({p:.2f})" for move, p in wrong.played[:3]) + \

@@ -81,7 +81,7 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
             legal = False
         if not legal:
             name = getattr(players[seat], "name", None) or type(players[seat]).__name__
-            raise IllegalMove(f"{name} played the illegal move {move!r} in position {position} of {rules.name}")
+            raise IllegalMove(f"{name} played the illegal move {move!r} in position {position} of {rules.name}", move)
         position = rules.apply(position, move)
         moves.append(move)
         seat = 1 - seat

@@ -15,32 +15,36 @@ Where the board is too big to enumerate, the player would take longer than ``bud
 seconds to be asked at every position, or its moves are random without a ``distribution``
 to read them from, the report is **sampled**: ``positions`` winning positions drawn
 uniformly from the board (each pile's size uniform from empty to its start; theory judges
-them) asked once each, and ``games`` games per opponent and seat; it says so, why, and
-gives each figure's 95% margin (Wilson's interval).
+them) asked once each, and ``games`` games per opponent and seat (for a slow player, fewer:
+as many as take about the budget again); it says so, why, and gives each figure's 95%
+margin (Wilson's interval). A probability row that puts weight on an illegal move is a
+finding too; one that is no distribution (negative, or not summing to 1) is an error.
 """
 
 from __future__ import annotations
 
+import operator
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
 from scipy.stats import binomtest
 
-from nim_evo.agents.adapted import RandomMoves
+from nim_evo.agents.adapted import Adapted, RandomMoves
 from nim_evo.agents.player import is_order_blind
 from nim_evo.agents.protocol import AGENT, as_player
 from nim_evo.agents.registry import make_agent
 from nim_evo.engine import theory
-from nim_evo.engine.boards import move_list
+from nim_evo.engine.boards import legal_mask, move_list
 from nim_evo.engine.game import TooLong, play_game
 from nim_evo.engine.rules import RULES, Move, Rules
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import space_for, tabulable
 from nim_evo.evaluation.opponents import resolve
 from nim_evo.evaluation.tournament import forfeiting_win_probabilities
-from nim_evo.validation import SEED, IllegalMove, InstanceOf, Interval, UserError, validate
+from nim_evo.validation import SEED, AgentError, IllegalMove, InstanceOf, Interval, UserError, shown, validate
 
 OPPONENTS = ("random", "nimsum")
 POSITIONS = 2000  # winning positions asked in a sampled report (accuracy within about ±0.02)
@@ -50,6 +54,7 @@ BUDGET = 60.0  # seconds of asking the player at every position, at most, before
 PROBE = 64  # positions timed to foresee how long asking every position takes
 SHOWN = 10  # wrong positions listed
 MAX_SAMPLE = 1_000_000  # positions or games in a sample, at most
+MIN_SAMPLE, MIN_GAMES = 100, 10  # a slow player's sample, sized to the budget, is never smaller
 CHUNK = 256  # positions asked at once (a chunk with an illegal move is asked again position by position)
 
 
@@ -60,7 +65,7 @@ class Wrong:
     position: tuple[int, ...]
     played: tuple[tuple[Move, float], ...]  # its moves there with their probabilities; () for an illegal move
     winning: Move  # a winning move there
-    illegal: object = None  # the illegal move it answered, if it did
+    illegal: object = None  # the illegal move it answered there, if it did
 
 
 @dataclass(frozen=True)
@@ -70,7 +75,7 @@ class Report:
     player: str
     rules: Rules
     exact: bool
-    accuracy: float
+    accuracy: float | None  # None where the board has no winning position
     positions: int  # winning positions judged (every one of the board's, or those sampled)
     wrong_positions: int  # of those, where it may miss the win
     illegal_moves: int  # of those, where it answered an illegal move
@@ -83,6 +88,8 @@ class Report:
     unfinished: int = 0  # sampled games left unfinished after GAME_MOVES moves (not counted)
     sampled_because: str | None = None
     seconds: float = field(default=0.0, compare=False)
+    table: np.ndarray | None = field(default=None, repr=False, compare=False)  # exact: the player's policy table
+    space: object = field(default=None, repr=False, compare=False)  # the space it is over
 
     @property
     def convention(self) -> str:
@@ -101,10 +108,19 @@ class Report:
             "illegal_moves": self.illegal_moves, "ordered": self.ordered,
             "wrong": [{"position": list(w.position), "winning_move": list(w.winning),
                        "played": [{"move": list(move), "probability": p} for move, p in w.played],
-                       **({"illegal_move": repr(w.illegal)} if w.illegal is not None else {})} for w in self.wrong],
+                       **({"illegal_move": _answer_json(w.illegal)} if w.illegal is not None else {})}
+                      for w in self.wrong],
             "win_rates": self.win_rates, "games": self.games if not self.exact else None,
             "win_rates_margin": self.rates_margin, "unfinished_games": self.unfinished,
         }
+
+
+def _answer_json(answer):
+    """An illegal answer as JSON: ``[pile, count]`` for two whole numbers, else its repr."""
+    try:
+        return [operator.index(answer[0]), operator.index(answer[1])]
+    except (TypeError, IndexError, KeyError):
+        return shown(answer)
 
 
 def grade_player(player, rules: Rules, *, budget: float = BUDGET, positions: int = POSITIONS, games: int = GAMES,
@@ -129,25 +145,30 @@ def grade_player(player, rules: Rules, *, budget: float = BUDGET, positions: int
              {"player": player, "rules": rules, "budget": budget, "positions": positions, "games": games,
               "seed": seed})
     player = resolve(player, rules, seed) if isinstance(player, str) else as_player(player, rules)
+    if player.rules != rules:
+        raise UserError(f"{player.name} plays {player.rules.name}, not {rules.name}")
     began = time.perf_counter()
     ordered = not is_order_blind(player)
-    why = None
     if not tabulable(rules, multiset=not ordered):
-        why = f"the board {rules.name} is too big to ask the player at every position"
+        why, per_position = f"the board {rules.name} is too big to ask the player at every position", None
     else:
         try:
-            report = _exact(player, rules, ordered, budget)
+            return _timed(_exact(player, rules, ordered, budget), began)
         except RandomMoves as error:
-            why = f"its moves are random ({error})"
+            why, per_position = str(error), None
         except _TooSlow as error:
-            why = str(error)
-        else:
-            return _timed(report, began)
+            why, per_position = str(error), error.per_position
+    if per_position is not None:  # a slow player: a sample that takes about the budget too
+        positions = min(positions, max(MIN_SAMPLE, int(budget / 2 / per_position)))
+        moves = 2 * len(rules.piles)  # a rough count of the player's moves in a game
+        games = min(games, max(MIN_GAMES, int(budget / 2 / (2 * len(OPPONENTS)) / (per_position * moves))))
     return _timed(_sampled(player, rules, ordered, why, positions, games, np.random.default_rng(seed)), began)
 
 
 class _TooSlow(Exception):
-    pass
+    def __init__(self, message: str, per_position: float):
+        super().__init__(message)
+        self.per_position = per_position
 
 
 def _timed(report: Report, began: float) -> Report:
@@ -162,7 +183,6 @@ def _exact(player, rules: Rules, ordered: bool, budget: float) -> Report:
     table = space.merge(rows)  # over the space's moves
     winners = solution.win & (space.totals > 0)
     right = (table * solution.winning).sum(axis=1)
-    accuracy = solution.accuracy(table)
     misses = np.flatnonzero(winners & (right < 1 - 1e-9))
     misses = misses[np.lexsort((misses, space.totals[misses]))]
     moves = move_list(rules)
@@ -177,53 +197,92 @@ def _exact(player, rules: Rules, ordered: bool, budget: float) -> Report:
         values = forfeiting_win_probabilities(space, table, make_agent(name, rules))
         rates[name] = {"first": float(values[start, 0]), "second": float(values[start, 1])}
     weights = space.weights
-    return Report(player.name, rules, True, accuracy, int(weights[winners].sum()), int(weights[misses].sum()),
-                  int(sum(weights[i] for i in illegal if winners[i])), tuple(wrong), rates, ordered)
+    judged = int(weights[winners].sum())
+    return Report(player.name, rules, True, solution.accuracy(table) if judged else None, judged,
+                  int(weights[misses].sum()), int(sum(weights[i] for i in illegal if winners[i])), tuple(wrong), rates,
+                  ordered, table=table, space=space)
 
 
 def _table(player, space, budget: float) -> tuple[np.ndarray, dict]:
-    """The player's rows at every position of ``space``, a zero row where it answered an
-    illegal move (with that move, by position index); :class:`_TooSlow` if asking them all
-    would take longer than ``budget`` seconds."""
+    """The player's rows at every position of ``space`` (over the rules' moves there), a zero
+    row where it answered an illegal move (that move, by position index); :class:`_TooSlow`
+    if asking them all would take longer than ``budget`` seconds; an :class:`AgentError` for a
+    row that is no distribution."""
     table = np.zeros((space.n_positions, space.rules.n_moves))
     illegal: dict = {}
     began = time.perf_counter()
     done = 1  # the empty board is never asked
-    for size in (PROBE, *[CHUNK] * (space.n_positions // CHUNK + 1)):
-        if done >= space.n_positions:
-            break
-        rows = slice(done, min(done + size, space.n_positions))
-        try:
-            table[rows] = player.move_probabilities(space.positions[rows])
-        except IllegalMove:
-            for i in range(rows.start, rows.stop):
-                try:
-                    table[i] = player.move_probabilities(space.positions[i:i + 1])[0]
-                except IllegalMove as error:
-                    illegal[i] = _answered(error)
-        done = rows.stop
-        elapsed = time.perf_counter() - began
-        if done < space.n_positions and elapsed / done * space.n_positions > budget:
-            left = elapsed / done * (space.n_positions - done)
-            raise _TooSlow(f"asking {player.name} at all {space.n_positions:,} positions would take about "
-                           f"{left:.0f} s more (budget {budget:g} s)")
+    with _quiet(player):
+        for size in (PROBE, *[CHUNK] * (space.n_positions // CHUNK + 1)):
+            if done >= space.n_positions:
+                break
+            rows = slice(done, min(done + size, space.n_positions))
+            try:
+                table[rows] = player.move_probabilities(space.positions[rows])
+            except IllegalMove:
+                for i in range(rows.start, rows.stop):
+                    try:
+                        table[i] = player.move_probabilities(space.positions[i:i + 1])[0]
+                    except IllegalMove as error:
+                        illegal[i] = error.answer
+            _check_rows(player, space, rows, table, illegal)
+            done = rows.stop
+            elapsed = time.perf_counter() - began
+            if done < space.n_positions and elapsed / done * space.n_positions > budget:
+                raise _TooSlow(f"asking {player.name} at all {space.n_positions:,} positions would take about "
+                               f"{elapsed / done * space.n_positions:.0f} s (budget {budget:g} s)", elapsed / done)
     return table, illegal
 
 
-class GradedPolicy:
-    """A player as the policy picture reads it (``rules`` and ``policy(space)``), a zero row
-    where it answers an illegal move (a losing move in the picture) instead of failing."""
+def _check_rows(player, space, rows: slice, table: np.ndarray, illegal: dict) -> None:
+    """Rows that put probability on an illegal move become findings (zeroed, the first such
+    move recorded); a row with a negative probability, or not summing to 1, is an error."""
+    part = table[rows]
+    legal = legal_mask(space.rules, space.positions[rows])
+    for k in np.flatnonzero((part * ~legal).any(axis=1)):
+        moves = move_list(space.rules)
+        bad = int(np.flatnonzero(part[k] * ~legal[k])[0])
+        illegal[rows.start + int(k)] = (int(moves[bad, 0]), int(moves[bad, 1]))
+        part[k] = 0
+    live = part.any(axis=1)
+    sums = part.sum(axis=1)
+    wrong = live & ((part < 0).any(axis=1) | ~np.isclose(sums, 1.0, atol=1e-6))
+    if wrong.any():
+        k = int(np.flatnonzero(wrong)[0])
+        raise AgentError(f"{player.name} answered probabilities summing to {sums[k]:.6g} at "
+                         f"{tuple(map(int, space.positions[rows.start + k]))}, not a distribution over its legal moves")
 
-    def __init__(self, player):
-        self.player, self.rules, self.name = player, player.rules, player.name
+
+@contextmanager
+def _quiet(player):
+    """A person's agent asked without its own slowness warnings (grading keeps its own watch)."""
+    if not isinstance(player, Adapted):
+        yield
+        return
+    player.tell_slow = False
+    try:
+        yield
+    finally:
+        del player.tell_slow
+
+
+class GradedPolicy:
+    """A graded player as the policy picture reads it (``rules`` and ``policy(space)``): the
+    report's own table (a zero row, a losing move in the picture, where it answered an illegal
+    move), unfolded from multisets to the ordered board where the picture needs that."""
+
+    def __init__(self, player, report: Report):
+        if report.table is None:
+            raise UserError(f"{player.name}'s report on {report.rules.name} is sampled: it has no table to picture")
+        self.player, self.report, self.rules, self.name = player, report, player.rules, player.name
 
     def policy(self, space) -> np.ndarray:
+        graded, table = self.report.space, self.report.table
+        if space.multiset == graded.multiset:
+            return table
+        if graded.multiset:
+            return space.merge(graded.unfold(space.positions, table[graded.indices(space.positions)]))
         return space.merge(_table(self.player, space, float("inf"))[0])
-
-
-def _answered(error: IllegalMove):
-    """The move an :class:`IllegalMove` names (its message is the record)."""
-    return str(error)
 
 
 def _sampled(player, rules: Rules, ordered: bool, why: str, n: int, games: int,
@@ -235,15 +294,16 @@ def _sampled(player, rules: Rules, ordered: bool, why: str, n: int, games: int,
             move = player.move(piles, rng)
         except IllegalMove as error:
             illegal += 1
-            wrong.append((piles, None, _answered(error)))
+            wrong.append((piles, None, error.answer))
             continue
         if theory.is_win(rules, rules.apply(piles, move)):
             wrong.append((piles, move, None))
         else:
             hits += 1
-    wrong.sort(key=lambda w: (sum(w[0]), w[0]))
+    first = sorted({piles: (piles, move, bad) for piles, move, bad in wrong}.values(),
+                   key=lambda w: (sum(w[0]), w[0]))  # each position once (a sample may draw one twice)
     shown = tuple(Wrong(piles, () if move is None else ((move, 1.0),), theory.winning_moves(rules, piles)[0], bad)
-                  for piles, move, bad in wrong[:SHOWN])
+                  for piles, move, bad in first[:SHOWN])
     rates, margin, unfinished = {}, 0.0, 0
     for name in OPPONENTS:
         opponent = make_agent(name, rules)

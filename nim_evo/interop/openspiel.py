@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nim_evo.agents.adapted import RandomMoves
 from nim_evo.engine.rules import Rules
 from nim_evo.interop.extras import OPENSPIEL, need
 from nim_evo.interop.players import player_for
@@ -124,6 +125,11 @@ def bot(strategy, game, seed: int = 0):
             return policy, _action(self.player.move(piles, self.rng), n)
 
         def provides_policy(self) -> bool:
+            """Whether the player has a distribution to give (a move-only random one has none)."""
+            try:
+                self.player.distribution(self.rules.start)
+            except RandomMoves:
+                return False
             return True
 
         def restart(self):

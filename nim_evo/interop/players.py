@@ -5,6 +5,7 @@ from __future__ import annotations
 from nim_evo.agents.protocol import as_player
 from nim_evo.engine.rules import Rules
 from nim_evo.evaluation.opponents import resolve
+from nim_evo.validation import UserError
 
 
 def player_for(thing, rules: Rules, seed: int = 0):
@@ -13,8 +14,10 @@ def player_for(thing, rules: Rules, seed: int = 0):
     object, a course-style player) through :func:`~nim_evo.agents.protocol.as_player`.
 
     Raises:
-        UserError: one line for a spec that names nothing, or an object that is no player.
+        UserError: one line for a spec that names nothing, an object that is no player, or a
+            player made for another game.
     """
-    if isinstance(thing, str):
-        return resolve(thing, rules, seed)
-    return as_player(thing, rules)
+    player = resolve(thing, rules, seed) if isinstance(thing, str) else as_player(thing, rules)
+    if player.rules != rules:
+        raise UserError(f"{player.name} plays {player.rules.name}, not {rules.name}")
+    return player

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from copy import deepcopy
 from pathlib import Path
@@ -22,13 +21,6 @@ PLAYERS = Path(__file__).parents[1] / "data" / "course_players.py"
 CS50 = Rules((1, 3, 5, 7), misere=True)
 LAB = Rules((1, 3, 5, 7, 9))
 
-
-@pytest.fixture(scope="module")
-def course():
-    spec = importlib.util.spec_from_file_location("course_players_for_tests", PLAYERS)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_both_shapes_are_recognised_and_named(course):
@@ -64,6 +56,26 @@ def test_every_spec_shape_imports_a_course_player():
     assert isinstance(lab, StateFunctionAgent) and lab.name == "gabriele"
 
 
+def test_a_class_is_refused_and_an_answer_that_is_no_move_is_an_error(course):
+    with pytest.raises(UserError, match=r"^NimAI is a class: give one of its objects, NimAI\(\.\.\.\)$"):
+        as_player(course.NimAI, CS50)
+
+    class Sloppy:
+        def choose_action(self, piles, epsilon=True):
+            return 0, 1.7
+
+    with pytest.raises(AgentError, match=r"Sloppy answered \(0, 1\.7\) at \(1, 3\); a move is \(pile, count\), two "
+                                         r"whole numbers"):
+        as_player(Sloppy(), Rules((1, 3))).move((1, 3), np.random.default_rng(0))
+
+    class Nothing:
+        def choose_action(self, piles, epsilon=True):
+            return None
+
+    with pytest.raises(AgentError, match=r"Nothing answered None at \(1, 3\); it should answer \(i, j\)"):
+        as_player(Nothing(), Rules((1, 3))).move((1, 3), np.random.default_rng(0))
+
+
 def test_the_greedy_move_is_asked_with_epsilon_false(course):
     class Greedy:
         def __init__(self):
@@ -86,10 +98,12 @@ def test_a_player_that_breaks_ties_at_random_plays_games_but_has_no_table(course
     with pytest.raises(RandomMoves, match="its moves are random"):
         player.distribution((1, 3, 5, 7))
     random.seed(123)
-    before = random.random()
+    np.random.seed(123)
+    before = random.random(), np.random.random()
     random.seed(123)
+    np.random.seed(123)
     games = [play_game(CS50, [player, player], np.random.default_rng(seed)).moves for seed in (5, 5, 6)]
-    assert random.random() == before
+    assert (random.random(), np.random.random()) == before
     assert games[0] == games[1] and games[0] != games[2]
 
 

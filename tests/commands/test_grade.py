@@ -58,6 +58,8 @@ def test_a_sampled_report_says_so_and_gives_its_margins(capsys):
     ([f"{PLAYERS}:broken", "--game", "7-5-3"], r"broken raised KeyError at \([0-9, ]+\): 'no entry for this position'"),
     (["random", "--game", "7-5-3", "--positions", "0"], "--positions"),
     (["random", "--game", "7-5-3", "--picture", "x.txt"], "--picture x.txt"),
+    (["random", "--piles", "100000", "100000", "--picture", "x.png"], "too many to picture"),
+    ([str(GENOME), "--misere"], "--max-take and --misere go with --piles"),
     ([], "name the player to grade"),
 ])
 def test_bad_input_is_one_line_exit_2(argv, message, capsys, tmp_path, monkeypatch):

@@ -3,7 +3,6 @@ independent count (a plain recursive solver over every arrangement of the piles)
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import time
 from functools import lru_cache
@@ -12,21 +11,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nim_evo import Rules, grade_player as grade, make_agent
+from nim_evo import Rules, make_agent
+from nim_evo import grade_player as grade
 from nim_evo.agents.course import CourseState
+from nim_evo.engine import theory
 from nim_evo.validation import AgentError, UserError
 
 PLAYERS = Path(__file__).parents[1] / "data" / "course_players.py"
 CS50 = Rules((1, 3, 5, 7), misere=True)
 LAB = Rules((1, 3, 5, 7, 9))
 
-
-@pytest.fixture(scope="module")
-def course():
-    spec = importlib.util.spec_from_file_location("course_players_for_grading", PLAYERS)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _moves(piles, cap):
@@ -96,8 +90,8 @@ def test_a_random_player_is_graded_by_its_mean_probability_of_a_winning_move():
     report = grade("random", rules)
     expected = _accuracy(rules, lambda piles: [(m, 1 / len(_moves(piles, 3))) for m in _moves(piles, 3)])
     assert not report.ordered and report.accuracy == pytest.approx(expected, abs=1e-12)
-    # nimsum never loses from the seat the start favours, and random wins half its games against itself
-    assert report.win_rates["random"] == pytest.approx({"first": 0.5, "second": 0.5}, abs=1e-12)
+    # random against itself: the two seats' rates add up to 1
+    assert report.win_rates["random"]["first"] + report.win_rates["random"]["second"] == pytest.approx(1)
     perfect = grade(make_agent("nimsum", rules), rules)
     start_wins = _solver(rules)(rules.piles)
     assert perfect.accuracy == 1.0
@@ -109,7 +103,7 @@ def test_an_illegal_move_is_a_finding_and_an_exception_is_an_error(course):
     assert report.exact and report.illegal_moves > 0
     illegal = [w for w in report.wrong if w.illegal is not None]
     assert illegal and all(3 in w.position and w.played == () for w in illegal)
-    assert "illegal move (" in illegal[0].illegal
+    assert all(w.illegal == (w.position.index(3), 4) for w in illegal)  # the move it answered
     # every position holding a pile of three is wrong: the cheater plays (row, 4) there
     wins = _solver(LAB)
     assert report.illegal_moves == sum(1 for p in _positions(LAB) if wins(p) and 3 in p)
@@ -133,8 +127,11 @@ def test_a_board_too_big_is_sampled_and_theory_judges_the_moves():
     assert report.accuracy == 1.0 and report.wrong == ()
     assert report.win_rates["random"]["first"] == 1.0  # the start is a win (nim-sum not zero)
     take_one = grade("take-1", rules, positions=300, games=3)
-    assert take_one.accuracy < 0.05 and take_one.wrong_positions == 300 - round(take_one.accuracy * 300)
-    assert take_one.margin > 0
+    assert take_one.accuracy < 0.05 and take_one.margin > 0
+    for w in take_one.wrong:  # each shown position is a win that its move throws away, by Nim theory
+        assert theory.is_win(rules, w.position) and theory.is_win(rules, rules.apply(w.position, w.played[0][0]))
+        assert not theory.is_win(rules, rules.apply(w.position, w.winning))
+    assert len({w.position for w in take_one.wrong}) == len(take_one.wrong)
     # against nimsum, taking one at a time from 10^12 objects never ends: left unfinished, and said
     assert take_one.win_rates["nimsum"]["first"] is None and take_one.unfinished >= 3
 
@@ -147,17 +144,61 @@ def test_a_slow_player_is_sampled_and_says_how_long_asking_would_take():
             time.sleep(0.002)
             return next((i, n) for i, n in enumerate(piles) if n)
 
-    report = grade(Slow(), Rules((3, 4, 5)), budget=0.05, positions=50, games=4)
+    began = time.perf_counter()
+    report = grade(Slow(), Rules((3, 4, 5)), budget=0.05, positions=2000, games=200)
     assert not report.exact and report.sampled_because.startswith("asking Slowpoke at all 120 positions would take")
+    # the sample is sized to the budget: the fewest positions and games, not the 2,000 and 200 asked
+    assert report.positions == 100 and report.games == 10 and time.perf_counter() - began < 10
 
 
-def test_bad_arguments_are_one_line():
+def test_a_row_on_an_illegal_move_is_a_finding_and_a_row_that_is_no_distribution_an_error():
+    """A move_probabilities agent, order-blind, that always takes 3 from its largest pile, even
+    of 1 or 2 (a finding, counted once for each arrangement), or answers rows summing to 0.5 (an
+    error)."""
+    rules = Rules((3, 3, 3))
+
+    class Greedy:
+        name, order_blind = "greedy", True
+
+        def __init__(self, half=False):
+            self.half = half
+
+        def move_probabilities(self, positions):
+            rows = np.zeros((len(positions), rules.n_moves))
+            for r, piles in enumerate(positions):
+                rows[r, rules.moves.index((int(np.argmax(piles)), 3))] = 0.5 if self.half else 1.0
+            return rows
+
+    report = grade(Greedy(), rules)
+    wins = _solver(rules)
+    bad = [p for p in _positions(rules) if wins(p) and max(p) < 3]
+    assert report.exact and not report.ordered and report.illegal_moves == len(bad) > 0
+    assert all(w.illegal == (w.position.index(max(w.position)), 3) for w in report.wrong if w.illegal is not None)
+    assert report.win_rates["random"]["first"] < 1  # it forfeits where it cannot take 3
+    with pytest.raises(AgentError, match=r"greedy answered probabilities summing to 0\.5 at \("):
+        grade(Greedy(half=True), rules)
+
+
+def test_a_board_without_a_winning_position_has_no_accuracy():
+    report = grade("nimsum", Rules((1,), misere=True))
+    assert report.accuracy is None and report.positions == 0
+
+
+def test_bad_arguments_are_one_line(course):
     with pytest.raises(UserError, match="positions"):
         grade("random", LAB, positions=0)
     with pytest.raises(UserError, match="no-such"):
         grade("no-such", LAB)
-    with pytest.raises(UserError, match="not an agent"):
+    with pytest.raises(UserError, match="player must be .* or an agent"):
         grade(object(), LAB)
+    with pytest.raises(UserError, match="nimsum plays 3-4, not 1-3-5-7-9"):  # a player of another board
+        grade(make_agent("nimsum", Rules((3, 4))), LAB)
+    with pytest.raises(UserError, match="player must be .*got <class '.*NimAI'>"):
+        grade(course.NimAI, LAB)
+    with pytest.raises(AgentError, match=r"answered .*NimAI object.* it should answer \(row, num_objects\) \(a "
+                                         r"function of one parameter is taken for a strategy; an agent's factory "
+                                         r"names its parameter rules\)"):
+        grade(lambda game: course.NimAI(), CS50)  # a factory whose parameter is not called rules
 
 
 def test_the_json_holds_the_figures():
