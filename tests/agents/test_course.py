@@ -22,7 +22,6 @@ CS50 = Rules((1, 3, 5, 7), misere=True)
 LAB = Rules((1, 3, 5, 7, 9))
 
 
-
 def test_both_shapes_are_recognised_and_named(course):
     ai = course.NimAI()
     assert is_agent(ai) and is_agent(course.expert)

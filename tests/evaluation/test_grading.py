@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import time
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,10 +16,8 @@ from nim_evo.agents.course import CourseState
 from nim_evo.engine import theory
 from nim_evo.validation import AgentError, UserError
 
-PLAYERS = Path(__file__).parents[1] / "data" / "course_players.py"
 CS50 = Rules((1, 3, 5, 7), misere=True)
 LAB = Rules((1, 3, 5, 7, 9))
-
 
 
 def _moves(piles, cap):
