@@ -60,6 +60,19 @@ class AgentsByName(Constraint):
         return "a dict of agents by their names"
 
 
+class CallableOf(Constraint):
+    """Anything that can be called."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+    def __call__(self, value) -> bool:
+        return callable(value)
+
+    def __str__(self) -> str:
+        return self.what
+
+
 # The keyword arguments of evolve, resume, train and Run.export that Config does not hold (its
 # CONFIG_CONSTRAINTS check the run's settings), each with what it may be.
 ARGUMENTS = {
@@ -68,6 +81,7 @@ ARGUMENTS = {
     "force": [BOOL], "progress": [BOOL], "scheduler": [None, InstanceOf(str, what="a scheduler's address")],
     "agents": [None, AgentsByName()],
     "rules": [RULES], "games": [None, EPISODES], "seat": [Options(*SEATS)],
+    "on_generation": [None, CallableOf(what="a function of a generation's record")],
 }
 # train's opponent: one agent, name or spec, or a policy table
 OPPONENT = [None, InstanceOf(str, what="an agent's name or spec"), AGENT,
@@ -295,10 +309,12 @@ class Evolution:
         perfect = target.parse(self.config.until) in (("accuracy", 1.0), (target.CEILING, None))
         return not perfect or stages.beyond_its_boards(self.config, champion, self.config.family_pairs)
 
-    def evolve(self, progress: bool = True, force: bool = False) -> Run:
+    def evolve(self, progress: bool = True, force: bool = False, on_generation=None) -> Run:
         """Evolve to the configured number of generations, or until the champion reaches the
         run's target (checkpointing each generation in a run directory), then write the run's
-        outputs and export the champion; the :class:`Run`."""
+        outputs and export the champion; the :class:`Run`. ``on_generation(record)`` is called
+        after each generation with its logbook record (a dict); a true answer stops the run
+        there, as a target reached does."""
         config, state = self.config, self.state
         if progress:
             where = f": {self.run_dir.path}" if self.run_dir is not None else ""
@@ -319,7 +335,8 @@ class Evolution:
             bar.ceiling = stages.stage_ceiling(self.toolbox, state) if progress else None
             bar.update(state.logbook[-1], config.opponents)
             reached = self.reached()
-            while state.generation < config.generations and not reached:
+            stopped = False
+            while state.generation < config.generations and not reached and not stopped:
                 loop.step(state, config, self.toolbox)
                 if self.run_dir is not None:
                     self.run_dir.save(state, config, self.extra)
@@ -327,9 +344,13 @@ class Evolution:
                     bar.ceiling = stages.stage_ceiling(self.toolbox, state)
                 bar.update(state.logbook[-1], config.opponents)
                 reached = self.reached()
+                stopped = on_generation is not None and bool(on_generation(dict(state.logbook[-1])))
         if reached and progress:
             print(wrapped(f"stopped at generation {state.generation} of {config.generations}: the champion reached "
                           f"{target.said(config.until)} (until {config.until})"), file=sys.stderr)
+        elif stopped and progress and state.generation < config.generations:
+            print(f"stopped at generation {state.generation} of {config.generations}: on_generation asked to",
+                  file=sys.stderr)
         run = Run(config, state, self.run_dir, toolbox=self.toolbox)
         if self.run_dir is None:
             return run
@@ -351,7 +372,8 @@ class Evolution:
 
 def evolve(genome: str = "table", rules: Rules | None = None, *, generations: int = 200, seed: int = 0,
            opponents=None, jobs: int = 1, out=None, export=None, force: bool = False,
-           progress: bool = True, backend: str = "local", scheduler: str | None = None, **settings) -> Run:
+           progress: bool = True, backend: str = "local", scheduler: str | None = None, on_generation=None,
+           **settings) -> Run:
     """Evolve a ``genome`` kind on ``rules`` (default: piles 1-3-5-7-9) against ``opponents``
     (default: the kind's own panel, else random, nimsum and minimax) and return the :class:`Run`.
     An opponent is a name or spec (an agent, a learner, a strategy file, ``module:NAME``) or an
@@ -367,9 +389,13 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
     ``backend="dask"``, a Dask cluster. With ``out`` the run is written to that directory
     (checkpoints, logbook, hall of fame, champion; :func:`resume` continues it), and with
     ``export`` its champion is exported there too. ``progress`` shows a progress bar on stderr.
+    ``on_generation(record)`` is called after each generation with its logbook record, a dict
+    (``gen``, ``evals``, ``max``, ``accuracy``, a win rate per opponent, ...), to feed a notebook
+    widget or an experiment tracker; a true answer stops the run there.
     The same arguments give the same champion as ``python -m nim_evo.run`` with the same flags.
     """
-    validate(ARGUMENTS, {"out": out, "export": export, "force": force, "progress": progress, "scheduler": scheduler})
+    validate(ARGUMENTS, {"out": out, "export": export, "force": force, "progress": progress, "scheduler": scheduler,
+                         "on_generation": on_generation})
     fields = {f.name for f in dataclasses.fields(loop.Config)} - {"genome", "rules", "generations", "seed", "opponents"}
     unknown = sorted(set(settings) - fields)
     if unknown:
@@ -387,28 +413,30 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
         evolution = Evolution.begin(config, out=out, export=export, force=force, jobs=workers, quiet=not progress,
                                     given=given)
-        return evolution.evolve(progress=progress, force=force)
+        return evolution.evolve(progress=progress, force=force, on_generation=on_generation)
 
 
 def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_dir=None, force: bool = False,
            progress: bool = True, backend: str = "local", scheduler: str | None = None,
-           agents: dict | None = None, code=None, until: str | None = None) -> Run:
+           agents: dict | None = None, code=None, until: str | None = None, on_generation=None) -> Run:
     """Continue the run in ``directory`` from its last checkpoint (to ``generations``, or
     to the number it was begun with); the same champion as a run never interrupted. ``until``
     gives the run a new target (``"accuracy=1"``, ``"ceiling"``; ``"never"``: none; ``None``:
     the one it was begun with; a run that stopped at its target goes on only with another).
     ``agents``: the opponents it was begun with as agent objects, by their names; ``code``: the code
     opponents it plays (``module:NAME``, ``file.py:NAME``), named again (a run directory may
-    come from anyone: what it names is never imported unless you name it too)."""
+    come from anyone: what it names is never imported unless you name it too);
+    ``on_generation``: as :func:`evolve`'s."""
     validate(ARGUMENTS, {"directory": directory, "generations": generations, "genomes_dir": genomes_dir,
-                         "force": force, "progress": progress, "scheduler": scheduler, "agents": agents})
+                         "force": force, "progress": progress, "scheduler": scheduler, "agents": agents,
+                         "on_generation": on_generation})
     check("code", code, [None, Names()])
     check("until", until, [None, Options(target.NEVER), target.UNTIL])
     jobs = _check_jobs(jobs, backend, scheduler)
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
         evolution = Evolution.resume(directory, generations, genomes_dir=genomes_dir, force=force, jobs=workers,
                                      quiet=not progress, given=agents, trusted=code, until=until)
-        return evolution.evolve(progress=progress, force=force)
+        return evolution.evolve(progress=progress, force=force, on_generation=on_generation)
 
 
 def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, opponents=None,

@@ -175,6 +175,8 @@ TABLE: list[Case] = [
     *cases("Player", "rules", NOT_RULES, lambda v: nim_evo.Player(v)),
 
     # -- tournaments and batched games --------------------------------------------------------
+    *cases("evolve", "on_generation", [5, "print"], lambda v: evolve(on_generation=v)),
+    *cases("resume", "on_generation", [5, "print"], lambda v: resume(on_generation=v)),
     *cases("grade_player", "player", NOT_AN_AGENT + [{"a": 1}], lambda v: grade(player=v)),
     *cases("grade_player", "player", ["nosuch"], lambda v: grade(player=v), says=UNKNOWN_AGENT),
     *cases("grade_player", "rules", NOT_RULES + ["2-3"], lambda v: grade(rules=v)),
