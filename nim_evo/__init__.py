@@ -16,6 +16,7 @@ _EXPORTS = {
     "evolve": "nim_evo.api",
     "resume": "nim_evo.api",
     "train": "nim_evo.api",
+    "sweep": "nim_evo.sweeping",
     "UserError": "nim_evo.validation",
     "AgentError": "nim_evo.validation",
     "Player": "nim_evo.agents.player",

@@ -1,6 +1,6 @@
 """``nim-evo`` (the console script) and ``python -m nim_evo``: one command, a subcommand per job.
 
-    nim-evo run|learn|plot|play|arena|export|grade [OPTIONS]    the same as python -m nim_evo.<subcommand>
+    nim-evo run|learn|plot|play|arena|export|grade|sweep [OPTIONS]    the same as python -m nim_evo.<subcommand>
     nim-evo --version
 
 Before the subcommands, ``python -m nim_evo OPTIONS`` was ``run``; it still is, with a note,
@@ -25,9 +25,11 @@ SUBCOMMANDS = {
     "arena": "a round robin between agents and strategy files",
     "export": "a champion as a web page that plays it in any browser",
     "grade": "the exact report of any player: its accuracy, win rates and the positions it gets wrong",
+    "sweep": "runs over seeds and a grid of settings, locally or on Dask, with the statistics the field reports",
 }
+MODULES = {"sweep": "sweeps"}  # a subcommand whose module has another name (nim_evo.sweep is the library's function)
 
-USAGE = "usage: nim-evo {run,learn,plot,play,arena,export,grade} [OPTIONS]   (nim-evo SUBCOMMAND --help for its options)"
+USAGE = "usage: nim-evo {run,learn,plot,play,arena,export,grade,sweep} [OPTIONS]   (nim-evo SUBCOMMAND --help for its options)"
 
 
 def main(argv=None) -> int:
@@ -43,7 +45,7 @@ def main(argv=None) -> int:
         print(f"nim-evo {__version__}")
         return 0
     if argv[0] in SUBCOMMANDS:
-        return import_module(f"nim_evo.{argv[0]}").main(argv[1:])
+        return import_module(f"nim_evo.{MODULES.get(argv[0], argv[0])}").main(argv[1:])
     if argv[0].startswith("-"):  # the old spelling: python -m nim_evo OPTIONS was run
         print("nim_evo: note: `python -m nim_evo OPTIONS` is `nim-evo run OPTIONS`, which it will have to be "
               "spelled from the next release", file=sys.stderr)

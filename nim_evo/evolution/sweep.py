@@ -1,0 +1,215 @@
+"""A sweep's plan, folder and tables: a grid of run settings times seeds, each run a task.
+
+A sweep folder holds::
+
+    sweep.json     what the sweep is: its settings (each a run's configuration) and its seeds
+    runs/<id>/     each run's directory, as ``nim-evo run`` writes it, with ``sweep-row.json``
+                   once it is done (its row of runs.csv and its curve)
+    runs.csv       a row per finished run: run id, seed, each grid setting, success (by the
+                   target), generation reached, evaluations, seconds, fitness, accuracy and,
+                   for genomes that play any board, held-out accuracies
+    curves.csv     a row per run and generation (long form): evaluations, fitness, accuracy
+    summary.csv    a row per setting: runs, successes, success rate and Wilson's 95% interval,
+                   median and interquartile range of generation and seconds to success, and
+                   Koza's computational effort (z = 0.99) in evaluations
+
+A run's id is ``<setting>-<values>-seed<seed>``, e.g. ``s1-population40-seed3``: the
+setting's number first, so no id reads like another seed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from nim_evo.evolution import statistics
+from nim_evo.evolution.loop import Config
+from nim_evo.io import atomic_write_text, read_json, write_json
+from nim_evo.validation import UserError
+
+FORMAT, VERSION = "nim_evo-sweep", 1
+RECORD, ROW = "sweep.json", "sweep-row.json"
+MAX_SEEDS = 100_000
+MAX_RUNS = 100_000
+CURVE_COLUMNS = ("generation", "evaluations", "fitness", "accuracy")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One point of the grid: its values as given (grid key -> text) and the run it makes."""
+
+    label: dict
+    config: Config  # its seed is each task's
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run of the sweep."""
+
+    index: int
+    setting: int
+    seed: int
+    run_id: str
+    config: Config
+
+
+def parse_seeds(text: str) -> tuple[int, ...]:
+    """``0-29``, ``0,3,5`` or ``0-4,10``: the seeds, in order, each once; a one-line error
+    for anything else or for none."""
+    seeds: list[int] = []
+    for part in str(text).split(","):
+        match = re.fullmatch(r"\s*(\d{1,9})\s*(?:-\s*(\d{1,9})\s*)?", part)
+        if match is None:
+            raise UserError(f"seeds are whole numbers and ranges like 0-29 or 0,3,5, got {text!r}")
+        low, high = int(match[1]), int(match[2] or match[1])
+        if high < low:
+            raise UserError(f"the seed range {part.strip()} is empty")
+        if len(seeds) + high - low + 1 > MAX_SEEDS:
+            raise UserError(f"a sweep takes at most {MAX_SEEDS:,} seeds")
+        seeds += [s for s in range(low, high + 1) if s not in seeds]
+    return tuple(seeds)
+
+
+def plan(settings: list[Setting], seeds) -> list[Task]:
+    """Every setting times every seed, setting by setting."""
+    if len(settings) * len(seeds) > MAX_RUNS:
+        raise UserError(f"the sweep has {len(settings) * len(seeds):,} runs; at most {MAX_RUNS:,}")
+    tasks = []
+    for s, setting in enumerate(settings):
+        for seed in seeds:
+            tasks.append(Task(len(tasks), s, seed, run_id(s, setting.label, seed), _seeded(setting.config, seed)))
+    return tasks
+
+
+def run_id(index: int, label: dict, seed: int) -> str:
+    """``s<index>-<key><value>...-seed<seed>`` in characters a file name takes."""
+    words = "-".join(re.sub(r"[^A-Za-z0-9.+=]+", "_", f"{key}{value}")[:24] for key, value in label.items())
+    return f"s{index}-{words[:60]}-seed{seed}" if words else f"s{index}-seed{seed}"
+
+
+def _seeded(config: Config, seed: int) -> Config:
+    import dataclasses
+
+    return dataclasses.replace(config, seed=seed)
+
+
+class SweepFolder:
+    """A sweep's folder (see the module)."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.record_path = self.path / RECORD
+        self.runs = self.path / "runs"
+
+    def run_dir(self, task: Task) -> Path:
+        return self.runs / task.run_id
+
+    def begin(self, settings: list[Setting], seeds, grid: dict) -> None:
+        """Write ``sweep.json``: refused where the folder holds anything (a sweep goes on with
+        ``--resume``; nothing of a person's is replaced)."""
+        if self.path.exists() and (not self.path.is_dir() or any(self.path.iterdir())):
+            what = "a sweep: continue it with --resume" if self.record_path.exists() else "files"
+            raise UserError(f"{self.path} holds {what}; a new sweep needs an empty or new folder")
+        self.runs.mkdir(parents=True, exist_ok=True)
+        write_json(self.record_path, {"format": FORMAT, "version": VERSION, "grid": grid, "seeds": list(seeds),
+                                      "settings": [{"label": s.label, "config": s.config.to_json()}
+                                                   for s in settings]})
+
+    def load(self) -> tuple[list[Setting], tuple[int, ...], dict]:
+        """The settings, seeds and grid of the sweep begun here; a one-line error for a folder
+        that is no sweep."""
+        if not self.record_path.is_file():
+            raise UserError(f"{self.path} is not a sweep folder (it has no {RECORD})")
+        data = read_json(self.record_path)
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise UserError(f"{self.record_path} is not a nim_evo sweep record")
+        if data.get("version") != VERSION:
+            raise UserError(f"{self.record_path} is a sweep of version {data.get('version')!r}; this nim_evo reads "
+                            f"version {VERSION}")
+        try:
+            settings = [Setting({str(k): str(v) for k, v in s["label"].items()}, Config.from_json(s["config"]))
+                        for s in data["settings"]]
+            seeds = tuple(int(seed) for seed in data["seeds"])
+            grid = {str(k): [str(v) for v in values] for k, values in data["grid"].items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise UserError(f"{self.record_path} does not read as a sweep ({type(error).__name__})") from None
+        return settings, seeds, grid
+
+    def done(self, task: Task) -> dict | None:
+        """The finished run's ``{"row", "curve"}``, or None if it has not finished."""
+        path = self.run_dir(task) / ROW
+        if not path.is_file():
+            return None
+        data = read_json(path)
+        if not isinstance(data, dict) or not isinstance(data.get("row"), dict) or not isinstance(data.get("curve"), list):
+            raise UserError(f"{path} does not read as a sweep's row")
+        return data
+
+    def finish(self, task: Task, row: dict, curve: list) -> None:
+        write_json(self.run_dir(task) / ROW, {"row": row, "curve": curve})
+
+    def write_tables(self, tasks: list[Task], settings: list[Setting], results: dict) -> list[Path]:
+        """``runs.csv``, ``curves.csv`` and ``summary.csv`` (:func:`tables`), written atomically."""
+        keys = list(settings[0].label) if settings else []
+        written = []
+        for name, table in zip(("runs.csv", "curves.csv", "summary.csv"), tables(tasks, settings, results)):
+            atomic_write_text(self.path / name, to_csv(table, first=["run_id", "seed", *keys] if name != "summary.csv"
+                                                       else keys))
+            written.append(self.path / name)
+        return written
+
+
+def tables(tasks: list[Task], settings: list[Setting], results: dict) -> tuple[list, list, list]:
+    """The rows of ``runs.csv``, ``curves.csv`` and ``summary.csv`` from the finished runs'
+    results (by task index), in the plan's order."""
+    rows = [results[t.index]["row"] for t in tasks if t.index in results]
+    curves = [{"run_id": t.run_id, "seed": t.seed, **settings[t.setting].label, **point}
+              for t in tasks if t.index in results for point in results[t.index]["curve"]]
+    summary = [summarize(setting.label, [results[t.index] for t in tasks if t.setting == s and t.index in results],
+                         sum(t.setting == s for t in tasks)) for s, setting in enumerate(settings)]
+    return rows, curves, summary
+
+
+def summarize(label: dict, results: list[dict], planned: int) -> dict:
+    """A setting's row of ``summary.csv`` from its finished runs' results."""
+    rows = [r["row"] for r in results]
+    judged = [r for r in rows if r.get("success") not in (None, "")]
+    successes = sum(int(r["success"]) for r in judged)
+    low, high = statistics.wilson(successes, len(judged))
+    won = [r for r in judged if int(r["success"])]
+    generation = statistics.quartiles([r["generation"] for r in won])
+    seconds = statistics.quartiles([r["seconds"] for r in won])
+    first = [r["generation"] if int(r["success"]) else None for r in judged]  # a run stops at its target
+    longest = max((len(r["curve"]) for r in results), default=0)
+    evaluations = [statistics.quartiles([r["curve"][i]["evaluations"] for r in results if len(r["curve"]) > i])[0]
+                   for i in range(longest)]  # a run's cumulative evaluations by generation i (their median)
+    effort, at = statistics.effort(first, evaluations) if judged else (math.nan, None)
+    return {**label, "runs": len(rows), "planned": planned, "successes": successes if judged else "",
+            "success_rate": round(successes / len(judged), 6) if judged else "",
+            "ci_low": _num(low), "ci_high": _num(high),
+            "generation_median": _num(generation[0]), "generation_q1": _num(generation[1]),
+            "generation_q3": _num(generation[2]),
+            "seconds_median": _num(seconds[0]), "seconds_q1": _num(seconds[1]), "seconds_q3": _num(seconds[2]),
+            "effort": "" if not judged or math.isinf(effort) else int(effort),
+            "effort_generation": "" if at is None else at}
+
+
+def _num(value: float):
+    return "" if value is None or math.isnan(value) else round(value, 6)
+
+
+def to_csv(rows: list[dict], first: list[str]) -> str:
+    """Rows as CSV, the ``first`` columns first and then every other key in order of appearance."""
+    columns = list(first)
+    for row in rows:
+        columns += [key for key in row if key not in columns]
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({key: "" if row.get(key) is None else row.get(key) for key in columns})
+    return buffer.getvalue()

@@ -1,0 +1,159 @@
+"""``nim-evo sweep`` (``python -m nim_evo.sweeps``): runs over seeds and a grid of settings.
+
+    nim-evo sweep --genome table --game 7-5-3 --seeds 0-5 --grid population=20,40 --until accuracy=1 \\
+        --generations 80 --jobs 2 --out runs/sweep-753
+    nim-evo sweep --resume runs/sweep-753
+    nim-evo sweep --genome program --seeds 0-9 --grid game=1-3-5-7-9,1-3-5-7-9-misere --until accuracy=1 \\
+        --backend dask --scheduler tcp://10.0.0.5:8786
+
+Every ``run`` flag (``--genome``, ``--game``, ``--generations``, ``--population``,
+``--opponents``, ...) is the default of each run. ``--grid KEY=V1,V2,...`` (repeatable; a full
+product) varies one of them: ``genome``, ``game``, ``families``, ``opponents``, ``population``,
+``offspring``, ``generations``, ``selection``, ``restart``, ``fitness``, ``games``, ``starts``,
+``space``, ``train-boards`` or ``until``; in a value, ``+`` stands for the comma of a list
+(``--grid opponents=nimsum,random+nimsum``). Each run is one task, single-process, on
+``--jobs`` local workers or a Dask cluster; the rows do not depend on how many.
+
+Writes ``runs/sweep-<name>/`` (or ``--out``): each run's directory, ``runs.csv``,
+``curves.csv``, ``summary.csv`` (success rates with Wilson's 95% interval, median and
+interquartile range of generations and seconds to success, Koza's computational effort) and
+``sweep.png``. Killed, it goes on with ``--resume``: finished runs kept, unfinished ones
+resumed from their checkpoints.
+"""
+
+from __future__ import annotations
+
+if __name__ == "__main__":  # Ctrl-C during the imports below: one line
+    from nim_evo.cli.interrupt import quiet_until_main
+    quiet_until_main()
+
+import itertools
+import re
+import sys
+from pathlib import Path
+
+from nim_evo.cli.args import Parser, UsageError, cap_jobs, check_flags, check_folder, command, printable, prog
+from nim_evo.evolution import cluster
+from nim_evo.validation import JOBS, UserError
+
+GRID_KEYS = ("genome", "game", "families", "opponents", "population", "offspring", "generations", "selection",
+             "restart", "fitness", "games", "starts", "space", "train-boards", "until")
+LISTS = ("families", "opponents", "train-boards")  # their values are lists: + joins the items of one
+NOT_HERE = {"out": "--out names the sweep's folder here", "resume": "--resume names a sweep folder here",
+            "genomes_dir": "a sweep exports no champions (each is in its run's folder)",
+            "seed": "a sweep's seeds are --seeds", "plot": "a sweep draws sweep.png",
+            "backend": None, "scheduler": None, "jobs": None, "quiet": None, "force": "a sweep replaces nothing"}
+
+
+def build_parser() -> Parser:
+    p = Parser(prog=prog("sweep").replace("nim_evo.sweep", "nim_evo.sweeps"), description=__doc__.splitlines()[0], allow_abbrev=False,  # (--seed is run's)
+               epilog="every flag of nim-evo run (nim-evo run --help) is the default of each run")
+    p.add_argument("--seeds", help="the seeds: a range, a list or both, e.g. 0-29 or 0,3,5 or 0-4,10")
+    p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
+                   help=f"a setting to vary (repeatable: every combination runs): {', '.join(GRID_KEYS)}")
+    p.add_argument("--name", help="the sweep's name: its folder is runs/sweep-<name> (default from the board, "
+                                  "genome and grid)")
+    p.add_argument("--out", help="the sweep's folder instead of runs/sweep-<name>")
+    p.add_argument("--resume", metavar="SWEEP_DIR", help="continue a sweep: finished runs kept, the others resumed")
+    p.add_argument("--jobs", type=int, default=1, help="runs at once on local workers (default 1), or Dask workers "
+                                                       "of a local cluster (default one per core)")
+    p.add_argument("--backend", choices=cluster.BACKENDS, default="local",
+                   help=f"where the runs go: joblib's local process pool (default) or a Dask cluster "
+                        f"(pip install '{cluster.EXTRA}')")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="with --backend dask, a running cluster's scheduler")
+    p.add_argument("--quiet", action="store_true", help="print only the files written")
+    return p
+
+
+@command()
+def main(argv) -> int:
+    args, rest = build_parser().parse_known_args(argv)
+    check_flags(args, {"jobs": [JOBS]})
+    if args.scheduler is not None and args.backend != "dask":
+        raise UsageError("--scheduler goes with --backend dask")
+    if args.backend == "local":
+        cap_jobs(args)
+    from nim_evo.evolution.sweep import SweepFolder, parse_seeds
+    from nim_evo.sweeping import check_settings, run_sweep
+
+    if args.resume:
+        given = [flag for flag in ("seeds", "name", "out") if getattr(args, flag)] + (["grid"] if args.grid else [])
+        trusted = _trusted(rest)
+        if given or (rest and trusted is None):
+            raise UsageError(f"--resume continues a sweep as it was begun; drop {(['--' + g for g in given] + rest)[0]}")
+        folder = SweepFolder(args.resume)
+        settings, seeds, _ = folder.load()
+    else:
+        if args.seeds is None:
+            raise UsageError("name the sweep's seeds: --seeds 0-29 (ranges and lists)")
+        seeds = parse_seeds(args.seeds)
+        settings, grid = _settings(rest, args.grid)
+        folder = SweepFolder(Path(args.out) if args.out else Path("runs") / f"sweep-{args.name or _name(settings)}")
+        check_folder(folder.path, "--out names the sweep's folder", itself=True)
+        check_settings(settings)  # everything a run would refuse, before anything is written
+        folder.begin(settings, seeds, grid)
+        trusted = None
+    result = run_sweep(folder, settings, seeds, jobs=args.jobs if args.backend == "local" else (args.jobs or None),
+                       backend=args.backend, scheduler=args.scheduler, progress=not args.quiet, trusted=trusted)
+    if not args.quiet:
+        from nim_evo.console.sweep import format_summary
+
+        print(format_summary(result))
+    for name in ("runs.csv", "curves.csv", "summary.csv", "sweep.png"):
+        print(printable(folder.path / name))
+    return 0
+
+
+def _trusted(rest: list) -> list | None:
+    """``--opponents A,B`` given again on ``--resume``: the code among a sweep's opponents, let run."""
+    if len(rest) == 2 and rest[0] == "--opponents":
+        return rest[1].split(",")
+    return None if rest else []
+
+
+def _settings(rest: list, grid_flags: list) -> tuple[list, dict]:
+    """Each setting of the grid as a run's configuration, parsed and checked by ``run``'s own
+    parser from the run flags and the setting's values (errors name the flag)."""
+    from nim_evo.cli import runflags
+    from nim_evo.evolution.sweep import Setting
+
+    parser = runflags.build_parser()
+    base = parser.parse_args(rest)
+    for name, why in NOT_HERE.items():
+        if getattr(base, name, None) not in (None, False, "local"):
+            raise UsageError(f"--{name.replace('_', '-')} is not a run flag in a sweep" + (f": {why}" if why else ""))
+    grid = {}
+    for text in grid_flags:
+        match = re.fullmatch(r"([a-z_-]+)=(.+)", text.strip())
+        key = match[1].replace("_", "-") if match else None
+        if key not in GRID_KEYS:
+            raise UsageError(f"--grid {printable(text)}: KEY=V1,V2,... with KEY one of {', '.join(GRID_KEYS)}")
+        if key in grid:
+            raise UsageError(f"--grid names {key} twice")
+        values = [value.strip().replace("+", ",") if key in LISTS else value.strip() for value in match[2].split(",")]
+        if "" in values or len(set(values)) != len(values):
+            raise UsageError(f"--grid {key}= has an empty or repeated value: {printable(match[2])}")
+        grid[key] = values
+    settings = []
+    for values in itertools.product(*grid.values()):
+        label = dict(zip(grid, values))
+        argv = list(rest)
+        for key, value in label.items():
+            argv += [f"--{key}", value]
+        try:
+            config = runflags.config_from_args(parser.parse_args(argv))
+        except UserError as error:  # (a Config's refusal names the flag)
+            setting = " ".join(f"{k}={v}" for k, v in label.items())
+            raise UsageError(f"--grid {setting}: {error}") from None
+        settings.append(Setting({key: value.replace(",", "+") for key, value in label.items()}, config))
+    return settings, {key: [v.replace(",", "+") for v in values] for key, values in grid.items()}
+
+
+def _name(settings) -> str:
+    config = settings[0].config
+    keys = "-".join(settings[0].label) or "seeds"
+    return f"{config.rules.file_stem}-{config.genome}-{keys}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""nim-evo sweep: the runs of a grid times seeds, their tables, a resume after a kill, bad input."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import nim_evo
+from nim_evo.evolution.statistics import wilson
+from nim_evo.sweeps import main as sweep_main
+
+TIME_COLUMNS = {"seconds", "seconds_median", "seconds_q1", "seconds_q3"}
+DONE_WHEN = ["--genome", "table", "--game", "7-5-3", "--seeds", "0-5", "--grid", "population=20,40",
+             "--until", "accuracy=1", "--generations", "80"]
+
+
+def _table(path: Path) -> list[dict]:
+    with open(path, newline="") as handle:
+        return [{k: v for k, v in row.items() if k not in TIME_COLUMNS} for row in csv.DictReader(handle)]
+
+
+@pytest.fixture(scope="module")
+def done_when(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sweep") / "s"
+    assert sweep_main([*DONE_WHEN, "--jobs", "2", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_the_issue_sweep_writes_twelve_rows_and_a_summary_with_wilson_intervals(done_when):
+    runs = _table(done_when / "runs.csv")
+    assert len(runs) == 12 and [r["run_id"] for r in runs[:2]] == ["s0-population20-seed0", "s0-population20-seed1"]
+    assert {r["population"] for r in runs} == {"20", "40"} and sorted({r["seed"] for r in runs}) == list("012345")
+    summary = _table(done_when / "summary.csv")
+    assert [r["population"] for r in summary] == ["20", "40"]
+    for row in summary:
+        mine = [r for r in runs if r["population"] == row["population"]]
+        successes = sum(int(r["success"]) for r in mine)
+        assert int(row["runs"]) == 6 and int(row["successes"]) == successes
+        assert (float(row["ci_low"]), float(row["ci_high"])) == pytest.approx(wilson(successes, 6), abs=1e-6)
+    curves = _table(done_when / "curves.csv")
+    assert len(curves) == sum(int(r["generation"]) + 1 for r in runs)
+    assert (done_when / "sweep.png").stat().st_size > 10_000 and (done_when / "runs" / runs[0]["run_id"]).is_dir()
+
+
+def test_a_row_is_the_run_evolve_makes_alone(done_when):
+    """Seed 3 at population 40: the same champion, generation and accuracy as one evolve call."""
+    row = next(r for r in _table(done_when / "runs.csv") if r["run_id"] == "s1-population40-seed3")
+    alone = nim_evo.evolve("table", nim_evo.Rules((7, 5, 3)), generations=80, seed=3, population=40,
+                           until="accuracy=1", progress=False)
+    assert int(row["generation"]) == alone.state.generation and float(row["accuracy"]) == round(alone.accuracy, 6)
+    assert float(row["fitness"]) == round(alone.genes.fitness.values[0], 6) and row["success"] == "1"
+
+
+def test_the_rows_do_not_depend_on_the_workers(done_when, tmp_path):
+    assert sweep_main([*DONE_WHEN, "--jobs", "1", "--out", str(tmp_path / "one"), "--quiet"]) == 0
+    for name in ("runs.csv", "curves.csv", "summary.csv"):
+        assert _table(tmp_path / "one" / name) == _table(done_when / name)
+
+
+def test_a_sweep_killed_mid_run_resumes_to_the_same_rows(tmp_path):
+    """SIGKILL while a run is under way (after its checkpoints began): --resume keeps the
+    finished runs, resumes the unfinished one from its checkpoint, and writes the rows of a
+    sweep never stopped."""
+    argv = ["--genome", "table", "--game", "1-3-5-7-9", "--seeds", "0-1", "--grid", "population=20,30",
+            "--generations", "25", "--quiet"]
+    assert sweep_main([*argv, "--out", str(tmp_path / "whole")]) == 0
+    killed = tmp_path / "killed"
+    process = subprocess.Popen([sys.executable, "-m", "nim_evo.sweeps", *argv, "--out", str(killed)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    deadline = time.time() + 120
+    while time.time() < deadline:  # one run finished, the next one checkpointed but not done
+        rows = list((killed / "runs").glob("*/sweep-row.json")) if (killed / "runs").exists() else []
+        started = [p for p in (killed / "runs").glob("*/checkpoint.npz")] if rows else []
+        if rows and len(started) > len(rows):
+            break
+        time.sleep(0.02)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    before = len(list((killed / "runs").glob("*/sweep-row.json")))
+    assert 1 <= before < 4
+    assert sweep_main(["--resume", str(killed), "--quiet"]) == 0
+    for name in ("runs.csv", "curves.csv", "summary.csv"):
+        assert _table(killed / name) == _table(tmp_path / "whole" / name)
+
+
+def test_the_library_sweep_is_the_command_s_and_resumes(tmp_path):
+    result = nim_evo.sweep("0-1", {"population": [20, 30]}, genome="table", rules=nim_evo.Rules((3, 4, 5)),
+                           generations=6, out=tmp_path / "api", progress=False)
+    assert len(result.runs) == 4 and len(result.summary) == 2 and len(repr(result)) < 200
+    assert result.summary[0]["successes"] == ""  # no target: nothing counts as success
+    (tmp_path / "api" / "runs" / result.runs[-1]["run_id"] / "sweep-row.json").unlink()
+    again = nim_evo.sweep(None, out=tmp_path / "api", resume=True, progress=False)
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in again.runs] == \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in result.runs]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seeds", "0-2", "--grid", "colour=1,2"], "--grid colour=1,2: KEY=V1,V2,... with KEY one of"),
+    (["--seeds", "0-2", "--grid", "population=20,1"], r"--grid population=1: .*--population"),
+    (["--seeds", "3-1"], "the seed range 3-1 is empty"),
+    (["--grid", "population=20"], "name the sweep's seeds"),
+    (["--seeds", "0", "--out", "x", "--seed", "2"], "--seed is not a run flag in a sweep: a sweep's seeds are --seeds"),
+    (["--seeds", "0", "--grid", "population=20,20"], "empty or repeated value"),
+    (["--resume", "nosuch"], "nosuch is not a sweep folder"),
+    (["--resume", "folder", "--population", "3"], "--resume continues a sweep as it was begun; drop --population"),
+])
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(argv, message, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    assert sweep_main([*argv, "--generations", "2"] if "--resume" not in argv else argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("nim_evo: error: ")
+    assert pytest.importorskip("re").search(message, err[0]), err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"] and not any((tmp_path / "folder").iterdir())
+
+
+def test_a_folder_that_holds_a_sweep_is_not_begun_again(done_when, capsys):
+    assert sweep_main([*DONE_WHEN, "--out", str(done_when)]) == 2
+    assert "holds a sweep: continue it with --resume" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_sweep_on_a_local_dask_cluster_gives_the_same_rows(done_when, tmp_path):
+    assert sweep_main([*DONE_WHEN, "--backend", "dask", "--jobs", "2", "--out", str(tmp_path / "dask"),
+                       "--quiet"]) == 0
+    assert _table(tmp_path / "dask" / "runs.csv") == _table(done_when / "runs.csv")
