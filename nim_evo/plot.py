@@ -4,7 +4,8 @@
     python -m nim_evo.plot runs/a runs/b runs/c --x evaluations  # one figure comparing the three
     python -m nim_evo.plot genomes/wincount-21-cap3-seed0.json   # a strategy file's moves
 
-One run directory gets ``fitness.<format>`` (best, mean and worst fitness, the best
+Several runs of one setting (differing in their seed alone) are drawn as their median and
+interquartile band. One run directory gets ``fitness.<format>`` (best, mean and worst fitness, the best
 individual's win rate per opponent and its accuracy, per generation) and ``policy.<format>``
 (its champion's move in every position against the solver's verdict; stacked bars of each
 take per heap size on one-heap games). Several runs get one comparison figure, written beside
@@ -54,7 +55,7 @@ def main(argv) -> int:
     args = build_parser().parse_args(argv)
     from nim_evo.evaluation.strategy import load_strategy  # after parsing: --help answers at once
     from nim_evo.plots import save_figure
-    from nim_evo.plots.history import check_comparable, draw_history, load_history
+    from nim_evo.plots.history import check_comparable, draw_comparison, load_history
     from nim_evo.plots.policy import draw_strategy
     from nim_evo.plots.run import draw_run
 
@@ -78,7 +79,7 @@ def main(argv) -> int:
             written += draw_run(run, fmt, args.x, history=history, out=out if len(runs) == 1 else None,
                                 policy=not args.no_policy)
     if len(runs) > 1:
-        written.append(save_figure(draw_history(histories, args.x), out or _comparison_path(runs, histories, fmt)))
+        written.append(save_figure(draw_comparison(histories, args.x), out or _comparison_path(runs, histories, fmt)))
     for path, agent in zip(files, strategies):
         written.append(save_figure(draw_strategy(agent, path.name), out or Path("runs") / f"policy-{path.stem}.{fmt}"))
     for path in written:

@@ -147,9 +147,10 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
 
 
 def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
-    """``runs/<board>-seed<seed>-<kind>``, with ``-2``, ``-3``, ... after the seed while that
-    run or its export exists: runs of different kinds never share a name (a run of several
-    families: ``<piles>-<family>+<family>...-seed<seed>-<kind>``)."""
+    """``runs/<board>-seed<seed>-<kind>``, with ``-run2``, ``-run3``, ... after the seed while
+    that run or its export exists (``seed0-2`` would read like seeds 0 to 2): runs of different
+    kinds never share a name (a run of several families:
+    ``<piles>-<family>+<family>...-seed<seed>-<kind>``)."""
     from nim_evo import api
     from nim_evo.engine.rules import Rules
     from nim_evo.evolution.rundir import RunDir
@@ -158,7 +159,7 @@ def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
         f"{Rules(config.rules.piles).file_stem}-{'+'.join(config.families)}"
     base, n = f"{board}-seed{config.seed}", 1
     while True:
-        run_dir = RunDir(Path("runs") / f"{base if n == 1 else f'{base}-{n}'}-{config.genome}")
+        run_dir = RunDir(Path("runs") / f"{base if n == 1 else f'{base}-run{n}'}-{config.genome}")
         if not run_dir.path.exists() and not api.export_path(genomes_dir, run_dir, config).exists():
             return run_dir
         n += 1

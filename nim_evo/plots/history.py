@@ -185,6 +185,19 @@ def draw_history(histories: list[History], x: str = "generations"):
     return figure
 
 
+def draw_comparison(histories: list[History], x: str = "generations"):
+    """Several runs in one figure: where runs share a setting (they differ in their seed
+    alone), each setting's median and interquartile band (:mod:`nim_evo.plots.bands`), else
+    one line per run (:func:`draw_history`)."""
+    from nim_evo.plots.bands import draw_bands, groups_of
+
+    check_comparable(histories)
+    grouped = groups_of(histories, _labels(histories))
+    if len(histories) > 1 and len(grouped) < len(histories):
+        return draw_bands(grouped, x, _title(histories))
+    return draw_history(histories, x)
+
+
 def check_comparable(histories: list[History]) -> None:
     """Refuse, in one line, to put runs on one fitness axis when their fitness measures different
     things: other boards, another panel of opponents, other starting positions. (Exact and
