@@ -26,9 +26,18 @@ and of fitness evaluation in them (the part that runs on the workers; varying, s
 and recording stay in this process), and the speed-ups of 2 workers over 1. All runs must
 give the same champion and logbook.
 
-    python benchmarks/distributed.py                # both parts: 8 and 10 generations
-    python benchmarks/distributed.py --quick        # 2 generations each
+The third part is a sweep (issue 31): 20 seven-heap table runs (seeds 0-19, each the run
+above with ``--generations 10``) as tasks of ``nim_evo.sweep`` on a local Dask cluster of 1 and
+of 2 workers, each run single-process inside its task. It reports the wall time of each and
+the speed-up of 2 workers over 1 (goal: at least 1.8x), checks that the rows agree (time
+aside), and measures what a cluster would carry: the bytes of a task and of its result as
+Dask pickles them (cloudpickle), and the scheduler's cost of a task (a no-op task's round
+trip, 200 of them). From those it estimates, on paper, a 1,000-run sweep on 100 workers.
+
+    python benchmarks/distributed.py                # all three parts
+    python benchmarks/distributed.py --quick        # 2 generations each, 4 sweep runs
     python benchmarks/distributed.py --part table   # the seven-heap table run only
+    python benchmarks/distributed.py --part sweep   # the sweep of 20 seven-heap runs only
 """
 
 import argparse
@@ -147,12 +156,82 @@ def rules_part(quick: bool, games: int) -> None:
 
 
 
+def sweep_part(quick: bool) -> None:
+    import math
+    import tempfile
+
+    import cloudpickle
+
+    from nim_evo.evolution.sweep import Setting, SweepFolder, plan
+    from nim_evo.sweeping import run_sweep
+
+    runs, generations = (4, 2) if quick else (20, 10)
+    setting = Setting({}, evolve.Config(genome="table", rules=SEVEN, generations=generations, seed=0))
+    print(f"a sweep of {runs} table runs on {SEVEN.name} ({generations} generations each, exact fitness against "
+          f"random, nimsum, minimax), each run one task, single-process")
+    walls, tables = {}, {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for workers in (1, 2):
+            folder = SweepFolder(Path(tmp) / f"workers{workers}")
+            folder.begin([setting], range(runs), {})
+            began = time.perf_counter()
+            result = run_sweep(folder, [setting], tuple(range(runs)), jobs=workers, backend="dask", progress=False)
+            wall = time.perf_counter() - began
+            startup = _cluster_start(workers)
+            walls[workers] = wall - startup
+            tables[workers] = [{k: v for k, v in row.items() if k != "seconds"} for row in result.runs]
+            evolving = sum(row["seconds"] for row in result.runs)
+            print(f"  {workers} Dask worker{'s' if workers > 1 else ' '}: {walls[workers]:6.1f} s wall ({wall:.1f} s with "
+                  f"the cluster's start and close, {startup:.1f} s, timed apart), {evolving:6.1f} s of evolving in "
+                  "the runs")
+        task = plan([setting], range(runs))[0]
+        from nim_evo.sweeping import run_task
+
+        task_bytes = len(cloudpickle.dumps((run_task, (str(folder.path), task, None))))
+        result_bytes = len(cloudpickle.dumps({"row": result.runs[0], "curve": [c for c in result.curves
+                                                                               if c["run_id"] == task.run_id]}))
+    speedup = walls[1] / walls[2]
+    print(f"speed-up, 2 workers over 1: {speedup:.2f}x (goal 1.8x); the same rows (time aside): "
+          f"{'yes' if tables[1] == tables[2] else 'NO'}")
+    overhead = _scheduler_cost()
+    per_run = walls[1] / runs
+    print(f"a task sends {task_bytes:,} bytes and returns {result_bytes:,}; the scheduler's round trip of a no-op "
+          f"task: {1000 * overhead:.2f} ms")
+    waves = math.ceil(1000 / 100)
+    print(f"on paper, 1,000 such runs on 100 workers: {waves} waves of {per_run:.1f} s = about {waves * per_run / 60:.1f} "
+          f"min (against {1000 * per_run / 3600:.1f} h on one worker); the scheduler handles 1,000 tasks, "
+          f"{1000 * overhead:.1f} s of its time in all if it did them one after another, and sends "
+          f"{1000 * task_bytes / 1e6:.1f} MB of tasks and receives {1000 * result_bytes / 1e6:.1f} MB of results: "
+          "the runs, not the cluster, set the time")
+
+
+def _cluster_start(workers: int) -> float:
+    """Seconds to start and close a local Dask cluster of ``workers`` (the sweep's own, empty)."""
+    began = time.perf_counter()
+    with cluster.evaluation_backend("dask", jobs=workers):
+        pass
+    return time.perf_counter() - began
+
+
+def _scheduler_cost(tasks: int = 200) -> float:
+    """Seconds per task of a no-op task's round trip through a local Dask cluster of one worker."""
+    import distributed
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
+            distributed.Client(local) as client:
+        client.submit(abs, -1, pure=False).result()  # warm
+        began = time.perf_counter()
+        client.gather([client.submit(abs, -i, pure=False) for i in range(tasks)])
+        return (time.perf_counter() - began) / tasks
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2 generations instead of 8 and 10")
     parser.add_argument("--games", type=int, default=200, help="games per opponent and seat (default 200)")
-    parser.add_argument("--part", choices=["all", "rules", "table"], default="all",
-                        help="the big-board rules run, the seven-heap table run, or both (default)")
+    parser.add_argument("--part", choices=["all", "rules", "table", "sweep"], default="all",
+                        help="the big-board rules run, the seven-heap table run, the sweep of seven-heap runs, or "
+                             "all three (default)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each seven-heap configuration, the fastest kept (default 3)")
     args = parser.parse_args()
@@ -162,6 +241,10 @@ def main() -> None:
         print()
     if args.part in ("all", "table"):
         table_part(args.quick, args.repeat)
+    if args.part == "all":
+        print()
+    if args.part in ("all", "sweep"):
+        sweep_part(args.quick)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,14 @@
 """Evolution on 1-3-5-7-9: every genome kind with the defaults of ``python -m nim_evo.run``.
 
-Each kind (table, rules, thresholds) runs 200 generations on seeds 0, 1 and 2 through the
-real command line, one subprocess per run, timed by the wall clock around it. Per run:
-the champion's accuracy (share of the winning positions where it plays a winning move),
-its win rates against each opponent of the default panel (random, nimsum, minimax) as
-first and as second player (the exact win probabilities from the start that the run
-records in champion.json), and the wall time. Targets (issue 4):
+Each kind (table, rules, thresholds) runs 200 generations on seeds 0, 1 and 2: one sweep
+(``nim_evo.sweep``, the library of ``nim-evo sweep``) of the grid genome = table, rules,
+thresholds, each run one task. Per run: the champion's accuracy (share of the winning
+positions where it plays a winning move), its win rates against each opponent of the default
+panel (random, nimsum, minimax) as first and as second player (the exact win probabilities
+from the start that the run records in champion.json), and its evolving seconds. Targets
+(issue 4):
 
-- table: accuracy >= 99% in <= 60 s wall time per run;
+- table: accuracy >= 99% in <= 60 s per run;
 - rules and thresholds: >= 95% wins against random as first player from the start.
 
 Baseline in the same process: a plain GA, the table genome with operators blind to the
@@ -17,16 +18,16 @@ flag for it); its accuracy is printed beside the default's.
 
     python benchmarks/evolution.py            # the measurement (about 5-10 minutes)
     python benchmarks/evolution.py --quick    # a fast check: seed 0, 20 generations
+    python benchmarks/evolution.py --jobs 2   # two runs at once (the figures do not change)
 """
 
 import argparse
 import json
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+import nim_evo
 from nim_evo import Rules
 from nim_evo.evolution import loop as evolve
 from nim_evo.evolution.fitness import accuracy
@@ -45,16 +46,12 @@ def verdict(ok: bool) -> str:
     return "OK" if ok else "MISSED"
 
 
-def cli_run(kind: str, seed: int, generations: int, tmp: Path) -> tuple[dict, float]:
-    """One ``python -m nim_evo.run`` in a subprocess; its champion.json and wall seconds."""
-    out = tmp / f"{kind}-{seed}"
-    command = [sys.executable, "-m", "nim_evo.run", "--genome", kind, "--game", GAME,
-               "--generations", str(generations), "--seed", str(seed), "--out", str(out),
-               "--genomes-dir", str(tmp / "genomes"), "--quiet"]
-    began = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=tmp)
-    seconds = time.perf_counter() - began
-    return json.loads((out / "champion.json").read_text()), seconds
+def sweep(seeds, generations: int, jobs: int, tmp: Path) -> dict:
+    """Every kind on every seed, one sweep: ``(kind, seed) -> (champion.json, evolving seconds)``."""
+    result = nim_evo.sweep(seeds, {"genome": list(KINDS)}, rules=Rules.parse(GAME), generations=generations,
+                           out=tmp / "sweep", jobs=jobs, progress=False)
+    return {(row["genome"], row["seed"]): (json.loads((tmp / "sweep" / "runs" / row["run_id"] / "champion.json")
+                                                      .read_text()), row["seconds"]) for row in result.runs}
 
 
 def plain_ga(generations: int) -> tuple[float, float]:
@@ -73,23 +70,23 @@ def plain_ga(generations: int) -> tuple[float, float]:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="seed 0 only, 20 generations: checks the script")
+    parser.add_argument("--jobs", type=int, default=1, help="runs at once (default 1)")
     args = parser.parse_args()
     seeds, generations = ((0,), 20) if args.quick else (SEEDS, GENERATIONS)
     if args.quick:
         print(f"--quick: seed 0, {generations} generations; a check of the script, not the measurement")
 
-    results = {}
     with tempfile.TemporaryDirectory(prefix="nim_evo-bench-") as tmp:
-        for kind in KINDS:
-            print(f"\n{kind} genome on {GAME}, {generations} generations, default options "
-                  f"(win rates first/second from the start):")
-            for seed in seeds:
-                champion, seconds = cli_run(kind, seed, generations, Path(tmp))
-                results[kind, seed] = champion, seconds
-                rates = "  ".join(f"{name} {champion['win_rates'][name]['first']:.3f}/"
-                                  f"{champion['win_rates'][name]['second']:.3f}" for name in OPPONENTS)
-                print(f"  seed {seed}: accuracy {100 * champion['accuracy']:6.2f}%  {rates}  "
-                      f"wall {seconds:5.1f} s")
+        results = sweep(seeds, generations, args.jobs, Path(tmp))
+    for kind in KINDS:
+        print(f"\n{kind} genome on {GAME}, {generations} generations, default options "
+              f"(win rates first/second from the start):")
+        for seed in seeds:
+            champion, seconds = results[kind, seed]
+            rates = "  ".join(f"{name} {champion['win_rates'][name]['first']:.3f}/"
+                              f"{champion['win_rates'][name]['second']:.3f}" for name in OPPONENTS)
+            print(f"  seed {seed}: accuracy {100 * champion['accuracy']:6.2f}%  {rates}  "
+                  f"evolving {seconds:5.1f} s")
 
     print("\ntargets:")
     for seed in seeds:
