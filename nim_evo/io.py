@@ -391,3 +391,13 @@ def check_writable(directory) -> None:
         raise UserError(f"cannot create {directory}: {error.strerror or error}") from None
     if not directory.is_dir() or not os.access(directory, os.W_OK):
         raise UserError(f"cannot write to {directory}")
+
+
+def check_envelope(data, path, fmt: str, version: int, what: str) -> dict:
+    """``data``, a document read from ``path``, if it is a dict of format ``fmt`` and version
+    ``version``; else a one-line :class:`UserError` saying which (``what``: the kind of file)."""
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise UserError(f"{path} is not a nim_evo {what}")
+    if data.get("version") != version:
+        raise UserError(f"{path} has {what} version {data.get('version')!r}; this nim_evo reads version {version}")
+    return data

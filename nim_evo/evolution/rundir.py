@@ -19,7 +19,7 @@ from pathlib import Path
 from nim_evo.evolution.checkpoint import freeze, thaw
 from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State
 from nim_evo.genomes import GENOME_FORMAT, genome_document
-from nim_evo.io import (atomic_write_text, open_regular, read_arrays_document, read_json, uninterrupted,
+from nim_evo.io import (atomic_write_text, check_envelope, open_regular, read_arrays_document, read_json, uninterrupted,
                         write_arrays_document, write_json)
 from nim_evo.validation import MAX_GENERATIONS, KeywordError, UserError
 
@@ -169,13 +169,8 @@ class RunDir:
                 raise KeywordError(f"{self.path} was stopped before its first generation was saved; start it again "
                                    f"with [[force=True, out={str(self.path)!r}|--force --out {self.path}]]")
             raise UserError(f"{self.path} has no checkpoint to resume from")
-        data = read_arrays_document(self.checkpoint_path)
-        if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
-            raise UserError(f"{self.checkpoint_path} is not a nim_evo checkpoint")
-        if data.get("version") != CHECKPOINT_VERSION:
-            raise UserError(f"{self.checkpoint_path} has checkpoint version {data.get('version')!r}; "
-                             f"this nim_evo reads version {CHECKPOINT_VERSION}")
-        return data
+        return check_envelope(read_arrays_document(self.checkpoint_path), self.checkpoint_path, CHECKPOINT_FORMAT,
+                              CHECKPOINT_VERSION, "checkpoint")
 
     def _files(self) -> list[Path]:
         """The run's files, pictures (``python -m nim_evo.plot``) included."""

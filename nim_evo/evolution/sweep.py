@@ -28,7 +28,7 @@ from pathlib import Path
 
 from nim_evo.evolution import statistics
 from nim_evo.evolution.loop import Config
-from nim_evo.io import atomic_write_text, read_json, write_json
+from nim_evo.io import atomic_write_text, check_envelope, read_json, write_json
 from nim_evo.validation import UserError
 
 FORMAT, VERSION = "nim_evo-sweep", 1
@@ -124,12 +124,7 @@ class SweepFolder:
         that is no sweep."""
         if not self.record_path.is_file():
             raise UserError(f"{self.path} is not a sweep folder (it has no {RECORD})")
-        data = read_json(self.record_path)
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise UserError(f"{self.record_path} is not a nim_evo sweep record")
-        if data.get("version") != VERSION:
-            raise UserError(f"{self.record_path} is a sweep of version {data.get('version')!r}; this nim_evo reads "
-                            f"version {VERSION}")
+        data = check_envelope(read_json(self.record_path), self.record_path, FORMAT, VERSION, "sweep record")
         try:
             settings = [Setting({str(k): str(v) for k, v in s["label"].items()}, Config.from_json(s["config"]))
                         for s in data["settings"]]

@@ -167,10 +167,10 @@ def test_default_run_ids_never_collide(tmp_path, monkeypatch):
     for _ in range(2):
         assert main([*SMALL, "--generations", "1", "--quiet"]) == 0
     assert main([*SMALL, "--generations", "1", "--quiet", "--genome", "rules"]) == 0  # another kind: its own name
-    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["2-3-4-seed0-run2-table", "2-3-4-seed0-rules",
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["2-3-4-seed0-rules", "2-3-4-seed0-run2-table",
                                                                      "2-3-4-seed0-table"]
-    assert sorted(p.name for p in (tmp_path / "genomes").iterdir()) == ["2-3-4-seed0-run2-table.json",
-                                                                        "2-3-4-seed0-rules.json",
+    assert sorted(p.name for p in (tmp_path / "genomes").iterdir()) == ["2-3-4-seed0-rules.json",
+                                                                        "2-3-4-seed0-run2-table.json",
                                                                         "2-3-4-seed0-table.json"]
 
 

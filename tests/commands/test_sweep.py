@@ -131,3 +131,57 @@ def test_a_sweep_on_a_local_dask_cluster_gives_the_same_rows(done_when, tmp_path
     assert sweep_main([*DONE_WHEN, "--backend", "dask", "--jobs", "2", "--out", str(tmp_path / "dask"),
                        "--quiet"]) == 0
     assert _table(tmp_path / "dask" / "runs.csv") == _table(done_when / "runs.csv")
+
+
+KILLER = '''
+import os
+import signal
+from pathlib import Path
+
+
+class FirstPile:
+    """Takes one from the first pile that has any; made in a Dask worker the first time, it
+    kills that worker (SIGKILL) instead, once: a worker lost in the middle of a sweep."""
+
+    def __init__(self):
+        try:
+            from distributed import get_worker
+            get_worker()
+        except (ImportError, ValueError):
+            return  # not on a worker (the sweep's own checks): nothing to kill
+        marker = Path(os.environ["NIM_EVO_TEST_MARKER"])
+        if not marker.exists():
+            marker.write_text(str(os.getpid()))
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    def move(self, piles, rng):
+        pile = next(i for i, n in enumerate(piles) if n)
+        return pile, 1
+'''
+
+
+@pytest.mark.slow
+def test_a_worker_lost_mid_sweep_costs_only_time(tmp_path, monkeypatch):
+    """A Dask worker SIGKILLed as a run begins on it (where, fixed: the first time the sweep's
+    person's agent is made on a worker): Dask runs the task again on another worker, and the
+    sweep's rows are those of the sweep on the local pool."""
+    import logging
+
+    import distributed
+
+    (tmp_path / "killer.py").write_text(KILLER)
+    monkeypatch.setenv("NIM_EVO_TEST_MARKER", str(tmp_path / "killed"))
+    argv = ["--genome", "table", "--game", "3-4-5", "--opponents", f"{tmp_path / 'killer.py'}:FirstPile,nimsum",
+            "--seeds", "0-3", "--generations", "4", "--population", "10", "--offspring", "20", "--quiet"]
+    environ = dict(os.environ)
+    try:
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                      silence_logs=logging.ERROR) as running:
+            assert sweep_main([*argv, "--backend", "dask", "--scheduler", running.scheduler_address,
+                               "--out", str(tmp_path / "dask")]) == 0
+    finally:
+        os.environ.clear()
+        os.environ.update(environ)
+    assert (tmp_path / "killed").exists()  # the kill happened on a worker
+    assert sweep_main([*argv, "--out", str(tmp_path / "local")]) == 0
+    assert _table(tmp_path / "dask" / "runs.csv") == _table(tmp_path / "local" / "runs.csv")
