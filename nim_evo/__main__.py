@@ -1,6 +1,7 @@
 """``nim-evo`` (the console script) and ``python -m nim_evo``: one command, a subcommand per job.
 
     nim-evo run|learn|plot|play|arena|export|grade|sweep [OPTIONS]    the same as python -m nim_evo.<subcommand>
+                                                                      (sweep: python -m nim_evo.sweeps)
     nim-evo --version
 
 Before the subcommands, ``python -m nim_evo OPTIONS`` was ``run``; it still is, with a note,

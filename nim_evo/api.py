@@ -238,22 +238,24 @@ class Evolution:
     @classmethod
     def resume(cls, directory, generations: int | None = None, genomes_dir=None, force: bool = False,
                jobs: int = 1, command: str | None = None, quiet: bool = False,
-               given: dict | None = None, trusted=None, until: str | None = None) -> Evolution:
+               given: dict | None = None, trusted=None, until: str | None = None, export: bool = True) -> Evolution:
         """The run in ``directory`` at its last checkpoint, to go on to ``generations`` (and
         with ``until`` a new target, :data:`~nim_evo.evolution.target.NEVER` for none); its
         champion exported where it was before, or into ``genomes_dir`` if given; ``given``: the
         agent objects it was begun with, by their names; ``trusted``: the code opponents
         (``module:NAME``, ``file.py:NAME``) it plays, named again by the person (a run
-        directory is a file from anyone: what it names is never imported unasked)."""
+        directory is a file from anyone: what it names is never imported unasked); ``export``:
+        False for a run whose champion stays in its directory (a sweep's)."""
         run_dir = RunDir(directory)
         if run_dir.path.is_dir():
             run_dir.lock()
         try:  # a refused resume leaves the directory free (a notebook keeps the error, and with it the lock)
             config, state, extra = run_dir.load()
-            extra["export"] = str(resumed_export(extra.get("export"), genomes_dir, run_dir, config))
-            exported = Path(extra["export"])
-            check_writable(exported.parent)
-            if exported.exists() and not force and not exported_by(
+            extra["export"] = str(resumed_export(extra.get("export"), genomes_dir, run_dir, config)) if export else None
+            exported = Path(extra["export"]) if export else None
+            if exported is not None:
+                check_writable(exported.parent)
+            if exported is not None and exported.exists() and not force and not exported_by(
                     exported, {"format": GENOME_FORMAT, "run": run_dir.run_id, "run_config": config.to_json()}):
                 raise KeywordError(f"{exported} holds another run's genome; [[pass force=True|use --force]] to "
                                    "overwrite it, or another [[genomes_dir|--genomes-dir]]")
@@ -309,6 +311,31 @@ class Evolution:
         perfect = target.parse(self.config.until) in (("accuracy", 1.0), (target.CEILING, None))
         return not perfect or stages.beyond_its_boards(self.config, champion, self.config.family_pairs)
 
+    def _generations(self, progress: bool, on_generation) -> tuple[bool, bool]:
+        """The generations of :meth:`evolve`: ``(reached, stopped)``."""
+        config, state = self.config, self.state
+        with Progress(config.generations, state.generation, quiet=not progress) as bar:  # closed on an error too
+            bar.ceiling = stages.stage_ceiling(self.toolbox, state) if progress else None
+            bar.update(state.logbook[-1], config.opponents)
+            reached = self.reached()
+            stopped = False
+            while state.generation < config.generations and not reached and not stopped:
+                loop.step(state, config, self.toolbox)
+                if self.run_dir is not None:
+                    self.run_dir.save(state, config, self.extra)
+                if progress:
+                    bar.ceiling = stages.stage_ceiling(self.toolbox, state)
+                bar.update(state.logbook[-1], config.opponents)
+                reached = self.reached()
+                stopped = on_generation is not None and bool(on_generation(dict(state.logbook[-1])))
+        if reached and progress:
+            print(wrapped(f"stopped at generation {state.generation} of {config.generations}: the champion reached "
+                          f"{target.said(config.until)} (until {config.until})"), file=sys.stderr)
+        elif stopped and progress and state.generation < config.generations:
+            print(f"stopped at generation {state.generation} of {config.generations}: on_generation asked to",
+                  file=sys.stderr)
+        return reached, stopped
+
     def evolve(self, progress: bool = True, force: bool = False, on_generation=None) -> Run:
         """Evolve to the configured number of generations, or until the champion reaches the
         run's target (checkpointing each generation in a run directory), then write the run's
@@ -331,26 +358,12 @@ class Evolution:
                               "over multisets"), file=sys.stderr)
             if expected_time(config) and state.generation < config.generations:
                 print(f"  expect {expected_time(config)}", file=sys.stderr)
-        with Progress(config.generations, state.generation, quiet=not progress) as bar:  # closed on an error too
-            bar.ceiling = stages.stage_ceiling(self.toolbox, state) if progress else None
-            bar.update(state.logbook[-1], config.opponents)
-            reached = self.reached()
-            stopped = False
-            while state.generation < config.generations and not reached and not stopped:
-                loop.step(state, config, self.toolbox)
-                if self.run_dir is not None:
-                    self.run_dir.save(state, config, self.extra)
-                if progress:
-                    bar.ceiling = stages.stage_ceiling(self.toolbox, state)
-                bar.update(state.logbook[-1], config.opponents)
-                reached = self.reached()
-                stopped = on_generation is not None and bool(on_generation(dict(state.logbook[-1])))
-        if reached and progress:
-            print(wrapped(f"stopped at generation {state.generation} of {config.generations}: the champion reached "
-                          f"{target.said(config.until)} (until {config.until})"), file=sys.stderr)
-        elif stopped and progress and state.generation < config.generations:
-            print(f"stopped at generation {state.generation} of {config.generations}: on_generation asked to",
-                  file=sys.stderr)
+        try:
+            reached, stopped = self._generations(progress, on_generation)
+        except BaseException:  # an error, Ctrl-C, or on_generation raising: the directory is free again
+            if self.run_dir is not None:
+                self.run_dir.unlock()
+            raise
         run = Run(config, state, self.run_dir, toolbox=self.toolbox)
         if self.run_dir is None:
             return run

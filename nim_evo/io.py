@@ -401,3 +401,33 @@ def check_envelope(data, path, fmt: str, version: int, what: str) -> dict:
     if data.get("version") != version:
         raise UserError(f"{path} has {what} version {data.get('version')!r}; this nim_evo reads version {version}")
     return data
+
+
+def hold_folder(path):
+    """Hold the folder ``path`` for this process (an advisory ``flock`` on the folder itself: no
+    lock file to leave behind, released when the process ends however it ends): a finalizer
+    that lets it go, or None where there is no ``fcntl``. ``BlockingIOError`` if another
+    process holds it."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise
+    return _Release(fd)
+
+
+class _Release:
+    """Closes a folder's descriptor (releasing its lock) once, when called or collected."""
+
+    def __init__(self, fd: int):
+        import weakref
+
+        self._finalizer = weakref.finalize(self, os.close, fd)
+
+    def __call__(self) -> None:
+        self._finalizer()

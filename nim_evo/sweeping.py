@@ -15,8 +15,10 @@ their checkpoints, and the rows are those of a sweep never stopped (time columns
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +31,11 @@ from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
 from nim_evo.evolution.sweep import Setting, SweepFolder, Task, parse_seeds, plan, tables
 from nim_evo.genomes import get_kind, kind_names
-from nim_evo.validation import UserError, printable
+from nim_evo.validation import BOOL, JOBS, PATH, InstanceOf, Names, Options, UserError, check, printable
+
+# evolve's keywords a sweep's runs take (jobs, out and the rest are the sweep's own)
+EVOLVE_KEYWORDS = ("genome", "rules", "opponents", *(f.name for f in dataclasses.fields(loop.Config)
+                                                     if f.name not in ("genome", "rules", "opponents", "seed")))
 
 ROUNDED = 6
 
@@ -93,36 +99,56 @@ def _text(value) -> str:
     return str(value)
 
 
-def sweep(seeds, grid: dict | None = None, *, out=None, jobs: int = 1, backend: str = "local",
-          scheduler: str | None = None, resume: bool = False, progress: bool = True, **base) -> SweepResult:
+def sweep(seeds, grid: dict | None = None, *, out=None, jobs: int | None = None, backend: str = "local",
+          scheduler: str | None = None, resume: bool = False, progress: bool = True, code=None,
+          **base) -> SweepResult:
     """Run every setting of ``grid`` (a setting's name -> its values; a full product) with
     every seed of ``seeds`` (an iterable of ints, or text such as ``"0-29"``), each run a task
-    on ``jobs`` local workers or, with ``backend="dask"``, a Dask cluster; ``base``: every other
+    on ``jobs`` local workers (default 1) or, with ``backend="dask"``, a Dask cluster (its own
+    local one of ``jobs`` workers, default one per core, or ``scheduler``'s); ``base``: every other
     keyword of :func:`nim_evo.evolve` (``genome``, ``rules``, ``generations``, ``until``,
     ``population``, ...). Writes the sweep folder ``out`` (see
     :mod:`nim_evo.evolution.sweep`); ``resume=True`` continues the sweep there (its settings
-    are its own: give none). Returns the :class:`SweepResult`."""
-    if out is None:
-        raise UserError("a sweep needs out, the folder it writes (runs/sweep-<name>)")
-    folder = SweepFolder(out)
+    and seeds are its own: give ``seeds=None`` and no grid or settings). On a cluster of other
+    machines, ``out`` must be a folder every worker reaches at the same path (a shared file
+    system). ``code``: on ``resume``, the code opponents (``module:NAME``, ``file.py:NAME``) its
+    runs play, named again (a sweep folder never makes nim_evo run code unasked). Returns the
+    :class:`SweepResult`."""
+    check("out", out, [PATH])
+    check("jobs", jobs, [None, JOBS])
+    check("progress", progress, [BOOL])
+    check("resume", resume, [BOOL])
+    check("code", code, [None, Names()])
+    check("scheduler", scheduler, [None, InstanceOf(str, what="a scheduler's address")])
+    check("backend", backend, [Options(*cluster.BACKENDS)])
+    cluster.check_backend(backend, scheduler, jobs)
+    folder = SweepFolder(Path(out).absolute())
     if resume:
-        if grid or base:
-            raise UserError("resume continues a sweep as it was begun; give no grid or settings")
+        if seeds is not None or grid or base:
+            raise UserError("resume continues a sweep as it was begun: give seeds=None, and no grid or settings")
         settings, seed_list, _ = folder.load()
-    else:
-        seed_list = parse_seeds(seeds) if isinstance(seeds, str) else tuple(_seed(s) for s in seeds)
-        if not seed_list:
-            raise UserError("the sweep has no seeds")
-        settings, grid_text = settings_from(grid, **base)
-        check_settings(settings)
-        folder.begin(settings, seed_list, grid_text)
-    return run_sweep(folder, settings, seed_list, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
+        return run_sweep(folder, settings, seed_list, jobs=jobs, backend=backend, scheduler=scheduler,
+                         progress=progress, trusted=tuple(code or ()))
+    seed_list = parse_seeds(seeds) if isinstance(seeds, str) else _seeds(seeds)
+    unknown = sorted(set(base) - set(EVOLVE_KEYWORDS))
+    if unknown:
+        raise UserError(f"sweep() has no setting {unknown[0]!r}; its settings are {', '.join(sorted(EVOLVE_KEYWORDS))}")
+    settings, grid_text = settings_from(grid, **base)
+    return run_sweep(folder, settings, seed_list, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
+                     grid=grid_text)
 
 
-def _seed(value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise UserError(f"seeds are whole numbers >= 0, got {value!r}")
-    return int(value)
+def _seeds(values) -> tuple[int, ...]:
+    try:
+        seeds = tuple(values)
+    except TypeError:
+        raise UserError(f"seeds must be whole numbers (a range, a list) or text like 0-29, got {values!r}") from None
+    for value in seeds:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise UserError(f"seeds are whole numbers >= 0, got {value!r}")
+    if not seeds:
+        raise UserError("the sweep has no seeds")
+    return tuple(int(s) for s in seeds)
 
 
 def check_settings(settings: list[Setting]) -> None:
@@ -132,43 +158,87 @@ def check_settings(settings: list[Setting]) -> None:
         check_opponents(setting.config)
 
 
-def run_sweep(folder: SweepFolder, settings: list[Setting], seeds, jobs: int = 1, backend: str = "local",
-              scheduler: str | None = None, progress: bool = True, trusted=None) -> SweepResult:
-    """The sweep's runs not yet finished, as tasks; its tables rewritten as each one ends."""
-    tasks = plan(settings, seeds)
-    results = {t.index: done for t in tasks if (done := folder.done(t)) is not None}
-    left = [t for t in tasks if t.index not in results]
-    if progress:
-        kept = f", {len(results)} finished before" if results else ""
-        print(f"sweep {printable(folder.path)}: {len(tasks)} runs ({len(settings)} settings x {len(seeds)} seeds"
-              f"{kept}), {backend} workers", file=sys.stderr)
-    folder.write_tables(tasks, settings, results)
-    if left:
-        from joblib import Parallel, delayed
+def run_sweep(folder: SweepFolder, settings: list[Setting], seeds, jobs: int | None = 1, backend: str = "local",
+              scheduler: str | None = None, progress: bool = True, trusted=None, grid: dict | None = None) -> SweepResult:
+    """The sweep's runs not yet finished, as tasks; its tables rewritten as they end.
 
-        with cluster.evaluation_backend(backend, jobs if backend == "local" else jobs or None, scheduler) as workers:
-            calls = (delayed(run_task)(str(folder.path), task, trusted) for task in left)
-            for task, result in Parallel(n_jobs=workers, return_as="generator_unordered")(calls):
-                results[task.index] = result
-                folder.write_tables(tasks, settings, results)
+    Args:
+        grid: for a new sweep, its grid as text: everything is checked, and the cluster
+            reached, before its folder is written. ``None``: the sweep is begun already.
+        trusted: the code opponents (``module:NAME``) the person names again on a resumed
+            sweep (a sweep folder never makes nim_evo run code unasked); ``None`` for a new
+            sweep, whose own settings named them.
+    """
+    tasks = plan(settings, seeds)
+    if grid is not None:
+        check_settings(settings)
+        folder.check_free()
+    with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
+        if grid is not None:
+            folder.begin(settings, seeds, grid)
+        hold = folder.lock()
+        results = {t.index: done for t in tasks if (done := folder.done(t)) is not None}
+        if progress:
+            kept = f", {len(results)} finished before" if results else ""
+            print(f"sweep {printable(folder.path)}: {len(tasks)} runs ({len(settings)} settings x {len(seeds)} seeds"
+                  f"{kept}), {backend} workers", file=sys.stderr)
+        folder.write_tables(tasks, settings, results)
+        for attempt in range(1 + RETRIES):
+            left = [t for t in tasks if t.index not in results]
+            try:
+                _run(folder, tasks, left, settings, results, workers, trusted, progress)
+                break
+            except _lost_worker() as error:  # a local worker killed: its run starts again from its checkpoint
+                if attempt == RETRIES:
+                    raise UserError(f"a worker of the local pool was lost {RETRIES + 1} times ({type(error).__name__}); "
+                                    f"the finished runs are kept: continue with --resume {folder.path}") from None
                 if progress:
-                    print(_said(task, result, len(results), len(tasks)), file=sys.stderr)
+                    print(f"  a worker was lost ({type(error).__name__}): the unfinished runs go on", file=sys.stderr)
+        folder.write_tables(tasks, settings, results)
+        if hold is not None:
+            hold()
     _draw(folder, tasks, settings, results)
     return load_result(folder, tasks, settings, results)
 
 
+RETRIES = 2  # times a sweep on the local pool starts its unfinished runs again after a worker was lost
+TABLES_EVERY = 2.0  # seconds: the tables are rewritten as runs end, at most this often (and at the end)
+
+
+def _run(folder, tasks, left, settings, results, workers, trusted, progress) -> None:
+    from joblib import Parallel, delayed
+
+    if not left:
+        return
+    calls = (delayed(run_task)(str(folder.path), task, trusted) for task in left)
+    written = time.perf_counter()
+    for task, result in Parallel(n_jobs=workers, return_as="generator_unordered")(calls):
+        results[task.index] = result
+        if time.perf_counter() - written > TABLES_EVERY:
+            folder.write_tables(tasks, settings, results)
+            written = time.perf_counter()
+        if progress:
+            print(_said(task, result, len(results), len(tasks)), file=sys.stderr)
+
+
+def _lost_worker() -> tuple:
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    return (TerminatedWorkerError,)
+
+
 def run_task(folder: str, task: Task, trusted=None) -> tuple[Task, dict]:
     """Evolve (or resume) one run of the sweep in ``folder``, single-process; its row and curve,
-    also written beside it."""
+    also written beside it. ``trusted``: as :func:`run_sweep`'s."""
     sweep = SweepFolder(folder)
     run_dir = RunDir(sweep.run_dir(task))
     if run_dir.checkpoint_path.exists():
-        evolution = Evolution.resume(run_dir.path, jobs=1, quiet=True, trusted=trusted)
+        own = task.config.opponents if trusted is None else [spec for spec in trusted if spec in task.config.opponents]
+        evolution = Evolution.resume(run_dir.path, jobs=1, quiet=True, trusted=list(own), export=False)
     else:  # new, or begun and stopped before its first checkpoint (a folder of the sweep's own)
         evolution = Evolution.begin(task.config, out=run_dir.path, jobs=1, quiet=True, force=True)
     run = evolution.evolve(progress=False)
-    settings, _, _ = sweep.load()
-    row, curve = row_of(task, settings[task.setting].label, run, evolution.reached())
+    row, curve = row_of(task, task.label, run, evolution.reached())
     sweep.finish(task, row, curve)
     return task, {"row": row, "curve": curve}
 
@@ -192,7 +262,8 @@ def row_of(task: Task, label: dict, run, reached: bool) -> tuple[dict, list]:
 
 
 def load_result(folder: SweepFolder, tasks: list[Task], settings: list[Setting], results: dict) -> SweepResult:
-    return SweepResult(folder.path, *tables(tasks, settings, results), planned=len(tasks))
+    runs, curves, summary = tables(tasks, settings, results)
+    return SweepResult(folder.path, runs, curves, summary, planned=len(tasks))
 
 
 def _said(task: Task, result: dict, done: int, total: int) -> str:

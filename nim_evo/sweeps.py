@@ -29,6 +29,7 @@ if __name__ == "__main__":  # Ctrl-C during the imports below: one line
 
 import itertools
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -42,11 +43,13 @@ LISTS = ("families", "opponents", "train-boards")  # their values are lists: + j
 NOT_HERE = {"out": "--out names the sweep's folder here", "resume": "--resume names a sweep folder here",
             "genomes_dir": "a sweep exports no champions (each is in its run's folder)",
             "seed": "a sweep's seeds are --seeds", "plot": "a sweep draws sweep.png",
-            "backend": None, "scheduler": None, "jobs": None, "quiet": None, "force": "a sweep replaces nothing"}
+            "backend": None, "scheduler": None, "jobs": None, "quiet": None, "force": "a sweep replaces nothing",
+            "list_games": "nim-evo run --list-games lists them"}
 
 
 def build_parser() -> Parser:
-    p = Parser(prog=prog("sweep").replace("nim_evo.sweep", "nim_evo.sweeps"), description=__doc__.splitlines()[0], allow_abbrev=False,  # (--seed is run's)
+    p = Parser(prog=prog("sweep").replace("nim_evo.sweep", "nim_evo.sweeps"), allow_abbrev=False,  # (--seed is run's)
+               description="runs over seeds and a grid of settings, on the local pool or a Dask cluster",
                epilog="every flag of nim-evo run (nim-evo run --help) is the default of each run")
     p.add_argument("--seeds", help="the seeds: a range, a list or both, e.g. 0-29 or 0,3,5 or 0-4,10")
     p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
@@ -55,8 +58,8 @@ def build_parser() -> Parser:
                                   "genome and grid)")
     p.add_argument("--out", help="the sweep's folder instead of runs/sweep-<name>")
     p.add_argument("--resume", metavar="SWEEP_DIR", help="continue a sweep: finished runs kept, the others resumed")
-    p.add_argument("--jobs", type=int, default=1, help="runs at once on local workers (default 1), or Dask workers "
-                                                       "of a local cluster (default one per core)")
+    p.add_argument("--jobs", type=int, help="runs at once on local workers (default 1), or the Dask workers of a "
+                                            "local cluster (default one per core)")
     p.add_argument("--backend", choices=cluster.BACKENDS, default="local",
                    help=f"where the runs go: joblib's local process pool (default) or a Dask cluster "
                         f"(pip install '{cluster.EXTRA}')")
@@ -69,32 +72,43 @@ def build_parser() -> Parser:
 def main(argv) -> int:
     args, rest = build_parser().parse_known_args(argv)
     check_flags(args, {"jobs": [JOBS]})
-    if args.scheduler is not None and args.backend != "dask":
-        raise UsageError("--scheduler goes with --backend dask")
+    cluster.check_backend(args.backend, args.scheduler, args.jobs)
     if args.backend == "local":
+        args.jobs = args.jobs or 1
         cap_jobs(args)
     from nim_evo.evolution.sweep import SweepFolder, parse_seeds
-    from nim_evo.sweeping import check_settings, run_sweep
+    from nim_evo.sweeping import run_sweep
 
+    grid = None
     if args.resume:
         given = [flag for flag in ("seeds", "name", "out") if getattr(args, flag)] + (["grid"] if args.grid else [])
         trusted = _trusted(rest)
-        if given or (rest and trusted is None):
+        if given or trusted is None:
             raise UsageError(f"--resume continues a sweep as it was begun; drop {(['--' + g for g in given] + rest)[0]}")
-        folder = SweepFolder(args.resume)
+        folder = SweepFolder(Path(args.resume).absolute())
         settings, seeds, _ = folder.load()
     else:
         if args.seeds is None:
             raise UsageError("name the sweep's seeds: --seeds 0-29 (ranges and lists)")
         seeds = parse_seeds(args.seeds)
+        if args.name is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+=-]{0,80}", args.name):
+            raise UsageError(f"--name {printable(args.name)}: letters, digits and . _ + = - (a folder's name)")
         settings, grid = _settings(rest, args.grid)
-        folder = SweepFolder(Path(args.out) if args.out else Path("runs") / f"sweep-{args.name or _name(settings)}")
-        check_folder(folder.path, "--out names the sweep's folder", itself=True)
-        check_settings(settings)  # everything a run would refuse, before anything is written
-        folder.begin(settings, seeds, grid)
-        trusted = None
-    result = run_sweep(folder, settings, seeds, jobs=args.jobs if args.backend == "local" else (args.jobs or None),
-                       backend=args.backend, scheduler=args.scheduler, progress=not args.quiet, trusted=trusted)
+        where = Path(args.out) if args.out else Path("runs") / f"sweep-{args.name or _name(settings)}"
+        check_folder(where, "--out names the sweep's folder" if args.out else
+                     "sweep writes its folder in the folder runs (or name one with --out)", itself=True)
+        folder = SweepFolder(where.absolute())
+        trusted = None  # the code among its opponents is the person's own, named just now
+    try:
+        result = run_sweep(folder, settings, seeds, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
+                           progress=not args.quiet, trusted=trusted, grid=grid)
+    except cluster.ClusterError as error:
+        raise UserError(f"{error}; the finished runs are kept: continue with {_resume(folder)}") from None
+    except KeyboardInterrupt:
+        if folder.record_path.exists():
+            print(f"\nnim_evo: interrupted; continue with {printable(_resume(folder))}", file=sys.stderr)
+            return 130
+        raise
     if not args.quiet:
         from nim_evo.console.sweep import format_summary
 
@@ -104,8 +118,13 @@ def main(argv) -> int:
     return 0
 
 
+def _resume(folder) -> str:
+    return f"nim-evo sweep --resume {shlex.quote(str(folder.path))}"
+
+
 def _trusted(rest: list) -> list | None:
-    """``--opponents A,B`` given again on ``--resume``: the code among a sweep's opponents, let run."""
+    """``--opponents A,B`` given again on ``--resume``: the code among a sweep's opponents, let
+    run; ``[]`` for nothing given, ``None`` for any other flag."""
     if len(rest) == 2 and rest[0] == "--opponents":
         return rest[1].split(",")
     return None if rest else []
@@ -120,7 +139,8 @@ def _settings(rest: list, grid_flags: list) -> tuple[list, dict]:
     parser = runflags.build_parser()
     base = parser.parse_args(rest)
     for name, why in NOT_HERE.items():
-        if getattr(base, name, None) not in (None, False, "local"):
+        value = getattr(base, name, None)
+        if value is not None and value is not False and not (name == "backend" and value == "local"):
             raise UsageError(f"--{name.replace('_', '-')} is not a run flag in a sweep" + (f": {why}" if why else ""))
     grid = {}
     for text in grid_flags:

@@ -91,6 +91,11 @@ def tournament(**kwargs):
     return nim_evo.tournament(**{"rules": TINY, "player": "nimsum", "opponents": ["random"], "games": 10, **kwargs})
 
 
+def sweep(**kwargs):
+    return nim_evo.sweep(**{"seeds": [0], "rules": TINY, "generations": 1, "out": RUN["fresh"](), "progress": False,
+                            **kwargs})
+
+
 def grade(**kwargs):
     return nim_evo.grade_player(**{"player": "random", "rules": TINY, "positions": 20, "games": 2, **kwargs})
 
@@ -177,6 +182,15 @@ TABLE: list[Case] = [
     # -- tournaments and batched games --------------------------------------------------------
     *cases("evolve", "on_generation", [5, "print"], lambda v: evolve(on_generation=v)),
     *cases("resume", "on_generation", [5, "print"], lambda v: resume(on_generation=v)),
+    *cases("sweep", "seeds", [5, [-1], [1, 1], [], "3-1", ["a"]], lambda v: sweep(seeds=v)),
+    *cases("sweep", "grid", [{"colour": [1]}, {"population": 20}, {"population": []}], lambda v: sweep(grid=v)),
+    *cases("sweep", "out", NOT_A_PATH, lambda v: sweep(out=v)),
+    *cases("sweep", "jobs", [0, "2", 1.5], lambda v: sweep(jobs=v)),
+    *cases("sweep", "backend", ["nope", 5], lambda v: sweep(backend=v)),
+    *cases("sweep", "scheduler", [5, "tcp://127.0.0.1:1"], lambda v: sweep(scheduler=v)),
+    *cases("sweep", "resume", NOT_A_BOOL, lambda v: sweep(resume=v)),
+    *cases("sweep", "progress", NOT_A_BOOL, lambda v: sweep(progress=v)),
+    *cases("sweep", "code", [5, "a:B"], lambda v: sweep(code=v)),
     *cases("grade_player", "player", NOT_AN_AGENT + [{"a": 1}], lambda v: grade(player=v)),
     *cases("grade_player", "player", ["nosuch"], lambda v: grade(player=v), says=UNKNOWN_AGENT),
     *cases("grade_player", "rules", NOT_RULES + ["2-3"], lambda v: grade(rules=v)),

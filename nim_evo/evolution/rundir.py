@@ -13,13 +13,12 @@ from __future__ import annotations
 import csv
 import io
 import os
-import weakref
 from pathlib import Path
 
 from nim_evo.evolution.checkpoint import freeze, thaw
 from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State
 from nim_evo.genomes import GENOME_FORMAT, genome_document
-from nim_evo.io import (atomic_write_text, check_envelope, open_regular, read_arrays_document, read_json, uninterrupted,
+from nim_evo.io import (atomic_write_text, check_envelope, hold_folder, open_regular, read_arrays_document, read_json, uninterrupted,
                         write_arrays_document, write_json)
 from nim_evo.validation import MAX_GENERATIONS, KeywordError, UserError
 
@@ -45,22 +44,14 @@ class RunDir:
     def lock(self) -> None:
         """Hold the directory for this process until :meth:`unlock` (or its end, however it
         ends): a second run on the same directory (``--out`` or ``--resume``) is refused in
-        one line instead of both writing it. (An advisory ``flock`` on the directory itself:
-        no lock file to leave behind. Where there is no ``fcntl``, nothing is locked.)"""
-        try:
-            import fcntl
-        except ImportError:
-            return
+        one line instead of both writing it (:func:`nim_evo.io.hold_folder`)."""
         if getattr(self, "_lock", None) is not None:
             return
-        fd = os.open(self.path, os.O_RDONLY)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            self._lock = hold_folder(self.path)
         except BlockingIOError:
-            os.close(fd)
             raise KeywordError(f"{self.path} is being written by another run (a run or [[resume|--resume]] still "
                                "going); wait for it to end, or use another [[out|--out]]") from None
-        self._lock = weakref.finalize(self, os.close, fd)  # closing the descriptor releases the lock
 
     def unlock(self) -> None:
         if getattr(self, "_lock", None) is not None:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from nim_evo.evolution import statistics
 from nim_evo.evolution.loop import Config
-from nim_evo.io import atomic_write_text, check_envelope, read_json, write_json
+from nim_evo.io import atomic_write_text, check_envelope, hold_folder, read_json, write_json
 from nim_evo.validation import UserError
 
 FORMAT, VERSION = "nim_evo-sweep", 1
@@ -48,29 +48,41 @@ class Setting:
 
 @dataclass(frozen=True)
 class Task:
-    """One run of the sweep."""
+    """One run of the sweep (all a worker needs: it reads nothing of the sweep but its run's folder)."""
 
     index: int
     setting: int
     seed: int
     run_id: str
     config: Config
+    label: dict
+
+
+RESULTS = ("run_id", "seed", "success", "generation", "evaluations", "seconds", "fitness", "accuracy")
+
+
+def column(key: str) -> str:
+    """A grid setting's column: its name, or ``<name> setting`` where a result column has it
+    (``--grid fitness=exact,sampled`` against the run's final ``fitness``)."""
+    return f"{key} setting" if key in RESULTS or key.startswith("heldout ") else key
 
 
 def parse_seeds(text: str) -> tuple[int, ...]:
     """``0-29``, ``0,3,5`` or ``0-4,10``: the seeds, in order, each once; a one-line error
     for anything else or for none."""
     seeds: list[int] = []
+    seen: set[int] = set()
     for part in str(text).split(","):
         match = re.fullmatch(r"\s*(\d{1,9})\s*(?:-\s*(\d{1,9})\s*)?", part)
         if match is None:
             raise UserError(f"seeds are whole numbers and ranges like 0-29 or 0,3,5, got {text!r}")
         low, high = int(match[1]), int(match[2] or match[1])
         if high < low:
-            raise UserError(f"the seed range {part.strip()} is empty")
+            raise UserError(f"the seeds {part.strip()} are an empty range")
         if len(seeds) + high - low + 1 > MAX_SEEDS:
             raise UserError(f"a sweep takes at most {MAX_SEEDS:,} seeds")
-        seeds += [s for s in range(low, high + 1) if s not in seeds]
+        seeds += [s for s in range(low, high + 1) if s not in seen]
+        seen.update(range(low, high + 1))
     return tuple(seeds)
 
 
@@ -78,10 +90,13 @@ def plan(settings: list[Setting], seeds) -> list[Task]:
     """Every setting times every seed, setting by setting."""
     if len(settings) * len(seeds) > MAX_RUNS:
         raise UserError(f"the sweep has {len(settings) * len(seeds):,} runs; at most {MAX_RUNS:,}")
+    if len(set(seeds)) != len(seeds):
+        raise UserError("seeds must differ: the sweep names a seed twice")
     tasks = []
     for s, setting in enumerate(settings):
         for seed in seeds:
-            tasks.append(Task(len(tasks), s, seed, run_id(s, setting.label, seed), _seeded(setting.config, seed)))
+            tasks.append(Task(len(tasks), s, seed, run_id(s, setting.label, seed), _seeded(setting.config, seed),
+                              {column(key): value for key, value in setting.label.items()}))
     return tasks
 
 
@@ -108,16 +123,29 @@ class SweepFolder:
     def run_dir(self, task: Task) -> Path:
         return self.runs / task.run_id
 
-    def begin(self, settings: list[Setting], seeds, grid: dict) -> None:
-        """Write ``sweep.json``: refused where the folder holds anything (a sweep goes on with
-        ``--resume``; nothing of a person's is replaced)."""
+    def check_free(self) -> None:
+        """Refuse, in one line, a folder that holds anything (a sweep goes on with ``--resume``;
+        nothing of a person's is replaced)."""
         if self.path.exists() and (not self.path.is_dir() or any(self.path.iterdir())):
-            what = "a sweep: continue it with --resume" if self.record_path.exists() else "files"
+            what = ("a sweep: continue it with --resume, or give the new one another --name or --out"
+                    if self.record_path.exists() else "files")
             raise UserError(f"{self.path} holds {what}; a new sweep needs an empty or new folder")
-        self.runs.mkdir(parents=True, exist_ok=True)
+
+    def begin(self, settings: list[Setting], seeds, grid: dict) -> None:
+        """Write ``sweep.json`` (first: a folder holding it is a sweep), then its ``runs``."""
+        self.check_free()
+        self.path.mkdir(parents=True, exist_ok=True)
         write_json(self.record_path, {"format": FORMAT, "version": VERSION, "grid": grid, "seeds": list(seeds),
                                       "settings": [{"label": s.label, "config": s.config.to_json()}
                                                    for s in settings]})
+        self.runs.mkdir(exist_ok=True)
+
+    def lock(self):
+        """Hold the folder for this process: a second sweep on it is refused in one line."""
+        try:
+            return hold_folder(self.path)
+        except BlockingIOError:
+            raise UserError(f"{self.path} is being swept by another process; wait for it to end") from None
 
     def load(self) -> tuple[list[Setting], tuple[int, ...], dict]:
         """The settings, seeds and grid of the sweep begun here; a one-line error for a folder
@@ -149,7 +177,7 @@ class SweepFolder:
 
     def write_tables(self, tasks: list[Task], settings: list[Setting], results: dict) -> list[Path]:
         """``runs.csv``, ``curves.csv`` and ``summary.csv`` (:func:`tables`), written atomically."""
-        keys = list(settings[0].label) if settings else []
+        keys = [column(key) for key in settings[0].label] if settings else []
         written = []
         for name, table in zip(("runs.csv", "curves.csv", "summary.csv"), tables(tasks, settings, results)):
             atomic_write_text(self.path / name, to_csv(table, first=["run_id", "seed", *keys] if name != "summary.csv"
@@ -162,9 +190,9 @@ def tables(tasks: list[Task], settings: list[Setting], results: dict) -> tuple[l
     """The rows of ``runs.csv``, ``curves.csv`` and ``summary.csv`` from the finished runs'
     results (by task index), in the plan's order."""
     rows = [results[t.index]["row"] for t in tasks if t.index in results]
-    curves = [{"run_id": t.run_id, "seed": t.seed, **settings[t.setting].label, **point}
+    curves = [{"run_id": t.run_id, "seed": t.seed, **t.label, **point}
               for t in tasks if t.index in results for point in results[t.index]["curve"]]
-    summary = [summarize(setting.label, [results[t.index] for t in tasks if t.setting == s and t.index in results],
+    summary = [summarize({column(key): value for key, value in setting.label.items()}, [results[t.index] for t in tasks if t.setting == s and t.index in results],
                          sum(t.setting == s for t in tasks)) for s, setting in enumerate(settings)]
     return rows, curves, summary
 

@@ -10,6 +10,8 @@ cumulative evaluations at each generation.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
@@ -22,11 +24,19 @@ STYLES = ("-", "--", ":", "-.")
 
 
 def groups_of(histories, labels: list[str]) -> dict[str, list]:
-    """Runs by their label without the seed: the settings whose runs a band summarises."""
-    grouped: dict[str, list] = {}
+    """Runs by their whole configuration but the seed (generations and target included): the
+    settings whose runs a band summarises, each named by its first run's label without the seed."""
+    keys, grouped, first = {}, {}, {}
     for history, label in zip(histories, labels):
-        key = ", ".join(part for part in label.split(", ") if not part.startswith("seed "))
-        grouped.setdefault(key, []).append(history)
+        config = {k: v for k, v in history.config.items() if k != "seed"}
+        key = json.dumps(config, sort_keys=True)
+        if key not in keys:
+            name = ", ".join(p for p in label.split(", ") if not p.startswith("seed "))
+            if name in first:  # the label does not tell them apart: say where they differ
+                name += ", " + ", ".join(f"{k} {v}" for k, v in config.items() if first[name].get(k) != v)
+            keys[key] = name
+            first.setdefault(name, config)
+        grouped.setdefault(keys[key], []).append(history)
     return grouped
 
 

@@ -64,7 +64,7 @@ def test_the_rows_do_not_depend_on_the_workers(done_when, tmp_path):
         assert _table(tmp_path / "one" / name) == _table(done_when / name)
 
 
-def test_a_sweep_killed_mid_run_resumes_to_the_same_rows(tmp_path):
+def test_a_sweep_killed_mid_run_resumes_to_the_same_rows(tmp_path, monkeypatch):
     """SIGKILL while a run is under way (after its checkpoints began): --resume keeps the
     finished runs, resumes the unfinished one from its checkpoint, and writes the rows of a
     sweep never stopped."""
@@ -83,9 +83,12 @@ def test_a_sweep_killed_mid_run_resumes_to_the_same_rows(tmp_path):
         time.sleep(0.02)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    before = len(list((killed / "runs").glob("*/sweep-row.json")))
-    assert 1 <= before < 4
+    runs = list((killed / "runs").iterdir())
+    unfinished = [run for run in runs if (run / "checkpoint.npz").exists() and not (run / "sweep-row.json").exists()]
+    assert 1 <= sum((run / "sweep-row.json").exists() for run in runs) < 4 and unfinished  # one to resume
+    monkeypatch.chdir(tmp_path)
     assert sweep_main(["--resume", str(killed), "--quiet"]) == 0
+    assert not (tmp_path / "genomes").exists()  # a sweep's champions stay in their runs' folders
     for name in ("runs.csv", "curves.csv", "summary.csv"):
         assert _table(killed / name) == _table(tmp_path / "whole" / name)
 
@@ -104,12 +107,16 @@ def test_the_library_sweep_is_the_command_s_and_resumes(tmp_path):
 @pytest.mark.parametrize("argv, message", [
     (["--seeds", "0-2", "--grid", "colour=1,2"], "--grid colour=1,2: KEY=V1,V2,... with KEY one of"),
     (["--seeds", "0-2", "--grid", "population=20,1"], r"--grid population=1: .*--population"),
-    (["--seeds", "3-1"], "the seed range 3-1 is empty"),
+    (["--seeds", "3-1"], "the seeds 3-1 are an empty range"),
     (["--grid", "population=20"], "name the sweep's seeds"),
     (["--seeds", "0", "--out", "x", "--seed", "2"], "--seed is not a run flag in a sweep: a sweep's seeds are --seeds"),
     (["--seeds", "0", "--grid", "population=20,20"], "empty or repeated value"),
     (["--resume", "nosuch"], "nosuch is not a sweep folder"),
     (["--resume", "folder", "--population", "3"], "--resume continues a sweep as it was begun; drop --population"),
+    (["--seeds", "0", "--seed", "0"], "--seed is not a run flag in a sweep"),
+    (["--seeds", "0-99999", "--grid", "population=10,20"], "the sweep has 200,000 runs; at most 100,000"),
+    (["--seeds", "0", "--name", "a/b"], "--name a/b: letters, digits"),
+    (["--seeds", "0", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"], "scheduler|127.0.0.1:9"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(argv, message, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
@@ -119,6 +126,46 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(argv, message, tmp_path
     assert len(err) == 1 and err[0].startswith("nim_evo: error: ")
     assert pytest.importorskip("re").search(message, err[0]), err[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"] and not any((tmp_path / "folder").iterdir())
+
+
+def test_a_grid_of_a_setting_named_as_a_result_column_keeps_both(tmp_path):
+    """--grid fitness=exact,sampled: the setting's column is 'fitness setting', the run's final
+    fitness stays 'fitness'."""
+    assert sweep_main(["--genome", "table", "--game", "3-4", "--seeds", "0", "--grid", "fitness=exact,sampled",
+                       "--games", "20", "--generations", "2", "--out", str(tmp_path / "f"), "--quiet"]) == 0
+    runs = _table(tmp_path / "f" / "runs.csv")
+    assert [r["fitness setting"] for r in runs] == ["exact", "sampled"] and all(float(r["fitness"]) > 0 for r in runs)
+    assert [r["fitness setting"] for r in _table(tmp_path / "f" / "summary.csv")] == ["exact", "sampled"]
+
+
+def test_the_library_refuses_what_a_sweep_cannot_run(tmp_path):
+    rules = nim_evo.Rules((3, 4))
+    for seeds, settings, message in (([1, 1], {}, "names a seed twice"), (5, {}, "seeds must be whole numbers"),
+                                     ([0], {"populaton": 20}, "no setting 'populaton'"),
+                                     ([-1], {}, "seeds are whole numbers >= 0")):
+        with pytest.raises(nim_evo.UserError, match=message):
+            nim_evo.sweep(seeds, rules=rules, generations=2, out=tmp_path / "x", progress=False, **settings)
+        assert not (tmp_path / "x").exists()
+    nim_evo.sweep([0], rules=rules, generations=2, out=tmp_path / "y", progress=False)
+    with pytest.raises(nim_evo.UserError, match="give seeds=None"):
+        nim_evo.sweep([0], out=tmp_path / "y", resume=True, progress=False)
+
+
+def test_code_opponents_are_trusted_as_begun_and_named_again_on_resume(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.py").write_text("class FirstPile:\n    def move(self, piles, rng):\n"
+                                      "        return next(i for i, n in enumerate(piles) if n), 1\n")
+    spec = f"{tmp_path / 'mine.py'}:FirstPile"
+    result = nim_evo.sweep([0, 1], rules=nim_evo.Rules((3, 4)), generations=3, opponents=[spec, "nimsum"],
+                           out=tmp_path / "c", progress=False)
+    row = tmp_path / "c" / "runs" / result.runs[0]["run_id"] / "sweep-row.json"
+    row.unlink()  # as if killed after its last checkpoint: it is resumed
+    with pytest.raises(nim_evo.UserError, match="the run plays code"):
+        nim_evo.sweep(None, out=tmp_path / "c", resume=True, progress=False)
+    again = nim_evo.sweep(None, out=tmp_path / "c", resume=True, progress=False, code=[spec])
+    assert [r["fitness"] for r in again.runs] == [r["fitness"] for r in result.runs] and row.exists()
+    row.unlink()
+    assert sweep_main(["--resume", str(tmp_path / "c"), "--opponents", f"{spec},nimsum", "--quiet"]) == 0
 
 
 def test_a_folder_that_holds_a_sweep_is_not_begun_again(done_when, capsys):
@@ -138,18 +185,17 @@ import os
 import signal
 from pathlib import Path
 
+MAIN, MARKER = {main}, {marker!r}  # the test's process, and the file that says the kill happened
+
 
 class FirstPile:
     """Takes one from the first pile that has any; made in a Dask worker the first time, it
     kills that worker (SIGKILL) instead, once: a worker lost in the middle of a sweep."""
 
     def __init__(self):
-        try:
-            from distributed import get_worker
-            get_worker()
-        except (ImportError, ValueError):
+        if os.getpid() == MAIN:
             return  # not on a worker (the sweep's own checks): nothing to kill
-        marker = Path(os.environ["NIM_EVO_TEST_MARKER"])
+        marker = Path(MARKER)
         if not marker.exists():
             marker.write_text(str(os.getpid()))
             os.kill(os.getpid(), signal.SIGKILL)
@@ -169,8 +215,7 @@ def test_a_worker_lost_mid_sweep_costs_only_time(tmp_path, monkeypatch):
 
     import distributed
 
-    (tmp_path / "killer.py").write_text(KILLER)
-    monkeypatch.setenv("NIM_EVO_TEST_MARKER", str(tmp_path / "killed"))
+    (tmp_path / "killer.py").write_text(KILLER.format(main=os.getpid(), marker=str(tmp_path / "killed")))
     argv = ["--genome", "table", "--game", "3-4-5", "--opponents", f"{tmp_path / 'killer.py'}:FirstPile,nimsum",
             "--seeds", "0-3", "--generations", "4", "--population", "10", "--offspring", "20", "--quiet"]
     environ = dict(os.environ)
@@ -185,3 +230,15 @@ def test_a_worker_lost_mid_sweep_costs_only_time(tmp_path, monkeypatch):
     assert (tmp_path / "killed").exists()  # the kill happened on a worker
     assert sweep_main([*argv, "--out", str(tmp_path / "local")]) == 0
     assert _table(tmp_path / "dask" / "runs.csv") == _table(tmp_path / "local" / "runs.csv")
+
+
+def test_a_worker_of_the_local_pool_lost_mid_sweep_costs_only_time(tmp_path, monkeypatch, capsys):
+    """The same kill on joblib's local pool (--jobs 2): the sweep starts the unfinished runs
+    again, says so, and writes the rows of the sweep run in this process (--jobs 1)."""
+    (tmp_path / "killer.py").write_text(KILLER.format(main=os.getpid(), marker=str(tmp_path / "killed")))
+    argv = ["--genome", "table", "--game", "3-4-5", "--opponents", f"{tmp_path / 'killer.py'}:FirstPile,nimsum",
+            "--seeds", "0-3", "--generations", "4", "--population", "10", "--offspring", "20"]
+    assert sweep_main([*argv, "--jobs", "2", "--out", str(tmp_path / "pool")]) == 0
+    assert (tmp_path / "killed").exists() and "a worker was lost" in capsys.readouterr().err
+    assert sweep_main([*argv, "--jobs", "1", "--out", str(tmp_path / "here"), "--quiet"]) == 0
+    assert _table(tmp_path / "pool" / "runs.csv") == _table(tmp_path / "here" / "runs.csv")
