@@ -156,9 +156,13 @@ class SweepFolder:
         try:
             settings = [Setting({str(k): str(v) for k, v in s["label"].items()}, Config.from_json(s["config"]))
                         for s in data["settings"]]
-            seeds = tuple(int(seed) for seed in data["seeds"])
+            seeds = tuple(data["seeds"])
+            if not all(isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed for seed in seeds):
+                raise TypeError("seeds")
             grid = {str(k): [str(v) for v in values] for k, values in data["grid"].items()}
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
+        except UserError as error:  # a setting's configuration, refused: said as Config says it
+            raise UserError(f"{self.record_path}: {error}") from None
+        except (KeyError, TypeError, AttributeError) as error:
             raise UserError(f"{self.record_path} does not read as a sweep ({type(error).__name__})") from None
         return settings, seeds, grid
 

@@ -242,3 +242,23 @@ def test_a_worker_of_the_local_pool_lost_mid_sweep_costs_only_time(tmp_path, mon
     assert (tmp_path / "killed").exists() and "a worker was lost" in capsys.readouterr().err
     assert sweep_main([*argv, "--jobs", "1", "--out", str(tmp_path / "here"), "--quiet"]) == 0
     assert _table(tmp_path / "pool" / "runs.csv") == _table(tmp_path / "here" / "runs.csv")
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(seeds=["x"]), "does not read as a sweep"),
+    (lambda d: d["settings"][0]["config"].update(population=-3), "sweep.json: population must be"),
+    (lambda d: d.update(format="other"), "is not a nim_evo sweep record"),
+    (lambda d: d.update(version=99), "has sweep record version 99"),
+    (lambda d: d.pop("settings"), "does not read as a sweep"),
+])
+def test_a_sweep_record_that_does_not_read_is_one_line(change, message, done_when, tmp_path, capsys):
+    import json
+
+    data = json.loads((done_when / "sweep.json").read_text())
+    change(data)
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "sweep.json").write_text(json.dumps(data))
+    assert sweep_main(["--resume", str(tmp_path / "bad")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+    assert sorted(p.name for p in (tmp_path / "bad").iterdir()) == ["sweep.json"]
