@@ -409,17 +409,7 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
     """
     validate(ARGUMENTS, {"out": out, "export": export, "force": force, "progress": progress, "scheduler": scheduler,
                          "on_generation": on_generation})
-    fields = {f.name for f in dataclasses.fields(loop.Config)} - {"genome", "rules", "generations", "seed", "opponents"}
-    unknown = sorted(set(settings) - fields)
-    if unknown:
-        raise UserError(f"evolve() has no setting {unknown[0]!r}; its settings are {', '.join(sorted(fields))}")
-    if genome in kind_names():  # the kind's own settings where not given (an unknown kind: Config says so)
-        settings = {**get_kind(genome).defaults, **settings}
-    given = {}
-    if opponents is not None:
-        settings["opponents"], given = named_opponents(opponents)
-    config = loop.Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules,
-                         generations=generations, seed=seed, **settings)
+    config, given = config_from(genome, rules, opponents, generations=generations, seed=seed, **settings)
     jobs = _check_jobs(jobs, backend, scheduler)
     if export is not None and out is None:
         raise UserError("export goes with out (a run directory); or call export() on the run returned")
@@ -427,6 +417,24 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
         evolution = Evolution.begin(config, out=out, export=export, force=force, jobs=workers, quiet=not progress,
                                     given=given)
         return evolution.evolve(progress=progress, force=force, on_generation=on_generation)
+
+
+def config_from(genome: str = "table", rules: Rules | None = None, opponents=None, who: str = "evolve()",
+                **settings) -> tuple:
+    """``(config, given)``: the run :func:`evolve`'s keywords describe (the kind's own settings
+    where not given; piles 1-3-5-7-9 by default), and the opponents given as agent objects, by
+    their names; one line for a keyword that is no setting."""
+    fields = {f.name for f in dataclasses.fields(loop.Config)} - {"genome", "rules", "generations", "seed", "opponents"}
+    unknown = sorted(set(settings) - fields - {"generations", "seed"})
+    if unknown:
+        raise UserError(f"{who} has no setting {unknown[0]!r}; its settings are {', '.join(sorted(fields))}")
+    if genome in kind_names():  # the kind's own settings where not given (an unknown kind: Config says so)
+        settings = {**get_kind(genome).defaults, **settings}
+    given = {}
+    if opponents is not None:
+        settings["opponents"], given = named_opponents(opponents)
+    config = loop.Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules, **settings)
+    return config, given
 
 
 def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_dir=None, force: bool = False,

@@ -15,7 +15,6 @@ their checkpoints, and the rows are those of a sweep never stopped (time columns
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import sys
 import time
@@ -24,18 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-from nim_evo.api import Evolution, check_opponents, named_opponents
+from nim_evo.api import Evolution, check_opponents, config_from
 from nim_evo.engine.rules import Rules
 from nim_evo.evolution import cluster, loop
 from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
 from nim_evo.evolution.sweep import Setting, SweepFolder, Task, parse_seeds, plan, tables
-from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import BOOL, JOBS, PATH, InstanceOf, Names, Options, UserError, check, printable
 
-# evolve's keywords a sweep's runs take (jobs, out and the rest are the sweep's own)
-EVOLVE_KEYWORDS = ("genome", "rules", "opponents", *(f.name for f in dataclasses.fields(loop.Config)
-                                                     if f.name not in ("genome", "rules", "opponents", "seed")))
 
 ROUNDED = 6
 
@@ -77,18 +72,13 @@ def settings_from(grid: dict | None, **base) -> tuple[list[Setting], dict]:
 
 
 def config_of(genome: str = "table", rules: Rules | None = None, opponents=None, **settings) -> loop.Config:
-    """A run's configuration from :func:`nim_evo.evolve`'s keywords (the kind's own defaults
-    where not given); its seed is each task's."""
-    if genome in kind_names():
-        settings = {**get_kind(genome).defaults, **settings}
-    if opponents is not None:
-        names, given = named_opponents(opponents)
-        if given:
-            raise UserError("a sweep's opponents are names or specs (its runs go to other processes): "
-                            f"{', '.join(given)} is an agent object")
-        settings["opponents"] = names
-    return loop.Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules,
-                       **{"seed": 0, **settings})
+    """A run's configuration from :func:`nim_evo.evolve`'s keywords (:func:`nim_evo.api.config_from`);
+    its seed is each task's."""
+    config, given = config_from(genome, rules, opponents, who="sweep()", **{"seed": 0, **settings})
+    if given:
+        raise UserError("a sweep's opponents are names or specs (its runs go to other processes): "
+                        f"{', '.join(given)} is an agent object")
+    return config
 
 
 def _text(value) -> str:
@@ -130,9 +120,6 @@ def sweep(seeds, grid: dict | None = None, *, out=None, jobs: int | None = None,
         return run_sweep(folder, settings, seed_list, jobs=jobs, backend=backend, scheduler=scheduler,
                          progress=progress, trusted=tuple(code or ()))
     seed_list = parse_seeds(seeds) if isinstance(seeds, str) else _seeds(seeds)
-    unknown = sorted(set(base) - set(EVOLVE_KEYWORDS))
-    if unknown:
-        raise UserError(f"sweep() has no setting {unknown[0]!r}; its settings are {', '.join(sorted(EVOLVE_KEYWORDS))}")
     settings, grid_text = settings_from(grid, **base)
     return run_sweep(folder, settings, seed_list, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
                      grid=grid_text)
