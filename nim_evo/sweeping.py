@@ -29,7 +29,8 @@ from nim_evo.evolution import cluster, loop
 from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
 from nim_evo.evolution.sweep import Setting, SweepFolder, Task, parse_seeds, plan, tables
-from nim_evo.validation import BOOL, JOBS, PATH, InstanceOf, Names, Options, UserError, check, printable
+from nim_evo.validation import (BOOL, JOBS, PATH, InstanceOf, KeywordError, Names, Options, UserError, check,
+                                printable)
 
 
 ROUNDED = 6
@@ -164,26 +165,30 @@ def run_sweep(folder: SweepFolder, settings: list[Setting], seeds, jobs: int | N
         if grid is not None:
             folder.begin(settings, seeds, grid)
         hold = folder.lock()
-        results = {t.index: done for t in tasks if (done := folder.done(t)) is not None}
-        if progress:
-            kept = f", {len(results)} finished before" if results else ""
-            print(f"sweep {printable(folder.path)}: {len(tasks)} runs ({len(settings)} settings x {len(seeds)} seeds"
-                  f"{kept}), {backend} workers", file=sys.stderr)
-        folder.write_tables(tasks, settings, results)
-        for attempt in range(1 + RETRIES):
-            left = [t for t in tasks if t.index not in results]
-            try:
-                _run(folder, tasks, left, settings, results, workers, trusted, progress)
-                break
-            except _lost_worker() as error:  # a local worker killed: its run starts again from its checkpoint
-                if attempt == RETRIES:
-                    raise UserError(f"a worker of the local pool was lost {RETRIES + 1} times ({type(error).__name__}); "
-                                    f"the finished runs are kept: continue with --resume {folder.path}") from None
-                if progress:
-                    print(f"  a worker was lost ({type(error).__name__}): the unfinished runs go on", file=sys.stderr)
-        folder.write_tables(tasks, settings, results)
-        if hold is not None:
-            hold()
+        try:
+            results = {t.index: done for t in tasks if (done := folder.done(t)) is not None}
+            if progress:
+                kept = f", {len(results)} finished before" if results else ""
+                print(f"sweep {printable(folder.path)}: {len(tasks)} runs ({len(settings)} settings x {len(seeds)} "
+                      f"seeds{kept}), {backend} workers", file=sys.stderr)
+            folder.write_tables(tasks, settings, results)
+            for attempt in range(1 + RETRIES):
+                left = [t for t in tasks if t.index not in results]
+                try:
+                    _run(folder, tasks, left, settings, results, workers, trusted, progress)
+                    break
+                except _lost_worker() as error:  # a local worker killed: its run starts again from its checkpoint
+                    if attempt == RETRIES:
+                        raise KeywordError(f"a worker of the local pool was lost {RETRIES + 1} times "
+                                           f"({type(error).__name__}); the finished runs are kept: continue with "
+                                           f"[[resume=True|--resume {folder.path}]]") from None
+                    if progress:
+                        print(f"  a worker was lost ({type(error).__name__}): the unfinished runs go on",
+                              file=sys.stderr)
+            folder.write_tables(tasks, settings, results)
+        finally:
+            if hold is not None:
+                hold()
     _draw(folder, tasks, settings, results)
     return load_result(folder, tasks, settings, results)
 
