@@ -88,7 +88,7 @@ OPPONENT = [None, InstanceOf(str, what="an agent's name or spec"), AGENT,
             InstanceOf(np.ndarray, what="a policy table")]
 
 
-@dataclass
+@dataclass(repr=False)
 class Run:
     """An evolution run: its configuration, its DEAP state, and where it wrote (if anywhere).
 
@@ -188,6 +188,36 @@ class Run:
 
         run_id = self.directory.run_id if self.directory is not None else "this run"
         return draw_history([History.from_logbook(run_id, self.config.to_json(), self.logbook)], x)
+
+    def __repr__(self) -> str:
+        """One short line: kind, board, generations, fitness, accuracy (and where it is written)."""
+        where = "" if self.directory is None else f", in {printable(self.directory.path)}"
+        return printable(f"<Run: {self._said()}{where}>")[:500]
+
+    def _said(self) -> str:
+        accuracy = "accuracy not measured" if self.accuracy is None else f"accuracy {self.accuracy:.4f}"
+        return (f"{self.config.genome} genome on {self.config.rules.name}, generation {self.state.generation} of "
+                f"{self.config.generations}, fitness {self.genes.fitness.values[0]:.4f}, {accuracy}")
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: a small table of the run and its fitness picture."""
+        import base64
+        import html
+        import io
+
+        rows = {"genome": self.config.genome, "board": self.config.rules.name,
+                "generation": f"{self.state.generation} of {self.config.generations}",
+                "opponents": ", ".join(self.config.opponents),
+                "fitness": f"{self.genes.fitness.values[0]:.4f}",
+                "accuracy": "not measured" if self.accuracy is None else f"{100 * self.accuracy:.2f}%",
+                "directory": "in memory" if self.directory is None else str(self.directory.path)}
+        table = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
+                        for k, v in rows.items())
+        buffer = io.BytesIO()
+        self.plot().savefig(buffer, format="png", dpi=60)
+        picture = base64.b64encode(buffer.getvalue()).decode("ascii")
+        return (f"<table>{table}</table><img alt='fitness history' style='max-width:100%' "
+                f"src='data:image/png;base64,{picture}'>")
 
 
 @dataclass

@@ -130,3 +130,24 @@ def test_the_library_names_its_keyword_arguments_and_the_command_its_flags(tmp_p
     assert main(["--genome", "rules", "--piles", *["30"] * 10, "--quiet", "--out", str(tmp_path / "big")]) == 2
     assert capsys.readouterr().err.rstrip().endswith("use --fitness sampled from the start position")
     assert (tmp_path / "mine.json").read_text() == "precious"
+
+
+def test_a_run_prints_in_one_short_line_and_shows_a_table_and_its_picture_in_a_notebook(tmp_path):
+    """repr(run) was the whole population (26,000 characters and more); now one line."""
+    import base64
+    import io
+    import re
+
+    from PIL import Image
+
+    run = nim_evo.evolve("table", nim_evo.Rules((3, 4, 5)), generations=3, seed=1, progress=False,
+                         out=tmp_path / "r")
+    text = repr(run)
+    assert len(text) <= 500 and "\n" not in text
+    assert re.fullmatch(r"<Run: table genome on 3-4-5, generation 3 of 3, fitness 0\.\d{4}, accuracy [01]\.\d{4}, "
+                        r"in .*r>", text), text
+    html = run._repr_html_()
+    assert "<th style='text-align:left'>board</th><td>3-4-5</td>" in html
+    picture = re.search(r"base64,([A-Za-z0-9+/=]+)'", html)[1]
+    with Image.open(io.BytesIO(base64.b64decode(picture))) as image:
+        assert image.size[0] > 300

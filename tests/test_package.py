@@ -56,3 +56,15 @@ def test_every_commands_help_states_its_limits(capsys):
     _help(learn)
     usage = capsys.readouterr().out.split("\n\n")[0]
     assert " --learner" in usage and "[--learner" not in usage  # its usage line says it is required
+
+
+def test_the_installed_package_says_it_is_typed_and_the_project_says_its_licence():
+    """PEP 561's marker is installed with the package (CI installs it from a wheel), so a
+    user's type checker reads nim_evo's annotations; the licence pyproject names is there."""
+    from importlib import resources
+    from pathlib import Path
+
+    assert resources.files("nim_evo").joinpath("py.typed").is_file()
+    root = Path(__file__).parents[1]
+    assert "MIT License" in (root / "LICENSE").read_text()
+    assert "cff-version: 1.2.0" in (root / "CITATION.cff").read_text()
