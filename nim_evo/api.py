@@ -24,6 +24,7 @@ import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any, overload
 
 import numpy as np
 
@@ -103,7 +104,7 @@ class Run:
     state: loop.State
     directory: RunDir | None = None
     exported: Path | None = None
-    toolbox: object = field(default=None, repr=False)
+    toolbox: Any = field(default=None, repr=False)  # DEAP's Toolbox: what it holds is registered at run time
 
     @property
     def logbook(self):
@@ -225,7 +226,7 @@ class Evolution:
     """A run being evolved: what :func:`evolve` and ``python -m nim_evo.run`` drive."""
 
     config: loop.Config
-    toolbox: object
+    toolbox: Any  # DEAP's Toolbox: what it holds is registered at run time
     state: loop.State
     run_dir: RunDir | None = None
     extra: dict = field(default_factory=dict)
@@ -243,7 +244,7 @@ class Evolution:
             refuse_overwrite(export, force, keyword="export")
         files = check_opponents(config, given)      # names, files and code, before any training
         run_dir = None if out is None else RunDir(out)
-        created = [_new_folders(path) for path in (run_dir and run_dir.path, export and export.parent)
+        created = [_new_folders(path) for path in (None if run_dir is None else run_dir.path, export and export.parent)
                    if path is not None]
         try:
             if export is not None:
@@ -313,7 +314,7 @@ class Evolution:
             if generations is not None and generations < state.generation:
                 raise KeywordError(f"the run is at generation {state.generation}; [[generations|--generations]] "
                                    "cannot go below it")
-            changed = {"generations": generations} if generations is not None else {}
+            changed: dict[str, Any] = {"generations": generations} if generations is not None else {}
             if until is not None:  # a new target, or none
                 changed["until"] = None if until == target.NEVER else until
             if changed:
@@ -359,6 +360,7 @@ class Evolution:
                 reached = self.reached()
                 stopped = on_generation is not None and bool(on_generation(dict(state.logbook[-1])))
         if reached and progress:
+            assert config.until is not None  # reached() is False without a target
             print(wrapped(f"stopped at generation {state.generation} of {config.generations}: the champion reached "
                           f"{target.said(config.until)} (until {config.until})"), file=sys.stderr)
         elif stopped and progress and state.generation < config.generations:
@@ -460,7 +462,7 @@ def config_from(genome: str = "table", rules: Rules | None = None, opponents=Non
         raise UserError(f"{who} has no setting {unknown[0]!r}; its settings are {', '.join(sorted(fields))}")
     if genome in kind_names():  # the kind's own settings where not given (an unknown kind: Config says so)
         settings = {**get_kind(genome).defaults, **settings}
-    given = {}
+    given: dict = {}
     if opponents is not None:
         settings["opponents"], given = named_opponents(opponents)
     config = loop.Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules, **settings)
@@ -593,6 +595,10 @@ def _remove_empty(folders: list[Path]) -> None:
             return
 
 
+@overload
+def _check_jobs(jobs: int, backend: str, scheduler) -> int: ...
+@overload
+def _check_jobs(jobs: None, backend: str, scheduler) -> None: ...
 def _check_jobs(jobs, backend: str, scheduler) -> int | None:
     """``jobs`` checked, and lowered to the machine's cores for local work (with a warning)."""
     if jobs is not None:

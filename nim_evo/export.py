@@ -83,6 +83,7 @@ def _check_same_run(strategy, recorded, run_dir, config) -> None:
     if not isinstance(recorded, dict):
         return  # a learner, or a genome exported before files recorded their run: nothing to compare
     settled, config = run_settings(recorded), run_settings(config) or {}
+    assert settled is not None  # the settings of a dict are a dict
     differ = [key for key, value in settled.items() if config.get(key) != value]
     if differ:
         raise UsageError(f"{strategy} was not evolved by the run in {run_dir}: its {differ[0]} differs "

@@ -14,6 +14,7 @@ import threading
 import zipfile
 import zlib
 from pathlib import Path
+from typing import Any
 
 from nim_evo.validation import KeywordError, UserError
 
@@ -229,7 +230,7 @@ def write_arrays_document(path, document) -> None:
     of its own. :func:`read_arrays_document` reads it back without pickle."""
     import numpy as np
 
-    arrays = {}
+    arrays: dict[str, Any] = {}
 
     def encode(value):
         if isinstance(value, np.ndarray):
@@ -248,7 +249,8 @@ def write_arrays_document(path, document) -> None:
 
     text = json.dumps(encode(document), allow_nan=True)
     buffer = io.BytesIO()
-    np.savez(buffer, **{DOCUMENT: np.frombuffer(text.encode("utf-8"), dtype=np.uint8)}, **arrays)
+    members: dict[str, Any] = {DOCUMENT: np.frombuffer(text.encode("utf-8"), dtype=np.uint8)}
+    np.savez(buffer, **members, **arrays)
     atomic_write_bytes(path, buffer.getvalue())
 
 

@@ -17,8 +17,11 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from importlib.metadata import entry_points
+from typing import TypeVar
 
 from nim_evo.validation import UserError
+
+_Factory = TypeVar("_Factory")
 
 
 class Registry(Mapping):
@@ -30,7 +33,7 @@ class Registry(Mapping):
         self._builtin = frozenset(builtin)
         self._loaded = False
 
-    def register(self, name: str, factory) -> object:
+    def register(self, name: object, factory: _Factory) -> _Factory:
         """Add ``factory`` under ``name``; a name another factory holds is refused in one line."""
         if not isinstance(name, str) or not name.strip() or name != name.strip() or any(c in name for c in ",:/\\") \
                 or name.endswith(".json") or (name.startswith("take-") and name[5:].isdigit()):

@@ -20,7 +20,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from nim_evo.cli import runflags
 from nim_evo.cli.args import UsageError, cap_jobs, check_flags, check_folder, list_games, printable, report_error
@@ -64,7 +64,7 @@ def _terminate_as_interrupt():
 
 def _main(argv: list) -> int:
     began = time.perf_counter()
-    where = {}  # the run directory, as soon as it is known (an interrupt may come at any moment)
+    where: dict[str, Any] = {}  # the run directory, as soon as it is known (an interrupt may come at any moment)
     try:
         args = build_parser().parse_args(argv)
         args.command = "python -m nim_evo.run " + shlex.join(argv)
@@ -86,8 +86,8 @@ def _main(argv: list) -> int:
         run_dir = where.get("run_dir")
         if run_dir is not None and _saved(run_dir) and not isinstance(error, BrokenPipeError):
             named = f" ({error.filename})" if error.filename else ""
-            error = UserError(f"{error.strerror or error}{named}; the run is saved at its last generation: continue "
-                              f"with {_resume(where)}")
+            return report_error(UserError(f"{error.strerror or error}{named}; the run is saved at its last generation: "
+                                          f"continue with {_resume(where)}"))
         return report_error(error)
     except KeyboardInterrupt:
         run_dir = where.get("run_dir")
@@ -168,6 +168,7 @@ def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
 def _evolve(args, evolution: api.Evolution, began: float) -> int:
     first, started = evolution.state.generation, time.perf_counter()
     run = evolution.evolve(progress=not args.quiet, force=args.force)
+    assert run.directory is not None  # the command's runs are written to a run directory
     if not args.quiet:
         from nim_evo.console.summary import print_summary, times_text
         from nim_evo.console.text import wrapped

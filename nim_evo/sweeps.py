@@ -143,11 +143,13 @@ def _settings(rest: list, grid_flags: list) -> tuple[list, dict]:
         if value is not None and value is not False and not (name == "backend" and value == "local"):
             raise UsageError(f"--{name.replace('_', '-')} is not a run flag in a sweep" + (f": {why}" if why else ""))
     grid = {}
+    values: list[str] | tuple[str, ...]  # a flag's values, then a setting's
     for text in grid_flags:
         match = re.fullmatch(r"([a-z_-]+)=(.+)", text.strip())
         key = match[1].replace("_", "-") if match else None
         if key not in GRID_KEYS:
             raise UsageError(f"--grid {printable(text)}: KEY=V1,V2,... with KEY one of {', '.join(GRID_KEYS)}")
+        assert match is not None  # without one, key is None: no grid key
         if key in grid:
             raise UsageError(f"--grid names {key} twice")
         values = [value.strip().replace("+", ",") if key in LISTS else value.strip() for value in match[2].split(",")]

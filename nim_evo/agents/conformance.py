@@ -126,7 +126,7 @@ class _Checker:
 
     # -- the checks -----------------------------------------------------------------------
 
-    def check_rows(self) -> np.ndarray:
+    def check_rows(self) -> np.ndarray | None:
         space = self.space
         rows = np.asarray(self.player.move_probabilities(space.positions), dtype=float)
         if rows.shape != (space.n_positions, space.n_moves):
@@ -194,7 +194,8 @@ class _Checker:
         move = self.face("move")
         for index in random_at:
             position = self.space.position(int(index))
-            drawn = [self._index(tuple(move(position, self.rng))) for _ in range(DRAWS)]
+            # None where the answer is no move: bincount's TypeError is then the check's failure
+            drawn: list = [self._index(tuple(move(position, self.rng))) for _ in range(DRAWS)]
             self._compare("frequencies of move", position, np.bincount(drawn, minlength=self.space.n_moves), rows[index])
             batch = np.repeat(self.space.positions[index:index + 1], DRAWS, axis=0)
             chosen = np.asarray(self.player.choose(batch, self.rng))
@@ -212,7 +213,7 @@ class _Checker:
             for k in np.flatnonzero(rows[i] > 0):
                 merged[i, multisets.move_index_at(position, self._move(k))] += rows[i, k]
         if not self.report.order_blind:
-            first = {}
+            first: dict[int, int] = {}
             blind = all(np.allclose(merged[i], merged[first.setdefault(index[i], i)], atol=TOLERANCE)
                         for i in range(1, self.space.n_positions))
             if blind:

@@ -63,7 +63,11 @@ def import_agent(spec: str, rules: Rules) -> Player:
 def source_digest(spec: str) -> str | None:
     """The sha256 of the file a code spec's code lives in (a resumed run must find the same
     code); None where there is no such file."""
-    source = SPEC.match(spec)["source"]
+    match = SPEC.match(spec)
+    if match is None:
+        raise TypeError(f"{spec!r} is no code spec (module:NAME or path/to/file.py:NAME)")
+    source = match["source"]
+    path: Path | None
     if source.endswith(".py"):
         path = Path(source)
     else:
@@ -87,6 +91,7 @@ def _module(source: str, spec: str):
         if name in sys.modules:
             return sys.modules[name]
         loader = importlib.util.spec_from_file_location(name, path)
+        assert loader is not None and loader.loader is not None  # a .py file always has a spec and a loader
         module = importlib.util.module_from_spec(loader)
         sys.modules[name] = module  # (its classes pickle within this process)
         return _run(lambda: loader.loader.exec_module(module), source, spec, forget=name)
@@ -107,7 +112,8 @@ def _run(load, source: str, spec: str, forget: str | None = None):
     except ModuleNotFoundError as error:
         if forget is None and error.name == source.split(".")[0]:
             raise
-        sys.modules.pop(forget, None)
+        if forget is not None:
+            sys.modules.pop(forget, None)
         raise UserError(f"{source} could not be imported (from {spec}): {error}") from None
     except Exception as error:  # the person's module failed: what it raised, in one line
         if forget is not None:

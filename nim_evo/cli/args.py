@@ -37,7 +37,8 @@ class Parser(argparse.ArgumentParser):
         if description:
             description = re.sub(r"^``[^`]*``:\s*", "", description).replace("``", "")
             description = description[:1].upper() + description[1:]
-        super().__init__(*args, description=description, **kwargs)
+        kwargs["description"] = description
+        super().__init__(*args, **kwargs)
         self.renamed = renamed or {}
 
     def error(self, message):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from nim_evo.cli.args import Parser, UsageError, add_game_arguments, printable, prog, rules_from_args
 from nim_evo.evolution import cluster
@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 def train_boards(text: str) -> tuple:
     """``2-3,1-4-6-cap3-misere`` as ``((2, 3), "1-4-6-cap3-misere")``: pile sizes, or a game's
     full name (played in its own family alone); a one-line error otherwise."""
-    boards = []
+    boards: list[tuple[int, ...] | str] = []
     for board in text.split(","):
         if re.fullmatch(r"\d{1,20}(-\d{1,20})*", board.strip()):
             boards.append(tuple(int(n) for n in board.strip().split("-")))
@@ -106,7 +106,7 @@ def defaults() -> dict:
     """What a run's flags default to: :class:`~nim_evo.evolution.loop.Config`'s defaults."""
     from nim_evo.evolution.loop import Config
 
-    config = {f.name: f.default for f in dataclasses.fields(Config)}
+    config: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Config)}
     return {"genome": "table", "opponents": ",".join(config["opponents"]),
             **{key: config[key] for key in ("generations", "population", "offspring", "games", "fitness",
                                             "starts", "seed", "space")}}

@@ -9,6 +9,7 @@ solver, ``help`` explains, ``quit`` leaves.
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from nim_evo.console.session import Console
 from nim_evo.console.text import wrapped
@@ -68,6 +69,7 @@ def read_move(text: str, piles: Position, rules: Rules) -> Move | str:
         shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:37] + "..."
         return f"{shown!r} is not a move: type {what} (or help)." if text.strip() else f"Type {what}."
     pile, count = numbers
+    assert pile is not None and count is not None  # None in numbers returned above
     if not 1 <= pile <= len(piles):
         where = "there is only pile 1" if single else f"the piles are 1-{len(piles)}"
         return f"There is no pile {pile} ({where})."
@@ -165,7 +167,7 @@ def _human_game(console: Console, rules: Rules, agent, name: str, you_first: boo
                     break
                 console.say(move)
         else:
-            move = tuple(int(x) for x in agent.move(piles, rng))
+            move = cast(Move, tuple(int(x) for x in agent.move(piles, rng)))  # the agent's (pile, count)
         piles = rules.apply(piles, move)
         moves.append(move)
         console.say(_took("You" if seat == you else name, move, piles, rules))

@@ -8,6 +8,7 @@ on the starting piles, never on enumerating the space.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import overload
 
 import numpy as np
 
@@ -32,7 +33,11 @@ def legal_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
     return np.asarray(positions)[:, moves[:, 0]] >= moves[:, 1]
 
 
-def move_indices(rules: Rules, pile: np.ndarray, count: np.ndarray) -> np.ndarray:
+@overload
+def move_indices(rules: Rules, pile: np.ndarray, count: np.ndarray) -> np.ndarray: ...
+@overload
+def move_indices(rules: Rules, pile: np.integer, count: np.integer) -> np.integer: ...
+def move_indices(rules: Rules, pile: np.ndarray | np.integer, count: np.ndarray | np.integer) -> np.ndarray | np.integer:
     """Move index of ``(pile, count)`` pairs (arrays of equal shape); the move must exist."""
     cap = rules.max_take
     widths = np.array([min(n, cap or n) for n in rules.piles], dtype=np.int64)

@@ -30,7 +30,7 @@ class EnumeratedSpace:
         order = np.argsort(self.totals, kind="stable")
         bounds = np.searchsorted(self.totals[order], np.arange(total + 2))
         self._levels = [order[bounds[t]:bounds[t + 1]] for t in range(total + 1)]
-        self._move_index = {(int(p), int(c)): k for k, (p, c) in enumerate(self.moves)}
+        self._move_index: dict[tuple[int, ...], int] = {(int(p), int(c)): k for k, (p, c) in enumerate(self.moves)}
         for array in arrays:
             array.flags.writeable = False
 

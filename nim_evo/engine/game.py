@@ -69,6 +69,7 @@ def play_game(rules: Rules, players, rng: np.random.Generator, start: Position |
               "max_moves": [Interval(Integral, 1, None)]},
              {"rules": rules, "players": players, "rng": rng, "start": start, "max_moves": max_moves})
     position = rules.check_position(rules.start if start is None else start)
+    moves: list[Move]
     start, moves, seat = position, [], 0
     while any(position):
         if len(moves) == max_moves:

@@ -37,7 +37,7 @@ class Solution:
         """The moves from ``piles`` that win, in the engine's move order (empty if lost);
         on a multiset space, every concrete move of ``piles`` that a winning column stands for."""
         row = self.winning[self.space.index(piles)]
-        return sorted(move for k in np.flatnonzero(row) for move in self.space.concrete_moves(piles, k))
+        return sorted(move for k in np.flatnonzero(row) for move in self.space.concrete_moves(piles, int(k)))
 
     def accuracy(self, policy: np.ndarray) -> float:
         """Share of the board's winning positions where ``policy`` plays a winning move.

@@ -41,7 +41,8 @@ from nim_evo.engine.boards import legal_mask, move_list
 from nim_evo.engine.game import TooLong, play_game
 from nim_evo.engine.rules import RULES, Move, Rules
 from nim_evo.engine.solver import solve
-from nim_evo.engine.space import space_for, tabulable
+from nim_evo.engine.multiset import MultisetSpace
+from nim_evo.engine.space import Space, space_for, tabulable
 from nim_evo.evaluation.opponents import resolve
 from nim_evo.evaluation.tournament import forfeiting_win_probabilities
 from nim_evo.validation import SEED, AgentError, IllegalMove, InstanceOf, Interval, UserError, shown, validate
@@ -89,7 +90,7 @@ class Report:
     sampled_because: str | None = None
     seconds: float = field(default=0.0, compare=False)
     table: np.ndarray | None = field(default=None, repr=False, compare=False)  # exact: the player's policy table
-    space: object = field(default=None, repr=False, compare=False)  # the space it is over
+    space: Space | MultisetSpace | None = field(default=None, repr=False, compare=False)  # the space it is over
 
     @property
     def convention(self) -> str:
@@ -239,6 +240,7 @@ def _check_rows(player, space, rows: slice, table: np.ndarray, illegal: dict) ->
     move recorded); a row with a negative probability, or not summing to 1, is an error."""
     part = table[rows]
     legal = legal_mask(space.rules, space.positions[rows])
+    k: int | np.integer
     for k in np.flatnonzero((part * ~legal).any(axis=1)):
         moves = move_list(space.rules)
         bad = int(np.flatnonzero(part[k] * ~legal[k])[0])
@@ -278,6 +280,7 @@ class GradedPolicy:
 
     def policy(self, space) -> np.ndarray:
         graded, table = self.report.space, self.report.table
+        assert graded is not None and table is not None  # __init__ refused a report without its table
         if space.multiset == graded.multiset:
             return table
         if graded.multiset:
@@ -302,7 +305,7 @@ def _sampled(player, rules: Rules, ordered: bool, why: str, n: int, games: int,
             hits += 1
     first = sorted({piles: (piles, move, bad) for piles, move, bad in wrong}.values(),
                    key=lambda w: (sum(w[0]), w[0]))  # each position once (a sample may draw one twice)
-    shown = tuple(Wrong(piles, () if move is None else ((move, 1.0),), theory.winning_moves(rules, piles)[0], bad)
+    shown = tuple(Wrong(piles, () if move is None else ((move, 1.0),), _first_winning(rules, piles), bad)
                   for piles, move, bad in first[:SHOWN])
     rates, margin, unfinished = {}, 0.0, 0
     for name in OPPONENTS:
@@ -318,6 +321,13 @@ def _sampled(player, rules: Rules, ordered: bool, why: str, n: int, games: int,
     return Report(player.name, rules, False, hits / n, n, len(wrong), illegal, shown, rates, ordered,
                   margin=_margin(hits, n), games=games, rates_margin=margin, unfinished=unfinished,
                   sampled_because=why)
+
+
+def _first_winning(rules: Rules, piles) -> Move:
+    """The first winning move of a winning position."""
+    moves = theory.winning_moves(rules, piles)
+    assert moves is not None  # the closed forms answer every family
+    return moves[0]
 
 
 def _winning_sample(rules: Rules, n: int, rng: np.random.Generator) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nim_evo.agents.base import PositionalAgent
+from nim_evo.agents.base import Player
 from nim_evo.engine.rules import RULES, Rules, family_name, family_of, parse_family
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document, get_kind
 from nim_evo.io import read_json
@@ -35,10 +35,10 @@ METADATA = {"name": [None, InstanceOf(str, what="a string")],
             "run_config": [None, InstanceOf(dict, what="a JSON object")],
             "families": [None, Families()]}
 # ... and of the run it comes from (its ``run_config``, or a run directory's ``config.json``)
-RUN_METADATA = {"seed": [SEED], "generations": [GENERATIONS], "population": [POPULATION], "opponents": [Names()]}
+RUN_METADATA: dict[str, list] = {"seed": [SEED], "generations": [GENERATIONS], "population": [POPULATION], "opponents": [Names()]}
 
 
-def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) -> PositionalAgent:
+def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) -> Player:
     """The strategy saved in ``path`` as an agent with ``move(piles, rng)``.
 
     Args:
@@ -62,6 +62,7 @@ def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) ->
     if data.get("format") not in (LEARNER_FORMAT, GENOME_FORMAT):
         raise UserError(f"{path} is not a nim_evo genome or trained learner")
     check_metadata(path, data)
+    agent: Player
     if data.get("format") == LEARNER_FORMAT:
         agent = learner_from_document(data, str(path), stochastic)
         verb = "trained"

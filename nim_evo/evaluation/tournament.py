@@ -62,6 +62,7 @@ class Several(Constraint):
 POLICY, INDICES = Policy(), Indices()
 NAME = InstanceOf(str, what="an agent's name")
 TABLE = InstanceOf(np.ndarray, AliasSampler, what="a policy table (n_positions, n_moves) or its AliasSampler")
+TOURNAMENT: dict[str, list]
 TOURNAMENT = {"rules": [RULES], "player": [POLICY, NAME],
               "opponents": [Several()],  # and each one a player
               "games": [GAMES], "exact": [BOOL], "starts": [Options("start", "all"), INDICES],
@@ -148,7 +149,7 @@ class Transitions:
 
         table = _table(table, space)
         self.n_positions = space.n_positions
-        self.levels = [None]
+        self.levels: list = [None]  # level 0, the empty board, has no move
         for total in range(1, space.max_total + 1):
             idx = space.level(total)
             rows, moves = np.nonzero(table[idx] > 0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 from deap import tools
@@ -51,7 +52,7 @@ def thaw(data, config: Config) -> State:
     for record in _records(data.get("logbook"), generation, config):
         logbook.record(**record)
     games = _count(data.get("games"), "games", 2**62)
-    seconds = data.get("seconds")
+    seconds: Any = data.get("seconds")  # any JSON value, checked below
     if not _real(seconds) or not 0 <= seconds < math.inf:
         raise UserError("seconds must be a finite number, 0 or more")
     return State(generation, population, halloffame, logbook, games, float(seconds))
@@ -146,7 +147,7 @@ def _records(records, generation: int, config: Config) -> list:
 
 
 def _count(value, where: str, most: int) -> int:
-    if not isinstance(value, Integral) or isinstance(value, bool) or not 0 <= value <= most:
+    if not isinstance(value, Integral) or isinstance(value, bool) or not 0 <= value <= most:  # type: ignore[operator]  # typeshed: numbers.Integral has no >=
         raise UserError(f"{where} must be a whole number from 0 to {most}")
     return int(value)
 

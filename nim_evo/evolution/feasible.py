@@ -26,6 +26,7 @@ def check_feasible(config: loop.Config) -> None:
     if size <= MAX_BOUND_GENES and tabulable(config.rules, multiset=config.multiset):
         return
     what = "multisets of piles" if config.multiset else "positions"
+    free: list[str] | str  # the kinds that play any board, then the flags naming them
     free = [name for name in kind_names() if get_kind(name).board_free]
     free = f"--genome {', '.join(free[:-1])} or {free[-1]}" if len(free) > 1 else f"--genome {free[0]}"
     if size <= MAX_BOUND_GENES:  # few positions, but so many moves that the opponents' tables would not fit

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import numpy as np
 
@@ -60,6 +60,7 @@ class Panel:
         opponent and the genomes evaluated (``order_blind``) choose by pile sizes alone, else on
         the ordered board (:mod:`nim_evo.evaluation.judging`); ``given``: agent objects given in
         Python, by the names that stand for them in ``names``."""
+        players: tuple | list  # the pile players (a big board), else the agents
         if not tabulable(rules, multiset=multiset):
             if fitness == "exact" or starts == "all":
                 what = "multisets of piles" if multiset else "positions"
@@ -131,7 +132,7 @@ class Panel:
                 continue
             array = np.ascontiguousarray(array)
             h.update(repr((array.shape, array.dtype.str)).encode())
-            h.update(array.view(np.uint8).reshape(-1))
+            h.update(array.view(np.uint8).reshape(-1).data)
         return h.hexdigest()
 
     def __reduce__(self):
@@ -217,6 +218,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
                 theirs += values[..., 1] / len(panel.tables)
         played = 0
     else:
+        assert panel.starts is not None and panel.weights is not None  # a panel with tables has both
         rng = np.random.default_rng(seed)
         per_start = -(-games // len(panel.starts))
         starts = np.repeat(panel.starts, per_start)
@@ -230,6 +232,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
         played = 2 * len(starts) * len(panel.tables)
     evaluations = _evaluations(panel, rates, subgames, played, None)
     if mine is not None:
+        assert theirs is not None  # made with mine
         if get_kind(kind).uses_credit:
             own = get_kind(kind).judged_space(genomes[0], panel.rules)  # the space the genes are over
             credit = [_credit_on(own, space, values) for values in (mine, theirs)]
@@ -269,7 +272,7 @@ def ceiling(panels: tuple[Panel, ...]) -> tuple[float, float] | None:
     values = [panel.ceiling for panel in panels]
     if any(value is None for value in values):
         return None
-    return tuple(float(np.mean(column)) for column in zip(*values))
+    return cast("tuple[float, float]", tuple(float(np.mean(column)) for column in zip(*values)))  # (fitness, sub-games)
 
 
 def _credit_on(own, space, values: np.ndarray) -> np.ndarray:

@@ -50,6 +50,7 @@ SELECTIONS = ("tournament", "lexicase")
 CHECKPOINT_VERSION = 1
 
 
+CONFIG_CONSTRAINTS: dict[str, list]
 CONFIG_CONSTRAINTS = {
     "genome": [Options(of=kind_names)],
     "rules": [RULES],
@@ -212,6 +213,7 @@ class Config:
 
 def _check_families(config: Config) -> None:
     """Families a kind can read, by name, the board's own among them."""
+    assert config.families is not None  # checked only where given
     pairs = []
     for name in config.families:
         try:
@@ -259,7 +261,7 @@ def _check_train_boards(boards, kind, families) -> None:
                                      f"of the run's families ({', '.join(map(family_name, families))})")
             board = rules.piles
         if not (isinstance(board, tuple) and 1 <= len(board) <= MAX_TRAIN_PILES and
-                all(isinstance(n, Integral) and not isinstance(n, bool) and 0 <= n <= MAX_TRAIN_PILE for n in board)
+                all(isinstance(n, Integral) and not isinstance(n, bool) and 0 <= n <= MAX_TRAIN_PILE for n in board)  # type: ignore[operator]  # typeshed: numbers.Integral has no >=
                 and any(board)):
             raise ParameterError("train_boards", f"boards are 1 to {MAX_TRAIN_PILES} piles of 0 to {MAX_TRAIN_PILE} "
                                  f"objects, got {board!r}")
@@ -385,7 +387,7 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generatio
     plain = [kind.plain(ind) for ind in individuals]
     first = list(range(len(individuals)))
     if config.fitness == "exact" and not kind.uses_credit:
-        seen = {}
+        seen: dict[str, int] = {}
         first = [seen.setdefault(json.dumps(genes, default=np.ndarray.tolist), k) for k, genes in enumerate(plain)]
     unique = sorted(set(first))
     groups = fitness.chunks(unique, fitness.chunk_size(toolbox.panel, config.fitness))
@@ -473,7 +475,7 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
     champion = state.halloffame[0]  # the run's champion so far: what the run exports
     record = make_statistics().compile(state.population)
     kind = get_kind(config.genome)
-    more = {}
+    more: dict[str, float] = {}
     begun = not state.logbook  # (a run begun without a column goes on without it: each row has the header's)
     if (config.patience or len(config.stages) > 1) and (begun or "restart" in state.logbook[0]):
         more["restart"] = int(restart)

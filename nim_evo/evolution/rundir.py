@@ -231,6 +231,7 @@ def read_logbook(path, opponents) -> dict:
                                 f"{MAX_LOGBOOK_COLUMNS:,}")
             needed += [name for name in OPTIONAL_COLUMNS if name in header]
             where = [header.index(name) for name in needed]
+            columns: list | dict  # the columns read, then by name as arrays
             columns = [array("d") for _ in needed]
             for count, row in enumerate(rows):
                 if count % 4096 == 0 and handle.tell() > MAX_LOGBOOK_BYTES:  # grown while it is read

@@ -92,7 +92,7 @@ def plan(settings: list[Setting], seeds) -> list[Task]:
         raise UserError(f"the sweep has {len(settings) * len(seeds):,} runs; at most {MAX_RUNS:,}")
     if len(set(seeds)) != len(seeds):
         raise UserError("seeds must differ: the sweep names a seed twice")
-    tasks = []
+    tasks: list[Task] = []
     for s, setting in enumerate(settings):
         for seed in seeds:
             tasks.append(Task(len(tasks), s, seed, run_id(s, setting.label, seed), _seeded(setting.config, seed),

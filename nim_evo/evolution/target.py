@@ -67,6 +67,7 @@ def reached(until: str | None, record: dict, fitness: float, ceiling: float | No
     what, value = parse(until)
     if what == CEILING:
         return ceiling is not None and fitness >= ceiling - TOLERANCE
+    assert value is not None  # parse gives a number with every target but the ceiling
     accuracy = record.get("accuracy")
     return accuracy is not None and accuracy == accuracy and accuracy >= value - TOLERANCE
 
@@ -76,4 +77,5 @@ def said(until: str) -> str:
     what, value = parse(until)
     if what == CEILING:
         return "the most the panel allows (its ceiling)"
+    assert value is not None  # parse gives a number with every target but the ceiling
     return "perfect play on its board" if value == 1 else f"an accuracy of {100 * value:g}% on its board"

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from typing import Any, Callable
 
 import numpy as np
 from deap import gp
@@ -77,14 +78,17 @@ def _if(condition, then, otherwise):
 
 STEP_PRIMITIVES = ("add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max")
 SCORE_PRIMITIVES = ("min", "max")
-INT_PRIMITIVES = {  # name: (function, argument count)
+_Primitives = dict[str, tuple[Callable[..., Any], int]]
+INT_PRIMITIVES: _Primitives = {  # name: (function, argument count)
     "add": (np.add, 2), "sub": (np.subtract, 2),
     "and": (np.bitwise_and, 2), "or": (np.bitwise_or, 2), "not": (np.invert, 1),
     "mod": (_mod, 2), "shl": (lambda x: np.left_shift(x, 1), 1), "shr": (lambda x: np.right_shift(x, 1), 1),
     "min": (np.minimum, 2), "max": (np.maximum, 2),
 }
+BOOL_PRIMITIVES: _Primitives
 BOOL_PRIMITIVES = {"lt": (np.less, 2), "eq": (np.equal, 2), "both": (np.logical_and, 2),
                    "either": (np.logical_or, 2), "negate": (np.logical_not, 1)}
+FUNCTIONS: dict[str, Callable[..., Any]]
 FUNCTIONS = {**{name: f for name, (f, _) in INT_PRIMITIVES.items()},
              **{name: f for name, (f, _) in BOOL_PRIMITIVES.items()}, "if": _if, "when": _if}
 CONSTANTS = {"0": 0, "1": 1, "2": 2, "True": True, "False": False}
@@ -183,7 +187,7 @@ def code(tree: gp.PrimitiveTree) -> tuple:
 
 def run(program: tuple, arguments: dict):
     """Run :func:`code`'s output on ``arguments`` (the caller sets numpy's error state)."""
-    stack = []
+    stack: list = []
     push, pop = stack.append, stack.pop
     for name, arity in program:
         if arity == 0:

@@ -71,7 +71,7 @@ shapes, with a kind's ranges from :meth:`GenomeKind.check_ranges`),
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from deap import base, creator
@@ -153,6 +153,11 @@ class GenomeKind:
         """How its search goes on the run's ``families``: one stage, on them (``single``: a run
         begun before stages asks for the one stage it began in)."""
         return (Stage(tuple(families)),)
+
+    if TYPE_CHECKING:  # defined by a kind whose stages hold parts only (no default)
+        @staticmethod
+        def part(genes, name: str) -> Any:
+            """The part ``name`` of ``genes``, which a stage holds."""
 
     def size(self, genes) -> int:
         """How big a genome is (of genomes that play alike or score alike, lexicase selection

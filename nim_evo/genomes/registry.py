@@ -46,11 +46,11 @@ def register(kind: GenomeKind | type) -> GenomeKind:
     return kind
 
 
-def get_kind(name: str) -> GenomeKind:
+def get_kind(name: object) -> GenomeKind:
     """The kind called ``name``; one line naming the known kinds if there is none."""
     _load()
     try:
-        return _kinds[name]
+        return _kinds[name]  # type: ignore[index]  # any value read from a file: not a name is the UserError below
     except (KeyError, TypeError):
         raise UserError(f"unknown genome {name!r}; known genomes: {', '.join(_kinds)}") from None
 

@@ -73,6 +73,7 @@ def mutate(genes, rules: Rules, rng: np.random.Generator, indpb: float | None = 
     smart = np.zeros(len(chosen), dtype=bool) if credit is None else rng.random(len(chosen)) < greedy
     genes[chosen[~smart]] = _random_legal(space, chosen[~smart], rng)
     if smart.any():
+        assert credit is not None  # smart is all False without credit
         genes[chosen[smart]] = _best_moves(space, chosen[smart], credit[1], rng)
     return (genes,)
 
@@ -177,7 +178,7 @@ class TableKind(GenomeKind):
     uses_credit = True
     mutation_parameters = ("indpb", "greedy")
     create = staticmethod(create)
-    mutate = staticmethod(mutate)
+    mutate = staticmethod(mutate)  # type: ignore[assignment]  # takes its own mutation_parameters as keywords
     crossover = staticmethod(crossover)
     policy = staticmethod(policy)
     to_json = staticmethod(to_json)

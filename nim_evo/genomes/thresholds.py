@@ -88,7 +88,7 @@ def policy(genes, space: Space) -> np.ndarray:
     return np.einsum("s,skm->km", probabilities(genes), _space_tables(space))
 
 
-def policies(stack: np.ndarray, space: Space) -> np.ndarray:
+def policies(stack: list | np.ndarray, space: Space) -> np.ndarray:
     """Policy tables of many genomes at once: ``(k, n_positions, n_moves)``."""
     weights = np.stack([probabilities(g) for g in stack])
     return np.einsum("is,skm->ikm", weights, _space_tables(space))
@@ -145,11 +145,11 @@ class ThresholdsKind(GenomeKind):
     name = NAME
     individual = individual_type("ThresholdsIndividual", np.ndarray)
     mutation_parameters = ("indpb",)
-    mutate = staticmethod(mutate)
+    mutate = staticmethod(mutate)  # type: ignore[assignment]  # takes its own mutation_parameters as keywords
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)
     policy = staticmethod(policy)
-    policies = staticmethod(policies)
+    policies = staticmethod(policies)  # type: ignore[assignment]  # its genomes are named stack: renaming would break keyword calls
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 

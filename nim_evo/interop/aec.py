@@ -58,7 +58,7 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(game)
 
 
-class raw_env(pettingzoo.AECEnv, EzPickle):
+class raw_env(pettingzoo.AECEnv, EzPickle):  # type: ignore[name-defined, valid-type, misc]  # optional extras, imported on use
     """Nim for two agents (see the module).
 
     Args:

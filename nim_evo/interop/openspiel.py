@@ -90,7 +90,7 @@ def bot(strategy, game, seed: int = 0):
     pyspiel = _pyspiel()
     rules = rules_of(game)
 
-    class NimEvoBot(pyspiel.Bot):
+    class NimEvoBot(pyspiel.Bot):  # type: ignore[name-defined]  # pyspiel, an optional extra, is imported on use
         """A nim_evo player as a pyspiel bot (see :func:`bot`)."""
 
         def __init__(self):
@@ -233,6 +233,7 @@ def agent(bot, rules: Rules, seat=None, name: str | None = None):
     bots = list(bot) if isinstance(bot, (list, tuple)) else [bot]
     if len(bots) not in (1, 2) or not all(isinstance(b, pyspiel.Bot) for b in bots):
         raise UserError("agent() takes a pyspiel.Bot, or a pair of them (the bots of player 0 and player 1)")
+    seats: list[int | None]  # None: whoever is to move
     if len(bots) == 2:
         seats = [0, 1]
     elif seat is None:

@@ -77,7 +77,7 @@ def picture(rules: Rules, position, mover: str, winner: str | None = None) -> st
     return f"{rules.name}: piles {piles}; {state}"
 
 
-class NimEnv(gymnasium.Env):
+class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an optional extra, is imported on use
     """One seat of a Nim game against a nim_evo player (see the module).
 
     Args:

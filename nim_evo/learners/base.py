@@ -159,6 +159,7 @@ class Learner(Player):
         won = np.zeros(episodes, dtype=bool)
         first = seat != "second"
         every = max(1, episodes // 100)
+        seats: tuple[int, ...]
         for episode in range(episodes):
             if opponent is None:
                 seats = (0, 1)
@@ -174,6 +175,7 @@ class Learner(Player):
                 if mover in seats:
                     move = self.explore(position, legal, uniforms)
                 else:
+                    assert cumulative is not None and last is not None  # an opponent plays this seat
                     row = cumulative[position]
                     move = min(int(np.searchsorted(row, uniforms.random() * row[-1], side="right")), last[position])
                 positions.append(position)
@@ -225,7 +227,7 @@ class Learner(Player):
         return self.stochastic_rows(rows) if self.stochastic else self.greedy_rows(rows)
 
     @property
-    def order_blind(self) -> bool:
+    def order_blind(self) -> bool:  # type: ignore[override]  # read-only: it follows the learner's symmetry
         """A learner over multisets (``symmetry``) chooses by the multiset alone."""
         return bool(self.symmetry)
 
@@ -293,6 +295,8 @@ class Learner(Player):
 class Uniforms:
     """Uniform draws in [0, 1) from ``rng``, a block at a time (a numpy call per draw
     would cost more than the rest of a training move)."""
+
+    buffer: list[float]
 
     def __init__(self, rng: np.random.Generator, block: int = 4096):
         self.rng, self.block, self.buffer = rng, block, []

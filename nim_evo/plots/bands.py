@@ -11,6 +11,7 @@ cumulative evaluations at each generation.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.lines import Line2D
@@ -19,13 +20,19 @@ from matplotlib.ticker import MaxNLocator
 from nim_evo.evolution.statistics import bands
 from nim_evo.plots import X_AXES, count_formatter, new_figure, plain
 
+if TYPE_CHECKING:
+    from matplotlib.typing import LineStyleType
+
 SIZE = (12.0, 9.5)
-STYLES = ("-", "--", ":", "-.")
+STYLES: tuple[LineStyleType, ...] = ("-", "--", ":", "-.")
 
 
 def groups_of(histories, labels: list[str]) -> dict[str, list]:
     """Runs by their whole configuration but the seed (generations and target included): the
     settings whose runs a band summarises, each named by its first run's label without the seed."""
+    keys: dict[str, str]
+    grouped: dict[str, list]
+    first: dict[str, dict]
     keys, grouped, first = {}, {}, {}
     for history, label in zip(histories, labels):
         config = {k: v for k, v in history.config.items() if k != "seed"}
@@ -82,7 +89,7 @@ def _x(runs, x: str, length: int) -> np.ndarray:
     return bands([h.x(x).astype(float) for h in runs], length)[0]
 
 
-def _band(axes, xs, series, length: int, colour: str, style: str = "-", shade: bool = True) -> None:
+def _band(axes, xs, series, length: int, colour: str, style: LineStyleType = "-", shade: bool = True) -> None:
     median, q1, q3 = bands([np.asarray(s, dtype=float) for s in series], length)
     axes.plot(xs, median, linestyle=style, color=colour, linewidth=1.8)
     if shade and len(series) > 1:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.lines import Line2D
@@ -33,10 +34,13 @@ from nim_evo.evolution.rundir import OPTIONAL_COLUMNS, read_config, read_logbook
 from nim_evo.plots import X_AXES, count_formatter, new_figure, plain
 from nim_evo.validation import UserError
 
+if TYPE_CHECKING:
+    from matplotlib.typing import LineStyleType
+
 SIZE = (11.0, 10.0)
-_STYLES = {"best": "-", "mean": "--", "worst": ":"}
+_STYLES: dict[str, LineStyleType] = {"best": "-", "mean": "--", "worst": ":"}
 _OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "fontsize": "small"}  # right of the panel
-_OPPONENT_STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3)), (0, (8, 3)))
+_OPPONENT_STYLES: tuple[LineStyleType, ...] = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3)), (0, (8, 3)))
 # what a comparison's labels may name, where runs differ in it (seed: always; the board: in the title if shared)
 _SETTINGS = ("fitness", "games", "population", "offspring", "cxpb", "mutpb", "tournsize", "indpb", "greedy",
              "credit", "space", "selection", "restart")

@@ -195,6 +195,7 @@ def map_layout(piles, named: bool = True) -> MapLayout:
     the split closest to 3:2 across that fits; else the biggest square cells that fit (rows
     and columns then labelled at each block's start). The figure is at least :data:`PILES_SIZE`."""
     room = (MAX_PIXELS[0] - MAP_MARGIN[0], MAX_PIXELS[1] - MAP_MARGIN[1])
+    cell: tuple[float, float]
     for cell, names in ((CELL_NAMED, True), (CELL_LABELLED, False)):
         if names and not named:
             continue

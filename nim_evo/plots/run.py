@@ -33,6 +33,7 @@ def draw_run(run_dir, fmt: str = "png", x: str = "generations", history=None, ou
             written.append(save_figure(draw_policy(agent, title), run_dir / f"policy.{fmt}"))
             trees = get_kind(agent.kind).trees(agent.genes, agent.rules) if isinstance(agent, GenomeAgent) else []
             if trees:  # an evolved program: its trees, simplified
+                assert isinstance(agent, GenomeAgent)  # only a genome has trees
                 title = plain(f"Champion of {history.run_id}: {get_kind(agent.kind).describe(agent.genes, agent.rules)}")
                 written.append(save_figure(draw_program(trees, title), run_dir / f"program.{fmt}"))
         except UserError as error:  # no champion yet, a damaged file, a board too big to draw

@@ -110,7 +110,7 @@ def csp_hash(text: str) -> str:
 def content_security_policy(elements) -> str:
     """The policy of a page whose own inline elements are ``elements`` (``(tag, text)`` pairs):
     no request at all, and only those scripts and styles."""
-    hashes = {"script": {}, "style": {}}
+    hashes: dict[str, dict[str, None]] = {"script": {}, "style": {}}
     for tag, text in elements:
         hashes[tag][csp_hash(text)] = None
     return POLICY.format(**{tag: " ".join(found) or "'none'" for tag, found in hashes.items()})
