@@ -20,6 +20,7 @@ setting's number first, so no id reads like another seed.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import math
 import re
@@ -95,7 +96,8 @@ def plan(settings: list[Setting], seeds) -> list[Task]:
     tasks: list[Task] = []
     for s, setting in enumerate(settings):
         for seed in seeds:
-            tasks.append(Task(len(tasks), s, seed, run_id(s, setting.label, seed), _seeded(setting.config, seed),
+            tasks.append(Task(len(tasks), s, seed, run_id(s, setting.label, seed),
+                              dataclasses.replace(setting.config, seed=seed),
                               {column(key): value for key, value in setting.label.items()}))
     return tasks
 
@@ -104,12 +106,6 @@ def run_id(index: int, label: dict, seed: int) -> str:
     """``s<index>-<key><value>...-seed<seed>`` in characters a file name takes."""
     words = "-".join(re.sub(r"[^A-Za-z0-9.+=]+", "_", f"{key}{value}")[:24] for key, value in label.items())
     return f"s{index}-{words[:60]}-seed{seed}" if words else f"s{index}-seed{seed}"
-
-
-def _seeded(config: Config, seed: int) -> Config:
-    import dataclasses
-
-    return dataclasses.replace(config, seed=seed)
 
 
 class SweepFolder:
