@@ -176,13 +176,9 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
 
     def _opponent_moves(self):
         move = self.opponent.move(self._position, self.np_random)
-        try:
-            legal = len(move) == 2 and self.rules.is_legal(self._position, move := (int(move[0]), int(move[1])))
-        except (TypeError, ValueError, IndexError):
-            legal = False
-        if not legal:
+        if not self.rules.is_legal(self._position, move):  # (a pair of whole numbers, legal here)
             raise IllegalMove(f"{self.opponent.name} played the illegal move {move!r} in position "
-                             f"{self._position} of {self.rules.name}")
+                              f"{self._position} of {self.rules.name}", move)
         self._position = self.rules.apply(self._position, move)
         if self.rules.is_terminal(self._position):
             self._winner = self.rules.winner(1 - self._agent_seat)
