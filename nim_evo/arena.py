@@ -74,7 +74,7 @@ def main(argv) -> int:
 
 
 def format_table(result) -> str:
-    """The matrix as text within :data:`~nim_evo.console.text.WIDTH` columns for up to 11 players:
+    """The matrix as text within 100 columns for up to 11 players (its notes wrapped to the terminal):
     a numbered row per player (names printable and cut in the middle past 24 characters), the columns by
     number, each cell its row's win rate; the widest 95% interval is stated once (every cell's
     is in arena.csv)."""

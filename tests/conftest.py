@@ -1,10 +1,13 @@
 import importlib.util
+import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from nim_evo import Rules
+
+os.environ.pop("COLUMNS", None)  # text is wrapped to the terminal's width: the suite's is the fixed one
 
 BOARDS = {
     "1-3-5-7-9": Rules((1, 3, 5, 7, 9)),
