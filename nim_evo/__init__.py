@@ -8,6 +8,7 @@ scipy, joblib and DEAP load only when something needs them.
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"  # the package's version (pyproject.toml reads it from here)
 
@@ -44,6 +45,23 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:  # the same names, for type checkers and the docs (which read the code, not run it)
+    from nim_evo.api import Run, evolve, resume, train
+    from nim_evo.sweeping import sweep
+    from nim_evo.validation import AgentError, UserError
+    from nim_evo.agents.player import Player
+    from nim_evo.agents.protocol import as_player
+    from nim_evo.agents.conformance import check_player
+    from nim_evo.agents.registry import make_agent
+    from nim_evo.engine.game import GameRecord, play_game
+    from nim_evo.engine.multiset import MultisetSpace
+    from nim_evo.engine.rules import PRESETS, Rules, legal_moves
+    from nim_evo.engine.solver import Solution, solve
+    from nim_evo.engine.space import Space, SpaceTooLarge, space_for, space_size
+    from nim_evo.evaluation.grading import grade_player
+    from nim_evo.evaluation.strategy import load_strategy
+    from nim_evo.evaluation.tournament import play_games, play_matches, tournament, win_probabilities
 
 
 def __getattr__(name: str):

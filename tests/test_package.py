@@ -15,6 +15,18 @@ def test_every_public_name_resolves():
     assert nim_evo.Rules((1, 2)).name == "1-2"
 
 
+def test_type_checkers_and_the_docs_see_the_same_names_where_they_are_imported_from():
+    """The public names load lazily; a type checker (and the docs, which read the code) sees them
+    through the root's ``if TYPE_CHECKING:`` imports, which must name each one from its module."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(nim_evo))
+    block = next(node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING")
+    seen = {alias.name: node.module for node in block.body for alias in node.names}
+    assert seen == nim_evo._EXPORTS
+
+
 def test_an_unknown_name_is_an_attribute_error():
     try:
         nim_evo.no_such_thing
