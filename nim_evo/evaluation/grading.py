@@ -133,7 +133,8 @@ def grade_player(player, rules: Rules, *, budget: float = BUDGET, positions: int
             course-style player) or a spec as ``--opponents`` takes it (``nimsum``, a learner's
             name, a strategy file, ``module:NAME``).
         budget: seconds of asking the player at every position, at most, before sampling.
-        positions, games: the sample's size, where the report samples.
+        positions: how many winning positions the report asks, where it samples.
+        games: how many games per seat and opponent the report plays, where it samples.
         seed: the sample's, and the games', seed.
 
     Raises:

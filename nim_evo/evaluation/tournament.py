@@ -80,7 +80,9 @@ def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.G
     the indices of the games kept, and put back in game order once, at the end.
 
     Args:
-        first, second: policy tables ``(n_positions, n_moves)``, or their :class:`AliasSampler`.
+        first: the player who moves first: a policy table ``(n_positions, n_moves)``, or its
+            :class:`AliasSampler`.
+        second: the other player, the same way.
         starts: ``(g,)`` position indices, none of them the empty board.
     Returns:
         ``(g,) int8``: 0 where ``first`` won, 1 where ``second`` won.
