@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nim_evo.agents.player import is_order_blind, name_of
+from nim_evo.annotations import AgentObject
 from nim_evo.agents.protocol import AGENT, as_player
 from nim_evo.engine.rules import RULES, Rules
 from nim_evo.engine.space import space_for, space_size
@@ -65,7 +66,7 @@ class Report:
         return f"{self.player} on {self.rules.name}: {self.positions} positions; checked {checks}{notes}"
 
 
-def check_player(player, rules: Rules | None = None, *, seed: int = 0) -> Report:
+def check_player(player: AgentObject, rules: Rules | None = None, *, seed: int = 0) -> Report:
     """Check that every face of ``player`` gives its one answer at every position of ``rules``
     (the player's own rules by default); see the module. Returns a :class:`Report`; raises
     :class:`ConformanceError` listing the failures, or a one-line ``UserError`` for a board too

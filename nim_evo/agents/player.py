@@ -33,12 +33,16 @@ from __future__ import annotations
 
 import operator
 from types import FunctionType, MethodType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from nim_evo.engine.boards import move_indices, move_list
 from nim_evo.engine.rules import RULES, Move, Position, Rules
 from nim_evo.validation import AgentError, IllegalMove, OrderReading, UserError, check, shown
+
+if TYPE_CHECKING:
+    from nim_evo.engine.space import Space
 
 
 class Player:
@@ -93,7 +97,7 @@ class Player:
         u = rng.random((len(probabilities), 1)) * cumulative[:, -1:]
         return np.minimum((cumulative <= u).sum(axis=1), probabilities.shape[1] - 1)
 
-    def policy(self, space) -> np.ndarray:
+    def policy(self, space: Space) -> np.ndarray:
         """The policy table over an enumerated space ``(n_positions, n_moves)``: the rows of
         its positions; over multisets (order-blind players only) the rows of the
         representatives, equal piles' moves added up."""

@@ -40,6 +40,7 @@ import numpy as np
 from nim_evo.agents.adapted import DistributionAgent, MoveAgent, ProbabilitiesAgent
 from nim_evo.agents.course import ChooseActionAgent, StateFunctionAgent, is_strategy_function
 from nim_evo.agents.player import Player, name_of
+from nim_evo.annotations import AgentObject
 from nim_evo.engine.rules import RULES, Move, Position, Rules
 from nim_evo.validation import Constraint, UserError, check
 
@@ -79,7 +80,7 @@ class AgentLike(Constraint):
 AGENT = AgentLike()
 
 
-def as_player(agent, rules: Rules | None = None) -> Player:
+def as_player(agent: AgentObject, rules: Rules | None = None) -> Player:
     """``agent`` as a :class:`Player`: itself if it is one, else wrapped by its primary answer
     (see the module); ``rules`` is the game it plays where the agent names none. A one-line
     :class:`UserError` saying what an agent needs for anything else."""

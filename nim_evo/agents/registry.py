@@ -32,7 +32,7 @@ def register(name: str, factory) -> object:
     return AGENTS.register(name, factory)
 
 
-def make_agent(name: str, rules: Rules, **options) -> Player:
+def make_agent(name: str, rules: Rules, **options: object) -> Player:
     """Build an agent by name: ``random``, ``nimsum``, ``minimax``, ``take-n`` (or ``take-3``
     for n=3), ``dumb``, ``aggressive``, ``fixed-rules``, or one a package registered.
     ``options`` go to its constructor (``minimax``: ``depth``, ``heuristic``; ``take-n``: ``n``)."""

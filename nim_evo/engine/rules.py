@@ -12,7 +12,12 @@ import hashlib
 import itertools
 import re
 from dataclasses import dataclass
+from collections.abc import Iterable
 from numbers import Integral
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 from nim_evo.validation import Constraint, InstanceOf, Interval, UserError, check, shown
 
@@ -137,8 +142,8 @@ class Rules:
         """True in normal play, False in misère play."""
         return not self.misere
 
-    def winner(self, last_mover):
-        """The seat that wins when seat ``last_mover`` took the last object (ints or arrays)."""
+    def winner(self, last_mover: int) -> int:
+        """The seat (0 or 1) that wins when seat ``last_mover`` took the last object."""
         return last_mover if self.last_mover_wins else 1 - last_mover
 
     @property
@@ -156,7 +161,7 @@ class Rules:
         """Every move of this board, in the engine's order (the batched path's move index)."""
         return tuple(_legal_moves(self.piles, self.max_take))
 
-    def check_position(self, position) -> Position:
+    def check_position(self, position: Iterable[int]) -> Position:
         """Return ``position`` as a tuple of ints, or raise ``ValueError`` naming the problem."""
         position = tuple(position)
         if len(position) != len(self.piles):
@@ -178,7 +183,7 @@ class Rules:
         """How many legal moves ``position`` has (counted, not listed)."""
         return sum(self._takes(position))
 
-    def random_move(self, position: Position, rng) -> Move:
+    def random_move(self, position: Position, rng: np.random.Generator) -> Move:
         """A uniformly random legal move, drawn with one ``rng.integers`` without listing the
         moves: the same move as ``legal_moves(position)[rng.integers(count)]``."""
         ends = list(itertools.accumulate(self._takes(position)))

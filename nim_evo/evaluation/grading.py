@@ -35,6 +35,7 @@ from scipy.stats import binomtest
 from nim_evo.agents.adapted import Adapted, RandomMoves
 from nim_evo.agents.player import is_order_blind
 from nim_evo.agents.protocol import AGENT, as_player
+from nim_evo.annotations import PlayerSpec
 from nim_evo.agents.registry import make_agent
 from nim_evo.engine import theory
 from nim_evo.engine.boards import legal_mask, move_list
@@ -124,7 +125,7 @@ def _answer_json(answer):
         return shown(answer)
 
 
-def grade_player(player, rules: Rules, *, budget: float = BUDGET, positions: int = POSITIONS, games: int = GAMES,
+def grade_player(player: PlayerSpec, rules: Rules, *, budget: float = BUDGET, positions: int = POSITIONS, games: int = GAMES,
           seed: int = 0) -> Report:
     """Grade ``player`` on ``rules``; see the module.
 

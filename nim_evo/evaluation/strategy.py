@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from nim_evo.agents.base import Player
+from nim_evo.annotations import StrPath
 from nim_evo.engine.rules import RULES, Rules, family_name, family_of, parse_family
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document, get_kind
 from nim_evo.io import read_json
@@ -38,7 +39,7 @@ METADATA = {"name": [None, InstanceOf(str, what="a string")],
 RUN_METADATA: dict[str, list] = {"seed": [SEED], "generations": [GENERATIONS], "population": [POPULATION], "opponents": [Names()]}
 
 
-def load_strategy(path, rules: Rules | None = None, stochastic: bool = False) -> Player:
+def load_strategy(path: StrPath, rules: Rules | None = None, stochastic: bool = False) -> Player:
     """The strategy saved in ``path`` as an agent with ``move(piles, rng)``.
 
     Args:
