@@ -44,7 +44,7 @@ from joblib import Parallel, delayed
 from nim_evo import Rules, make_agent
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import space_for
-from nim_evo.evaluation.tournament import win_probabilities
+from nim_evo.evaluation.exact import win_probabilities
 from nim_evo.learners import make_learner
 from nim_evo.learners.qlearning import SCHEDULE
 

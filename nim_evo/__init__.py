@@ -37,10 +37,10 @@ _EXPORTS = {
     "space_size": "nim_evo.engine.space",
     "grade_player": "nim_evo.evaluation.grading",
     "load_strategy": "nim_evo.evaluation.strategy",
-    "play_games": "nim_evo.evaluation.tournament",
-    "play_matches": "nim_evo.evaluation.tournament",
+    "play_games": "nim_evo.evaluation.batched",
+    "play_matches": "nim_evo.evaluation.batched",
     "tournament": "nim_evo.evaluation.tournament",
-    "win_probabilities": "nim_evo.evaluation.tournament",
+    "win_probabilities": "nim_evo.evaluation.exact",
 }
 
 __all__ = sorted(_EXPORTS)

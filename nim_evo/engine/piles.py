@@ -1,6 +1,6 @@
 """Batched games on pile arrays, for boards too big to enumerate.
 
-The table path (:mod:`nim_evo.evaluation.tournament`) needs every position indexed; here games carry
+The table path (:mod:`nim_evo.evaluation.batched`) needs every position indexed; here games carry
 their piles, ``(g, n_piles)``, and each player is a *mover*: a function from a block of
 positions and a Generator to one move index per position (the rules' move list). Every
 player is one (:class:`nim_evo.agents.player.Mover`, its ``choose``), and genomes many at

@@ -43,8 +43,8 @@ from nim_evo.engine.rules import RULES, Move, Rules
 from nim_evo.engine.solver import solve
 from nim_evo.engine.multiset import MultisetSpace
 from nim_evo.engine.space import Space, space_for, tabulable
+from nim_evo.evaluation.exact import forfeiting_win_probabilities
 from nim_evo.evaluation.opponents import resolve
-from nim_evo.evaluation.tournament import forfeiting_win_probabilities
 from nim_evo.validation import SEED, AgentError, IllegalMove, InstanceOf, Interval, UserError, shown, validate
 
 OPPONENTS = ("random", "nimsum")

@@ -24,9 +24,10 @@ from nim_evo.engine.policy import AliasSampler, as_table
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import MAX_TABLE_CELLS, enumerable, space_for, space_size, tabulable
 from nim_evo.evaluation import opponents
+from nim_evo.evaluation.batched import play_games
+from nim_evo.evaluation.exact import Transitions, best_response, win_probabilities_each
 from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.judging import judging_space
-from nim_evo.evaluation.tournament import Transitions, best_response, play_games, win_probabilities_each
 from nim_evo.genomes import get_kind, movers
 from nim_evo.validation import KeywordError, UserError
 

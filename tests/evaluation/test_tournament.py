@@ -198,7 +198,7 @@ def test_best_response_bounds_every_policy_and_meets_perfect_play(rules, multise
     """Against a perfect player the best reply wins exactly the solver's winning positions;
     against any opponent no policy (perfect, random, a random table) does better than it,
     and the best reply's own moves reach it."""
-    from nim_evo.evaluation.tournament import best_response
+    from nim_evo.evaluation.exact import best_response
 
     space = space_for(rules, multiset=multiset)
     solution = solve(space)

@@ -13,7 +13,7 @@ from nim_evo import Rules
 from nim_evo.agents import make_agent
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import space_for
-from nim_evo.evaluation.tournament import win_probabilities
+from nim_evo.evaluation.exact import win_probabilities
 from nim_evo.evolution import cluster, fitness
 from nim_evo.evolution.fitness import Panel, accuracy, evaluate_chunk
 from nim_evo.evolution.loop import Config, make_toolbox, start, step
