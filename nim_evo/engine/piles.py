@@ -15,14 +15,14 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.validation import AgentError, UserError
 
-MAX_MOVES = 5_000  # a mover may hold a (games, moves) array: boards with more moves are refused
+MAX_BOARD_MOVES = 5_000  # bounds the moves a board's move list may have (a mover may hold a (games, moves) array)
 
 
 def check_board(rules: Rules) -> None:
     """Refuse, in one line, a board whose move list is too long for batched games."""
-    if rules.n_moves > MAX_MOVES:
+    if rules.n_moves > MAX_BOARD_MOVES:
         raise UserError(f"the board {rules.name} has {rules.n_moves:,} moves; games on pile arrays "
-                         f"handle at most {MAX_MOVES:,} (smaller piles or a cap)")
+                         f"handle at most {MAX_BOARD_MOVES:,} (smaller piles or a cap)")
 
 
 def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Generator,
