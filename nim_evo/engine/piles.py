@@ -43,18 +43,18 @@ def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Gene
     movers = (first, second)
     ply = 0
     while len(game):
-        mover = ply % 2
-        chosen = movers[mover](position, rng, game)
+        seat = ply % 2
+        chosen = movers[seat](position, rng, game)
         pile, count = moves[chosen, 0], moves[chosen, 1]
         rows = np.arange(len(game))
         if np.any(position[rows, pile] < count):
             bad = int(np.flatnonzero(position[rows, pile] < count)[0])
-            raise AgentError(f"{getattr(movers[mover], 'player', movers[mover])!r} chose the illegal move "
+            raise AgentError(f"{getattr(movers[seat], 'player', movers[seat])!r} chose the illegal move "
                              f"{(int(pile[bad]), int(count[bad]))} in position {tuple(position[bad].tolist())}")
         position[rows, pile] -= count
         over = ~position.any(axis=1)
         if over.any():
-            winner[game[over]] = rules.winner(mover)
+            winner[game[over]] = rules.winner(seat)
             game, position = game[~over], position[~over]
         ply += 1
     return winner
