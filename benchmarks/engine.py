@@ -16,7 +16,7 @@ import numpy as np
 from nim_evo import Rules, make_agent, play_game, play_games, win_probabilities
 from nim_evo.engine.policy import AliasSampler, one_hot
 from nim_evo.engine.space import space_for
-from nim_evo.evaluation.tournament import CHUNK
+from nim_evo.evaluation.batched import GAMES_PER_TASK
 
 RATIO_TARGET = 200
 
@@ -24,8 +24,8 @@ RATIO_TARGET = 200
 def batched_rate(space, table, games, rng) -> float:
     began = time.perf_counter()
     sampler = AliasSampler(table, space)  # built once per table, as a tournament does
-    for done in range(0, games, CHUNK):
-        play_games(space, sampler, sampler, np.full(min(CHUNK, games - done), space.start), rng)
+    for done in range(0, games, GAMES_PER_TASK):
+        play_games(space, sampler, sampler, np.full(min(GAMES_PER_TASK, games - done), space.start), rng)
     return games / (time.perf_counter() - began)
 
 
@@ -43,7 +43,7 @@ def main():
     agent = make_agent("random", rules)
     table = agent.policy(space)
 
-    batched_rate(space, table, CHUNK, rng)  # warm-up
+    batched_rate(space, table, GAMES_PER_TASK, rng)  # warm-up
     loop = loop_rate(rules, agent, 20_000, rng)
     batched = batched_rate(space, table, 2_000_000, rng)
     ratio = batched / loop

@@ -44,7 +44,7 @@ from joblib import Parallel, delayed
 from nim_evo import Rules, make_agent
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import space_for
-from nim_evo.evaluation.tournament import win_probabilities
+from nim_evo.evaluation.exact import win_probabilities
 from nim_evo.learners import make_learner
 from nim_evo.learners.qlearning import SCHEDULE
 
@@ -138,7 +138,7 @@ def seedlike_speed(scale: float) -> float:
     began = time.perf_counter()
     for steps, epsilon in SCHEDULE:
         for _ in range(int(steps * scale)):
-            piles, history, mover = list(rules.piles), ([], []), 0
+            piles, history, to_move = list(rules.piles), ([], []), 0
             while any(piles):
                 key = "-".join(map(str, piles))
                 moves = [(i, k) for i, n in enumerate(piles) for k in range(1, n + 1)]
@@ -146,10 +146,10 @@ def seedlike_speed(scale: float) -> float:
                     move = moves[rng.integers(len(moves))]
                 else:
                     move = max(moves, key=lambda m: scores.get((key, m), 0))
-                history[mover].append((key, move))
+                history[to_move].append((key, move))
                 piles[move[0]] -= move[1]
-                mover ^= 1
-            winner = mover ^ 1  # normal play: the player who took the last object
+                to_move ^= 1
+            winner = to_move ^ 1  # normal play: the player who took the last object
             for seat in (0, 1):
                 for cell in history[seat]:
                     scores[cell] = scores.get(cell, 0) + (1 if seat == winner else -1)

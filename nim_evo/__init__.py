@@ -38,10 +38,10 @@ _EXPORTS = {
     "space_size": "nim_evo.engine.space",
     "grade_player": "nim_evo.evaluation.grading",
     "load_strategy": "nim_evo.evaluation.strategy",
-    "play_games": "nim_evo.evaluation.tournament",
-    "play_matches": "nim_evo.evaluation.tournament",
+    "play_games": "nim_evo.evaluation.batched",
+    "play_matches": "nim_evo.evaluation.batched",
     "tournament": "nim_evo.evaluation.tournament",
-    "win_probabilities": "nim_evo.evaluation.tournament",
+    "win_probabilities": "nim_evo.evaluation.exact",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -61,7 +61,9 @@ if TYPE_CHECKING:  # the same names, for type checkers and the docs (which read 
     from nim_evo.engine.space import Space, SpaceTooLarge, space_for, space_size
     from nim_evo.evaluation.grading import grade_player
     from nim_evo.evaluation.strategy import load_strategy
-    from nim_evo.evaluation.tournament import play_games, play_matches, tournament, win_probabilities
+    from nim_evo.evaluation.batched import play_games, play_matches
+    from nim_evo.evaluation.exact import win_probabilities
+    from nim_evo.evaluation.tournament import tournament
 
 
 def __getattr__(name: str):

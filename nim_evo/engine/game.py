@@ -53,11 +53,11 @@ class Pair(Constraint):
 
 # A game ends within as many moves as it has objects, which on piles of 10^15 is forever
 # for two players that take one at a time; a million moves take about ten seconds.
-MAX_MOVES = 1_000_000
+MAX_PLIES = 1_000_000  # bounds the plies (moves of either player) in one game record: play_game's default max_moves
 
 
 def play_game(rules: Rules, players, rng: np.random.Generator, start: Position | None = None,
-              max_moves: int = MAX_MOVES) -> GameRecord:
+              max_moves: int = MAX_PLIES) -> GameRecord:
     """Play one game between two agents (``players[0]`` moves first) and return its record.
 
     Raises:

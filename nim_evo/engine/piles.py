@@ -1,6 +1,6 @@
 """Batched games on pile arrays, for boards too big to enumerate.
 
-The table path (:mod:`nim_evo.evaluation.tournament`) needs every position indexed; here games carry
+The table path (:mod:`nim_evo.evaluation.batched`) needs every position indexed; here games carry
 their piles, ``(g, n_piles)``, and each player is a *mover*: a function from a block of
 positions and a Generator to one move index per position (the rules' move list). Every
 player is one (:class:`nim_evo.agents.player.Mover`, its ``choose``), and genomes many at
@@ -15,14 +15,14 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.validation import AgentError, UserError
 
-MAX_MOVES = 5_000  # a mover may hold a (games, moves) array: boards with more moves are refused
+MAX_BOARD_MOVES = 5_000  # bounds the moves a board's move list may have (a mover may hold a (games, moves) array)
 
 
 def check_board(rules: Rules) -> None:
     """Refuse, in one line, a board whose move list is too long for batched games."""
-    if rules.n_moves > MAX_MOVES:
+    if rules.n_moves > MAX_BOARD_MOVES:
         raise UserError(f"the board {rules.name} has {rules.n_moves:,} moves; games on pile arrays "
-                         f"handle at most {MAX_MOVES:,} (smaller piles or a cap)")
+                         f"handle at most {MAX_BOARD_MOVES:,} (smaller piles or a cap)")
 
 
 def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Generator,
@@ -43,18 +43,18 @@ def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Gene
     movers = (first, second)
     ply = 0
     while len(game):
-        mover = ply % 2
-        chosen = movers[mover](position, rng, game)
+        seat = ply % 2
+        chosen = movers[seat](position, rng, game)
         pile, count = moves[chosen, 0], moves[chosen, 1]
         rows = np.arange(len(game))
         if np.any(position[rows, pile] < count):
             bad = int(np.flatnonzero(position[rows, pile] < count)[0])
-            raise AgentError(f"{getattr(movers[mover], 'player', movers[mover])!r} chose the illegal move "
+            raise AgentError(f"{getattr(movers[seat], 'player', movers[seat])!r} chose the illegal move "
                              f"{(int(pile[bad]), int(count[bad]))} in position {tuple(position[bad].tolist())}")
         position[rows, pile] -= count
         over = ~position.any(axis=1)
         if over.any():
-            winner[game[over]] = rules.winner(mover)
+            winner[game[over]] = rules.winner(seat)
             game, position = game[~over], position[~over]
         ply += 1
     return winner

@@ -85,7 +85,7 @@ class AliasSampler:
 
     A move that empties the board leads to the sentinel ``ENDED`` (index ``n_positions``);
     the sentinels ``ENDED`` and ``ENDED + 1`` swap at every later ply, so a finished game's
-    state tells the parity of the ply it ended on (see :func:`nim_evo.evaluation.tournament.play_games`).
+    state tells the parity of the ply it ended on (see :func:`nim_evo.evaluation.batched.play_games`).
     """
 
     def __init__(self, table: np.ndarray, space: Space):

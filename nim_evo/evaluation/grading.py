@@ -44,8 +44,8 @@ from nim_evo.engine.rules import RULES, Move, Rules
 from nim_evo.engine.solver import solve
 from nim_evo.engine.multiset import MultisetSpace
 from nim_evo.engine.space import Space, space_for, tabulable
+from nim_evo.evaluation.exact import forfeiting_win_probabilities
 from nim_evo.evaluation.opponents import resolve
-from nim_evo.evaluation.tournament import forfeiting_win_probabilities
 from nim_evo.validation import SEED, AgentError, IllegalMove, InstanceOf, Interval, UserError, shown, validate
 
 OPPONENTS = ("random", "nimsum")
@@ -57,7 +57,8 @@ PROBE = 64  # positions timed to foresee how long asking every position takes
 SHOWN = 10  # wrong positions listed
 MAX_SAMPLE = 1_000_000  # positions or games in a sample, at most
 MIN_SAMPLE, MIN_GAMES = 100, 10  # a slow player's sample, sized to the budget, is never smaller
-CHUNK = 256  # positions asked at once (a chunk with an illegal move is asked again position by position)
+POSITIONS_PER_ASK = 256  # bounds the positions asked of a player at once (a chunk with an illegal move is asked
+                         # again position by position)
 
 
 @dataclass(frozen=True)
@@ -216,7 +217,7 @@ def _table(player, space, budget: float) -> tuple[np.ndarray, dict]:
     began = time.perf_counter()
     done = 1  # the empty board is never asked
     with _quiet(player):
-        for size in (PROBE, *[CHUNK] * (space.n_positions // CHUNK + 1)):
+        for size in (PROBE, *[POSITIONS_PER_ASK] * (space.n_positions // POSITIONS_PER_ASK + 1)):
             if done >= space.n_positions:
                 break
             rows = slice(done, min(done + size, space.n_positions))

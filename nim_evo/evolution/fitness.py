@@ -24,13 +24,14 @@ from nim_evo.engine.policy import AliasSampler, as_table
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import MAX_TABLE_CELLS, enumerable, space_for, space_size, tabulable
 from nim_evo.evaluation import opponents
+from nim_evo.evaluation.batched import play_games
+from nim_evo.evaluation.exact import Transitions, best_response, win_probabilities_each
 from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.judging import judging_space
-from nim_evo.evaluation.tournament import Transitions, best_response, play_games, win_probabilities_each
 from nim_evo.genomes import get_kind, movers
 from nim_evo.validation import KeywordError, UserError
 
-CHUNK = 16  # individuals per evaluation task (sampled fitness: each chunk draws from its own stream)
+INDIVIDUALS_PER_TASK = 16  # bounds the individuals per sampled-fitness task (each chunk draws from its own stream)
 EXACT_CHUNK_SMALL, EXACT_CHUNK_LARGE = 80, 8  # exact fitness: below / above SMALL_SPACE positions
 SMALL_SPACE = 10_000
 CEILING_SAMPLED = 200_000  # with sampled fitness, the ceiling is computed on boards of at most this many positions
@@ -322,18 +323,18 @@ class _OrderReading:
 _ORDER_READING = _OrderReading()
 
 
-def chunks(items: list, size: int = CHUNK) -> list[list]:
+def chunks(items: list, size: int = INDIVIDUALS_PER_TASK) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 def chunk_size(panel: Panel, mode: str) -> int:
     """Individuals per task, from the problem alone (never the worker count). Sampled
-    fitness keeps :data:`CHUNK` (its chunks seed its games). Exact fitness is the same
-    however it is cut: on a small space one task takes many individuals (a task's fixed
-    cost is most of it there), on a big one few, so that two workers share the work evenly
-    (five tasks of sixteen split three to two: a 1.7x speed-up at best)."""
+    fitness keeps :data:`INDIVIDUALS_PER_TASK` (its chunks seed its games). Exact fitness is
+    the same however it is cut: on a small space one task takes many individuals (a task's
+    fixed cost is most of it there), on a big one few, so that two workers share the work
+    evenly (five tasks of sixteen split three to two: a 1.7x speed-up at best)."""
     if mode != "exact" or panel.tables is None:
-        return CHUNK
+        return INDIVIDUALS_PER_TASK
     return EXACT_CHUNK_SMALL if panel.space.n_positions <= SMALL_SPACE else EXACT_CHUNK_LARGE
 
 

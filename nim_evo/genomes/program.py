@@ -81,7 +81,7 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, code, parse, run
-from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type, one_hot
+from nim_evo.genomes.protocol import GenomeKind, Stage, deterministic_move_probabilities, individual_type
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -261,7 +261,7 @@ def moves(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
 
 
 def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
-    return one_hot(rules, positions, lambda live: moves(genes, rules, live))
+    return deterministic_move_probabilities(rules, positions, lambda live: moves(genes, rules, live))
 
 
 def to_json(genes, rules: Rules) -> dict:

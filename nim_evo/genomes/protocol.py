@@ -256,7 +256,7 @@ class GenomeKind:
         return data
 
 
-def one_hot(rules: Rules, positions: np.ndarray, moves) -> np.ndarray:
+def deterministic_move_probabilities(rules: Rules, positions: np.ndarray, moves) -> np.ndarray:
     """The ``move_probabilities`` of a deterministic genome: ``(k, n_moves)``, a 1 in each
     non-empty position's row at the move ``moves(non_empty_positions)`` gives for it."""
     from nim_evo.engine.boards import move_list

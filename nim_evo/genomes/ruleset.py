@@ -36,7 +36,7 @@ import numpy as np
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
-from nim_evo.genomes.protocol import GenomeKind, individual_type, one_hot
+from nim_evo.genomes.protocol import GenomeKind, deterministic_move_probabilities, individual_type
 from nim_evo.validation import UserError
 
 NAME = "rules"
@@ -122,7 +122,7 @@ def board_features(rules: Rules, positions: np.ndarray) -> dict:
 
 
 def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
-    return one_hot(rules, positions, lambda live: moves(genes, rules, live))
+    return deterministic_move_probabilities(rules, positions, lambda live: moves(genes, rules, live))
 
 
 def policy(genes, space: Space) -> np.ndarray:

@@ -173,11 +173,11 @@ def test_agents_play_whole_games_on_piles_too_big_to_list_their_moves(name, rule
     rng = np.random.default_rng(1)
     players = make_agent(name, rules), make_agent("random", rules)
     for first in (0, 1):
-        position, mover = rules.start, first
+        position, seat = rules.start, first
         while any(position):
-            move = players[mover].move(position, rng)
+            move = players[seat].move(position, rng)
             assert rules.is_legal(position, move)
-            position, mover = rules.apply(position, move), 1 - mover
+            position, seat = rules.apply(position, move), 1 - seat
 
 
 def test_nimsum_wins_from_a_winning_start_of_huge_piles():

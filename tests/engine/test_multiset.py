@@ -171,7 +171,7 @@ def test_agents_play_the_same_games_over_multisets(rules, name):
     as often, from every position and either seat, as over the ordered space; and its
     vectorised table is the one its move distributions give."""
     from nim_evo.agents import PositionalAgent, make_agent
-    from nim_evo.evaluation.tournament import win_probabilities
+    from nim_evo.evaluation.exact import win_probabilities
 
     ordered, space = space_for(rules), MultisetSpace(rules)
     agent, opponent = make_agent(name, rules), make_agent("minimax" if name == "random" else "random", rules)

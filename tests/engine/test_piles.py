@@ -1,5 +1,5 @@
 """Tests of nim_evo.engine.piles: batched games on pile arrays, checked on boards small enough to
-enumerate against the exact evaluator of the table path (nim_evo.evaluation.tournament.win_probabilities)."""
+enumerate against the exact evaluator of the table path (nim_evo.evaluation.exact.win_probabilities)."""
 
 import numpy as np
 import pytest

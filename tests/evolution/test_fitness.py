@@ -13,7 +13,7 @@ from nim_evo import Rules
 from nim_evo.agents import make_agent
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import space_for
-from nim_evo.evaluation.tournament import win_probabilities
+from nim_evo.evaluation.exact import win_probabilities
 from nim_evo.evolution import cluster, fitness
 from nim_evo.evolution.fitness import Panel, accuracy, evaluate_chunk
 from nim_evo.evolution.loop import Config, make_toolbox, start, step
@@ -178,10 +178,11 @@ def evolved(config: Config, jobs: int, generations: int = 2):
 def test_fitness_does_not_depend_on_jobs_with_several_chunks():
     """Whole chunks (2 at generation 0, 3 per step): results landing on the wrong chunk would
     still give every individual a fitness, so only the values can tell."""
-    config = Config(genome="table", rules=Rules((2, 3, 4)), population=2 * fitness.CHUNK,
-                    offspring=3 * fitness.CHUNK, opponents=("random", "nimsum"), fitness="sampled", games=300, seed=9)
+    per_task = fitness.INDIVIDUALS_PER_TASK
+    config = Config(genome="table", rules=Rules((2, 3, 4)), population=2 * per_task,
+                    offspring=3 * per_task, opponents=("random", "nimsum"), fitness="sampled", games=300, seed=9)
     states = [evolved(config, jobs) for jobs in (1, 2)]
-    assert all(s.logbook[0]["evals"] > fitness.CHUNK and s.logbook[-1]["evals"] > fitness.CHUNK for s in states)
+    assert all(s.logbook[0]["evals"] > per_task and s.logbook[-1]["evals"] > per_task for s in states)
     one, two = (state.population for state in states)
     assert len(one) == len(two) == config.population
     for a, b in zip(one, two):

@@ -266,7 +266,7 @@ def test_a_multiset_table_plays_every_position_of_its_board(tmp_path):
     """Exported over multisets, a champion plays each arrangement of the piles: a legal move
     to the multiset its gene names, the same win probabilities as its table; and it loads."""
     from nim_evo.evaluation.strategy import load_strategy
-    from nim_evo.evaluation.tournament import win_probabilities
+    from nim_evo.evaluation.exact import win_probabilities
     from nim_evo.io import write_json
 
     rules = Rules((2, 4, 3, 4))

@@ -1,0 +1,169 @@
+"""Exact evaluation: the probability of winning from every position, by backward induction.
+
+One thing: no game is played. An opponent's policy table becomes sparse transitions per level
+(:class:`Transitions`), and the player's winning probability at every position, either to
+move, follows level by level by objects left (:func:`win_probabilities` and its variants;
+:func:`best_response`, the most any player can win).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nim_evo.agents.protocol import compiled
+from nim_evo.engine.policy import as_table, check_table
+from nim_evo.engine.space import SPACE, Space
+from nim_evo.evaluation.batched import POLICY, policy_table
+from nim_evo.validation import InstanceOf, UserError, validate
+
+
+class Transitions:
+    """An opponent's policy table as one sparse matrix per level (objects left): row ``p``
+    of level ``t`` holds, at column ``q``, the probability that the opponent moves from
+    ``p`` to ``q``. Built once per opponent and space; the evaluator's opponent step is then
+    one sparse-times-dense product per level, over the moves the opponent can play only."""
+
+    def __init__(self, space: Space, table: np.ndarray):
+        from scipy.sparse import csr_matrix
+
+        table = policy_table(table, space)
+        self.n_positions = space.n_positions
+        self.levels: list = [None]  # level 0, the empty board, has no move
+        for total in range(1, space.max_total + 1):
+            idx = space.level(total)
+            rows, moves = np.nonzero(table[idx] > 0)
+            matrix = csr_matrix((table[idx[rows], moves], (rows, space.next[idx[rows], moves])),
+                                shape=(len(idx), space.n_positions))
+            matrix.sum_duplicates()
+            self.levels.append(matrix)
+
+
+def win_probabilities(space: Space, player, opponent) -> np.ndarray:
+    """Exact probability that ``player`` wins from every position, either to move.
+
+    Backward induction by objects left (every move lowers the count, so each level needs
+    only the levels below it)::
+
+        P[empty, player to move] = misere; P[empty, opponent to move] = not misere
+        for t in 1 .. total objects, all positions p with t objects at once:
+            P[p, opponent to move] = sum_m opponent[p, m] * P[next[p, m], player to move]
+            P[p, player to move]   = sum_m player[p, m]   * P[next[p, m], opponent to move]
+
+    Values are kept position-major, ``(n_positions, k)``, so that the opponent's step is a
+    sparse product (:class:`Transitions`) and a deterministic player's a gather.
+
+    Args:
+        player: one policy (agent, table or move array) or a stack of ``k`` tables
+            ``(k, n_positions, n_moves)`` or move arrays ``(k, n_positions)``, evaluated together.
+        opponent: one policy, or its :class:`Transitions` (built once, reused).
+    Returns:
+        ``(n_positions, 2)``, or ``(k, n_positions, 2)`` for a stack: column 0 with the
+        player to move, column 1 with the opponent to move.
+    """
+    validate({"space": [SPACE], "player": [POLICY], "opponent": [POLICY, InstanceOf(Transitions)]},
+             {"space": space, "player": player, "opponent": opponent})
+    return next(win_probabilities_each(space, player, [opponent]))
+
+
+def win_probabilities_each(space: Space, player, opponents):
+    """:func:`win_probabilities` of one player (or stack) against each opponent in turn,
+    the player checked once; yields one array per opponent."""
+    stack, tables, moves = _as_stack(player, space)
+    k = len(tables if tables is not None else moves)
+    if moves is not None:
+        moves = np.ascontiguousarray(moves.T)  # (n, k)
+    for opponent in opponents:
+        opp = opponent if isinstance(opponent, Transitions) else Transitions(space, policy_table(opponent, space))
+        if opp.n_positions != space.n_positions:
+            raise UserError(f"the opponent's transitions are for {opp.n_positions} positions, the space has "
+                             f"{space.n_positions}")
+        result = _induction(space, opp, tables, moves, k)
+        yield result if stack else result[0]
+
+
+def forfeiting_win_probabilities(space: Space, table: np.ndarray, opponent) -> np.ndarray:
+    """:func:`win_probabilities` of one policy table in which a zero row, at a position with
+    objects left, forfeits: the player has no legal answer there and loses (a graded player
+    that answered an illegal move). Other rows are checked as any table's are."""
+    table = np.asarray(table, dtype=float)
+    forfeits = ~table.any(axis=1) & (space.totals > 0)
+    check_table(np.where(forfeits[:, None], space.legal / np.maximum(space.legal.sum(axis=1, keepdims=True), 1), table),
+                space)
+    opp = Transitions(space, policy_table(opponent, space))
+    return _induction(space, opp, table[None], None, 1)[0]
+
+
+def best_response(space: Space, opponent) -> np.ndarray:
+    """The most any player can win against ``opponent``, from every position, either to move:
+    :func:`win_probabilities`'s induction with the player's step a maximum over its legal moves
+    instead of an average (against a fixed opponent the best reply is a deterministic one).
+
+    Returns ``(n_positions, 2)``, as :func:`win_probabilities`: column 0 with the player to move.
+    """
+    opp = opponent if isinstance(opponent, Transitions) else Transitions(space, policy_table(opponent, space))
+    mine, theirs = np.empty(space.n_positions), np.empty(space.n_positions)
+    mine[0] = space.rules.to_move_wins_at_end
+    theirs[0] = not space.rules.to_move_wins_at_end
+    for total in range(1, space.max_total + 1):
+        idx = space.level(total)
+        theirs[idx] = opp.levels[total] @ mine
+        after = np.where(space.legal[idx], theirs[np.maximum(space.next[idx], 0)], -1.0)
+        mine[idx] = after.max(axis=1)
+    return np.stack([mine, theirs], axis=-1)
+
+
+def _induction(space: Space, opp: Transitions, tables, moves, k: int) -> np.ndarray:
+    mine = np.empty((space.n_positions, k))    # player to move
+    theirs = np.empty((space.n_positions, k))  # opponent to move
+    mine[0] = space.rules.to_move_wins_at_end
+    theirs[0] = not space.rules.to_move_wins_at_end
+    columns = np.arange(k)
+    for total in range(1, space.max_total + 1):
+        idx = space.level(total)
+        theirs[idx] = opp.levels[total] @ mine
+        if moves is not None:
+            chosen = space.next[idx[:, None], moves[idx]]  # (l, k)
+            mine[idx] = theirs[chosen, columns]
+        else:
+            nxt = np.where(space.legal[idx], space.next[idx], 0)
+            mine[idx] = np.einsum("klm,lmk->lk", tables[:, idx], theirs[nxt])
+    return np.stack([mine.T, theirs.T], axis=-1)
+
+
+def _as_stack(player, space: Space):
+    """``(is_stack, tables (k, n, m) or None, moves (k, n) or None)`` from what the caller gave:
+    an agent, a table ``(n, m)``, a move array ``(n,)``, or a stack (list) of any of them."""
+    player = compiled(player, space.rules)
+    if hasattr(player, "policy"):
+        return False, as_table(player, space)[None], None
+    if isinstance(player, (list, tuple)):
+        player = [compiled(p, space.rules) for p in player]
+        if player and all(hasattr(p, "policy") or np.ndim(p) == 2 for p in player):
+            return True, np.stack([as_table(p, space) for p in player]), None
+        player = np.stack([np.asarray(p) for p in player])
+    array = np.asarray(player)
+    table_shape = (space.n_positions, space.n_moves)
+    if array.shape == table_shape:  # a table, whatever its dtype
+        return False, as_table(array.astype(float), space)[None], None
+    if array.ndim == 3 and array.shape[1:] == table_shape:
+        for table in array:
+            check_table(table, space)
+        return True, array.astype(float, copy=False), None
+    if array.ndim in (1, 2) and array.shape[-1] == space.n_positions:
+        return array.ndim == 2, None, _check_moves(np.atleast_2d(array), space)
+    raise UserError(f"a player must be an agent, a policy table {table_shape}, a move array "
+                     f"({space.n_positions},), or a stack of them; got shape {array.shape}")
+
+
+def _check_moves(moves: np.ndarray, space: Space) -> np.ndarray:
+    if moves.dtype.kind not in "iu":
+        raise UserError(f"move arrays must hold integer move indices, got dtype {moves.dtype}")
+    moves = moves.astype(np.int64)
+    inner = moves[:, 1:]
+    legal = (inner >= 0) & (inner < space.n_moves)
+    legal[legal] = space.legal[np.nonzero(legal)[1] + 1, inner[legal]]
+    if not legal.all():
+        k, index = np.argwhere(~legal)[0]
+        raise UserError(f"move array {k} holds move index {inner[k, index]}, not a legal move in "
+                         f"position {space.position(int(index) + 1)}")
+    return moves
