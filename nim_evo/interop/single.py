@@ -70,10 +70,10 @@ def legal_and_winning(rules: Rules, position) -> tuple[np.ndarray, list[int]]:
     return mask, np.flatnonzero(winning_mask(rules, positions)[0]).tolist()
 
 
-def picture(rules: Rules, position, mover: str, winner: str | None = None) -> str:
+def picture(rules: Rules, position, to_move: str, winner: str | None = None) -> str:
     """One line of text: the piles, then who moves, or who won."""
     piles = " ".join(map(str, position))
-    state = f"{mover} to move" if winner is None else f"game over, {winner} wins"
+    state = f"{to_move} to move" if winner is None else f"game over, {winner} wins"
     return f"{rules.name}: piles {piles}; {state}"
 
 
