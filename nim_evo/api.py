@@ -39,6 +39,7 @@ from nim_evo.evaluation import opponents
 from nim_evo.evaluation.opponents import resolve as resolve_opponent, several as several_opponents
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution import cluster, loop, stages, target
+from nim_evo.evolution.config import CONFIG_CONSTRAINTS, Config
 from nim_evo.evolution.feasible import check_feasible, expected_time
 from nim_evo.evolution.fitness import accuracy, ceiling
 from nim_evo.evolution.rundir import RunDir, export_path, exported_by, individual_document, resumed_export
@@ -78,7 +79,7 @@ class CallableOf(Constraint):
 # CONFIG_CONSTRAINTS check the run's settings), each with what it may be.
 ARGUMENTS = {
     "out": [None, PATH], "export": [None, PATH], "directory": [PATH], "genomes_dir": [None, PATH], "path": [PATH],
-    "generations": [None, *loop.CONFIG_CONSTRAINTS["generations"]],  # resume's: None goes on to the run's own
+    "generations": [None, *CONFIG_CONSTRAINTS["generations"]],  # resume's: None goes on to the run's own
     "force": [BOOL], "progress": [BOOL], "scheduler": [None, InstanceOf(str, what="a scheduler's address")],
     "agents": [None, AgentsByName()],
     "rules": [RULES], "games": [None, EPISODES], "seat": [Options(*SEATS)],
@@ -94,13 +95,13 @@ class Run:
     """An evolution run: its configuration, its DEAP state, and where it wrote (if anywhere).
 
     Attributes:
-        config: the :class:`~nim_evo.evolution.loop.Config` it ran with.
+        config: the :class:`~nim_evo.evolution.config.Config` it ran with.
         state: the DEAP population, hall of fame and logbook, and its generation.
         directory: the run directory, or ``None`` for a run kept in memory.
         exported: where its champion was exported, if it was.
     """
 
-    config: loop.Config
+    config: Config
     state: loop.State
     directory: RunDir | None = None
     exported: Path | None = None
@@ -225,7 +226,7 @@ class Run:
 class Evolution:
     """A run being evolved: what :func:`evolve` and ``python -m nim_evo.run`` drive."""
 
-    config: loop.Config
+    config: Config
     toolbox: Any  # DEAP's Toolbox: what it holds is registered at run time
     state: loop.State
     run_dir: RunDir | None = None
@@ -233,7 +234,7 @@ class Evolution:
     jobs: int = 1
 
     @classmethod
-    def begin(cls, config: loop.Config, out=None, export=None, force: bool = False, jobs: int = 1,
+    def begin(cls, config: Config, out=None, export=None, force: bool = False, jobs: int = 1,
               command: str | None = None, quiet: bool = False, given: dict | None = None) -> Evolution:
         """A new run at generation 0; with ``out``, written to that run directory (refused if
         it holds files, unless ``force``), and with ``export`` the champion exported there at the
@@ -425,7 +426,7 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
     agent object (anything with ``move``, ``distribution`` or ``move_probabilities``; results
     call it by its ``name``, else its class name).
 
-    ``settings`` are the other fields of :class:`~nim_evo.evolution.loop.Config`
+    ``settings`` are the other fields of :class:`~nim_evo.evolution.config.Config`
     (``population``, ``offspring``, ``fitness``, ``games``, ``starts``, ``space``, ``cxpb``,
     ``mutpb``, ``tournsize``, ``indpb``, ``greedy``, ``credit``, ``train_boards``,
     ``selection``, ``restart``; ``until="accuracy=1"`` or ``"ceiling"`` to stop at a target;
@@ -456,7 +457,7 @@ def config_from(genome: str = "table", rules: Rules | None = None, opponents=Non
     """``(config, given)``: the run :func:`evolve`'s keywords describe (the kind's own settings
     where not given; piles 1-3-5-7-9 by default), and the opponents given as agent objects, by
     their names; one line for a keyword that is no setting."""
-    fields = {f.name for f in dataclasses.fields(loop.Config)} - {"genome", "rules", "generations", "seed", "opponents"}
+    fields = {f.name for f in dataclasses.fields(Config)} - {"genome", "rules", "generations", "seed", "opponents"}
     unknown = sorted(set(settings) - fields - {"generations", "seed"})
     if unknown:
         raise UserError(f"{who} has no setting {unknown[0]!r}; its settings are {', '.join(sorted(fields))}")
@@ -465,7 +466,7 @@ def config_from(genome: str = "table", rules: Rules | None = None, opponents=Non
     given: dict = {}
     if opponents is not None:
         settings["opponents"], given = named_opponents(opponents)
-    config = loop.Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules, **settings)
+    config = Config(genome=genome, rules=Rules((1, 3, 5, 7, 9)) if rules is None else rules, **settings)
     return config, given
 
 
@@ -546,7 +547,7 @@ def named_opponents(players) -> tuple[tuple[str, ...], dict]:
     return tuple(names), given
 
 
-def check_opponents(config: loop.Config, given: dict | None = None) -> dict:
+def check_opponents(config: Config, given: dict | None = None) -> dict:
     """Refuse unknown opponents, unreadable files and code that does not give an agent, in one
     line, before any training; return the sha256 of each opponent file and code file (a
     resumed run must find the same ones)."""
@@ -572,7 +573,7 @@ def check_opponents(config: loop.Config, given: dict | None = None) -> dict:
     return files
 
 
-def make_toolbox(config: loop.Config, jobs: int, quiet: bool = False, given: dict | None = None):
+def make_toolbox(config: Config, jobs: int, quiet: bool = False, given: dict | None = None):
     """The run's DEAP toolbox, its learned opponents trained (or found in the cache) first,
     saying which on stderr unless ``quiet``."""
     for spec in config.opponents:

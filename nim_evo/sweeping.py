@@ -25,7 +25,8 @@ import numpy as np
 
 from nim_evo.api import Evolution, check_opponents, config_from
 from nim_evo.engine.rules import Rules
-from nim_evo.evolution import cluster, loop
+from nim_evo.evolution import cluster
+from nim_evo.evolution.config import Config
 from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
 from nim_evo.evolution.sweep import Setting, SweepFolder, Task, parse_seeds, plan, tables
@@ -53,11 +54,11 @@ class SweepResult:
 
 
 def settings_from(grid: dict | None, **base) -> tuple[list[Setting], dict]:
-    """The grid's settings for :func:`sweep`: each a :class:`~nim_evo.evolution.loop.Config`
+    """The grid's settings for :func:`sweep`: each a :class:`~nim_evo.evolution.config.Config`
     made as :func:`nim_evo.evolve` makes one from ``base`` (its keywords) and the setting's
     values; the grid as text (for ``sweep.json``)."""
     grid = dict(grid or {})
-    fields = {f for f in loop.Config.__dataclass_fields__} - {"seed"}
+    fields = {f for f in Config.__dataclass_fields__} - {"seed"}
     for key, values in grid.items():
         if key not in fields:
             raise UserError(f"the grid has no setting {key!r}; the settings are {', '.join(sorted(fields))}")
@@ -72,7 +73,7 @@ def settings_from(grid: dict | None, **base) -> tuple[list[Setting], dict]:
     return settings, {key: [_text(v) for v in grid[key]] for key in keys}
 
 
-def config_of(genome: str = "table", rules: Rules | None = None, opponents=None, **settings) -> loop.Config:
+def config_of(genome: str = "table", rules: Rules | None = None, opponents=None, **settings) -> Config:
     """A run's configuration from :func:`nim_evo.evolve`'s keywords (:func:`nim_evo.api.config_from`);
     its seed is each task's."""
     config, given = config_from(genome, rules, opponents, who="sweep()", **{"seed": 0, **settings})

@@ -16,13 +16,14 @@ import os
 from pathlib import Path
 
 from nim_evo.evolution.checkpoint import freeze, thaw
-from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State
+from nim_evo.evolution.config import Config
+from nim_evo.evolution.loop import State
 from nim_evo.genomes import GENOME_FORMAT, genome_document
 from nim_evo.io import (atomic_write_text, check_envelope, hold_folder, open_regular, read_arrays_document, read_json, uninterrupted,
                         write_arrays_document, write_json)
 from nim_evo.validation import MAX_GENERATIONS, KeywordError, UserError
 
-CHECKPOINT_FORMAT = "nim_evo/checkpoint"
+CHECKPOINT_FORMAT, CHECKPOINT_VERSION = "nim_evo/checkpoint", 1
 
 
 OPTIONAL_COLUMNS = ("heldout", "restart", "stage")  # board-free genomes' held-out accuracy; runs with restarts;
@@ -185,7 +186,7 @@ class RunDir:
 
 def config_from_document(document, path) -> Config:
     """A run's configuration from its JSON (a ``config.json``, a checkpoint's), checked by
-    :class:`~nim_evo.evolution.loop.Config`; a one-line ``UserError`` naming ``path`` otherwise."""
+    :class:`~nim_evo.evolution.config.Config`; a one-line ``UserError`` naming ``path`` otherwise."""
     if not isinstance(document, dict):
         raise UserError(f"{path} holds no nim_evo run config")
     try:
