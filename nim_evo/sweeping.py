@@ -23,13 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-from nim_evo.api import Evolution, check_opponents, config_from
+from nim_evo.api import Run, config_from
 from nim_evo.engine.rules import Rules
 from nim_evo.evolution import cluster
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
 from nim_evo.evolution.sweep import Setting, SweepFolder, Task, parse_seeds, plan, tables
+from nim_evo.running import Evolution, check_opponents
 from nim_evo.validation import (BOOL, JOBS, PATH, InstanceOf, KeywordError, Names, Options, UserError, check,
                                 printable)
 
@@ -230,7 +231,7 @@ def run_task(folder: str, task: Task, trusted=None) -> tuple[Task, dict]:
         evolution = Evolution.resume(run_dir.path, jobs=1, quiet=True, trusted=list(own), export=False)
     else:  # new, or begun and stopped before its first checkpoint (a folder of the sweep's own)
         evolution = Evolution.begin(task.config, out=run_dir.path, jobs=1, quiet=True, force=True)
-    run = evolution.evolve(progress=False)
+    run = Run.evolved(evolution, progress=False)
     row, curve = row_of(task, task.label, run, evolution.reached())
     sweep.finish(task, row, curve)
     return task, {"row": row, "curve": curve}

@@ -113,7 +113,7 @@ arrays = numbers.flatmap(lambda dtype: hnp.arrays(dtype, hnp.array_shapes(min_di
 def test_a_mutated_checkpoint_resumes_or_is_one_user_error(tmp_path, small_run, data):
     """Any place of the checkpoint's JSON given a random value, or any of its arrays replaced
     by a random array: the run loads (and takes a generation) or it is one line."""
-    from nim_evo.api import make_toolbox
+    from nim_evo.running import make_toolbox
     from nim_evo.evolution import loop
 
     run_dir = copy_of(small_run, tmp_path)
