@@ -152,7 +152,7 @@ class Evolution:
                 except ParameterError as error:
                     raise KeywordError(f"[[until|--until]] {error.problem}") from None
                 run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
-                write_json(run_dir.config_path, config.to_json())
+                run_dir.write_config(config)
             return cls(config, make_toolbox(config, jobs, quiet, given), state, run_dir, extra, jobs)
         except BaseException:
             run_dir.unlock()

@@ -18,12 +18,17 @@ from pathlib import Path
 from nim_evo.evolution.checkpoint import freeze, thaw
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.loop import State
-from nim_evo.genomes import GENOME_FORMAT, genome_document
+from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_document, genome_from_document
 from nim_evo.io import (atomic_write_text, check_envelope, hold_folder, open_regular, read_arrays_document, read_json, uninterrupted,
                         write_arrays_document, write_json)
 from nim_evo.validation import MAX_GENERATIONS, KeywordError, UserError
 
+# Each JSON file of a run carries an envelope, its format and version (read by
+# :func:`nim_evo.io.check_envelope`); a config.json or hall_of_fame.json nim_evo wrote before
+# they had one (0.2 and earlier) still reads.
 CHECKPOINT_FORMAT, CHECKPOINT_VERSION = "nim_evo/checkpoint", 1
+CONFIG_FORMAT, CONFIG_VERSION = "nim_evo/run-config", 1
+HALL_OF_FAME_FORMAT, HALL_OF_FAME_VERSION = "nim_evo/hall-of-fame", 1
 
 
 OPTIONAL_COLUMNS = ("heldout", "restart", "stage")  # board-free genomes' held-out accuracy; runs with restarts;
@@ -90,7 +95,11 @@ class RunDir:
             for path in self._files():
                 path.unlink(missing_ok=True)
         self.save(state, config, extra)
-        write_json(self.config_path, config.to_json())
+        self.write_config(config)
+
+    def write_config(self, config: Config) -> None:
+        """Write ``config.json`` (:func:`config_document`)."""
+        write_json(self.config_path, config_document(config))
 
     def save(self, state: State, config: Config, extra: dict) -> None:
         """Checkpoint and logbook after a generation (a Ctrl-C meanwhile is answered after both)."""
@@ -115,11 +124,12 @@ class RunDir:
         except UserError as error:
             raise UserError(f"{self.checkpoint_path}: {error}") from None
         extras = self._extras(data)
-        written = read_json(self.config_path) if self.config_path.exists() else None  # corrupt: UserError
+        document = read_json(self.config_path) if self.config_path.exists() else None  # corrupt: UserError
+        written = None if document is None else config_fields(document, self.config_path)
         if written is not None and run_settings(written) != run_settings(config.to_json()):
             raise UserError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
-        if written != config.to_json():  # (only once everything is checked)
-            write_json(self.config_path, config.to_json())
+        if document != config_document(config):  # (only once everything is checked; an older one gains its envelope)
+            self.write_config(config)
         return config, state, extras
 
     def _export_entry(self, export) -> dict:
@@ -180,7 +190,8 @@ class RunDir:
     def write_outputs(self, state: State, config: Config, champion_doc: dict) -> None:
         halloffame = [individual_document(ind, config) for ind in state.halloffame]
         with uninterrupted():
-            write_json(self.halloffame_path, {"run": self.run_id, "individuals": halloffame})
+            write_json(self.halloffame_path, {"format": HALL_OF_FAME_FORMAT, "version": HALL_OF_FAME_VERSION,
+                                              "run": self.run_id, "individuals": halloffame})
             write_json(self.champion_path, champion_doc)
 
 
@@ -196,9 +207,46 @@ def config_from_document(document, path) -> Config:
         raise UserError(f"{path} holds no valid run config ({reason})") from None
 
 
+def config_document(config: Config) -> dict:
+    """What ``config.json`` holds: the configuration's fields (:meth:`Config.to_json`) in an envelope."""
+    return {"format": CONFIG_FORMAT, "version": CONFIG_VERSION, **config.to_json()}
+
+
+def config_fields(document, path) -> dict:
+    """The configuration's fields of a ``config.json`` read from ``path``, its envelope checked
+    (one without, as nim_evo wrote it before, taken as it is) and set aside; not yet checked
+    as a configuration (:func:`config_from_document` does that)."""
+    check_envelope(document, path, CONFIG_FORMAT, CONFIG_VERSION, "run config", unversioned=True)
+    return {key: value for key, value in document.items() if key not in ("format", "version")}
+
+
+def read_config_fields(path) -> dict:
+    """A run's ``config.json`` as read (:func:`config_fields`), for what shows its fields."""
+    return config_fields(read_json(path), path)
+
+
 def read_config(path) -> Config:
-    """A run's ``config.json``, checked (:func:`config_from_document`)."""
-    return config_from_document(read_json(path), path)
+    """A run's ``config.json``, checked (:func:`config_fields`, :func:`config_from_document`)."""
+    return config_from_document(read_config_fields(path), path)
+
+
+def read_hall_of_fame(path) -> list[GenomeAgent]:
+    """A run's ``hall_of_fame.json``: its individuals as players, best first, each named after
+    the run and its rank (``<run>#1``); a one-line ``UserError`` naming the file for one that is
+    not a hall of fame (its envelope and each genome checked; one without an envelope, as
+    nim_evo wrote it before, still reads)."""
+    data = check_envelope(read_json(path), path, HALL_OF_FAME_FORMAT, HALL_OF_FAME_VERSION, "hall of fame",
+                          unversioned=True)
+    run, individuals = data.get("run"), data.get("individuals")
+    if not isinstance(run, str) or not isinstance(individuals, list) or not individuals:
+        raise UserError(f"{path} holds no hall of fame (a run's name and a list of individuals)")
+    players = []
+    for rank, document in enumerate(individuals, 1):
+        if not isinstance(document, dict):
+            raise UserError(f"{path}: individual {rank} is no genome document")
+        kind, genes, rules = genome_from_document(document, f"{path}, individual {rank}")
+        players.append(GenomeAgent(kind, genes, rules, name=f"{run}#{rank}"))
+    return players
 
 
 def read_logbook(path, opponents) -> dict:
