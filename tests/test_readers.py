@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from nim_evo.engine.rules import Rules
-from nim_evo.evolution.rundir import read_logbook
+from nim_evo.evolution.logbook import read_logbook
 from nim_evo.io import read_arrays_document, read_json, write_arrays_document
 from nim_evo.run import main as run
 from nim_evo.validation import UserError
