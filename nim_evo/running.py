@@ -12,12 +12,13 @@ module of :mod:`nim_evo.evolution` beside the run directory: an evolution talks 
 (the run's opening lines, the progress bar, a learned opponent being trained, why it stopped),
 and what nim_evo shows a person is :mod:`nim_evo.console`'s, a layer above ``evolution``. An
 orchestrator in ``evolution`` reporting through an observer that ``console`` supplies would
-need an observer protocol as wide as what a run says (six kinds of message, a bar to close on
-an error), each caller (the API, the command, a sweep) wiring it up again. Here the
-orchestration imports ``console`` directly, as :mod:`nim_evo.api` did, and ``evolution``
-stays the pure machinery (the DEAP loop, fitness, the run directory, the cluster) it is.
-The :class:`~nim_evo.api.Run` an evolution ends in is the API's (:meth:`nim_evo.api.Run.evolved`):
-this module returns the run's state and writes the document the ``Run`` makes of its champion.
+need an observer protocol as wide as what a run says (its opening lines, a bar to close on an
+error, two ways of stopping, a learner trained or found in the cache), each caller (the API,
+the command, a sweep) wiring it up again. Here the orchestration imports ``console``
+directly, as :mod:`nim_evo.api` did, and ``evolution`` stays the machinery that prints nothing
+(the DEAP loop, fitness, the run directory, the cluster). The :class:`~nim_evo.api.Run` an
+evolution ends in is the API's (:meth:`nim_evo.api.Run.evolved`): this module evolves the
+run's state and writes the document the ``Run`` makes of its champion.
 """
 
 from __future__ import annotations
