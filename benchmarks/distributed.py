@@ -53,6 +53,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from nim_evo import Rules
 from nim_evo.evolution import cluster
 from nim_evo.evolution import loop as evolve  # noqa: E402
+from nim_evo.evolution.config import Config  # noqa: E402
 from nim_evo.genomes import get_kind  # noqa: E402
 
 BOARD = Rules((5, 8, 11, 14, 17, 20, 23, 26, 29, 30))
@@ -60,7 +61,7 @@ OPPONENTS = ("random", "nimsum")
 SEVEN = Rules((1, 3, 5, 7, 9, 11, 13))
 
 
-def evolve_on(workers: int, config: evolve.Config) -> tuple[float, float, str, str, int]:
+def evolve_on(workers: int, config: Config) -> tuple[float, float, str, str, int]:
     """``(start-up seconds, evolution seconds, champion JSON, logbook JSON without seconds, games)``."""
     began = time.perf_counter()
     with cluster.evaluation_backend("dask", jobs=workers) as jobs:
@@ -73,7 +74,7 @@ def evolve_on(workers: int, config: evolve.Config) -> tuple[float, float, str, s
     return started - began, seconds, *_outcome(state, config)
 
 
-def _outcome(state: evolve.State, config: evolve.Config) -> tuple[str, str, int]:
+def _outcome(state: evolve.State, config: Config) -> tuple[str, str, int]:
     """``(champion JSON, logbook JSON without seconds, games)`` (JSON: NaN compares equal)."""
     logbook = [{k: v for k, v in record.items() if k != "seconds"} for record in state.logbook]
     champion = json.dumps(get_kind(config.genome).to_json(state.halloffame[0], config.rules), sort_keys=True)
@@ -99,7 +100,7 @@ def _fitness_clock(spent: list):
         evolve.evaluate = evaluate
 
 
-def table_run(backend: str, workers: int, config: evolve.Config) -> dict:
+def table_run(backend: str, workers: int, config: Config) -> dict:
     """One seven-heap run: seconds of generation 0, of generations 1.., of fitness in them."""
     spent = []
     with cluster.evaluation_backend(backend, jobs=workers) as jobs, _fitness_clock(spent):
@@ -114,7 +115,7 @@ def table_run(backend: str, workers: int, config: evolve.Config) -> dict:
 
 
 def table_part(quick: bool, repeat: int) -> None:
-    config = evolve.Config(genome="table", rules=SEVEN, generations=2 if quick else 10, seed=0)
+    config = Config(genome="table", rules=SEVEN, generations=2 if quick else 10, seed=0)
     print(f"table genome on {SEVEN.name} over multisets, exact fitness against {', '.join(config.opponents)}: "
           f"{config.generations} generations, population {config.population} + {config.offspring} offspring; "
           f"each configuration {repeat} times, the fastest kept")
@@ -139,7 +140,7 @@ def table_part(quick: bool, repeat: int) -> None:
 
 
 def rules_part(quick: bool, games: int) -> None:
-    config = evolve.Config(genome="rules", rules=BOARD, generations=2 if quick else 8, opponents=OPPONENTS,
+    config = Config(genome="rules", rules=BOARD, generations=2 if quick else 8, opponents=OPPONENTS,
                            fitness="sampled", games=games, seed=0)
     print(f"rules genome on {BOARD.name}: {config.generations} generations, population {config.population} + "
           f"{config.offspring} offspring, {config.games} sampled games per opponent and seat")
@@ -166,7 +167,7 @@ def sweep_part(quick: bool, repeat: int = 1) -> None:
     from nim_evo.sweeping import run_sweep
 
     runs, generations = (4, 2) if quick else (20, 10)
-    setting = Setting({}, evolve.Config(genome="table", rules=SEVEN, generations=generations, seed=0))
+    setting = Setting({}, Config(genome="table", rules=SEVEN, generations=generations, seed=0))
     print(f"a sweep of {runs} table runs on {SEVEN.name} ({generations} generations each, exact fitness against "
           f"random, nimsum, minimax), each run one task, single-process")
     walls, tables = {1: [], 2: []}, {}

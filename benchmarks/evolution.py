@@ -30,6 +30,7 @@ from pathlib import Path
 import nim_evo
 from nim_evo import Rules
 from nim_evo.evolution import loop as evolve
+from nim_evo.evolution.config import Config
 from nim_evo.evolution.fitness import accuracy
 
 GAME = "1-3-5-7-9"
@@ -57,7 +58,7 @@ def sweep(seeds, generations: int, jobs: int, tmp: Path) -> dict:
 def plain_ga(generations: int) -> tuple[float, float]:
     """The table genome with ``credit=False`` on seed 0; its champion's accuracy and seconds."""
     rules = Rules((1, 3, 5, 7, 9))
-    config = evolve.Config(genome="table", rules=rules, generations=generations, seed=0, credit=False)
+    config = Config(genome="table", rules=rules, generations=generations, seed=0, credit=False)
     began = time.perf_counter()
     toolbox = evolve.make_toolbox(config)
     state = evolve.start(config, toolbox)

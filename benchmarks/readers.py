@@ -34,7 +34,8 @@ def high_water():  # this process's peak resident memory (getrusage's maxrss out
 how, path = sys.argv[1], sys.argv[2]
 import csv, json, numpy as np
 from nim_evo.io import read_json, read_arrays_document
-from nim_evo.evolution.rundir import RunDir, read_logbook
+from nim_evo.evolution.logbook import read_logbook
+from nim_evo.evolution.rundir import RunDir
 base = high_water()
 if how == "json.load":
     with open(path) as handle:

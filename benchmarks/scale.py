@@ -38,7 +38,8 @@ def measure(heaps: int, jobs: int) -> dict:
     from nim_evo import Rules
     from nim_evo.engine.solver import solve
     from nim_evo.engine.space import enumerable, space_for, space_size
-    from nim_evo.evolution.loop import Config, make_toolbox, start, step
+    from nim_evo.evolution.config import Config
+    from nim_evo.evolution.loop import make_toolbox, start, step
 
     rules = Rules(tuple(range(1, 2 * heaps, 2)))
     began = time.perf_counter()

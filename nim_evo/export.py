@@ -51,6 +51,7 @@ def main(argv) -> int:
         raise UsageError(f"{page} is a directory; --html names the page file to write")
     from nim_evo.engine.rules import Rules
     from nim_evo.evaluation.strategy import check_metadata, check_run_config, load_strategy
+    from nim_evo.evolution.rundir import read_config_fields
     from nim_evo.io import atomic_write_text, read_json
     from nim_evo.web.page import build_page, champion_facts, history_svg
 
@@ -63,7 +64,7 @@ def main(argv) -> int:
     if args.run is not None:
         history = history_svg(args.run)
         config_path = Path(args.run) / "config.json"
-        run_config = check_run_config(config_path, read_json(config_path))
+        run_config = check_run_config(config_path, read_config_fields(config_path))
         _check_same_run(args.strategy, data.get("run_config"), args.run, run_config)
     facts = {key: printable(value) for key, value in champion_facts(args.strategy, data, agent, run_config).items()}
     text = build_page(agent, facts, history)

@@ -30,8 +30,8 @@ from nim_evo.evolution import cluster
 from nim_evo.validation import JOBS, UserError
 
 if TYPE_CHECKING:
-    from nim_evo import api
     from nim_evo.evolution.rundir import RunDir
+    from nim_evo.running import Evolution
 
 # The rest (numpy, DEAP, joblib) is imported where it is used, after the arguments are
 # parsed: --help and a usage error answer at once (benchmarks/startup.py). The genome kind
@@ -114,10 +114,10 @@ def _resume(where: dict) -> str:
     return shlex.join(command)
 
 
-def _prepare(args, jobs: int, where: dict) -> api.Evolution:
+def _prepare(args, jobs: int, where: dict) -> Evolution:
     """The run to evolve, new or resumed; ``where["run_dir"]`` is set before anything is written."""
-    from nim_evo import api
-    from nim_evo.evolution.rundir import RunDir
+    from nim_evo.evolution.rundir import RunDir, export_path
+    from nim_evo.running import Evolution
 
     where["genomes_dir"] = args.genomes_dir
     if args.resume:
@@ -131,9 +131,9 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
             check_folder(args.genomes_dir, "--genomes-dir names the folder the champion is exported to", itself=True)
         where["run_dir"] = RunDir(args.resume)
         trusted = None if args.opponents is None else args.opponents.split(",")  # code the run plays, named again
-        return api.Evolution.resume(args.resume, args.generations, genomes_dir=args.genomes_dir, force=args.force,
-                                    jobs=jobs, command=args.command, quiet=args.quiet, trusted=trusted,
-                                    until=runflags.until(args.until, resume=True))
+        return Evolution.resume(args.resume, args.generations, genomes_dir=args.genomes_dir, force=args.force,
+                                jobs=jobs, command=args.command, quiet=args.quiet, trusted=trusted,
+                                until=runflags.until(args.until, resume=True))
     config = config_from_args(args)
     genomes_dir = Path(args.genomes_dir or "genomes")
     check_folder(genomes_dir, "--genomes-dir names the folder the champion is exported to" if args.genomes_dir else
@@ -141,9 +141,9 @@ def _prepare(args, jobs: int, where: dict) -> api.Evolution:
     check_folder(args.out or "runs", "--out names the run's folder" if args.out else
                  "run writes its run folder in the folder runs (or name one with --out)", itself=True)
     run_dir = where["run_dir"] = RunDir(args.out) if args.out else _fresh_run_dir(genomes_dir, config)
-    export = api.export_path(genomes_dir, run_dir, config)
-    return api.Evolution.begin(config, out=run_dir.path, export=export, force=args.force, jobs=jobs,
-                               command=args.command, quiet=args.quiet)
+    export = export_path(genomes_dir, run_dir, config)
+    return Evolution.begin(config, out=run_dir.path, export=export, force=args.force, jobs=jobs,
+                           command=args.command, quiet=args.quiet)
 
 
 def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
@@ -151,23 +151,24 @@ def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
     that run or its export exists (``seed0-2`` would read like seeds 0 to 2): runs of different
     kinds never share a name (a run of several families:
     ``<piles>-<family>+<family>...-seed<seed>-<kind>``)."""
-    from nim_evo import api
     from nim_evo.engine.rules import Rules
-    from nim_evo.evolution.rundir import RunDir
+    from nim_evo.evolution.rundir import RunDir, export_path
 
     board = config.rules.file_stem if config.families is None else \
         f"{Rules(config.rules.piles).file_stem}-{'+'.join(config.families)}"
     base, n = f"{board}-seed{config.seed}", 1
     while True:
         run_dir = RunDir(Path("runs") / f"{base if n == 1 else f'{base}-run{n}'}-{config.genome}")
-        if not run_dir.path.exists() and not api.export_path(genomes_dir, run_dir, config).exists():
+        if not run_dir.path.exists() and not export_path(genomes_dir, run_dir, config).exists():
             return run_dir
         n += 1
 
 
-def _evolve(args, evolution: api.Evolution, began: float) -> int:
+def _evolve(args, evolution: Evolution, began: float) -> int:
+    from nim_evo.api import Run
+
     first, started = evolution.state.generation, time.perf_counter()
-    run = evolution.evolve(progress=not args.quiet, force=args.force)
+    run = Run.evolved(evolution, progress=not args.quiet, force=args.force)
     assert run.directory is not None  # the command's runs are written to a run directory
     if not args.quiet:
         from nim_evo.console.summary import print_summary, times_text

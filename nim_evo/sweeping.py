@@ -23,12 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-from nim_evo.api import Evolution, check_opponents, config_from
+from nim_evo.api import Run, config_from
 from nim_evo.engine.rules import Rules
-from nim_evo.evolution import cluster, loop
+from nim_evo.evolution import cluster
+from nim_evo.evolution.config import Config
 from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
 from nim_evo.evolution.sweep import Setting, SweepFolder, Task, parse_seeds, plan, tables
+from nim_evo.running import Evolution, check_opponents
 from nim_evo.validation import (BOOL, JOBS, PATH, InstanceOf, KeywordError, Names, Options, UserError, check,
                                 printable)
 
@@ -53,11 +55,11 @@ class SweepResult:
 
 
 def settings_from(grid: dict | None, **base) -> tuple[list[Setting], dict]:
-    """The grid's settings for :func:`sweep`: each a :class:`~nim_evo.evolution.loop.Config`
+    """The grid's settings for :func:`sweep`: each a :class:`~nim_evo.evolution.config.Config`
     made as :func:`nim_evo.evolve` makes one from ``base`` (its keywords) and the setting's
     values; the grid as text (for ``sweep.json``)."""
     grid = dict(grid or {})
-    fields = {f for f in loop.Config.__dataclass_fields__} - {"seed"}
+    fields = {f for f in Config.__dataclass_fields__} - {"seed"}
     for key, values in grid.items():
         if key not in fields:
             raise UserError(f"the grid has no setting {key!r}; the settings are {', '.join(sorted(fields))}")
@@ -72,7 +74,7 @@ def settings_from(grid: dict | None, **base) -> tuple[list[Setting], dict]:
     return settings, {key: [_text(v) for v in grid[key]] for key in keys}
 
 
-def config_of(genome: str = "table", rules: Rules | None = None, opponents=None, **settings) -> loop.Config:
+def config_of(genome: str = "table", rules: Rules | None = None, opponents=None, **settings) -> Config:
     """A run's configuration from :func:`nim_evo.evolve`'s keywords (:func:`nim_evo.api.config_from`);
     its seed is each task's."""
     config, given = config_from(genome, rules, opponents, who="sweep()", **{"seed": 0, **settings})
@@ -229,7 +231,7 @@ def run_task(folder: str, task: Task, trusted=None) -> tuple[Task, dict]:
         evolution = Evolution.resume(run_dir.path, jobs=1, quiet=True, trusted=list(own), export=False)
     else:  # new, or begun and stopped before its first checkpoint (a folder of the sweep's own)
         evolution = Evolution.begin(task.config, out=run_dir.path, jobs=1, quiet=True, force=True)
-    run = evolution.evolve(progress=False)
+    run = Run.evolved(evolution, progress=False)
     row, curve = row_of(task, task.label, run, evolution.reached())
     sweep.finish(task, row, curve)
     return task, {"row": row, "curve": curve}

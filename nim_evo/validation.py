@@ -15,7 +15,7 @@ a name maps to the constraints its value may meet, any one of them::
                    "fitness": [Options("exact", "sampled")]}
     validate(CONSTRAINTS, {"generations": 0, ...})   # ParameterError: generations must be ...
 
-The library checks its own entry points with them (:class:`nim_evo.evolution.loop.Config`,
+The library checks its own entry points with them (:class:`nim_evo.evolution.config.Config`,
 :func:`nim_evo.evolve`, :func:`nim_evo.train`, ...), so a notebook gets the same errors a
 command does; a command reuses them and names its flag instead (:meth:`ParameterError.as_flag`).
 The bounds the commands share (:data:`SEED`, :data:`GAMES`, :data:`JOBS`, ...) are here, once.

@@ -375,3 +375,33 @@ def test_a_link_or_set_id_bits_choose_no_permission_bits(tmp_path):
     setid.chmod(0o4755)
     write_json(setid, {})
     assert (setid.stat().st_mode & 0o7777) == 0o755
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"format": "nim_evo/x", "version": 1, "a": 1}, None),
+    ({"format": "nim_evo/y", "version": 1}, "f.json is not a nim_evo thing$"),
+    ([1, 2], "f.json is not a nim_evo thing$"),
+    ({"a": 1}, "f.json is not a nim_evo thing$"),  # no envelope: only where the reader takes older files
+    ({"format": "nim_evo/x", "version": 3}, r"f.json has thing version 3 \(written by a newer nim_evo\); "
+                                            "this nim_evo reads version 1$"),
+    ({"format": "nim_evo/x", "version": 0}, "f.json has thing version 0; this nim_evo reads version 1$"),
+    ({"format": "nim_evo/x", "version": True}, "f.json has thing version True; this nim_evo reads version 1$"),
+    ({"format": "nim_evo/x"}, "f.json has thing version None; this nim_evo reads version 1$"),
+])
+def test_a_file_s_envelope_is_checked_by_one_reader_in_one_line(data, message):
+    from nim_evo.io import check_envelope
+
+    if message is None:
+        assert check_envelope(data, "f.json", "nim_evo/x", 1, "thing") is data
+    else:
+        with pytest.raises(UserError, match=message):
+            check_envelope(data, "f.json", "nim_evo/x", 1, "thing")
+
+
+def test_a_file_written_before_it_had_an_envelope_reads_where_its_reader_allows():
+    from nim_evo.io import check_envelope
+
+    older = {"run": "r", "individuals": []}
+    assert check_envelope(older, "f.json", "nim_evo/x", 1, "thing", unversioned=True) is older
+    with pytest.raises(UserError, match="has thing version None"):  # half an envelope is no older file
+        check_envelope({"format": "nim_evo/x"}, "f.json", "nim_evo/x", 1, "thing", unversioned=True)

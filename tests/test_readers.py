@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from nim_evo.engine.rules import Rules
-from nim_evo.evolution.rundir import read_logbook
+from nim_evo.evolution.logbook import read_logbook
 from nim_evo.io import read_arrays_document, read_json, write_arrays_document
 from nim_evo.run import main as run
 from nim_evo.validation import UserError
@@ -208,12 +208,12 @@ def test_an_archive_of_too_many_members_is_refused_before_its_directory_is_read(
 
 
 def test_a_logbook_of_too_many_rows_or_columns_is_refused(tmp_path, monkeypatch):
-    import nim_evo.evolution.rundir as rundir
+    import nim_evo.evolution.logbook as logbook
 
     path = tmp_path / "logbook.csv"
     header = "gen,evals,games,min,mean,max,accuracy,random"
     path.write_text(header + "\n" + "0,1,1,0,0,0,0,0\n" * 12)
-    monkeypatch.setattr(rundir, "MAX_GENERATIONS", 10)
+    monkeypatch.setattr(logbook, "MAX_GENERATIONS", 10)
     with pytest.raises(UserError, match="has more rows than generations a run may have \\(10\\)"):
         read_logbook(path, ["random"])
     path.write_text(header + "," + ",".join(f"c{k}" for k in range(1000)) + "\n")

@@ -9,7 +9,7 @@ import pytest
 
 import nim_evo
 from nim_evo import Rules
-from nim_evo.evolution.loop import Config
+from nim_evo.evolution.config import Config
 from nim_evo.validation import (GAMES, SEED, InstanceOf, Interval, Names, Options, ParameterError, UserError, check,
                                 validate)
 

@@ -14,7 +14,7 @@ from nim_evo.plots import FORMATS
 from nim_evo.validation import ParameterError
 
 if TYPE_CHECKING:
-    from nim_evo.evolution.loop import Config
+    from nim_evo.evolution.config import Config
 
 
 DESCRIPTION = "evolve a strategy genome with DEAP and export its champion"
@@ -103,8 +103,8 @@ def until(text: str | None, resume: bool = False) -> str | None:
 
 
 def defaults() -> dict:
-    """What a run's flags default to: :class:`~nim_evo.evolution.loop.Config`'s defaults."""
-    from nim_evo.evolution.loop import Config
+    """What a run's flags default to: :class:`~nim_evo.evolution.config.Config`'s defaults."""
+    from nim_evo.evolution.config import Config
 
     config: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Config)}
     return {"genome": "table", "opponents": ",".join(config["opponents"]),
@@ -113,9 +113,9 @@ def defaults() -> dict:
 
 
 def config_from_args(args) -> Config:
-    """The run's configuration from the arguments, checked by :class:`~nim_evo.evolution.loop.Config` (its
+    """The run's configuration from the arguments, checked by :class:`~nim_evo.evolution.config.Config` (its
     errors name the flags)."""
-    from nim_evo.evolution.loop import Config
+    from nim_evo.evolution.config import Config
 
     from nim_evo.genomes import get_kind, kind_names
 

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 from deap import tools
 
-from nim_evo.evolution.loop import Config, State
+from nim_evo.evolution.config import Config
+from nim_evo.evolution.loop import State
 from nim_evo.evolution.selection import HALL_OF_FAME, hall_of_fame
 from nim_evo.genomes import get_kind
 from nim_evo.genomes.protocol import like

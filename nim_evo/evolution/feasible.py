@@ -4,7 +4,7 @@ table) can evolve on it in reasonable time, and how long it should take."""
 from __future__ import annotations
 
 from nim_evo.engine.space import MAX_TABLE_CELLS, space_size, tabulable
-from nim_evo.evolution import loop
+from nim_evo.evolution.config import Config
 from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import UserError
 
@@ -16,7 +16,7 @@ MAX_BOUND_GENES = 200_000
 SECONDS_PER_GENE = 43e-6
 
 
-def check_feasible(config: loop.Config) -> None:
+def check_feasible(config: Config) -> None:
     """Refuse, in one line, a genome bound to its board (a table) on a board whose space is
     too big to evolve it in reasonable time (more than :data:`MAX_BOUND_GENES` positions),
     saying what would do instead."""
@@ -43,7 +43,7 @@ def check_feasible(config: loop.Config) -> None:
                     f"{_duration(size * SECONDS_PER_GENE)}); {instead}")
 
 
-def expected_time(config: loop.Config) -> str | None:
+def expected_time(config: Config) -> str | None:
     """For a genome bound to a big board (10,000 positions or more), what a generation and the
     run should take on a machine like ours; ``None`` otherwise."""
     if get_kind(config.genome).board_free:

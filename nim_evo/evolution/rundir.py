@@ -1,5 +1,6 @@
-"""A run's directory: ``config.json``, ``logbook.csv``, ``checkpoint.npz``, ``hall_of_fame.json``,
-``champion.json`` (and pictures, ``fitness.png`` and ``policy.png``, when drawn).
+"""A run's directory: ``config.json``, ``logbook.csv`` (:mod:`~nim_evo.evolution.logbook`),
+``checkpoint.npz``, ``hall_of_fame.json``, ``champion.json`` (and pictures, ``fitness.png`` and
+``policy.png``, when drawn).
 Every file is written atomically; nothing existing is overwritten unless asked.
 
 The checkpoint is data, never code: a JSON document with its arrays (genes, credit) in one
@@ -10,25 +11,24 @@ can run any code its author put in it.
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from pathlib import Path
 
 from nim_evo.evolution.checkpoint import freeze, thaw
-from nim_evo.evolution.loop import CHECKPOINT_VERSION, Config, State
-from nim_evo.genomes import GENOME_FORMAT, genome_document
-from nim_evo.io import (atomic_write_text, check_envelope, hold_folder, open_regular, read_arrays_document, read_json, uninterrupted,
+from nim_evo.evolution.config import Config
+from nim_evo.evolution.logbook import logbook_csv
+from nim_evo.evolution.loop import State
+from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_document, genome_from_document
+from nim_evo.io import (atomic_write_text, check_envelope, hold_folder, read_arrays_document, read_json, uninterrupted,
                         write_arrays_document, write_json)
-from nim_evo.validation import MAX_GENERATIONS, KeywordError, UserError
+from nim_evo.validation import KeywordError, UserError
 
-CHECKPOINT_FORMAT = "nim_evo/checkpoint"
-
-
-OPTIONAL_COLUMNS = ("heldout", "restart", "stage")  # board-free genomes' held-out accuracy; runs with restarts;
-# runs of several stages
-MAX_LOGBOOK_BYTES = 256 * 2**20  # a million generations against a panel of ten
-MAX_LOGBOOK_COLUMNS = 1_000  # a run's columns: some ten, and one per opponent
+# Each JSON file of a run carries an envelope, its format and version (read by
+# :func:`nim_evo.io.check_envelope`); a config.json or hall_of_fame.json an older nim_evo wrote
+# without one still reads.
+CHECKPOINT_FORMAT, CHECKPOINT_VERSION = "nim_evo/checkpoint", 1
+CONFIG_FORMAT, CONFIG_VERSION = "nim_evo/run-config", 1
+HALL_OF_FAME_FORMAT, HALL_OF_FAME_VERSION = "nim_evo/hall-of-fame", 1
 
 
 class RunDir:
@@ -89,7 +89,11 @@ class RunDir:
             for path in self._files():
                 path.unlink(missing_ok=True)
         self.save(state, config, extra)
-        write_json(self.config_path, config.to_json())
+        self.write_config(config)
+
+    def write_config(self, config: Config) -> None:
+        """Write ``config.json`` (:func:`config_document`)."""
+        write_json(self.config_path, config_document(config))
 
     def save(self, state: State, config: Config, extra: dict) -> None:
         """Checkpoint and logbook after a generation (a Ctrl-C meanwhile is answered after both)."""
@@ -114,11 +118,12 @@ class RunDir:
         except UserError as error:
             raise UserError(f"{self.checkpoint_path}: {error}") from None
         extras = self._extras(data)
-        written = read_json(self.config_path) if self.config_path.exists() else None  # corrupt: UserError
+        document = read_json(self.config_path) if self.config_path.exists() else None  # corrupt: UserError
+        written = None if document is None else config_fields(document, self.config_path)
         if written is not None and run_settings(written) != run_settings(config.to_json()):
             raise UserError(f"{self.checkpoint_path} belongs to another run than {self.config_path}")
-        if written != config.to_json():  # (only once everything is checked)
-            write_json(self.config_path, config.to_json())
+        if document != config_document(config):  # (only once everything is checked; an older one gains its envelope)
+            self.write_config(config)
         return config, state, extras
 
     def _export_entry(self, export) -> dict:
@@ -179,13 +184,14 @@ class RunDir:
     def write_outputs(self, state: State, config: Config, champion_doc: dict) -> None:
         halloffame = [individual_document(ind, config) for ind in state.halloffame]
         with uninterrupted():
-            write_json(self.halloffame_path, {"run": self.run_id, "individuals": halloffame})
+            write_json(self.halloffame_path, {"format": HALL_OF_FAME_FORMAT, "version": HALL_OF_FAME_VERSION,
+                                              "run": self.run_id, "individuals": halloffame})
             write_json(self.champion_path, champion_doc)
 
 
 def config_from_document(document, path) -> Config:
     """A run's configuration from its JSON (a ``config.json``, a checkpoint's), checked by
-    :class:`~nim_evo.evolution.loop.Config`; a one-line ``UserError`` naming ``path`` otherwise."""
+    :class:`~nim_evo.evolution.config.Config`; a one-line ``UserError`` naming ``path`` otherwise."""
     if not isinstance(document, dict):
         raise UserError(f"{path} holds no nim_evo run config")
     try:
@@ -195,67 +201,46 @@ def config_from_document(document, path) -> Config:
         raise UserError(f"{path} holds no valid run config ({reason})") from None
 
 
+def config_document(config: Config) -> dict:
+    """What ``config.json`` holds: the configuration's fields (:meth:`Config.to_json`) in an envelope."""
+    return {"format": CONFIG_FORMAT, "version": CONFIG_VERSION, **config.to_json()}
+
+
+def config_fields(document, path) -> dict:
+    """The configuration's fields of a ``config.json`` read from ``path``, its envelope checked
+    (one without, as nim_evo wrote it before, taken as it is) and set aside; not yet checked
+    as a configuration (:func:`config_from_document` does that)."""
+    check_envelope(document, path, CONFIG_FORMAT, CONFIG_VERSION, "run config", unversioned=True)
+    return {key: value for key, value in document.items() if key not in ("format", "version")}
+
+
+def read_config_fields(path) -> dict:
+    """A run's ``config.json`` as read (:func:`config_fields`), for what shows its fields."""
+    return config_fields(read_json(path), path)
+
+
 def read_config(path) -> Config:
-    """A run's ``config.json``, checked (:func:`config_from_document`)."""
-    return config_from_document(read_json(path), path)
+    """A run's ``config.json``, checked (:func:`config_fields`, :func:`config_from_document`)."""
+    return config_from_document(read_config_fields(path), path)
 
 
-def read_logbook(path, opponents) -> dict:
-    """A run's ``logbook.csv`` (as :func:`logbook_csv` writes it): its columns of generations,
-    evaluations, games, fitness, accuracy and a win rate for each of ``opponents``, as float
-    arrays (an empty cell, a value the run had not measured, is NaN). Anything else, a file
-    over ``MAX_LOGBOOK_BYTES`` or not a regular file included, is a one-line ``UserError``
-    naming the file. Rows are read one at a time into the columns kept, 8 bytes a cell, and a
-    logbook has a row per generation (at most a million and one) and at most
-    :data:`MAX_LOGBOOK_COLUMNS` columns: memory stays within 8 bytes per kept cell, some 100 MB
-    for a run of a million generations against ten opponents, whatever the file holds."""
-    from array import array
-
-    import numpy as np
-
-    path = Path(path)
-    if not path.exists() and not path.is_symlink():
-        raise UserError(f"{path.parent} has no logbook.csv yet")
-    try:
-        with open_regular(path, MAX_LOGBOOK_BYTES, "logbooks") as handle:
-            rows = csv.reader(io.TextIOWrapper(handle, encoding="utf-8", newline=""))
-            header = next(rows, None)
-            if header is None:
-                raise UserError(f"{path} has no generations yet")
-            needed = ["gen", "evals", "games", "min", "mean", "max", "accuracy", *opponents]
-            missing = [name for name in needed if name not in header]
-            if missing:
-                raise UserError(f"{path} has no column {missing[0]!r}; is it a nim_evo logbook?")
-            if len(header) > MAX_LOGBOOK_COLUMNS:
-                raise UserError(f"{path} has {len(header):,} columns; a nim_evo logbook has at most "
-                                f"{MAX_LOGBOOK_COLUMNS:,}")
-            needed += [name for name in OPTIONAL_COLUMNS if name in header]
-            where = [header.index(name) for name in needed]
-            columns: list | dict  # the columns read, then by name as arrays
-            columns = [array("d") for _ in needed]
-            for count, row in enumerate(rows):
-                if count % 4096 == 0 and handle.tell() > MAX_LOGBOOK_BYTES:  # grown while it is read
-                    raise UserError(f"{path} is more than {MAX_LOGBOOK_BYTES:,} bytes; nim_evo reads logbooks of at "
-                                    f"most {MAX_LOGBOOK_BYTES:,}")
-                if count > MAX_GENERATIONS:  # a record per generation, 0 included
-                    raise UserError(f"{path} has more rows than generations a run may have ({MAX_GENERATIONS:,})")
-                if len(row) != len(header):
-                    raise UserError(f"{path} has a row of {len(row)} cells under a header of {len(header)}")
-                try:
-                    for column, k in zip(columns, where):
-                        column.append(float(row[k]) if row[k] != "" else np.nan)
-                except ValueError:  # float() of a cell that is no number
-                    raise UserError(f"{path} holds a value that is not a number") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
-        raise UserError(f"cannot read {path}: {error}") from None
-    except MemoryError:
-        raise UserError(f"not enough memory to read {path}") from None
-    if not len(columns[0]):
-        raise UserError(f"{path} has no generations yet")
-    columns = {name: np.frombuffer(column, dtype=float) for name, column in zip(needed, columns)}
-    if any(np.isinf(column).any() for column in columns.values()) or np.isnan(columns["gen"]).any():
-        raise UserError(f"{path} holds a value that is not a finite number")
-    return columns
+def read_hall_of_fame(path) -> list[GenomeAgent]:
+    """A run's ``hall_of_fame.json``: its individuals as players, best first, each named after
+    the run and its rank (``<run>#1``); a one-line ``UserError`` naming the file for one that is
+    not a hall of fame (its envelope and each genome checked; one without an envelope, as
+    nim_evo wrote it before, still reads)."""
+    data = check_envelope(read_json(path), path, HALL_OF_FAME_FORMAT, HALL_OF_FAME_VERSION, "hall of fame",
+                          unversioned=True)
+    run, individuals = data.get("run"), data.get("individuals")
+    if not isinstance(run, str) or not isinstance(individuals, list) or not individuals:
+        raise UserError(f"{path} holds no hall of fame (a run's name and a list of individuals)")
+    players = []
+    for rank, document in enumerate(individuals, 1):
+        if not isinstance(document, dict):
+            raise UserError(f"{path}: individual {rank} is no genome document")
+        kind, genes, rules = genome_from_document(document, f"{path}, individual {rank}")
+        players.append(GenomeAgent(kind, genes, rules, name=f"{run}#{rank}"))
+    return players
 
 
 def upgraded_config(written):
@@ -343,14 +328,3 @@ def individual_document(ind, config: Config, **extra) -> dict:
                            win_rates={name: {"first": first, "second": second}
                                       for name, (first, second) in getattr(ind, "rates", {}).items()},
                            **extra)
-
-
-def logbook_csv(logbook) -> str:
-    """The logbook as CSV: one row per generation, DEAP's record keys as columns."""
-    if not len(logbook):
-        return ""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(logbook[0].keys()), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(logbook)
-    return out.getvalue()

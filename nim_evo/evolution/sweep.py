@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nim_evo.evolution import statistics
-from nim_evo.evolution.loop import Config
+from nim_evo.evolution.config import Config
 from nim_evo.io import atomic_write_text, check_envelope, hold_folder, read_json, write_json
 from nim_evo.validation import UserError
 

@@ -1,6 +1,6 @@
 """When a run stops before its last generation: its target (``until``).
 
-A target is a string, kept in the run's :class:`~nim_evo.evolution.loop.Config`:
+A target is a string, kept in the run's :class:`~nim_evo.evolution.config.Config`:
 
 - ``"accuracy=X"`` (``0 < X <= 1``): the champion plays a winning move in at least that share
   of the winning positions of the run's board (the logbook's ``accuracy``, the solver's

@@ -13,7 +13,7 @@ from nim_evo.engine.policy import one_hot
 from nim_evo.engine.rules import MAX_LISTED_MOVES, Rules, rules_from_json, rules_to_json
 from nim_evo.engine.space import Space
 from nim_evo.genomes.registry import get_kind, kind_names, register
-from nim_evo.io import FORMAT_VERSION
+from nim_evo.io import FORMAT_VERSION, check_envelope
 from nim_evo.validation import UserError
 
 GENOME_FORMAT = "nim_evo/genome"
@@ -64,11 +64,7 @@ def genome_document(kind: str, genes, rules: Rules, **meta) -> dict:
 
 def genome_from_document(data: dict, source: str = "file", container=None):
     """``(kind, genes, rules)`` from a genome document; ``ValueError`` if it is not one."""
-    if data.get("format") != GENOME_FORMAT:
-        raise UserError(f"{source} is not a nim_evo genome")
-    if data.get("version") != FORMAT_VERSION:
-        raise UserError(f"{source} has genome format version {data.get('version')!r}; "
-                         f"this nim_evo reads version {FORMAT_VERSION}")
+    check_envelope(data, source, GENOME_FORMAT, FORMAT_VERSION, "genome")
     try:
         kind = get_kind(data.get("kind"))
         rules = rules_from_json(data.get("rules"), source)

@@ -19,7 +19,7 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   ignore it.
 - ``mutate(genes, rules, rng, **parameters)`` and ``crossover(a, b, rules, rng)``: DEAP
   operators, in place, returning ``(genes,)`` and ``(a, b)``. ``mutation_parameters``
-  names the run settings (:class:`nim_evo.evolution.loop.Config` fields) ``mutate`` takes
+  names the run settings (:class:`nim_evo.evolution.config.Config` fields) ``mutate`` takes
   when they are set.
 - ``policy(genes, space)``: its play over an enumerated space (ordered or multiset): a move
   array ``(n_positions,)`` for a deterministic genome, or a probability table

@@ -29,8 +29,9 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
 from nim_evo.engine.rules import Rules, rules_from_json
-from nim_evo.evolution.loop import Config
-from nim_evo.evolution.rundir import OPTIONAL_COLUMNS, read_config, read_logbook
+from nim_evo.evolution.config import Config
+from nim_evo.evolution.logbook import OPTIONAL_COLUMNS, read_logbook
+from nim_evo.evolution.rundir import read_config
 from nim_evo.plots import X_AXES, count_formatter, new_figure, plain
 from nim_evo.validation import UserError
 

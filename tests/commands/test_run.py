@@ -102,7 +102,7 @@ def test_table_genes_live_on_the_chosen_space(tmp_path, space, genes):
 
 def test_a_run_begun_before_multisets_resumes_as_it_was():
     """A config without ``space`` is an ordered run, with the table operators of its time."""
-    from nim_evo.evolution.loop import Config
+    from nim_evo.evolution.config import Config
 
     data = Config(genome="table", rules=Rules((2, 3, 4))).to_json()
     del data["space"]
@@ -473,7 +473,7 @@ def test_a_checkpoint_s_extras_are_checked(tmp_path, capsys, field, value, messa
 def test_a_big_table_run_says_what_to_expect_before_it_starts(tmp_path, capsys):
     from nim_evo.evolution.feasible import expected_time
     from nim_evo.engine.rules import Rules
-    from nim_evo.evolution.loop import Config
+    from nim_evo.evolution.config import Config
 
     assert run(tmp_path, "--generations", "1", "--out", str(tmp_path / "small")) == 0
     assert "expect" not in capsys.readouterr().err  # 2-3-4: nothing to expect

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from nim_evo.evaluation.strategy import load_strategy
-from nim_evo.evolution.loop import Config
+from nim_evo.evolution.config import Config
 from nim_evo.evolution.rundir import RunDir, config_from_document
 from nim_evo.io import read_arrays_document, write_arrays_document
 from nim_evo.validation import UserError
@@ -113,7 +113,7 @@ arrays = numbers.flatmap(lambda dtype: hnp.arrays(dtype, hnp.array_shapes(min_di
 def test_a_mutated_checkpoint_resumes_or_is_one_user_error(tmp_path, small_run, data):
     """Any place of the checkpoint's JSON given a random value, or any of its arrays replaced
     by a random array: the run loads (and takes a generation) or it is one line."""
-    from nim_evo.api import make_toolbox
+    from nim_evo.running import make_toolbox
     from nim_evo.evolution import loop
 
     run_dir = copy_of(small_run, tmp_path)

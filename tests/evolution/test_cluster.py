@@ -95,7 +95,8 @@ def test_a_dask_task_carries_the_panel_s_key_and_each_worker_holds_it_once(monke
     import numpy as np
 
     from nim_evo import Rules
-    from nim_evo.evolution.loop import Config, make_toolbox, start, step
+    from nim_evo.evolution.config import Config
+    from nim_evo.evolution.loop import make_toolbox, start, step
 
     config = Config(genome="table", rules=Rules((1, 3, 5, 7, 9, 11, 13)), population=8, offspring=16, seed=5)
     sent = []

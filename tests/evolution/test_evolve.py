@@ -8,7 +8,8 @@ import pytest
 from nim_evo import Rules
 from nim_evo.evolution.fitness import accuracy
 from nim_evo.evolution.checkpoint import freeze, thaw
-from nim_evo.evolution.loop import Config, make_toolbox, start, step
+from nim_evo.evolution.config import Config
+from nim_evo.evolution.loop import make_toolbox, start, step
 
 
 def evolve(config, generations):

@@ -7,7 +7,7 @@ import pytest
 import nim_evo
 from nim_evo import Rules
 from nim_evo.engine.rules import family_name, parse_family
-from nim_evo.evolution.loop import Config
+from nim_evo.evolution.config import Config
 from nim_evo.genomes import genome_document
 from nim_evo.genomes.program import KIND, Program
 from nim_evo.io import write_json

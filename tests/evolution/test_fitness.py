@@ -16,7 +16,8 @@ from nim_evo.engine.space import space_for
 from nim_evo.evaluation.exact import win_probabilities
 from nim_evo.evolution import cluster, fitness
 from nim_evo.evolution.fitness import Panel, accuracy, evaluate_chunk
-from nim_evo.evolution.loop import Config, make_toolbox, start, step
+from nim_evo.evolution.config import Config
+from nim_evo.evolution.loop import make_toolbox, start, step
 from nim_evo.genomes import GenomeAgent, get_kind, ruleset, table, thresholds
 
 BOARDS = {"1-3-5-7": Rules((1, 3, 5, 7)), "2-3-4-misere": Rules((2, 3, 4), misere=True)}

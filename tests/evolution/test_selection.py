@@ -5,6 +5,7 @@ import pytest
 
 from nim_evo import Rules
 from nim_evo.evolution import loop, selection
+from nim_evo.evolution.config import Config
 from nim_evo.genomes.protocol import individual_type
 from nim_evo.validation import UserError
 
@@ -65,7 +66,7 @@ def test_a_stall_is_counted_from_the_start_or_the_last_restart():
 
 
 def test_a_restart_draws_a_new_population_and_the_hall_of_fame_keeps_the_best():
-    config = loop.Config(genome="program", rules=Rules((1, 3, 5, 7)), generations=12, population=20, offspring=20,
+    config = Config(genome="program", rules=Rules((1, 3, 5, 7)), generations=12, population=20, offspring=20,
                          starts="all", restart=2, seed=3)
     toolbox = loop.make_toolbox(config)
     state = loop.start(config, toolbox)
@@ -83,17 +84,17 @@ def test_a_restart_draws_a_new_population_and_the_hall_of_fame_keeps_the_best():
 
 def test_the_kinds_choose_their_selection_and_a_user_may_override():
     rules = Rules((1, 3, 5))
-    assert loop.Config(genome="program", rules=rules).selector == "lexicase"
-    assert loop.Config(genome="program", rules=rules, fitness="sampled").selector == "tournament"
-    assert loop.Config(genome="table", rules=rules).selector == "tournament"
-    assert loop.Config(genome="table", rules=rules, selection="lexicase").selector == "lexicase"
-    assert loop.Config(genome="program", rules=rules).patience == 10
-    assert loop.Config(genome="program", rules=rules, restart=0).patience == 0
-    old = loop.Config(genome="program", rules=rules).to_json()
+    assert Config(genome="program", rules=rules).selector == "lexicase"
+    assert Config(genome="program", rules=rules, fitness="sampled").selector == "tournament"
+    assert Config(genome="table", rules=rules).selector == "tournament"
+    assert Config(genome="table", rules=rules, selection="lexicase").selector == "lexicase"
+    assert Config(genome="program", rules=rules).patience == 10
+    assert Config(genome="program", rules=rules, restart=0).patience == 0
+    old = Config(genome="program", rules=rules).to_json()
     del old["selection"], old["restart"]
-    assert loop.Config.from_json(old).selector == "tournament"  # a run begun before: as it was
+    assert Config.from_json(old).selector == "tournament"  # a run begun before: as it was
     with pytest.raises(UserError, match="lexicase"):
-        loop.Config(genome="rules", rules=rules, selection="lexicase", fitness="sampled")
+        Config(genome="rules", rules=rules, selection="lexicase", fitness="sampled")
 
 
 def test_the_hall_of_fame_ranks_the_smaller_of_equals_first():

@@ -268,7 +268,7 @@ def test_a_program_run_is_the_same_with_two_jobs_and_after_resume(tmp_path):
 def test_train_boards_choose_what_fitness_is_measured_on(tmp_path):
     import json
 
-    from nim_evo.evolution.loop import Config
+    from nim_evo.evolution.config import Config
 
     config = Config(genome="program", rules=Rules((1, 3, 5, 7), max_take=3), train_boards=((2, 3), (4, 5, 6)))
     assert config.training_rules() == (Rules((2, 3), max_take=3), Rules((4, 5, 6), max_take=3))

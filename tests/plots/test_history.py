@@ -11,7 +11,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from nim_evo import Rules
-from nim_evo.evolution.loop import Config
+from nim_evo.evolution.config import Config
 from nim_evo.plot import main as plot
 from nim_evo.plots import count_label
 from nim_evo.plots.history import History, check_comparable, draw_history, load_history
