@@ -1,4 +1,4 @@
-"""What a person reads names the write-ups nim_evo grew from as the README's references do
+"""What a person reads names the write-ups nim_evo grew from as the manual's references do
 (by title and short name), never by the file numbers of the project's own notes ("seed 003"),
 which a reader cannot look up and would take for a ``--seed``."""
 
@@ -13,7 +13,8 @@ from nim_evo.engine.rules import PRESETS
 from nim_evo.learners import LEARNERS
 
 ROOT = Path(__file__).parents[2]
-README = (ROOT / "README.md").read_text()
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+REFERENCES = (ROOT / "docs" / "explanation" / "references.md").read_text()
 FILE_NUMBER = re.compile(r"seed 0\d")
 COMMANDS = ("run", "learn", "plot", "play", "arena")
 
@@ -38,21 +39,23 @@ def test_list_games_names_no_source_by_file_number():
 
 
 def _prose(markdown: str) -> str:
-    """The README without its fenced blocks (command lines and snippets, which others edit)."""
+    """A page without its fenced blocks (command lines and snippets, which others edit)."""
     return re.sub(r"^```.*?^```", "", markdown, flags=re.S | re.M)
 
 
-def test_readme_prose_names_no_source_by_file_number():
-    assert not re.search(r"seed 00\d", _prose(README)), re.search(r"seed 00\d", _prose(README)).group(0)
+@pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
+def test_the_manual_s_prose_names_no_source_by_file_number(page):
+    prose = _prose(page.read_text())
+    assert not re.search(r"seed 00\d", prose), re.search(r"seed 00\d", prose).group(0)
 
 
 def _references() -> str:
-    return README.split("\n## References\n", 1)[1].split("\n## ", 1)[0]
+    return REFERENCES
 
 
 def test_the_names_a_command_prints_are_the_readmes_references():
-    """Each learner's source and each preset's "from ..." is a short name the README's
-    References section lists in bold, so a reader can look it up."""
+    """Each learner's source and each preset's "from ..." is a short name the manual's
+    References page lists in bold, so a reader can look it up."""
     listed = {name.lower() for name in re.findall(r"^\d+\. \*\*(.+?)\*\*", _references(), re.M)}
     assert len(listed) == 5
     sources = {cls.source for cls in LEARNERS.values()}
