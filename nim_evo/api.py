@@ -21,11 +21,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from nim_evo.agents.protocol import AGENT, is_agent
+from nim_evo.annotations import OnGeneration, PlayerSpec, StrPath
 from nim_evo.console.progress import TrainingProgress
 from nim_evo.engine.rules import RULES, Rules, family_name, family_of
 from nim_evo.engine.space import SpaceTooLarge
@@ -40,6 +42,9 @@ from nim_evo.learners import LEARNERS, SEATS, make_learner
 from nim_evo.running import Evolution, check_jobs, named_opponents
 from nim_evo.validation import (BOOL, EPISODES, PATH, SEED, Constraint, InstanceOf, Names, Options, UserError, check,
                                 printable, renamed_keyword, validate)
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 class AgentsByName(Constraint):
@@ -159,7 +164,8 @@ class Run:
         return report
 
     @classmethod
-    def evolved(cls, evolution: Evolution, progress: bool = True, force: bool = False, on_generation=None) -> Run:
+    def evolved(cls, evolution: Evolution, progress: bool = True, force: bool = False,
+                on_generation: OnGeneration | None = None) -> Run:
         """The run ``evolution`` (:class:`nim_evo.running.Evolution`, new or resumed) makes,
         evolved to its end (:meth:`~nim_evo.running.Evolution.evolve`: ``progress`` on stderr,
         ``on_generation`` after each generation); in a run directory, its outputs written and
@@ -170,14 +176,14 @@ class Run:
             run.exported = evolution.finish(run.document(**evolution.champion_meta()), force=force)
         return run
 
-    def document(self, **meta) -> dict:
+    def document(self, **meta: Any) -> dict:
         """The champion's genome document (what :meth:`export` writes)."""
         run = {"run": self.directory.run_id} if self.directory is not None else {}
         held_out = {} if self.held_out is None else {"held_out_accuracy": self.held_out}
         return individual_document(self.genes, self.config, **run, accuracy=self.accuracy, **held_out,
                                    run_config=self.config.to_json(), **meta)
 
-    def export(self, path, force: bool = False) -> Path:
+    def export(self, path: StrPath, force: bool = False) -> Path:
         """Write the champion to ``path`` as a strategy file (atomically); an existing file
         is replaced only with ``force``. Returns the path."""
         validate(ARGUMENTS, {"path": path, "force": force})
@@ -187,7 +193,7 @@ class Run:
         write_json(path, self.document(name=path.stem))
         return path
 
-    def plot(self, x: str = "generations"):
+    def plot(self, x: str = "generations") -> Figure:
         """The fitness history as a matplotlib ``Figure`` (what ``fitness.png`` shows)."""
         from nim_evo.plots.history import History, draw_history
 
@@ -226,9 +232,9 @@ class Run:
 
 
 def evolve(genome: str = "table", rules: Rules | None = None, *, generations: int = 200, seed: int = 0,
-           opponents=None, jobs: int = 1, out=None, export=None, force: bool = False,
-           progress: bool = True, backend: str = "local", scheduler: str | None = None, on_generation=None,
-           **settings) -> Run:
+           opponents: Sequence[PlayerSpec] | None = None, jobs: int = 1, out: StrPath | None = None,
+           export: StrPath | None = None, force: bool = False, progress: bool = True, backend: str = "local",
+           scheduler: str | None = None, on_generation: OnGeneration | None = None, **settings: Any) -> Run:
     """Evolve a ``genome`` kind on ``rules`` (default: piles 1-3-5-7-9) against ``opponents``
     (default: the kind's own panel, else random, nimsum and minimax) and return the :class:`Run`.
     An opponent is a name or spec (an agent, a learner, a strategy file, ``module:NAME``) or an
@@ -279,9 +285,10 @@ def config_from(genome: str = "table", rules: Rules | None = None, opponents=Non
     return config, given
 
 
-def resume(directory, generations: int | None = None, *, jobs: int = 1, genomes_dir=None, force: bool = False,
-           progress: bool = True, backend: str = "local", scheduler: str | None = None,
-           agents: dict | None = None, code=None, until: str | None = None, on_generation=None) -> Run:
+def resume(directory: StrPath, generations: int | None = None, *, jobs: int = 1, genomes_dir: StrPath | None = None,
+           force: bool = False, progress: bool = True, backend: str = "local", scheduler: str | None = None,
+           agents: dict | None = None, code: Sequence[str] | None = None, until: str | None = None,
+           on_generation: OnGeneration | None = None) -> Run:
     """Continue the run in ``directory`` from its last checkpoint (to ``generations``, or
     to the number it was begun with); the same champion as a run never interrupted. ``until``
     gives the run a new target (``"accuracy=1"``, ``"ceiling"``; ``"never"``: none; ``None``:

@@ -16,6 +16,8 @@ their checkpoints, and the rows are those of a sweep never stopped (time columns
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
+from typing import Any
 import sys
 import time
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from nim_evo.annotations import StrPath
 from nim_evo.api import Run, config_from
 from nim_evo.engine.rules import Rules
 from nim_evo.evolution import cluster
@@ -92,9 +95,9 @@ def _text(value) -> str:
     return str(value)
 
 
-def sweep(seeds, grid: dict | None = None, *, out=None, jobs: int | None = None, backend: str = "local",
-          scheduler: str | None = None, resume: bool = False, progress: bool = True, code=None,
-          **base) -> SweepResult:
+def sweep(seeds: str | Iterable[int] | None, grid: dict | None = None, *, out: StrPath | None = None,
+          jobs: int | None = None, backend: str = "local", scheduler: str | None = None, resume: bool = False,
+          progress: bool = True, code: Sequence[str] | None = None, **base: Any) -> SweepResult:
     """Run every setting of ``grid`` (a setting's name -> its values; a full product) with
     every seed of ``seeds`` (an iterable of ints, or text such as ``"0-29"``), each run a task
     on ``jobs`` local workers (default 1) or, with ``backend="dask"``, a Dask cluster (its own
@@ -115,7 +118,7 @@ def sweep(seeds, grid: dict | None = None, *, out=None, jobs: int | None = None,
     check("scheduler", scheduler, [None, InstanceOf(str, what="a scheduler's address")])
     check("backend", backend, [Options(*cluster.BACKENDS)])
     cluster.check_backend(backend, scheduler, jobs)
-    folder = SweepFolder(Path(out).absolute())
+    folder = SweepFolder(Path(out).absolute())  # type: ignore[arg-type]  # checked: a path, never None
     if resume:
         if seeds is not None or grid or base:
             raise UserError("resume continues a sweep as it was begun: give seeds=None, and no grid or settings")

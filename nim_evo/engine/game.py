@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from numbers import Integral
 
@@ -56,7 +58,13 @@ class Pair(Constraint):
 MAX_PLIES = 1_000_000  # bounds the plies (moves of either player) in one game record: play_game's default max_moves
 
 
-def play_game(rules: Rules, players, rng: np.random.Generator, start: Position | None = None,
+class Plays(Protocol):
+    """What plays a game here: ``move(piles, rng) -> (pile, count)`` (every nim_evo player and agent)."""
+
+    def move(self, piles: Position, rng: np.random.Generator) -> Move: ...
+
+
+def play_game(rules: Rules, players: Sequence[Plays], rng: np.random.Generator, start: Position | None = None,
               max_moves: int = MAX_PLIES) -> GameRecord:
     """Play one game between two agents (``players[0]`` moves first) and return its record.
 

@@ -9,9 +9,12 @@ positions read by :func:`start_indices`. Here too: how a player is read as a pol
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from nim_evo.agents.protocol import AGENT, compiled, is_agent
+from nim_evo.annotations import PolicyLike
 from nim_evo.engine.game import RNG
 from nim_evo.engine.policy import AliasSampler, as_table, samplers_for
 from nim_evo.engine.space import SPACE, Space
@@ -52,7 +55,8 @@ POLICY, INDICES = Policy(), Indices()
 TABLE = InstanceOf(np.ndarray, AliasSampler, what="a policy table (n_positions, n_moves) or its AliasSampler")
 
 
-def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def play_games(space: Space, first: np.ndarray | AliasSampler, second: np.ndarray | AliasSampler, starts: np.ndarray,
+               rng: np.random.Generator) -> np.ndarray:
     """Play one game from each start at once; ``first`` moves first. Returns the winning seat.
 
     All games advance in lockstep, a ply at a time, each as two array gathers on row
@@ -102,7 +106,8 @@ def play_games(space: Space, first, second, starts: np.ndarray, rng: np.random.G
     return winner if levels else np.empty(len(position), dtype=np.int8)
 
 
-def play_matches(space: Space, player, opponent, starts, games: int, rng: np.random.Generator) -> np.ndarray:
+def play_matches(space: Space, player: PolicyLike, opponent: PolicyLike, starts: Sequence[int] | np.ndarray, games: int,
+                 rng: np.random.Generator) -> np.ndarray:
     """``games`` games per start and seat between two policies.
 
     Returns:

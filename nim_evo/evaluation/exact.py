@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.agents.protocol import compiled
+from nim_evo.annotations import PolicyLike
 from nim_evo.engine.policy import as_table, check_table
 from nim_evo.engine.space import SPACE, Space
 from nim_evo.evaluation.batched import POLICY, policy_table
@@ -38,7 +39,7 @@ class Transitions:
             self.levels.append(matrix)
 
 
-def win_probabilities(space: Space, player, opponent) -> np.ndarray:
+def win_probabilities(space: Space, player: PolicyLike, opponent: PolicyLike | Transitions) -> np.ndarray:
     """Exact probability that ``player`` wins from every position, either to move.
 
     Backward induction by objects left (every move lowers the count, so each level needs

@@ -8,12 +8,14 @@ on pile arrays for a board too big to enumerate.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from joblib import Parallel, delayed
 
 from nim_evo.agents.protocol import compiled, name_of
+from nim_evo.annotations import PlayerSpec, SeedLike, Starts
 from nim_evo.engine import piles
 from nim_evo.engine.policy import samplers_for
 from nim_evo.engine.rules import RULES, Rules
@@ -59,8 +61,8 @@ class TournamentResult:
     exact: bool
 
 
-def tournament(rules: Rules, player, opponents, games: int = 1000, seed=0, exact: bool = False,
-               starts="start", jobs: int = 1, max_positions: int = DEFAULT_MAX_POSITIONS,
+def tournament(rules: Rules, player: PlayerSpec, opponents: Sequence[PlayerSpec], games: int = 1000,
+               seed: SeedLike = 0, exact: bool = False, starts: Starts = "start", jobs: int = 1, max_positions: int = DEFAULT_MAX_POSITIONS,
                multiset: bool = False) -> list[TournamentResult]:
     """Play ``player`` against each opponent from both seats.
 
