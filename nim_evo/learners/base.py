@@ -31,7 +31,7 @@ from nim_evo.engine.space import Space, space_for, space_size
 from nim_evo.validation import EPISODES, KeywordError, UserError, check, shown
 
 SEATS = ("alternate", "first", "second", "loser")
-MAX_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file) stays in the megabytes
+MAX_LEARNER_CELLS = 2_000_000  # positions x moves: a learner's table (and its JSON file) stays in the megabytes
 
 
 class Learner(Player):
@@ -69,10 +69,10 @@ class Learner(Player):
         self.check_params()
         self.stochastic = bool(stochastic)
         cells = space_size(rules, self.symmetry) * rules.n_moves
-        if cells > MAX_CELLS:
+        if cells > MAX_LEARNER_CELLS:
             what = "multisets of piles" if self.symmetry else "positions"
             raise UserError(f"a learner on {rules.name} would keep {cells:,} values of {what} and moves (limit "
-                             f"{MAX_CELLS:,}); learners are for boards of up to about 50,000 {what}")
+                             f"{MAX_LEARNER_CELLS:,}); learners are for boards of up to about 50,000 {what}")
         self.space = space_for(rules, multiset=self.symmetry)
         self.games_played = 0
         self.training: list[dict] = []  # one entry per train() call: episodes, opponent, seat
@@ -168,22 +168,8 @@ class Learner(Player):
                     first = episode % 2 == 0
                 seats = (0,) if first else (1,)
             self.begin_episode()
-            positions, moves = [], []
-            position, mover = space.start, 0
-            while position:
-                legal = legal_of[position]
-                if mover in seats:
-                    move = self.explore(position, legal, uniforms)
-                else:
-                    assert cumulative is not None and last is not None  # an opponent plays this seat
-                    row = cumulative[position]
-                    move = min(int(np.searchsorted(row, uniforms.random() * row[-1], side="right")), last[position])
-                positions.append(position)
-                moves.append(move)
-                position = space.next[position, move]
-                mover ^= 1
-            winner = self.rules.winner(mover ^ 1)
-            self.update(np.array(positions), np.array(moves), winner, seats)
+            positions, moves, winner = self._game(seats, legal_of, cumulative, last, uniforms)
+            self.update(positions, moves, winner, seats)
             self.games_played += 1
             self.end_episode()
             won[episode] = winner == seats[0]
@@ -194,6 +180,28 @@ class Learner(Player):
         self.training.append({"episodes": int(episodes), "opponent": _describe(opponent),
                               "seat": "self-play" if opponent is None else seat})
         return won
+
+    def _game(self, seats: tuple[int, ...], legal_of: list[np.ndarray], cumulative: np.ndarray | None,
+              last: np.ndarray | None, uniforms: Uniforms) -> tuple[np.ndarray, np.ndarray, int]:
+        """One training game: the learner explores at ``seats``, the opponent (``cumulative``,
+        its rows of cumulative move probabilities) plays the other; position and move
+        indices in order, and the winning seat."""
+        space = self.space
+        positions, moves = [], []
+        position, seat = space.start, 0
+        while position:
+            legal = legal_of[position]
+            if seat in seats:
+                move = self.explore(position, legal, uniforms)
+            else:
+                assert cumulative is not None and last is not None  # an opponent plays this seat
+                row = cumulative[position]
+                move = min(int(np.searchsorted(row, uniforms.random() * row[-1], side="right")), last[position])
+            positions.append(position)
+            moves.append(move)
+            position = space.next[position, move]
+            seat ^= 1
+        return np.array(positions), np.array(moves), self.rules.winner(seat ^ 1)
 
     def learn_record(self, record: GameRecord, seats: tuple[int, ...] = (0, 1)) -> None:
         """Learn from a game record of the scalar path (``seats``: the seats it played)."""

@@ -62,9 +62,9 @@ class QualityLearner(Learner):
             q = quality[cells]
             new = np.minimum(q + self.win, self.high) if seat == winner else np.maximum(q - self.lose, self.low)
             quality[cells] = np.where(np.abs(q) >= self.certain, q, new)  # verdicts stay
-        ending_mover = last % 2
-        verdict = self.certain if ending_mover == winner else -self.certain
-        if ending_mover in seats:
+        ending_seat = last % 2
+        verdict = self.certain if ending_seat == winner else -self.certain
+        if ending_seat in seats:
             quality[positions[last], moves[last]] = verdict
         if not self.rules.misere and last >= 1 and (last - 1) % 2 in seats:
             quality[positions[last - 1], moves[last - 1]] = -self.certain
