@@ -120,9 +120,8 @@ def versus_random(name: str, seed: int, scale: float) -> float:
 
 def qlearning_speed(scale: float) -> float:
     """Games per second through the seed's epsilon schedule (scaled), on 1-3-5-7-9."""
-    learner = make_learner("qlearning", Rules.parse("1-3-5-7-9"))
     schedule = [(int(games * scale), epsilon) for games, epsilon in SCHEDULE]
-    learner.params["schedule"] = tuple(schedule)
+    learner = make_learner("qlearning", Rules.parse("1-3-5-7-9"), schedule=tuple(schedule))
     began = time.perf_counter()
     learner.train(sum(games for games, _ in schedule), np.random.default_rng(0))
     return sum(games for games, _ in schedule) / (time.perf_counter() - began)
@@ -138,7 +137,7 @@ def seedlike_speed(scale: float) -> float:
     began = time.perf_counter()
     for steps, epsilon in SCHEDULE:
         for _ in range(int(steps * scale)):
-            piles, history, mover = list(rules.piles), ([], []), 0
+            piles, history, seat = list(rules.piles), ([], []), 0
             while any(piles):
                 key = "-".join(map(str, piles))
                 moves = [(i, k) for i, n in enumerate(piles) for k in range(1, n + 1)]
@@ -146,10 +145,10 @@ def seedlike_speed(scale: float) -> float:
                     move = moves[rng.integers(len(moves))]
                 else:
                     move = max(moves, key=lambda m: scores.get((key, m), 0))
-                history[mover].append((key, move))
+                history[seat].append((key, move))
                 piles[move[0]] -= move[1]
-                mover ^= 1
-            winner = mover ^ 1  # normal play: the player who took the last object
+                seat ^= 1
+            winner = seat ^ 1  # normal play: the player who took the last object
             for seat in (0, 1):
                 for cell in history[seat]:
                     scores[cell] = scores.get(cell, 0) + (1 if seat == winner else -1)

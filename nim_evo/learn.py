@@ -31,7 +31,6 @@ from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flag
                               command, list_games, printable, prog, refuse_overwrite, rules_from_args)
 from nim_evo.console.progress import TrainingProgress
 from nim_evo.engine.solver import solve
-from nim_evo.engine.space import enumerable, space_size
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.tournament import tournament
 from nim_evo.learners import LEARNERS, SEATS, make_learner
@@ -101,11 +100,6 @@ def _learn(args, command: str) -> int:
     params = parse_params(args.param)
     if args.symmetry is not None:
         params["symmetry"] = args.symmetry
-    symmetry = params.get("symmetry", LEARNERS[args.learner].symmetric)
-    if isinstance(symmetry, bool) and not enumerable(rules, multiset=symmetry):
-        what = "multisets of piles" if symmetry else "positions"
-        raise UsageError(f"the board {rules.name} has {space_size(rules, symmetry):,} {what}; learners keep a "
-                         f"table over every one of them, so they need a board that can be enumerated")
     check_flags(args, {"seed": [SEED], "games": [EPISODES]})
     if args.opponents is not None and opponents.several(args.opponents):
         raise UsageError(f"a learner trains against one opponent; --opponents {args.opponents!r} names several")
