@@ -54,6 +54,12 @@ class Learner(LearnedPolicy):
     episodes = 1000
     state_names: tuple[str, ...] = ()
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "defaults" in vars(cls) or "symmetric" in vars(cls):  # how learners declared parameters before
+            raise TypeError(f"{cls.__name__}: declare its parameters as a LearnerParameters dataclass "
+                            "(Parameters = ...; symmetry's default there), not as defaults or symmetric")
+
     @classmethod
     def parameters(cls) -> dict:
         """Every parameter with its default: the learner's own, then ``symmetry``."""

@@ -65,3 +65,10 @@ def test_learner_files_written_before_the_declared_parameters_load(name):
 
     learner = load_learner(Path(__file__).parents[2] / "genomes" / f"{name}.json")
     assert learner.params == learner.Parameters() and learner.games_played > 0
+
+
+def test_a_learner_declaring_parameters_the_old_way_is_told_how_in_one_line():
+    from nim_evo.learners import Learner
+
+    with pytest.raises(TypeError, match="declare its parameters as a LearnerParameters dataclass"):
+        type("OldStyle", (Learner,), {"defaults": {"rate": 0.5}})
