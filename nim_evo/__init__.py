@@ -46,24 +46,26 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
-if TYPE_CHECKING:  # the same names, for type checkers and the docs (which read the code, not run it)
-    from nim_evo.api import Run, evolve, resume, train
-    from nim_evo.sweeping import sweep
-    from nim_evo.validation import AgentError, UserError
-    from nim_evo.agents.player import Player
-    from nim_evo.agents.protocol import as_player
-    from nim_evo.agents.conformance import check_player
-    from nim_evo.agents.registry import make_agent
-    from nim_evo.engine.game import GameRecord, play_game
-    from nim_evo.engine.multiset import MultisetSpace
-    from nim_evo.engine.rules import PRESETS, Rules, legal_moves
-    from nim_evo.engine.solver import Solution, solve
-    from nim_evo.engine.space import Space, SpaceTooLarge, space_for, space_size
-    from nim_evo.evaluation.grading import grade_player
-    from nim_evo.evaluation.strategy import load_strategy
-    from nim_evo.evaluation.batched import play_games, play_matches
-    from nim_evo.evaluation.exact import win_probabilities
-    from nim_evo.evaluation.tournament import tournament
+if TYPE_CHECKING:  # the same names, for type checkers and the docs (which read the code, not run it);
+    # `name as name` re-exports each, as a typed package must
+    from nim_evo.api import Run as Run, evolve as evolve, resume as resume, train as train
+    from nim_evo.sweeping import sweep as sweep
+    from nim_evo.validation import AgentError as AgentError, UserError as UserError
+    from nim_evo.agents.player import Player as Player
+    from nim_evo.agents.protocol import as_player as as_player
+    from nim_evo.agents.conformance import check_player as check_player
+    from nim_evo.agents.registry import make_agent as make_agent
+    from nim_evo.engine.game import GameRecord as GameRecord, play_game as play_game
+    from nim_evo.engine.multiset import MultisetSpace as MultisetSpace
+    from nim_evo.engine.rules import PRESETS as PRESETS, Rules as Rules, legal_moves as legal_moves
+    from nim_evo.engine.solver import Solution as Solution, solve as solve
+    from nim_evo.engine.space import (Space as Space, SpaceTooLarge as SpaceTooLarge, space_for as space_for,
+                                      space_size as space_size)
+    from nim_evo.evaluation.grading import grade_player as grade_player
+    from nim_evo.evaluation.strategy import load_strategy as load_strategy
+    from nim_evo.evaluation.batched import play_games as play_games, play_matches as play_matches
+    from nim_evo.evaluation.exact import win_probabilities as win_probabilities
+    from nim_evo.evaluation.tournament import tournament as tournament
 
 
 def __getattr__(name: str):

@@ -38,10 +38,11 @@ from nim_evo.evolution.fitness import accuracy, ceiling
 from nim_evo.evolution.rundir import RunDir, individual_document
 from nim_evo.genomes import GenomeAgent, get_kind, kind_names
 from nim_evo.io import write_json
-from nim_evo.learners import LEARNERS, SEATS, make_learner
+from nim_evo.learners import LEARNERS, SEATS, Learner, make_learner
+from nim_evo.learners.base import check_opponent
 from nim_evo.running import Evolution, check_jobs, named_opponents
-from nim_evo.validation import (BOOL, EPISODES, PATH, SEED, Constraint, InstanceOf, Names, Options, UserError, check,
-                                printable, renamed_keyword, validate)
+from nim_evo.validation import (BOOL, EPISODES, PATH, SEED, Constraint, InstanceOf, KeywordError, Names, Options,
+                                UserError, check, printable, renamed_keyword, validate)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -320,21 +321,52 @@ def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, o
     ``opponent`` are the old names of ``games`` and ``opponents`` (a ``DeprecationWarning``)."""
     games = renamed_keyword("episodes", episodes, "games", games)
     opponents_ = renamed_keyword("opponent", opponent, "opponents", opponents)
-    check("learner", learner, [Options(*LEARNERS)])
-    check("seed", seed, [SEED])
-    validate(ARGUMENTS, {"rules": rules, "games": games, "seat": seat, "progress": progress})
-    check("opponents", opponents_, OPPONENT)
-    agent = make_learner(learner, rules, **params)
-    if isinstance(opponents_, str):
-        if several_opponents(opponents_):
-            raise UserError(f"a learner trains against one opponent; opponents={opponents_!r} names several")
-        opponents_ = resolve_opponent(opponents_, rules, seed)
-    if opponents_ is None and seat != "alternate":
-        raise UserError("seat places the learner against an opponent; self-play uses both seats")
-    games = agent.episodes if games is None else games
-    with TrainingProgress(games, quiet=not progress) as bar:
-        agent.train(games, np.random.default_rng(seed), opponents_, seat, progress=bar)
-    return agent
+    check("progress", progress, [BOOL])
+    training = Training.begin(learner, rules, games, seed, opponents_, seat, params)
+    training.run(progress)
+    return training.learner
+
+
+@dataclass
+class Training:
+    """:func:`train` in two steps: :meth:`begin` checks every argument, makes the learner and
+    resolves its opponent; :meth:`run` plays the games. (``nim-evo learn`` checks its output
+    file between them.)"""
+
+    learner: Learner
+    games: int
+    seed: int
+    opponent: Any  # None for self-play, else an agent or a policy table
+    seat: str
+
+    @classmethod
+    def begin(cls, learner: str, rules: Rules, games: int | None = None, seed: int = 0, opponents=None,
+              seat: str = "alternate", params: dict | None = None) -> Training:
+        """A learner ready to train, or a one-line :class:`~nim_evo.validation.UserError`
+        (said with the command's flags where they differ: a :class:`KeywordError`)."""
+        check("learner", learner, [Options(*LEARNERS)])
+        check("seed", seed, [SEED])
+        validate(ARGUMENTS, {"rules": rules, "games": games, "seat": seat})
+        check("opponents", opponents, OPPONENT)
+        agent = make_learner(learner, rules, **(params or {}))
+        if isinstance(opponents, str):
+            if several_opponents(opponents):
+                raise KeywordError(f"a learner trains against one opponent; [[opponents={opponents!r}|--opponents "
+                                   f"{opponents!r}]] names several")
+            opponents = resolve_opponent(opponents, rules, seed)
+        if opponents is None and seat != "alternate":
+            raise KeywordError("[[seat|--seat]] places the learner against [[an opponent|--opponents]]; "
+                               "self-play uses both seats")
+        if opponents is not None and not isinstance(opponents, np.ndarray):
+            check_opponent(agent.order_blind, opponents)  # before any game (or a command's file)
+        return cls(agent, agent.episodes if games is None else games, seed, opponents, seat)
+
+    def run(self, progress: bool = False) -> np.ndarray:
+        """Play the training games (a progress bar on stderr with ``progress``); whether the
+        learner won each (self-play: the first seat)."""
+        with TrainingProgress(self.games, quiet=not progress) as bar:
+            return self.learner.train(self.games, np.random.default_rng(self.seed), self.opponent, self.seat,
+                                      progress=bar)
 
 
 __all__ = ["Run", "evolve", "resume", "train"]

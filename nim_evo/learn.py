@@ -25,17 +25,12 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
+from nim_evo import api
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_folder, check_writable,
                               command, list_games, printable, prog, refuse_overwrite, rules_from_args)
-from nim_evo.console.progress import TrainingProgress
 from nim_evo.engine.solver import solve
-from nim_evo.engine.space import enumerable, space_size
-from nim_evo.evaluation import opponents
 from nim_evo.evaluation.tournament import tournament
-from nim_evo.learners import LEARNERS, SEATS, make_learner
-from nim_evo.learners.base import check_opponent
+from nim_evo.learners import LEARNERS, SEATS
 from nim_evo.learners.files import save_learner
 from nim_evo.io import bounded_int
 from nim_evo.validation import EPISODES, SEED, UserError
@@ -101,39 +96,17 @@ def _learn(args, command: str) -> int:
     params = parse_params(args.param)
     if args.symmetry is not None:
         params["symmetry"] = args.symmetry
-    symmetry = params.get("symmetry", LEARNERS[args.learner].symmetric)
-    if isinstance(symmetry, bool) and not enumerable(rules, multiset=symmetry):
-        what = "multisets of piles" if symmetry else "positions"
-        raise UsageError(f"the board {rules.name} has {space_size(rules, symmetry):,} {what}; learners keep a "
-                         f"table over every one of them, so they need a board that can be enumerated")
     check_flags(args, {"seed": [SEED], "games": [EPISODES]})
-    if args.opponents is not None and opponents.several(args.opponents):
-        raise UsageError(f"a learner trains against one opponent; --opponents {args.opponents!r} names several")
-    learner = make_learner(args.learner, rules, **params)
-    episodes = learner.episodes if args.games is None else args.games
-    opponent = None if args.opponents is None else opponents.resolve(args.opponents, rules, args.seed)
-    if opponent is None and args.seat != "alternate":
-        raise UsageError("--seat places the learner against --opponents; self-play uses both seats")
-    if opponent is not None:
-        check_opponent(learner.order_blind, opponent)  # before any file is made
-    if args.out is None or args.out.endswith(("/", os.sep)):  # the default name (in the directory meant)
-        out = _fresh_name(Path(args.out or "genomes"), f"{args.learner}-{rules.file_stem}-seed{args.seed}")
-    else:
-        out = Path(args.out)
-    check_folder(out, "--out must name a file in a folder" if args.out else
-                 "learn saves to the folder genomes (or name a file with --out)")
-    if out.is_dir():
-        raise UsageError(f"{out} is a directory; name a file, or end it with / to write the default name in it")
-    refuse_overwrite(out, args.force)
-    check_writable(out.parent)  # before training, not after
+    training = api.Training.begin(args.learner, rules, args.games, args.seed, args.opponents, args.seat, params)
+    learner, episodes, opponent = training.learner, training.games, training.opponent
+    out = _out_path(args, rules)  # before training, not after
 
     against = "self-play" if opponent is None else f"against {printable(args.opponents)} ({args.seat} seat)"
     if not args.quiet:
         print(f"training {args.learner} on {rules.name}: {episodes:,} games, {against}, seed {args.seed}",
               file=sys.stderr)
     began = time.perf_counter()
-    with TrainingProgress(episodes, quiet=args.quiet) as bar:
-        won = learner.train(episodes, np.random.default_rng(args.seed), opponent, args.seat, progress=bar)
+    won = training.run(progress=not args.quiet)
     seconds = time.perf_counter() - began
     solution = solve(learner.space)
     accuracy = solution.accuracy(learner.policy(learner.space))
@@ -162,6 +135,22 @@ def _learn(args, command: str) -> int:
             print("  " + line)
     print(f"saved to {printable(out)}\n  a strategy file: nim_evo.load_strategy(path), nim-evo play and nim-evo arena play it")
     return 0
+
+
+def _out_path(args, rules) -> Path:
+    """The file ``--out`` names (the default name where it names none, or a folder), checked
+    to be new (unless ``--force``) in a folder that can be written to."""
+    if args.out is None or args.out.endswith(("/", os.sep)):  # the default name (in the directory meant)
+        out = _fresh_name(Path(args.out or "genomes"), f"{args.learner}-{rules.file_stem}-seed{args.seed}")
+    else:
+        out = Path(args.out)
+    check_folder(out, "--out must name a file in a folder" if args.out else
+                 "learn saves to the folder genomes (or name a file with --out)")
+    if out.is_dir():
+        raise UsageError(f"{out} is a directory; name a file, or end it with / to write the default name in it")
+    refuse_overwrite(out, args.force)
+    check_writable(out.parent)
+    return out
 
 
 def _fresh_name(folder: Path, base: str) -> Path:

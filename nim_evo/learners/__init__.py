@@ -13,12 +13,14 @@ montecarlo     Nagappan's CI report                 Q from episodic returns (the
 
 Each trains by self-play or against an opponent (:meth:`Learner.train`) with an explicit
 ``numpy.random.Generator``, plays greedily (or by its own rule with ``stochastic=True``)
-and saves to versioned JSON (:mod:`nim_evo.learners.files`). A package adds a learner (a
-:class:`Learner` subclass: a new learner is one file) under the entry-point group
-``nim_evo.learners``; a script with :func:`register`.
+and saves to versioned JSON (:mod:`nim_evo.learners.files`). Its parameters are a frozen
+dataclass of its own (:mod:`nim_evo.learners.parameters`), checked when it is built. A
+package adds a learner (a :class:`Learner` subclass and its parameters: a new learner is one
+file) under the entry-point group ``nim_evo.learners``; a script with :func:`register`.
 """
 
 from nim_evo.learners.base import SEATS, Learner
+from nim_evo.learners.parameters import LearnerParameters
 from nim_evo.learners.qlearning import QLearner
 from nim_evo.learners.quality import QualityLearner
 from nim_evo.learners.reinforcement import MonteCarloLearner, TDLearner
@@ -53,5 +55,5 @@ def make_learner(name: str, rules, **params) -> Learner:
     return LEARNERS[name](rules, **params)
 
 
-__all__ = ["LEARNERS", "SEATS", "register", "Learner", "MonteCarloLearner", "QLearner", "QualityLearner", "SubgameLearner",
+__all__ = ["LEARNERS", "SEATS", "register", "Learner", "LearnerParameters", "MonteCarloLearner", "QLearner", "QualityLearner", "SubgameLearner",
            "TDLearner", "WinCountLearner", "make_learner"]

@@ -43,8 +43,7 @@ def learner_document(learner: Learner, **meta) -> dict:
 
 def params_json(learner: Learner) -> dict:
     """The learner's parameters as JSON values (schedules as lists of pairs)."""
-    return {key: ([list(step) for step in value] if isinstance(value, tuple) else value)
-            for key, value in learner.params.items()}
+    return learner.params.as_json()
 
 
 def learner_from_document(data: dict, source: str = "file", stochastic: bool = False) -> Learner:

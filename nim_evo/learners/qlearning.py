@@ -36,26 +36,37 @@ earlier one: the same move over multisets) is drawn again.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
 import numpy as np
 
 from nim_evo.learners.base import Learner
+from nim_evo.learners.parameters import LearnerParameters, Schedule
 from nim_evo.validation import UserError
 
-SCHEDULE = ((12_000, 0.99), (9_000, 0.7), (6_000, 0.5), (3_000, 0.3))
+SCHEDULE: Schedule = ((12_000, 0.99), (9_000, 0.7), (6_000, 0.5), (3_000, 0.3))
 
 
-class QLearner(Learner):
-    """A Q-table over the enumerated space (by default of multisets, as the seed sorted)."""
+@dataclass(frozen=True)
+class QParameters(LearnerParameters):
+    """The Q-table learner's parameters (Kintner-Meyer's Q-learning report's values).
 
-    name = "qlearning"
-    source = "Kintner-Meyer's Q-learning report"
-    algorithm = 2  # 2: the retry draws from the seed's (row, value) grid; multisets replace sorted_positions
-    defaults = {"schedule": SCHEDULE, "reward": 1.0, "exploration": "retry"}
-    episodes = sum(games for games, _ in SCHEDULE)
-    symmetric = True
-    state_names = ("table",)
+    Attributes:
+        schedule: ``(games, epsilon)`` steps counted in games played; past the end the last
+            epsilon stays.
+        reward: added to each of the winner's (position, move) pairs, taken from the loser's.
+        exploration: ``retry`` (the seed's draw from its (row, value) grid, drawn again
+            while no legal move) or ``uniform`` (a uniformly random legal move).
+        symmetry: on by default: the seed sorted the piles after every move.
+    """
 
-    def check_params(self):
+    schedule: Schedule = SCHEDULE
+    reward: float = 1.0
+    exploration: Literal["retry", "uniform"] = "retry"
+    symmetry: bool = True
+
+    def check(self) -> None:
         if self.reward <= 0:
             raise UserError(f"reward must be > 0 (the winner's), got {self.reward}")
         if self.exploration not in ("retry", "uniform"):
@@ -64,6 +75,18 @@ class QLearner(Learner):
         for games, epsilon in self.schedule:
             if games < 0 or not 0.0 <= epsilon <= 1.0:
                 raise UserError(f"a schedule step needs games >= 0 and 0 <= epsilon <= 1, got {(games, epsilon)}")
+
+
+class QLearner(Learner):
+    """A Q-table over the enumerated space (by default of multisets, as the seed sorted)."""
+
+    name = "qlearning"
+    source = "Kintner-Meyer's Q-learning report"
+    algorithm = 2  # 2: the retry draws from the seed's (row, value) grid; multisets replace sorted_positions
+    Parameters = QParameters
+    params: QParameters
+    episodes = sum(games for games, _ in SCHEDULE)
+    state_names = ("table",)
 
     def reset(self):
         space = self.space
@@ -82,17 +105,18 @@ class QLearner(Learner):
 
     def epsilon_at(self, games: int) -> float:
         """The schedule's epsilon for the game after ``games`` games."""
-        for steps, epsilon in self.schedule:
+        schedule = self.params.schedule
+        for steps, epsilon in schedule:
             if games < steps:
                 return epsilon
             games -= steps
-        return self.schedule[-1][1] if self.schedule else 0.0
+        return schedule[-1][1] if schedule else 0.0
 
     def begin_episode(self):
         self.epsilon_now = self.epsilon_at(self.games_played)
 
     def explore(self, position, legal, uniforms):
-        if self.exploration == "uniform":
+        if self.params.exploration == "uniform":
             if uniforms.random() < self.epsilon_now:
                 return legal[uniforms.below(len(legal))]
         else:  # the seed's: a (row, value) pair of the whole grid, drawn again while no legal move
@@ -108,7 +132,7 @@ class QLearner(Learner):
     def update(self, positions, moves, winner, seats):
         """The seed's update: +reward to the winner's (position, move) pairs, -reward to the loser's."""
         for seat in seats:  # a game's positions are distinct: they shrink
-            delta = self.reward if seat == winner else -self.reward
+            delta = self.params.reward if seat == winner else -self.params.reward
             self.table[positions[seat::2], moves[seat::2]] += delta
 
     def values(self):
@@ -121,7 +145,7 @@ class QLearner(Learner):
         """The training rule with the schedule's epsilon where training stands (0.3 once
         the seed's 30,000 games are played; 0.99 before any)."""
         epsilon = self.epsilon_at(self.games_played)
-        if self.exploration == "retry":  # the chance that the accepted try was a random pair
+        if self.params.exploration == "retry":  # the chance that the accepted try was a random pair
             random_try = epsilon * self.space.legal[rows].sum(axis=1, keepdims=True) / len(self._grid)
             epsilon = np.divide(random_try, random_try + 1 - epsilon, out=np.ones_like(random_try, dtype=float),
                                 where=random_try + 1 - epsilon > 0)

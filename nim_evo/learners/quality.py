@@ -19,55 +19,81 @@ need any more practice"), so ordinary updates skip them here.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.learners.base import Learner
+from nim_evo.learners.parameters import LearnerParameters
 from nim_evo.validation import UserError
 
 
-class QualityLearner(Learner):
-    name = "quality"
-    source = "the Math 495R Nim lab"
-    defaults = {"initial": 50.0, "window": 90.0, "win": 29.0, "lose": 11.0, "high": 100.0, "low": 0.0,
-                "certain": 1000.0}
-    episodes = 15_000
-    state_names = ("quality",)
+@dataclass(frozen=True)
+class QualityParameters(LearnerParameters):
+    """The move-quality learner's parameters (the Math 495R lab's values).
 
-    def check_params(self):
+    Attributes:
+        initial: every legal move's quality before training.
+        window: while training, moves within this of the best quality are drawn uniformly.
+        win: added to each of the winner's moves (up to ``high``).
+        lose: taken from each of the loser's moves (down to ``low``).
+        high: the most an ordinary update raises a quality to.
+        low: the least an ordinary update lowers a quality to.
+        certain: the verdict of a certain move (+ for a win, - for a loss), left alone after.
+    """
+
+    initial: float = 50.0
+    window: float = 90.0
+    win: float = 29.0
+    lose: float = 11.0
+    high: float = 100.0
+    low: float = 0.0
+    certain: float = 1000.0
+
+    def check(self) -> None:
         if self.window <= 0 or self.win < 0 or self.lose < 0:
             raise UserError("window must be > 0 (moves within it of the best are explored), win and lose >= 0")
         if not self.low <= self.initial <= self.high < self.certain:
             raise UserError("quality bounds must satisfy low <= initial <= high < certain")
 
+
+class QualityLearner(Learner):
+    name = "quality"
+    source = "the Math 495R Nim lab"
+    Parameters = QualityParameters
+    params: QualityParameters
+    episodes = 15_000
+    state_names = ("quality",)
+
     def check_state(self):
-        legal = self.space.legal
-        if np.any(self.quality[legal] < min(self.low, -self.certain)) or np.any(self.quality[legal] > self.certain):
-            raise UserError(f"qualities must lie between -{self.certain:g} and {self.certain:g}")
+        legal, low, certain = self.space.legal, self.params.low, self.params.certain
+        if np.any(self.quality[legal] < min(low, -certain)) or np.any(self.quality[legal] > certain):
+            raise UserError(f"qualities must lie between -{certain:g} and {certain:g}")
 
     def reset(self):
-        self.quality = np.where(self.space.legal, self.initial, 0.0)
+        self.quality = np.where(self.space.legal, self.params.initial, 0.0)
 
     def explore(self, position, legal, uniforms):
         quality = self.quality[position, legal]
-        near = legal[quality > quality.max() - self.window]
+        near = legal[quality > quality.max() - self.params.window]
         return near[uniforms.below(len(near))] if len(near) > 1 else near[0]
 
     def update(self, positions, moves, winner, seats):
-        quality = self.quality
+        quality, p = self.quality, self.params
         last = len(moves) - 1
         for seat in seats:
             mine = np.arange(seat, len(moves), 2)
             cells = positions[mine], moves[mine]
             q = quality[cells]
-            new = np.minimum(q + self.win, self.high) if seat == winner else np.maximum(q - self.lose, self.low)
-            quality[cells] = np.where(np.abs(q) >= self.certain, q, new)  # verdicts stay
-        ending_mover = last % 2
-        verdict = self.certain if ending_mover == winner else -self.certain
-        if ending_mover in seats:
+            new = np.minimum(q + p.win, p.high) if seat == winner else np.maximum(q - p.lose, p.low)
+            quality[cells] = np.where(np.abs(q) >= p.certain, q, new)  # verdicts stay
+        ending_seat = last % 2
+        verdict = p.certain if ending_seat == winner else -p.certain
+        if ending_seat in seats:
             quality[positions[last], moves[last]] = verdict
         if not self.rules.misere and last >= 1 and (last - 1) % 2 in seats:
-            quality[positions[last - 1], moves[last - 1]] = -self.certain
+            quality[positions[last - 1], moves[last - 1]] = -p.certain
 
     def values(self):
         return self.quality
@@ -75,4 +101,4 @@ class QualityLearner(Learner):
     def stochastic_rows(self, rows):
         legal = self.space.legal[rows]
         quality = np.where(legal, self.quality[rows], -np.inf)
-        return uniform_rows(legal & (quality > quality.max(axis=1, keepdims=True) - self.window))
+        return uniform_rows(legal & (quality > quality.max(axis=1, keepdims=True) - self.params.window))

@@ -32,18 +32,42 @@ What was fixed, and how (the seed's code in quotes):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from nim_evo.learners.base import Learner
+from nim_evo.learners.parameters import LearnerParameters
 from nim_evo.validation import UserError
 
 
-class _EpsilonGreedy(Learner):
-    """Shared by TD and Monte Carlo: Q table, random initial values, epsilon-greedy, decay."""
+@dataclass(frozen=True)
+class TDParameters(LearnerParameters):
+    """The TD learner's parameters (Nagappan's CI report's values, its decay fixed).
 
-    state_names = ("q", "epsilon_now", "alpha_now")  # decayed rates are trained state
+    Attributes:
+        epsilon: the chance of a uniformly random legal move while training, at first.
+        epsilon_decay: subtracted from epsilon after each training game.
+        epsilon_min: the least epsilon falls to.
+        alpha: the learning rate, at first.
+        alpha_decay: alpha is multiplied by ``1 - alpha_decay`` after each training game.
+        alpha_min: the least alpha falls to.
+        gamma: the discount per own move.
+        reward: a win's value (a loss: ``-reward``).
+        init: initial values are drawn uniformly in ``[0, init)``.
+    """
 
-    def check_params(self):
+    epsilon: float = 0.4
+    epsilon_decay: float = 0.0
+    epsilon_min: float = 0.1
+    alpha: float = 0.3
+    alpha_decay: float = 0.0005
+    alpha_min: float = 0.1
+    gamma: float = 0.9
+    reward: float = 1.0
+    init: float = 0.01
+
+    def check(self) -> None:
         for key in ("epsilon", "epsilon_min", "alpha", "alpha_min", "gamma"):
             if not 0.0 <= getattr(self, key) <= 1.0:
                 raise UserError(f"{key} must be in [0, 1], got {getattr(self, key)}")
@@ -52,17 +76,36 @@ class _EpsilonGreedy(Learner):
         if self.reward <= 0:
             raise UserError(f"reward must be > 0 (the winner's), got {self.reward}")
 
+
+@dataclass(frozen=True)
+class MonteCarloParameters(TDParameters):
+    """The Monte Carlo learner's parameters: the TD learner's, with its own defaults."""
+
+    epsilon: float = 0.3
+    epsilon_decay: float = 0.0001
+    epsilon_min: float = 0.0
+    alpha: float = 0.5
+    alpha_decay: float = 0.0
+    alpha_min: float = 0.0
+
+
+class _EpsilonGreedy(Learner):
+    """Shared by TD and Monte Carlo: Q table, random initial values, epsilon-greedy, decay."""
+
+    params: TDParameters
+    state_names = ("q", "epsilon_now", "alpha_now")  # decayed rates are trained state
+
     def check_state(self):
         if not (0.0 <= self.epsilon_now <= 1.0 and 0.0 <= self.alpha_now <= 1.0):
             raise UserError("epsilon_now and alpha_now (the decayed rates) must lie in [0, 1]")
 
     def reset(self):
         self.q = np.zeros(self.space.legal.shape)
-        self.epsilon_now = self.params["epsilon"]
-        self.alpha_now = self.params["alpha"]
+        self.epsilon_now = self.params.epsilon
+        self.alpha_now = self.params.alpha
 
     def initialise(self, rng):
-        self.q = np.where(self.space.legal, rng.uniform(0.0, self.init, self.q.shape), 0.0)
+        self.q = np.where(self.space.legal, rng.uniform(0.0, self.params.init, self.q.shape), 0.0)
 
     def explore(self, position, legal, uniforms):
         if uniforms.random() < self.epsilon_now:
@@ -70,8 +113,9 @@ class _EpsilonGreedy(Learner):
         return legal[np.argmax(self.q[position, legal])]
 
     def end_episode(self):
-        self.epsilon_now = max(self.epsilon_now - self.epsilon_decay, self.epsilon_min)
-        self.alpha_now = max(self.alpha_now * (1.0 - self.alpha_decay), self.alpha_min)
+        p = self.params
+        self.epsilon_now = max(self.epsilon_now - p.epsilon_decay, p.epsilon_min)
+        self.alpha_now = max(self.alpha_now * (1.0 - p.alpha_decay), p.alpha_min)
 
     def values(self):
         return self.q
@@ -81,18 +125,17 @@ class _EpsilonGreedy(Learner):
         return self.epsilon_rows(self.epsilon_now, rows)
 
     def _result(self, seat: int, winner: int) -> float:
-        return self.reward if seat == winner else -self.reward
+        return self.params.reward if seat == winner else -self.params.reward
 
 
 class TDLearner(_EpsilonGreedy):
     name = "td"
     source = "Nagappan's CI report"
-    defaults = {"epsilon": 0.4, "epsilon_decay": 0.0, "epsilon_min": 0.1, "alpha": 0.3, "alpha_decay": 0.0005,
-                "alpha_min": 0.1, "gamma": 0.9, "reward": 1.0, "init": 0.01}
+    Parameters = TDParameters
     episodes = 5000
 
     def update(self, positions, moves, winner, seats):
-        q, alpha, gamma = self.q, self.alpha_now, self.gamma
+        q, alpha, gamma = self.q, self.alpha_now, self.params.gamma
         legal = self.space.legal
         for seat in seats:
             mine = range(seat, len(moves), 2)
@@ -109,14 +152,13 @@ class TDLearner(_EpsilonGreedy):
 class MonteCarloLearner(_EpsilonGreedy):
     name = "montecarlo"
     source = "Nagappan's CI report"
-    defaults = {"epsilon": 0.3, "epsilon_decay": 0.0001, "epsilon_min": 0.0, "alpha": 0.5, "alpha_decay": 0.0,
-                "alpha_min": 0.0, "gamma": 0.9, "reward": 1.0, "init": 0.01}
+    Parameters = MonteCarloParameters
     episodes = 5000
 
     def update(self, positions, moves, winner, seats):
         q, alpha = self.q, self.alpha_now
         for seat in seats:
             mine = np.arange(seat, len(moves), 2)
-            returns = self._result(seat, winner) * self.gamma ** np.arange(len(mine))[::-1]
+            returns = self._result(seat, winner) * self.params.gamma ** np.arange(len(mine))[::-1]
             cells = positions[mine], moves[mine]
             q[cells] += alpha * (returns - q[cells])

@@ -7,7 +7,7 @@ probability in proportion to ``max(wins, 1) / max(losses, 1)`` (the seed's ``win
 It learns from the whole record, whoever made each move, as the seed's ``updateModel``
 did; against a fixed opponent that includes the opponent's moves.
 
-:meth:`~nim_evo.learners.base.Learner.report` gives the seed's per-position report: ``OK!``
+:func:`~nim_evo.learners.report.report` gives the seed's per-position report: ``OK!``
 where the most probable move wins, ``NO!`` where it does not, ``---`` at lost positions,
 each move with its probability and its wins and losses.
 """
@@ -23,7 +23,6 @@ from nim_evo.validation import UserError
 class SubgameLearner(Learner):
     name = "subgame"
     source = "Moore's NIM Rules"
-    defaults: dict = {}
     episodes = 5000
     state_names = ("wins", "losses")
 

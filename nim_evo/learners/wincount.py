@@ -17,22 +17,38 @@ legal moves have counts. Its self-play is not meaningful (one ``Player`` object,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from nim_evo.learners.base import Learner
+from nim_evo.learners.parameters import LearnerParameters
 from nim_evo.validation import UserError
+
+
+@dataclass(frozen=True)
+class WinCountParameters(LearnerParameters):
+    """The win-count learner's parameters.
+
+    Attributes:
+        cutoff: once a position's counts sum to more than this, ``min - 1`` is subtracted
+            from each (the seed's normalisation).
+    """
+
+    cutoff: int = 1000
+
+    def check(self) -> None:
+        if self.cutoff < 1:
+            raise UserError(f"cutoff must be >= 1, got {self.cutoff}")
 
 
 class WinCountLearner(Learner):
     name = "wincount"
     source = "the Simple Nim AI post"
-    defaults = {"cutoff": 1000}
+    Parameters = WinCountParameters
+    params: WinCountParameters
     episodes = 100_000
     state_names = ("counts",)
-
-    def check_params(self):
-        if self.cutoff < 1:
-            raise UserError(f"cutoff must be >= 1, got {self.cutoff}")
 
     def check_state(self):
         if np.any(self.counts[self.space.legal] < 1):
@@ -54,7 +70,7 @@ class WinCountLearner(Learner):
                 counts[mine_p] += legal[mine_p]
                 counts[mine_p, mine_m] -= 1
             totals = counts[mine_p].sum(axis=1)
-            full = mine_p[totals > self.cutoff]
+            full = mine_p[totals > self.params.cutoff]
             if len(full):
                 low = np.where(legal[full], counts[full], np.inf).min(axis=1, keepdims=True)
                 counts[full] -= np.where(legal[full], low - 1, 0)
