@@ -32,7 +32,9 @@ from nim_evo.evolution.config import Config
 from nim_evo.io import atomic_write_text, check_envelope, hold_folder, read_json, write_json
 from nim_evo.validation import UserError
 
-FORMAT, VERSION = "nim_evo-sweep", 1
+FORMAT, VERSION = "nim_evo/sweep", 1
+FORMER_FORMAT = "nim_evo-sweep"  # the record's format name until 0.1.0's manual: still read
+ROW_FORMAT, ROW_VERSION = "nim_evo/sweep-row", 1
 RECORD, ROW = "sweep.json", "sweep-row.json"
 MAX_SEEDS = 100_000
 MAX_RUNS = 100_000
@@ -148,7 +150,10 @@ class SweepFolder:
         that is no sweep."""
         if not self.record_path.is_file():
             raise UserError(f"{self.path} is not a sweep folder (it has no {RECORD})")
-        data = check_envelope(read_json(self.record_path), self.record_path, FORMAT, VERSION, "sweep record")
+        data = read_json(self.record_path)
+        if isinstance(data, dict) and data.get("format") == FORMER_FORMAT:
+            data = {**data, "format": FORMAT}
+        data = check_envelope(data, self.record_path, FORMAT, VERSION, "sweep record")
         try:
             settings = [Setting({str(k): str(v) for k, v in s["label"].items()}, Config.from_json(s["config"]))
                         for s in data["settings"]]
@@ -167,13 +172,13 @@ class SweepFolder:
         path = self.run_dir(task) / ROW
         if not path.is_file():
             return None
-        data = read_json(path)
-        if not isinstance(data, dict) or not isinstance(data.get("row"), dict) or not isinstance(data.get("curve"), list):
+        data = check_envelope(read_json(path), path, ROW_FORMAT, ROW_VERSION, "sweep row", unversioned=True)
+        if not isinstance(data.get("row"), dict) or not isinstance(data.get("curve"), list):
             raise UserError(f"{path} does not read as a sweep's row")
         return data
 
     def finish(self, task: Task, row: dict, curve: list) -> None:
-        write_json(self.run_dir(task) / ROW, {"row": row, "curve": curve})
+        write_json(self.run_dir(task) / ROW, {"format": ROW_FORMAT, "version": ROW_VERSION, "row": row, "curve": curve})
 
     def write_tables(self, tasks: list[Task], settings: list[Setting], results: dict) -> list[Path]:
         """``runs.csv``, ``curves.csv`` and ``summary.csv`` (:func:`tables`), written atomically."""

@@ -20,7 +20,7 @@ import json
 import numpy as np
 
 from nim_evo.engine.rules import rules_from_json, rules_to_json
-from nim_evo.io import FORMAT_VERSION, atomic_write_text, read_json
+from nim_evo.io import FORMAT_VERSION, atomic_write_text, check_envelope, read_json
 from nim_evo.learners import LEARNERS, Learner
 from nim_evo.validation import UserError
 
@@ -48,11 +48,7 @@ def params_json(learner: Learner) -> dict:
 
 def learner_from_document(data: dict, source: str = "file", stochastic: bool = False) -> Learner:
     """The learner a document holds; a one-line ``ValueError`` if it is not a valid one."""
-    if data.get("format") != LEARNER_FORMAT:
-        raise UserError(f"{source} is not a nim_evo learner")
-    if type(data.get("version")) is not int or data["version"] != FORMAT_VERSION:
-        raise UserError(f"{source} has learner format version {data.get('version')!r}; "
-                         f"this nim_evo reads version {FORMAT_VERSION}")
+    check_envelope(data, source, LEARNER_FORMAT, FORMAT_VERSION, "learner")
     name = data.get("learner")
     if not isinstance(name, str) or name not in LEARNERS:
         raise UserError(f"{source} holds an unknown learner {name!r}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import signal
 import subprocess
@@ -262,3 +263,22 @@ def test_a_sweep_record_that_does_not_read_is_one_line(change, message, done_whe
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
     assert sorted(p.name for p in (tmp_path / "bad").iterdir()) == ["sweep.json"]
+
+
+def test_a_sweep_s_files_carry_their_envelope_and_older_ones_still_read(tmp_path):
+    """sweep.json and each sweep-row.json say their format and version; a record under its
+    former format name and rows written before they had an envelope resume as they were."""
+    result = nim_evo.sweep([0, 1], rules=nim_evo.Rules((3, 4)), generations=2, out=tmp_path / "s", progress=False)
+    record = tmp_path / "s" / "sweep.json"
+    rows = sorted((tmp_path / "s" / "runs").glob("*/sweep-row.json"))
+    assert json.loads(record.read_text())["format"] == "nim_evo/sweep" and len(rows) == 2
+    assert all(json.loads(row.read_text())["format"] == "nim_evo/sweep-row" for row in rows)
+    record.write_text(json.dumps({**json.loads(record.read_text()), "format": "nim_evo-sweep"}))
+    for row in rows:
+        data = json.loads(row.read_text())
+        row.write_text(json.dumps({"row": data["row"], "curve": data["curve"]}))
+    again = nim_evo.sweep(None, out=tmp_path / "s", resume=True, progress=False)
+    assert again.runs == result.runs
+    rows[0].write_text(json.dumps({**json.loads(rows[1].read_text()), "format": "nim_evo/sweep-row", "version": 2}))
+    with pytest.raises(nim_evo.UserError, match="sweep row version 2 \\(written by a newer nim_evo\\)"):
+        nim_evo.sweep(None, out=tmp_path / "s", resume=True, progress=False)
