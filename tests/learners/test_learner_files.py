@@ -88,7 +88,7 @@ def edited(change):
 BAD = {
     "wrong format": (lambda d: d.update(format="nim_evo/learners"), "is not a nim_evo (genome or trained )?learner"),
     "no format": (lambda d: d.pop("format"), "is not a nim_evo (genome or trained )?learner"),
-    "wrong version": (lambda d: d.update(version=2), "learner version 2 (written by a newer nim_evo); this nim_evo reads version 1"),
+    "wrong version": (lambda d: d.update(version=2), r"learner version 2 \(written by a newer nim_evo\); this nim_evo reads version 1"),
     "unknown learner": (lambda d: d.update(learner="sarsa"), "unknown learner 'sarsa'"),
     "bad rules": (lambda d: d.update(rules={"piles": "many"}), ""),
     "no params": (lambda d: d.pop("params"), "no learner parameters"),
