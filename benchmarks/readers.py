@@ -33,7 +33,8 @@ def high_water():  # this process's peak resident memory (getrusage's maxrss out
         return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
 how, path = sys.argv[1], sys.argv[2]
 import csv, json, numpy as np
-from nim_evo.io import read_json, read_arrays_document
+from nim_evo.archives import read_arrays_document
+from nim_evo.io import read_json
 from nim_evo.evolution.logbook import read_logbook
 from nim_evo.evolution.rundir import RunDir
 base = high_water()
@@ -90,7 +91,7 @@ def logbook_file(path: Path, size: int) -> None:
 
 
 def arrays_file(path: Path, size: int) -> None:
-    from nim_evo.io import write_arrays_document
+    from nim_evo.archives import write_arrays_document
 
     members = 60
     genes = [np.zeros(size // members // 18, np.int16) for _ in range(members)]

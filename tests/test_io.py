@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nim_evo.io import (atomic_write_bytes, atomic_write_text, read_json, uninterrupted, write_arrays_document,
-                        write_json)
+from nim_evo.archives import write_arrays_document
+from nim_evo.io import atomic_write_bytes, atomic_write_text, read_json, uninterrupted, write_json
 from nim_evo.validation import UserError
 
 
@@ -161,7 +161,7 @@ def test_deeply_nested_json_is_one_line_not_a_recursion_error(tmp_path):
 def test_an_array_document_round_trips_without_pickle(tmp_path):
     import numpy as np
 
-    from nim_evo.io import read_arrays_document, write_arrays_document
+    from nim_evo.archives import read_arrays_document, write_arrays_document
 
     genes = np.arange(7, dtype=np.int16)
     credit = (np.linspace(0, 1, 7, dtype=np.float32), np.ones(7, dtype=np.float32))
@@ -298,7 +298,7 @@ def _npz_member(shape, data: bytes) -> bytes:
 def test_an_array_archive_that_would_expand_is_refused_before_numpy_allocates(tmp_path, how, message):
     import zipfile
 
-    from nim_evo.io import read_arrays_document
+    from nim_evo.archives import read_arrays_document
 
     path = tmp_path / "checkpoint.npz"
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED if how == "zip bomb" else zipfile.ZIP_STORED) as z:

@@ -13,7 +13,8 @@ import pytest
 
 from nim_evo.engine.rules import Rules
 from nim_evo.evolution.logbook import read_logbook
-from nim_evo.io import read_arrays_document, read_json, write_arrays_document
+from nim_evo.archives import read_arrays_document, write_arrays_document
+from nim_evo.io import read_json
 from nim_evo.run import main as run
 from nim_evo.validation import UserError
 
@@ -195,13 +196,13 @@ def test_learn_param_of_thousands_of_digits_is_one_line(capsys):
 def test_an_archive_of_too_many_members_is_refused_before_its_directory_is_read(tmp_path, monkeypatch):
     import zipfile
 
-    import nim_evo.io as nio
+    import nim_evo.archives as archives
 
     path = tmp_path / "many.npz"
     with zipfile.ZipFile(path, "w") as archive:
         for k in range(30):
             archive.writestr(f"m{k}", b"")
-    monkeypatch.setattr(nio, "MAX_MEMBERS", 20)
+    monkeypatch.setattr(archives, "MAX_MEMBERS", 20)
     monkeypatch.setattr(zipfile, "ZipFile", lambda *a, **k: pytest.fail("the directory was read"))
     with pytest.raises(UserError, match="many.npz has 30 members; a nim_evo array document has at most 20$"):
         read_arrays_document(path)

@@ -4,7 +4,7 @@
 Every file is written atomically; nothing existing is overwritten unless asked.
 
 The checkpoint is data, never code: a JSON document with its arrays (genes, credit) in one
-``.npz`` archive (:func:`nim_evo.io.write_arrays_document`), read without pickle. The
+``.npz`` archive (:func:`nim_evo.archives.write_arrays_document`), read without pickle. The
 ``checkpoint.pkl`` of nim_evo before it is refused without being opened: unpickling a file
 can run any code its author put in it.
 """
@@ -19,8 +19,8 @@ from nim_evo.evolution.config import Config
 from nim_evo.evolution.logbook import logbook_csv
 from nim_evo.evolution.loop import State
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_document, genome_from_document
-from nim_evo.io import (atomic_write_text, check_envelope, hold_folder, read_arrays_document, read_json, uninterrupted,
-                        write_arrays_document, write_json)
+from nim_evo.archives import read_arrays_document, write_arrays_document
+from nim_evo.io import atomic_write_text, check_envelope, hold_folder, read_json, uninterrupted, write_json
 from nim_evo.validation import KeywordError, UserError
 
 # Each JSON file of a run carries an envelope, its format and version (read by

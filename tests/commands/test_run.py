@@ -15,7 +15,7 @@ import pytest
 
 from nim_evo import Rules, load_strategy
 from nim_evo.engine.rules import PRESETS
-from nim_evo.io import read_arrays_document, write_arrays_document
+from nim_evo.archives import read_arrays_document, write_arrays_document
 from nim_evo.run import main
 
 SMALL = ["--game", "2-3-4", "--population", "8", "--offspring", "12"]
@@ -460,7 +460,7 @@ def test_a_run_resumed_from_another_directory_exports_where_it_did(tmp_path, mon
     ("opponent_files", {"a.json": 3}, "opponent_files must map file names to digests"),
 ])
 def test_a_checkpoint_s_extras_are_checked(tmp_path, capsys, field, value, message):
-    from nim_evo.io import read_arrays_document, write_arrays_document
+    from nim_evo.archives import read_arrays_document, write_arrays_document
 
     out = tmp_path / "r"
     assert run(tmp_path, "--generations", "1", "--out", str(out)) == 0
@@ -494,7 +494,7 @@ def test_a_checkpoint_never_chooses_where_a_resume_writes(tmp_path, monkeypatch,
     (relative, absolute, or a user's existing file): --resume, even with --force, refuses in one
     line and writes nothing there; --genomes-dir puts the champion where the person says, under
     the run's own file name."""
-    from nim_evo.io import read_arrays_document, write_arrays_document
+    from nim_evo.archives import read_arrays_document, write_arrays_document
 
     monkeypatch.chdir(tmp_path)
     notes = tmp_path / "runs" / "notes.json"
@@ -516,7 +516,7 @@ def test_a_checkpoint_never_chooses_where_a_resume_writes(tmp_path, monkeypatch,
 
 
 def test_a_checkpoint_s_export_name_is_a_plain_file_name(tmp_path, monkeypatch, capsys):
-    from nim_evo.io import read_arrays_document, write_arrays_document
+    from nim_evo.archives import read_arrays_document, write_arrays_document
 
     monkeypatch.chdir(tmp_path)
     assert main([*SMALL, "--generations", "1", "--out", "runs/r", "--quiet"]) == 0
@@ -545,11 +545,11 @@ def test_a_full_disk_names_the_file_and_says_how_to_resume(tmp_path, monkeypatch
     run is saved at generation 1 and how to continue; the resumed run ends as an uninterrupted one."""
     import errno
 
-    import nim_evo.io as nio
+    import nim_evo.archives as archives  # where a checkpoint is written
 
     out, straight = tmp_path / "r", tmp_path / "straight"
     genomes = ["--genomes-dir", str(tmp_path / "g")]
-    real, writes = nio.atomic_write_bytes, []
+    real, writes = archives.atomic_write_bytes, []
 
     def filling(path, data, replace=True):
         writes.append(path)
@@ -557,12 +557,12 @@ def test_a_full_disk_names_the_file_and_says_how_to_resume(tmp_path, monkeypatch
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return real(path, data, replace)
 
-    monkeypatch.setattr(nio, "atomic_write_bytes", filling)
+    monkeypatch.setattr(archives, "atomic_write_bytes", filling)
     assert main([*SMALL, "--generations", "4", "--out", str(out), "--quiet", *genomes]) == 2
     assert capsys.readouterr().err == (f"nim_evo: error: No space left on device ({out / 'checkpoint.npz'}); the run is "
                                        f"saved at its last generation: continue with --resume {out} --genomes-dir "
                                        f"{tmp_path / 'g'}\n")
-    monkeypatch.setattr(nio, "atomic_write_bytes", real)
+    monkeypatch.setattr(archives, "atomic_write_bytes", real)
     assert main(["--resume", str(out), "--quiet", *genomes]) == 0
     assert main([*SMALL, "--generations", "4", "--out", str(straight), "--quiet", *genomes]) == 0
     assert logbook(out) == logbook(straight)
@@ -582,7 +582,7 @@ def test_a_long_board_s_run_id_is_shortened_around_a_digest(tmp_path, monkeypatc
 
 def test_a_checkpoint_never_chooses_which_file_of_the_genomes_folder_a_forced_resume_replaces(
         tmp_path, monkeypatch, capsys):
-    from nim_evo.io import read_arrays_document, write_arrays_document
+    from nim_evo.archives import read_arrays_document, write_arrays_document
 
     monkeypatch.chdir(tmp_path)
     assert main([*SMALL, "--generations", "1", "--out", "runs/r", "--quiet"]) == 0

@@ -18,7 +18,7 @@ from hypothesis.extra import numpy as hnp
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.rundir import RunDir, config_from_document
-from nim_evo.io import read_arrays_document, write_arrays_document
+from nim_evo.archives import read_arrays_document, write_arrays_document
 from nim_evo.validation import UserError
 
 SHIPPED = sorted((Path(__file__).parents[2] / "genomes").glob("*.json"))

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from nim_evo.evolution.rundir import RunDir
-from nim_evo.io import read_arrays_document, write_arrays_document
+from nim_evo.archives import read_arrays_document, write_arrays_document
 from nim_evo.run import main
 from nim_evo.validation import UserError
 
