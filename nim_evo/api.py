@@ -45,6 +45,7 @@ from nim_evo.validation import (BOOL, EPISODES, PATH, SEED, Constraint, Instance
                                 UserError, check, printable, renamed_keyword, validate)
 
 if TYPE_CHECKING:
+    from deap import tools
     from matplotlib.figure import Figure
 
 
@@ -105,18 +106,18 @@ class Run:
     toolbox: Any = field(default=None, repr=False)  # DEAP's Toolbox: what it holds is registered at run time
 
     @property
-    def logbook(self):
+    def logbook(self) -> tools.Logbook:
         """DEAP's ``Logbook``: one record per generation (fitness statistics, the champion's
         win rate against each opponent, its accuracy, games and seconds)."""
         return self.state.logbook
 
     @property
-    def hall_of_fame(self):
+    def hall_of_fame(self) -> tools.HallOfFame:
         """DEAP's ``HallOfFame`` of the best individuals, best first."""
         return self.state.halloffame
 
     @property
-    def genes(self):
+    def genes(self) -> Any:
         """The champion's genes (the best individual the run has seen)."""
         return self.state.halloffame[0]
 
@@ -310,9 +311,9 @@ def resume(directory: StrPath, generations: int | None = None, *, jobs: int = 1,
         return Run.evolved(evolution, progress=progress, force=force, on_generation=on_generation)
 
 
-def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, opponents=None,
-          seat: str = "alternate", progress: bool = False, *, episodes: int | None = None, opponent=None,
-          **params):
+def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, opponents: PlayerSpec | None = None,
+          seat: str = "alternate", progress: bool = False, *, episodes: int | None = None,
+          opponent: PlayerSpec | None = None, **params: Any) -> Learner:
     """A learner (``qlearning``, ``td``, ``montecarlo``, ``wincount``, ``quality``,
     ``subgame``) trained on ``rules`` for ``games`` games (its source write-up's number by
     default) by self-play, or against ``opponents`` (one agent or name) from ``seat``;
@@ -340,8 +341,8 @@ class Training:
     seat: str
 
     @classmethod
-    def begin(cls, learner: str, rules: Rules, games: int | None = None, seed: int = 0, opponents=None,
-              seat: str = "alternate", params: dict | None = None) -> Training:
+    def begin(cls, learner: str, rules: Rules, games: int | None = None, seed: int = 0,
+              opponents: PlayerSpec | None = None, seat: str = "alternate", params: dict | None = None) -> Training:
         """A learner ready to train, or a one-line :class:`~nim_evo.validation.UserError`
         (said with the command's flags where they differ: a :class:`KeywordError`)."""
         check("learner", learner, [Options(*LEARNERS)])

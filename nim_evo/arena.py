@@ -32,7 +32,7 @@ from nim_evo.learners import LEARNERS
 from nim_evo.validation import GAMES, JOBS, SEED
 
 OUTPUTS = ("arena.csv", "arena.png")
-NAME = 24  # the longest player name in the text matrix; arena.csv keeps every name whole
+NAME_WIDTH = 24  # the longest player name in the text matrix; arena.csv keeps every name whole
 
 
 def build_parser() -> Parser:
@@ -81,7 +81,7 @@ def format_table(result) -> str:
     import numpy as np
 
     n = len(result.names)
-    names = [f"{i + 1:>2} {middle(name, NAME)}" for i, name in enumerate(result.names)]
+    names = [f"{i + 1:>2} {middle(name, NAME_WIDTH)}" for i, name in enumerate(result.names)]
     width = max(len(name) for name in names) + 1
     cell = 7 if n <= 9 else 6
     last = cell + 1 if n <= 9 else cell  # the mean column
@@ -98,7 +98,7 @@ def format_table(result) -> str:
     for i, name in enumerate(names):
         cells = "".join(("-" if i == j else f"{result.rate[i, j]:.3f}").rjust(cell) for j in range(n))
         lines.append(f"{name:<{width}}{cells}{means[i]:>{last}.3f}")
-    lines.append(wrapped("ranking: " + ", ".join(f"{middle(name, NAME)} {mean:.3f}" for name, mean in result.ranking())))
+    lines.append(wrapped("ranking: " + ", ".join(f"{middle(name, NAME_WIDTH)} {mean:.3f}" for name, mean in result.ranking())))
     return "\n".join(lines)
 
 

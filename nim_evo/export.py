@@ -23,7 +23,7 @@ from pathlib import Path
 from nim_evo.cli.args import Parser, UsageError, check_folder, command, printable, prog
 from nim_evo.console.text import middle
 
-NAME = 60  # the most of a champion's name (its file's own words) the closing line shows
+NAME_WIDTH = 60  # the most of a champion's name (its file's own words) the closing line shows
 
 
 def build_parser() -> Parser:
@@ -70,7 +70,7 @@ def main(argv) -> int:
     text = build_page(agent, facts, history)
     atomic_write_text(page, text, replace=args.force)
     name = getattr(agent, "name", None) or "the champion"
-    print(f"{printable(page)}: open it in a browser to play {agent.rules.name} against {middle(name, NAME)} "
+    print(f"{printable(page)}: open it in a browser to play {agent.rules.name} against {middle(name, NAME_WIDTH)} "
           f"({len(text.encode()) // 1024:,} KiB, no network needed)")
     return 0
 

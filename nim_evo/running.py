@@ -192,7 +192,7 @@ class Evolution:
         if reached and progress:
             assert config.until is not None  # reached() is False without a target
             print(wrapped(f"stopped at generation {state.generation} of {config.generations}: the champion reached "
-                          f"{target.said(config.until)} (until {config.until})"), file=sys.stderr)
+                          f"{target.said(config.until)} (until {config.until})", stream=sys.stderr), file=sys.stderr)
         elif stopped and progress and state.generation < config.generations:
             print(f"stopped at generation {state.generation} of {config.generations}: on_generation asked to",
                   file=sys.stderr)
@@ -209,7 +209,7 @@ class Evolution:
             where = f": {self.run_dir.path}" if self.run_dir is not None else ""
             print(wrapped(printable(f"evolving a {config.genome} genome on {config.rules.name} against "
                                     f"{', '.join(config.opponents)} ({config.fitness} fitness), {config.generations} "
-                                    f"generations, seed {config.seed}{where}")), file=sys.stderr)
+                                    f"generations, seed {config.seed}{where}"), stream=sys.stderr), file=sys.stderr)
             if config.fitness == "sampled":  # a win rate of 2 x games games: its 95% margin at worst (p = 1/2)
                 print(f"  sampled fitness: each win rate within about ±{1.96 * (0.125 / config.games) ** 0.5:.3f} (95%),"
                       " the best of a population's reading high", file=sys.stderr)
@@ -217,7 +217,7 @@ class Evolution:
             if config.multiset and ordered:  # an order-reading opponent (or genome): the game as it is played
                 print(wrapped(f"  an opponent reads the order of the piles: fitness is measured on the ordered "
                               f"board ({ordered[0].space.n_positions:,} positions of {ordered[0].rules.name}), not "
-                              "over multisets"), file=sys.stderr)
+                              "over multisets", stream=sys.stderr), file=sys.stderr)
             if expected_time(config) and state.generation < config.generations:
                 print(f"  expect {expected_time(config)}", file=sys.stderr)
         try:

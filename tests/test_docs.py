@@ -144,3 +144,5 @@ def test_an_example_runs_as_written(page, i, kind, text, scratch):
                           text=True, timeout=600)
     assert done.returncode == 0, f"{where}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr, where
+    if kind == "python":
+        assert done.stdout.strip(), f"{where}\nprinted nothing: a block shows what it does"

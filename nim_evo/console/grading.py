@@ -6,12 +6,12 @@ from nim_evo.console.text import middle, wrapped
 from nim_evo.evaluation.grading import GAME_MOVES, Report
 from nim_evo.validation import printable, shown
 
-NAME = 40  # the longest player name shown whole
+NAME_WIDTH = 40  # the longest player name shown whole
 
 
 def format_report(report: Report) -> str:
     """The report as text: accuracy, win rates, the first positions it gets wrong."""
-    name = middle(printable(report.player), NAME)
+    name = middle(printable(report.player), NAME_WIDTH)
     board = "the ordered board (it reads the order of the piles)" if report.ordered else "every arrangement of the piles"
     if report.accuracy is None:
         how = "exact" if report.exact else f"sampled: {report.sampled_because}"

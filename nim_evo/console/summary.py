@@ -15,7 +15,7 @@ import math
 from nim_evo.console.text import middle, wrapped
 
 SUMMARY_GAMES = 5000  # games per seat against each opponent in the closing check
-NAME = 22  # the opponent column's width: longer names (strategy files) are cut in the middle
+NAME_WIDTH = 22  # the opponent column's width: longer names (strategy files) are cut in the middle
 
 
 def print_summary(run, panel, jobs: int) -> None:
@@ -43,11 +43,11 @@ def print_summary(run, panel, jobs: int) -> None:
         print(wrapped("  on boards it never saw, a winning move in " + ", ".join(
             f"{100 * share:.2f}% of winning positions of {board}" for board, share in run.held_out.items()), "    "))
     results = _check(run, panel, jobs)
-    names = [middle(label(spec), NAME) for spec in config.opponents]
+    names = [middle(label(spec), NAME_WIDTH) for spec in config.opponents]
     print(f"{SUMMARY_GAMES:,} fresh games per seat from the start against each opponent:")
-    print(f"  {'opponent':<{NAME}}{'win rate':>9}  {'95% CI':<17}{'first':>7}{'second':>8}")
+    print(f"  {'opponent':<{NAME_WIDTH}}{'win rate':>9}  {'95% CI':<17}{'first':>7}{'second':>8}")
     for name, r in zip(names, results):
-        print(f"  {name:<{NAME}}{r.win_rate:>9.3f}  [{r.ci_low:.3f}, {r.ci_high:.3f}]  "
+        print(f"  {name:<{NAME_WIDTH}}{r.win_rate:>9.3f}  [{r.ci_low:.3f}, {r.ci_high:.3f}]  "
               f"{r.first_rate:>7.3f}{r.second_rate:>8.3f}")
     state = run.state
     games = f"{state.games:,} games" if state.games else "no games (exact fitness)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from nim_evo.console.text import middle
 from nim_evo.validation import printable
 
-NAME = 36  # the longest setting shown whole
+NAME_WIDTH = 36  # the longest setting shown whole
 
 
 def format_summary(result) -> str:
@@ -14,7 +14,7 @@ def format_summary(result) -> str:
     lines = [f"sweep {printable(result.folder)}: {len(result.runs)} of {result.planned} runs"]
     keys = [k for k in (result.summary[0] if result.summary else {}) if k not in _COLUMNS]
     for row in result.summary:
-        setting = middle(printable(", ".join(f"{k}={row[k]}" for k in keys) or "every run"), NAME)
+        setting = middle(printable(", ".join(f"{k}={row[k]}" for k in keys) or "every run"), NAME_WIDTH)
         if row["successes"] == "":
             lines.append(f"  {setting}: {row['runs']} runs (no target: --until says what success is)")
             continue

@@ -129,7 +129,10 @@ SPACE = InstanceOf(EnumeratedSpace, what="a Space (nim_evo.space_for(rules))")
 
 def space_for(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False):
     """A shared, cached :class:`Space` for ``rules`` (spaces are read-only), or with
-    ``multiset`` its :class:`~nim_evo.engine.multiset.MultisetSpace`."""
+    ``multiset`` its :class:`~nim_evo.engine.multiset.MultisetSpace`.
+
+    (No return annotation: the package's ``Space`` annotations stand for either kind, which a
+    multiset space is in all but its class; the honest common type is a typing pass of its own.)"""
     validate({"rules": [RULES], "max_positions": [SPACE_LIMIT], "multiset": [BOOL]},
              {"rules": rules, "max_positions": max_positions, "multiset": multiset})
     return _space_for(rules, max_positions, multiset)

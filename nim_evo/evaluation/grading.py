@@ -49,8 +49,8 @@ from nim_evo.evaluation.opponents import resolve
 from nim_evo.validation import SEED, AgentError, IllegalMove, InstanceOf, Interval, UserError, shown, validate
 
 OPPONENTS = ("random", "nimsum")
-POSITIONS = 2000  # winning positions asked in a sampled report (accuracy within about ±0.02)
-GAMES = 200  # games per opponent and seat in a sampled report
+SAMPLED_POSITIONS = 2000  # winning positions asked in a sampled report (accuracy within about ±0.02)
+SAMPLED_GAMES = 200  # games per opponent and seat in a sampled report
 GAME_MOVES = 10_000  # a sampled game not over after so many moves is left unfinished (piles of 10^12, one at a time)
 BUDGET = 60.0  # seconds of asking the player at every position, at most, before the report samples
 PROBE = 64  # positions timed to foresee how long asking every position takes
@@ -126,7 +126,7 @@ def _answer_json(answer):
         return shown(answer)
 
 
-def grade_player(player: PlayerSpec, rules: Rules, *, budget: float = BUDGET, positions: int = POSITIONS, games: int = GAMES,
+def grade_player(player: PlayerSpec, rules: Rules, *, budget: float = BUDGET, positions: int = SAMPLED_POSITIONS, games: int = SAMPLED_GAMES,
           seed: int = 0) -> Report:
     """Grade ``player`` on ``rules``; see the module.
 

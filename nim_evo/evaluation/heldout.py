@@ -26,7 +26,7 @@ from nim_evo.genomes import get_kind
 SEVEN_HEAPS = (1, 3, 5, 7, 9, 11, 13)
 RANDOM = "random boards"  # the held-out report's name for them
 RANDOM_BOARDS, POSITIONS_EACH = 20, 50
-PILES, MAX_PILE = (8, 16), 1000
+RANDOM_BOARD_PILES, RANDOM_BOARD_MAX_PILE = (8, 16), 1000
 
 
 def board_accuracy(kind: str, genes, rules: Rules) -> float:
@@ -49,8 +49,8 @@ def held_out_accuracy(kind: str, genes, family: Rules, seed: int = 0) -> dict[st
             RANDOM: random_boards_accuracy(kind, genes, family, np.random.default_rng([seed, 7]))}
 
 
-def random_boards_accuracy(kind: str, genes, family: Rules, rng: np.random.Generator, piles: tuple = PILES,
-                           max_pile: int = MAX_PILE) -> float:
+def random_boards_accuracy(kind: str, genes, family: Rules, rng: np.random.Generator, piles: tuple = RANDOM_BOARD_PILES,
+                           max_pile: int = RANDOM_BOARD_MAX_PILE) -> float:
     """The share of sampled winning positions of random big boards (``piles`` many, each of
     up to ``max_pile``) where the genome plays a winning move."""
     right = total = 0

@@ -38,9 +38,9 @@ class Several(Constraint):
         return "a non-empty list of agents or agents' names"
 
 
-NAME = InstanceOf(str, what="an agent's name")
+AGENT_NAME = InstanceOf(str, what="an agent's name")
 TOURNAMENT: dict[str, list]
-TOURNAMENT = {"rules": [RULES], "player": [POLICY, NAME],
+TOURNAMENT = {"rules": [RULES], "player": [POLICY, AGENT_NAME],
               "opponents": [Several()],  # and each one a player
               "games": [GAMES], "exact": [BOOL], "starts": [Options("start", "all"), INDICES],
               "jobs": [JOBS, Options(-1)],  # -1: joblib's every worker of the backend (a Dask cluster's)

@@ -37,7 +37,7 @@ CONNECT_TIMEOUT = "10s"
 WORKER_TIMEOUT = 30  # seconds for a scheduler's first worker
 # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which also fixes glibc's
 # mmap threshold: every numpy array over 128 KiB is then mapped and unmapped afresh, and our
-# batched games ran 1.7 times slower on two workers. The README says how to start remote
+# batched games ran 1.7 times slower on two workers. docs/how-to/dask.md says how to start remote
 # workers without it. And under glibc's defaults a worker process gives back the memory of a
 # task's large temporaries when the task ends (nothing else holds the top of its heap, as
 # the evolving process's objects hold its own), and the next task faults it in again page by

@@ -40,7 +40,7 @@ gymnasium = need("gymnasium", RL, "nim_evo.envs")
 spaces = gymnasium.spaces
 
 RENDER_MODES = ["ansi"]
-SEATS = (0, 1, "alternate")
+AGENT_SEATS = (0, 1, "alternate")
 
 
 def board(piles, max_take=None, misere=False) -> Rules:
@@ -102,7 +102,7 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
                  seat="alternate", render_mode=None, opponent_seed=0):
         self.rules = board(piles, max_take, misere)
         self.moves = self.rules.moves
-        if isinstance(seat, bool) or seat not in SEATS:
+        if isinstance(seat, bool) or seat not in AGENT_SEATS:
             raise UserError(f"seat must be 0, 1 or 'alternate', got {shown(seat)}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise UserError(f"render_mode must be None or 'ansi', got {shown(render_mode)}")

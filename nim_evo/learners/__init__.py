@@ -1,4 +1,4 @@
-"""Learned agents from the source write-ups (README.md, "References"), on the shared engine, for any enumerable rules.
+"""Learned agents from the source write-ups (docs/explanation/references.md), on the shared engine, for any enumerable rules.
 
 =============  ===================================  ===============================================================
 name           from                                 what it learns

@@ -47,7 +47,7 @@ class Learner(LearnedPolicy):
     concrete position by the multiset's move on the first pile of the size it takes from."""
 
     name = "learner"
-    source = ""  # the write-up it comes from, by its short name (README.md, "References")
+    source = ""  # the write-up it comes from, by its short name (docs/explanation/references.md)
     algorithm = 1  # bump when an update or choice rule changes: cached learners are then retrained
     Parameters: ClassVar[type[LearnerParameters]] = LearnerParameters
     params: LearnerParameters
@@ -56,9 +56,11 @@ class Learner(LearnedPolicy):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if "defaults" in vars(cls) or "symmetric" in vars(cls):  # how learners declared parameters before
+        former = [name for name in ("defaults", "symmetric", "check_params") if name in vars(cls)]
+        if former:  # how learners declared (and checked) parameters before
             raise TypeError(f"{cls.__name__}: declare its parameters as a LearnerParameters dataclass "
-                            "(Parameters = ...; symmetry's default there), not as defaults or symmetric")
+                            f"(Parameters = ...; symmetry's default and the checks in its check()), not as "
+                            f"{' or '.join(former)}")
 
     @classmethod
     def parameters(cls) -> dict:

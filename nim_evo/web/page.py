@@ -32,8 +32,8 @@ from nim_evo.engine.rules import Rules
 from nim_evo.genomes import GenomeAgent, get_kind
 from nim_evo.web.lookup import lookup_script, script_json
 
-MAX_PILE, MAX_PILES = 40, 12  # the boards a person may set for a board-free champion (objects are drawn)
-POLICY = ("default-src 'none'; script-src {script}; style-src {style}; img-src data:; "
+SETTABLE_PILE, SETTABLE_PILES = 40, 12  # the boards a person may set for a board-free champion (objects are drawn)
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src {script}; style-src {style}; img-src data:; "
           "base-uri 'none'; form-action 'none'")
 INLINE = re.compile(r"<(script|style)>(.*?)</\1>", re.S)  # the template's elements, as the browser reads them
 
@@ -76,13 +76,13 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
     free = board_free(agent)
     game = {"piles": list(rules.piles),
             "maxTake": rules.max_take, "misere": bool(rules.misere), "boardFree": free,
-            "maxPile": MAX_PILE if free else max(rules.piles), "maxPiles": MAX_PILES if free else len(rules.piles)}
-    if free and (len(rules.piles) > MAX_PILES or max(rules.piles) > MAX_PILE):
+            "maxPile": SETTABLE_PILE if free else max(rules.piles), "maxPiles": SETTABLE_PILES if free else len(rules.piles)}
+    if free and (len(rules.piles) > SETTABLE_PILES or max(rules.piles) > SETTABLE_PILE):
         game["piles"] = [1, 3, 5, 7, 9]  # its own board is too big to draw: a board the page draws
     title = f"Play Nim against {getattr(agent, 'name', 'the champion')}"
     piles_field = ('<label>Piles <input id="piles" size="24" aria-describedby="piles-help"></label>'
-                   f' <span class="keys" id="piles-help">any board of its family: up to {MAX_PILES} piles of '
-                   f'up to {MAX_PILE}</span>') if free else ""
+                   f' <span class="keys" id="piles-help">any board of its family: up to {SETTABLE_PILES} piles of '
+                   f'up to {SETTABLE_PILE}</span>') if free else ""
     rows = "".join(f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(str(v))}</td></tr>" for k, v in facts.items())
     about = f'<fieldset><legend>The champion</legend><table class="facts">{rows}</table>'
     if history_svg:
@@ -113,7 +113,7 @@ def content_security_policy(elements) -> str:
     hashes: dict[str, dict[str, None]] = {"script": {}, "style": {}}
     for tag, text in elements:
         hashes[tag][csp_hash(text)] = None
-    return POLICY.format(**{tag: " ".join(found) or "'none'" for tag, found in hashes.items()})
+    return CONTENT_SECURITY_POLICY.format(**{tag: " ".join(found) or "'none'" for tag, found in hashes.items()})
 
 
 def champion_facts(path, data: dict, agent, run_config: dict | None = None) -> dict:

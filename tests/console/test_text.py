@@ -33,3 +33,20 @@ def test_output_that_is_no_terminal_keeps_the_fixed_width(monkeypatch):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     lines = done.stdout.splitlines()
     assert max(map(len, lines)) <= WIDTH < max(map(len, lines)) + 6
+
+
+def test_text_for_a_terminal_is_wrapped_to_that_terminal_s_width(monkeypatch):
+    """stderr a terminal 72 columns wide while stdout goes to a file: text for stderr fits 72."""
+    import fcntl
+    import os
+    import struct
+    import termios
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    leader, follower = os.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 72, 0, 0))
+    with os.fdopen(follower, "w") as terminal:
+        assert width(terminal) == 72
+        assert max(map(len, wrapped(TEXT, stream=terminal).splitlines())) <= 72
+    os.close(leader)
+    assert width() == WIDTH  # pytest's captured stdout is no terminal

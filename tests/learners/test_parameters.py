@@ -72,3 +72,5 @@ def test_a_learner_declaring_parameters_the_old_way_is_told_how_in_one_line():
 
     with pytest.raises(TypeError, match="declare its parameters as a LearnerParameters dataclass"):
         type("OldStyle", (Learner,), {"defaults": {"rate": 0.5}})
+    with pytest.raises(TypeError, match="not as check_params$"):
+        type("OldChecks", (Learner,), {"check_params": lambda self: None})  # its checks would be ignored
