@@ -102,9 +102,15 @@ def qlearning(seed: int, scale: float, exploration: str, symmetry: bool = True) 
     rules = Rules.parse("2-3-4-5-misere")
     learner = make_learner("qlearning", rules, exploration=exploration, symmetry=symmetry)
     learner.train(int(30_000 * scale), np.random.default_rng(seed))
-    space = space_for(rules, multiset=True)  # the seed's sorted rows
-    solution, table = solve(space), learner.policy(space)
-    winners = np.flatnonzero(solution.win & (space.totals > 0))
+    if symmetry:
+        space = space_for(rules, multiset=True)  # the seed's sorted rows
+        solution, table = solve(space), learner.policy(space)
+        rows = space.totals > 0
+    else:  # an order-reading table is judged where it plays: the seed's rows are its sorted positions
+        space = space_for(rules)
+        solution, table = solve(space), learner.policy(space)
+        rows = (space.totals > 0) & np.all(np.diff(space.positions, axis=1) >= 0, axis=1)
+    winners = np.flatnonzero(solution.win & rows)
     right = (table[winners] * solution.winning[winners]).sum(axis=1)
     return float(np.mean(np.isclose(right, 1.0))), solution.accuracy(table)
 
@@ -120,9 +126,8 @@ def versus_random(name: str, seed: int, scale: float) -> float:
 
 def qlearning_speed(scale: float) -> float:
     """Games per second through the seed's epsilon schedule (scaled), on 1-3-5-7-9."""
-    learner = make_learner("qlearning", Rules.parse("1-3-5-7-9"))
     schedule = [(int(games * scale), epsilon) for games, epsilon in SCHEDULE]
-    learner.params["schedule"] = tuple(schedule)
+    learner = make_learner("qlearning", Rules.parse("1-3-5-7-9"), schedule=tuple(schedule))
     began = time.perf_counter()
     learner.train(sum(games for games, _ in schedule), np.random.default_rng(0))
     return sum(games for games, _ in schedule) / (time.perf_counter() - began)

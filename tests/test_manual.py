@@ -39,6 +39,9 @@ def test_the_api_reference_documents_evolve_from_its_docstring(site):
     first_line = nim_evo.evolve.__doc__.strip().splitlines()[0].replace("``", "")
     assert " ".join(first_line.split()[:6]) in _text(page)
     assert ":func:" not in page and ":class:" not in page  # Sphinx's roles, shown as code
+    text = _text(page)
+    for name in ("alpha_decay", "epsilon_min", "cutoff", "window", "certain", "schedule"):  # learners' parameters
+        assert name in text, name
     for name in ("resume", "train", "Run", "load_strategy", "tournament", "solve", "Rules", "check_player"):
         assert f'id="nim_evo.{name}"' in page, name
 
