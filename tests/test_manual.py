@@ -61,6 +61,9 @@ def test_the_site_asks_no_other_server_for_anything(site):
         html = page.read_text()
         loads = re.findall(r'<(?:script|link|img)[^>]+(?:src|href)="(https?:)?//[^"]+"', html)
         assert not loads, (page, loads[:3])
+    for style in site.rglob("*.css"):  # a stylesheet's fonts and imports
+        loads = re.findall(r"url\([\"']?(?:https?:)?//|@import[^;]*//", style.read_text())
+        assert not loads, (style, loads[:3])
 
 
 def test_every_page_is_in_the_site(site):
