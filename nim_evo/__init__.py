@@ -24,6 +24,9 @@ _EXPORTS = {
     "as_player": "nim_evo.agents.protocol",
     "check_player": "nim_evo.agents.conformance",
     "make_agent": "nim_evo.agents.registry",
+    "Game": "nim_evo.games.base",
+    "game": "nim_evo.games.registry",
+    "check_game": "nim_evo.engine.conformance",
     "GameRecord": "nim_evo.engine.game",
     "play_game": "nim_evo.engine.game",
     "MultisetSpace": "nim_evo.engine.multiset",
@@ -55,6 +58,9 @@ if TYPE_CHECKING:  # the same names, for type checkers and the docs (which read 
     from nim_evo.agents.protocol import as_player as as_player
     from nim_evo.agents.conformance import check_player as check_player
     from nim_evo.agents.registry import make_agent as make_agent
+    from nim_evo.games.base import Game as Game
+    from nim_evo.games.registry import game as game
+    from nim_evo.engine.conformance import check_game as check_game
     from nim_evo.engine.game import GameRecord as GameRecord, play_game as play_game
     from nim_evo.engine.multiset import MultisetSpace as MultisetSpace
     from nim_evo.engine.rules import PRESETS as PRESETS, Rules as Rules, legal_moves as legal_moves

@@ -1,37 +1,76 @@
-"""What every enumerated space shares: levels by objects left, and positions and moves by index.
+"""What every enumerated space shares: levels in retrograde order, terminal positions, and
+positions and moves by index.
 
-:class:`nim_evo.engine.space.Space` (every position) and :class:`nim_evo.engine.multiset.MultisetSpace`
-(every multiset of pile sizes) derive from :class:`EnumeratedSpace`; a subclass builds
-``positions``, ``totals``, ``moves``, ``legal`` and ``next`` and calls :meth:`_finish`.
+:class:`nim_evo.engine.space.Space` (every position of a Nim board),
+:class:`nim_evo.engine.multiset.MultisetSpace` (every multiset of its pile sizes) and
+:class:`nim_evo.engine.search.SearchedSpace` (any game's, found by search) derive from
+:class:`EnumeratedSpace`; a subclass builds ``positions``, ``totals``, ``legal`` and ``next``
+(and ``order``, the game's retrograde order, where it is not the objects left), and calls
+:meth:`_finish`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.games.base import Game, Position
+from nim_evo.games.takeaway import Move
 from nim_evo.validation import UserError
 
 
 class EnumeratedSpace:
-    """Positions ``0 .. n_positions - 1`` (the empty board first, the start last) and moves
-    ``0 .. n_moves - 1`` (the board's ``(pile, count)`` moves in the engine's order)."""
+    """Positions ``0 .. n_positions - 1``, every move lowering the index (on a Nim board the
+    empty board first, the start last), and moves ``0 .. n_moves - 1``: the game's actions.
 
-    rules: Rules
+    Attributes:
+        terminal: ``(n_positions,) bool``, the positions without a legal move (read-only).
+        levels: the position indices of each value of the retrograde order, ascending: every
+            move leads to an earlier level (on Nim's boards, by objects left).
+    """
+
+    rules: Game
     n_positions: int
     n_moves: int
     positions: np.ndarray
     totals: np.ndarray
-    moves: np.ndarray
+    moves: np.ndarray | None
+    legal: np.ndarray
+    next: np.ndarray
+    terminal: np.ndarray
+    levels: list[np.ndarray]
+    multiset: bool
+
+    @property
+    def weights(self) -> np.ndarray:
+        """``(n_positions,) float64``: the positions of the ordered board each index stands for."""
+        raise NotImplementedError
+
+    def index(self, position: Position) -> int:
+        """Index of a position; a one-line :class:`UserError` if it is not on the board."""
+        raise NotImplementedError
+
+    def indices(self, positions: np.ndarray) -> np.ndarray:
+        """Indices of many positions ``(k, width)``."""
+        raise NotImplementedError
 
     def _finish(self, *arrays: np.ndarray) -> None:
-        """Group the positions by objects left and make ``arrays`` read-only."""
-        total = sum(self.rules.piles)
-        order = np.argsort(self.totals, kind="stable")
-        bounds = np.searchsorted(self.totals[order], np.arange(total + 2))
-        self._levels = [order[bounds[t]:bounds[t + 1]] for t in range(total + 1)]
-        self._move_index: dict[tuple[int, ...], int] = {(int(p), int(c)): k for k, (p, c) in enumerate(self.moves)}
-        for array in arrays:
+        """Group the positions by objects left and by retrograde order, mark the terminal
+        positions, and make ``arrays`` read-only."""
+        order = getattr(self, "order", None)
+        self._levels: list[np.ndarray] | None = None
+        if order is None:  # a Nim board: the order is the objects left, every count from 0 to the start's
+            by_total = np.argsort(self.totals, kind="stable")
+            bounds = np.searchsorted(self.totals[by_total], np.arange(int(self.totals.max(initial=0)) + 2))
+            self._levels = [by_total[bounds[t]:bounds[t + 1]] for t in range(len(bounds) - 1)]
+            self.levels = self._levels
+        else:
+            values = np.unique(order)
+            by_order = np.argsort(order, kind="stable")
+            self.levels = np.split(by_order, np.searchsorted(order[by_order], values)[1:])
+        self.terminal = np.asarray(~self.legal.any(axis=1))
+        moves = self.moves if self.moves is not None else np.zeros((0, 2))
+        self._move_index: dict[tuple[int, ...], int] = {(int(p), int(c)): k for k, (p, c) in enumerate(moves)}
+        for array in (*arrays, self.terminal):
             array.flags.writeable = False
 
     @property
@@ -41,10 +80,13 @@ class EnumeratedSpace:
 
     @property
     def max_total(self) -> int:
-        return len(self._levels) - 1
+        """The most objects any position holds."""
+        return int(self.totals.max(initial=0))
 
     def level(self, total: int) -> np.ndarray:
         """Indices of the positions with exactly ``total`` objects left, ascending."""
+        if self._levels is None:
+            return np.flatnonzero(self.totals == total)
         return self._levels[total]
 
     def position(self, index: int) -> Position:
@@ -52,6 +94,11 @@ class EnumeratedSpace:
         if not 0 <= index < self.n_positions:
             raise UserError(f"position index {index} is outside 0..{self.n_positions - 1}")
         return tuple(int(p) for p in self.positions[index])
+
+    @property
+    def game(self) -> Game:
+        """The game this space enumerates (``rules`` is its older name)."""
+        return self.rules
 
     def move_index(self, move: Move) -> int:
         """The index of a ``(pile, count)`` move of the board."""
@@ -64,6 +111,8 @@ class EnumeratedSpace:
         """The ``(pile, count)`` of a move index."""
         if not 0 <= move_index < self.n_moves:
             raise UserError(f"move index {move_index} is outside 0..{self.n_moves - 1}")
+        if self.moves is None:
+            raise UserError(f"{self.rules.name}'s moves are its actions: ask the game for action {move_index}'s label")
         pile, count = self.moves[move_index]
         return int(pile), int(count)
 

@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 from nim_evo.engine.enumeration import EnumeratedSpace
-from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.games.nim import Move, Position, Rules
 from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, check_space_size, completions
 from nim_evo.validation import UserError
 
@@ -55,6 +55,8 @@ class MultisetSpace(EnumeratedSpace):
         weights: ``(n,) float64``, positions of the ordered board each multiset stands for.
     """
 
+    rules: Rules  # a Nim board: these spaces count its box
+    moves: np.ndarray
     multiset = True
 
     def __init__(self, rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS):
@@ -96,12 +98,17 @@ class MultisetSpace(EnumeratedSpace):
             child.sort(axis=1)
             self.next[rows, k] = self._rank(child)
 
-        self.weights = _arrangements(ordered, self._start_sorted)
+        self._weights = _arrangements(ordered, self._start_sorted)
         self._finish(self.positions, self.totals, self.moves, self.legal, self.next, self.multiplicity,
-                     self.columns, self.weights, self._completions)
+                     self.columns, self._weights, self._completions)
 
     def __reduce__(self):
         return _rebuild, (self.rules, self.n_positions)
+
+    @property
+    def weights(self) -> np.ndarray:
+        """``(n,) float64``: the positions of the ordered board each multiset stands for."""
+        return self._weights
 
     @property
     def concrete_legal(self) -> np.ndarray:

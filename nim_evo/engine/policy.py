@@ -1,7 +1,7 @@
 """Policy tables: the probability of each move in each position of a space.
 
 A policy table is a ``(n_positions, n_moves) float64`` array whose rows sum to 1 over legal
-moves (the empty board's row is ignored). A deterministic policy may also be given as a
+moves (the rows of terminal positions, the empty board's on a Nim board, are ignored). A deterministic policy may also be given as a
 ``(n_positions,) int`` array of move indices. Anything with a ``policy(space)`` method
 (every positional agent, every genome) compiles to one.
 """
@@ -42,12 +42,13 @@ def one_hot(moves: np.ndarray, space: Space) -> np.ndarray:
     moves = np.asarray(moves)
     if moves.shape != (space.n_positions,):
         raise UserError(f"a move array needs shape ({space.n_positions},), got {moves.shape}")
-    outside = np.flatnonzero((moves[1:] < 0) | (moves[1:] >= space.n_moves))
+    playing = np.flatnonzero(~space.terminal)
+    outside = playing[(moves[playing] < 0) | (moves[playing] >= space.n_moves)]
     if len(outside):
-        index = int(outside[0]) + 1
+        index = int(outside[0])
         raise UserError(f"move index {moves[index]} at position {space.position(index)} is outside 0..{space.n_moves - 1}")
     table = np.zeros((space.n_positions, space.n_moves))
-    table[np.arange(1, space.n_positions), moves[1:]] = 1.0
+    table[playing, moves[playing]] = 1.0
     return table
 
 
@@ -55,17 +56,19 @@ def check_table(table: np.ndarray, space: Space) -> None:
     """Raise ``ValueError`` unless ``table`` is a valid policy table for ``space``."""
     if table.shape != (space.n_positions, space.n_moves):
         raise UserError(f"a policy table needs shape {(space.n_positions, space.n_moves)}, got {table.shape}")
-    rows = table[1:]
+    playing = np.flatnonzero(~space.terminal)
+    rows = table[playing]
     if np.any(rows < 0):
-        bad = int(np.argwhere(rows < 0)[0, 0]) + 1
+        bad = int(playing[np.argwhere(rows < 0)[0, 0]])
         raise UserError(f"policy row of position {space.position(bad)} holds a negative probability")
-    if np.any(rows[~space.legal[1:]] != 0):
-        bad = int(np.argwhere((rows != 0) & ~space.legal[1:])[0, 0]) + 1
+    if np.any(rows[~space.legal[playing]] != 0):
+        bad = int(playing[np.argwhere((rows != 0) & ~space.legal[playing])[0, 0]])
         raise UserError(f"policy row of position {space.position(bad)} puts probability on an illegal move")
     sums = rows.sum(axis=1)
     if not np.allclose(sums, 1.0, atol=1e-6):
-        bad = int(np.argmax(np.abs(sums - 1.0))) + 1
-        raise UserError(f"policy row of position {space.position(bad)} sums to {sums[bad - 1]:.6g}, not 1")
+        worst = int(np.argmax(np.abs(sums - 1.0)))
+        raise UserError(f"policy row of position {space.position(int(playing[worst]))} sums to {sums[worst]:.6g}, "
+                        "not 1")
 
 
 class AliasSampler:
@@ -83,7 +86,8 @@ class AliasSampler:
     one gather for the cut at ``offset + column`` and one into the interleaved kept/alias
     next offsets at twice that plus the comparison's bit.
 
-    A move that empties the board leads to the sentinel ``ENDED`` (index ``n_positions``);
+    A move that ends the game (into a position without a legal move: on a Nim board, the
+    empty board) leads to the sentinel ``ENDED`` (index ``n_positions``);
     the sentinels ``ENDED`` and ``ENDED + 1`` swap at every later ply, so a finished game's
     state tells the parity of the ply it ended on (see :func:`nim_evo.evaluation.batched.play_games`).
     """
@@ -97,7 +101,7 @@ class AliasSampler:
         keep, alias = alias_tables(table / np.maximum(table.sum(axis=1, keepdims=True), 1e-300))
         # next row offsets (position * m), kept and aliased interleaved, two sentinel rows below
         kept = np.where(space.legal, space.next, 0).astype(np.int32)
-        kept[space.legal & (space.next == 0)] = n
+        kept[space.legal & space.terminal[np.maximum(space.next, 0)]] = n
         kept *= m
         nxt = np.empty((n + 2, m, 2), dtype=np.int32)
         nxt[:n, :, 0] = kept

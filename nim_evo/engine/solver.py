@@ -6,9 +6,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from nim_evo.engine.multiset import MultisetSpace
-from nim_evo.engine.rules import RULES, Move, Position, Rules
-from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, SPACE, SPACE_LIMIT, Space, space_for
+from nim_evo.engine.enumeration import EnumeratedSpace
+from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, GAME_OR_NAME, SPACE, SPACE_LIMIT, Space, space_for
+from nim_evo.games.base import Game, Position
+from nim_evo.games.takeaway import Move
 from nim_evo.validation import validate
 
 
@@ -22,7 +23,7 @@ class Solution:
             winner hurries and the loser delays (0 on the empty board).
     """
 
-    def __init__(self, space: Space, win: np.ndarray, winning: np.ndarray, remoteness: np.ndarray):
+    def __init__(self, space: EnumeratedSpace, win: np.ndarray, winning: np.ndarray, remoteness: np.ndarray):
         self.space = space
         self.rules = space.rules
         self.win, self.winning, self.remoteness = win, winning, remoteness
@@ -51,7 +52,7 @@ class Solution:
                 terminal), or a ``(n_positions, n_moves)`` probability table, for which the
                 share is the mean probability of playing a winning move.
         """
-        winners = np.flatnonzero(self.win & (self.space.totals > 0))
+        winners = np.flatnonzero(self.win & ~self.space.terminal)
         if not len(winners):
             return 1.0
         policy = np.asarray(policy)
@@ -62,42 +63,42 @@ class Solution:
         return float(np.average(right, weights=self.space.weights[winners]))
 
 
-def solve(rules: Rules | Space, max_positions: int = DEFAULT_MAX_POSITIONS) -> Solution:
-    """Solve every position of ``rules`` by retrograde analysis.
+def solve(rules: Game | str | EnumeratedSpace, max_positions: int = DEFAULT_MAX_POSITIONS) -> Solution:
+    """Solve every position of a game by retrograde analysis.
 
-    Algorithm (positions in order of objects left, so every successor is already known)::
+    Algorithm (positions level by level in the game's retrograde order, objects left on a
+    take-away game, so every successor is already known)::
 
-        win[empty] = misere          # the opponent took the last object: in misère, it lost
-        remoteness[empty] = 0
-        for t in 1 .. total objects:
-            for every position p with t objects left (all at once, as arrays):
+        for each level, all its positions p at once (as arrays):
+            if p has no legal move (terminal):
+                win[p] = misere      # the opponent made the last move: in misère, it lost
+                remoteness[p] = 0
+            else:
                 good[p, m] = m is legal and not win[next[p, m]]
                 win[p] = any(good[p, :])
                 remoteness[p] = 1 + (min(remoteness[next[p, m]] for good m) if win[p]
                                      else max(remoteness[next[p, m]] for legal m))
 
-    Works for normal and misère play, with or without a cap, on any enumerable board.
-    ``rules`` may be a :class:`Space` or :class:`~nim_evo.engine.multiset.MultisetSpace` already
-    built (with its own limit). Results are cached (they are read-only).
+    Works for normal and misère play on any enumerable board of any family. ``rules`` is a
+    game, its name (``20-sub1.3.4``), or a space already built (ordered, of multisets or
+    searched, with its own limit). Results are cached (they are read-only).
 
     Raises:
         SpaceTooLarge: if the board has more than ``max_positions`` positions.
     """
-    validate({"rules": [RULES, SPACE], "max_positions": [SPACE_LIMIT]},
+    validate({"rules": [GAME_OR_NAME, SPACE], "max_positions": [SPACE_LIMIT]},
              {"rules": rules, "max_positions": max_positions})
-    space = rules if isinstance(rules, (Space, MultisetSpace)) else space_for(rules, max_positions)
+    space = rules if isinstance(rules, EnumeratedSpace) else space_for(rules, max_positions)
     return _solve(space)
 
 
 @lru_cache(maxsize=4)
-def _solve(space: Space) -> Solution:
-    rules = space.rules
+def _solve(space: EnumeratedSpace) -> Solution:
+    at_end = space.rules.to_move_wins_at_end
     win = np.zeros(space.n_positions, dtype=bool)
     winning = np.zeros((space.n_positions, space.n_moves), dtype=bool)
     remoteness = np.zeros(space.n_positions, dtype=np.int32)
-    win[0] = rules.to_move_wins_at_end
-    for total in range(1, space.max_total + 1):
-        idx = space.level(total)
+    for idx in space.levels:
         nxt = space.next[idx]
         legal = nxt >= 0
         nxt = np.where(legal, nxt, 0)
@@ -106,7 +107,8 @@ def _solve(space: Space) -> Solution:
         wins = good.any(axis=1)
         fastest = np.where(good, child_rem, np.iinfo(np.int32).max).min(axis=1)
         slowest = np.where(legal, child_rem, -1).max(axis=1)
-        win[idx] = wins
+        terminal = space.terminal[idx]
+        win[idx] = np.where(terminal, at_end, wins)
         winning[idx] = good
-        remoteness[idx] = 1 + np.where(wins, fastest, slowest)
+        remoteness[idx] = np.where(terminal, 0, 1 + np.where(wins, fastest, slowest))
     return Solution(space, win, winning, remoteness)

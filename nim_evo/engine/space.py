@@ -19,7 +19,11 @@ import numpy as np
 
 from nim_evo.engine.enumeration import EnumeratedSpace
 from nim_evo.engine.multiset import MultisetSpace, multiset_space
-from nim_evo.engine.rules import RULES, Move, Position, Rules
+from nim_evo.engine.search import searched_space
+from nim_evo.games.base import Game, Position
+from nim_evo.games.nim import Rules
+from nim_evo.games.registry import game
+from nim_evo.games.takeaway import Move
 from nim_evo.engine.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, MAX_TABLE_CELLS, SPACE_LIMIT,  # noqa: F401
                                   SpaceTooLarge, check_space_size, enumerable, space_size, tabulable)
 from nim_evo.validation import BOOL, InstanceOf, UserError, validate
@@ -40,6 +44,8 @@ class Space(EnumeratedSpace):
     every position stands for itself.
     """
 
+    rules: Rules  # a Nim board: these spaces count its box
+    moves: np.ndarray
     multiset = False
 
     def __init__(self, rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS):
@@ -125,24 +131,30 @@ class Space(EnumeratedSpace):
 
 
 SPACE = InstanceOf(EnumeratedSpace, what="a Space (nim_evo.space_for(rules))")
+GAME_OR_NAME = InstanceOf(Game, str, what="a game or its name (7-5-3, 20-sub1.3.4)")
 
 
-def space_for(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False):
-    """A shared, cached :class:`Space` for ``rules`` (spaces are read-only), or with
-    ``multiset`` its :class:`~nim_evo.engine.multiset.MultisetSpace`.
+def space_for(rules: Game | str, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False):
+    """A shared, cached enumerated space of a game (spaces are read-only), or with
+    ``multiset`` of its multisets of heaps: on a Nim board (a box) a :class:`Space` or
+    :class:`~nim_evo.engine.multiset.MultisetSpace` by counting; on any other board a
+    :class:`~nim_evo.engine.search.SearchedSpace` found by search from the start.
+    ``rules`` is a game or its name.
 
     (No return annotation: the package's ``Space`` annotations stand for either kind, which a
     multiset space is in all but its class; the honest common type is a typing pass of its own.)"""
-    validate({"rules": [RULES], "max_positions": [SPACE_LIMIT], "multiset": [BOOL]},
+    validate({"rules": [GAME_OR_NAME], "max_positions": [SPACE_LIMIT], "multiset": [BOOL]},
              {"rules": rules, "max_positions": max_positions, "multiset": multiset})
-    return _space_for(rules, max_positions, multiset)
+    return _space_for(game(rules), max_positions, multiset)
 
 
 @lru_cache(maxsize=4)
-def _space_for(rules: Rules, max_positions: int, multiset: bool):
+def _space_for(board: Game, max_positions: int, multiset: bool):
+    if not isinstance(board, Rules):
+        return searched_space(board, max_positions, multiset)
     if multiset:
-        return multiset_space(rules, max_positions)
-    return Space(rules, max_positions)
+        return multiset_space(board, max_positions)
+    return Space(board, max_positions)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

@@ -47,14 +47,8 @@ def wins(rules: Rules, positions: np.ndarray) -> np.ndarray | None:
 def known_wins(rules: Rules, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Closed-form verdicts ``(...)`` bool, and where a closed form applies ``(...)`` bool
     (everywhere: the second array is kept for callers that ask)."""
-    positions = np.asarray(positions, dtype=np.int64)
-    residues = grundy(positions, rules.max_take)
-    total = np.bitwise_xor.reduce(residues, axis=-1)
-    known = np.ones(total.shape, dtype=bool)
-    if not rules.misere:
-        return total != 0, known
-    endgame = (residues <= 1).all(axis=-1)  # misère: Bouton's rule on the residues
-    return np.where(endgame, total == 0, total != 0), known
+    verdict = rules.theory_wins(positions)
+    return verdict, np.ones(verdict.shape, dtype=bool)
 
 
 def is_win(rules: Rules, piles: Position) -> bool | None:

@@ -69,7 +69,7 @@ def play_games(space: Space, first: np.ndarray | AliasSampler, second: np.ndarra
         first: the player who moves first: a policy table ``(n_positions, n_moves)``, or its
             :class:`AliasSampler`.
         second: the other player, the same way.
-        starts: ``(g,)`` position indices, none of them the empty board.
+        starts: ``(g,)`` position indices, none of them terminal (on a Nim board, the empty board).
     Returns:
         ``(g,) int8``: 0 where ``first`` won, 1 where ``second`` won.
     """
@@ -77,10 +77,11 @@ def play_games(space: Space, first: np.ndarray | AliasSampler, second: np.ndarra
              {"space": space, "first": first, "second": second, "starts": starts, "rng": rng})
     samplers = [t if isinstance(t, AliasSampler) else AliasSampler(t, space) for t in (first, second)]
     position = np.asarray(starts, dtype=np.int32)
-    bad = (position <= 0) | (position >= space.n_positions)
+    bad = (position < 0) | (position >= space.n_positions)
+    bad[~bad] = space.terminal[position[~bad]]
     if bad.any():
-        raise UserError(f"starts must be indices 1..{space.n_positions - 1} of non-empty positions (games must "
-                        f"start on one), got {position[bad][0]}")
+        raise UserError(f"starts must be indices 0..{space.n_positions - 1} of positions with a legal move (games "
+                        f"must start on one), got {position[bad][0]}")
     m = samplers[0].n_moves
     ended = np.int32(space.n_positions * m)          # offset of the sentinel ENDED
     offsets = position * np.int32(m)
@@ -147,12 +148,13 @@ def start_indices(space: Space, starts) -> np.ndarray:
         if starts == "start":
             return np.array([space.start])
         if starts == "all":
-            return np.arange(1, space.n_positions)
+            return np.flatnonzero(~space.terminal)
         raise UserError(f"starts must be 'start', 'all' or position indices, got {starts!r}")
     idx = np.atleast_1d(np.asarray(starts, dtype=np.int64))
-    bad = (idx < 1) | (idx >= space.n_positions)
+    bad = (idx < 0) | (idx >= space.n_positions)
+    bad[~bad] = space.terminal[idx[~bad]]
     if bad.any():
-        raise UserError(f"starts must be indices 1..{space.n_positions - 1} of non-empty positions, "
+        raise UserError(f"starts must be indices 0..{space.n_positions - 1} of positions with a legal move, "
                         f"got {idx[bad][0]}")
     return idx
 

@@ -29,10 +29,9 @@ class Transitions:
 
         table = policy_table(table, space)
         self.n_positions = space.n_positions
-        self.levels: list = [None]  # level 0, the empty board, has no move
-        for total in range(1, space.max_total + 1):
-            idx = space.level(total)
-            rows, moves = np.nonzero(table[idx] > 0)
+        self.levels: list = []  # one per level of the space's retrograde order
+        for idx in space.levels:
+            rows, moves = np.nonzero((table[idx] > 0) & space.legal[idx])  # a terminal position's row is ignored
             matrix = csr_matrix((table[idx[rows], moves], (rows, space.next[idx[rows], moves])),
                                 shape=(len(idx), space.n_positions))
             matrix.sum_duplicates()
@@ -42,11 +41,11 @@ class Transitions:
 def win_probabilities(space: Space, player: PolicyLike, opponent: PolicyLike | Transitions) -> np.ndarray:
     """Exact probability that ``player`` wins from every position, either to move.
 
-    Backward induction by objects left (every move lowers the count, so each level needs
-    only the levels below it)::
+    Backward induction by levels of the game's retrograde order (objects left on a take-away
+    game: every move lowers it, so each level needs only the levels below it)::
 
-        P[empty, player to move] = misere; P[empty, opponent to move] = not misere
-        for t in 1 .. total objects, all positions p with t objects at once:
+        P[end, player to move] = misere; P[end, opponent to move] = not misere  (no legal move)
+        for each level of the retrograde order (objects left), all its other positions p at once:
             P[p, opponent to move] = sum_m opponent[p, m] * P[next[p, m], player to move]
             P[p, player to move]   = sum_m player[p, m]   * P[next[p, m], opponent to move]
 
@@ -87,7 +86,7 @@ def forfeiting_win_probabilities(space: Space, table: np.ndarray, opponent) -> n
     objects left, forfeits: the player has no legal answer there and loses (a graded player
     that answered an illegal move). Other rows are checked as any table's are."""
     table = np.asarray(table, dtype=float)
-    forfeits = ~table.any(axis=1) & (space.totals > 0)
+    forfeits = ~table.any(axis=1) & ~space.terminal
     check_table(np.where(forfeits[:, None], space.legal / np.maximum(space.legal.sum(axis=1, keepdims=True), 1), table),
                 space)
     opp = Transitions(space, policy_table(opponent, space))
@@ -103,32 +102,36 @@ def best_response(space: Space, opponent) -> np.ndarray:
     """
     opp = opponent if isinstance(opponent, Transitions) else Transitions(space, policy_table(opponent, space))
     mine, theirs = np.empty(space.n_positions), np.empty(space.n_positions)
-    mine[0] = space.rules.to_move_wins_at_end
-    theirs[0] = not space.rules.to_move_wins_at_end
-    for total in range(1, space.max_total + 1):
-        idx = space.level(total)
-        theirs[idx] = opp.levels[total] @ mine
+    for level, idx in zip(opp.levels, space.levels):
+        theirs[idx] = level @ mine
         after = np.where(space.legal[idx], theirs[np.maximum(space.next[idx], 0)], -1.0)
         mine[idx] = after.max(axis=1)
+        _at_end(space, idx, mine, theirs)
     return np.stack([mine, theirs], axis=-1)
 
 
 def _induction(space: Space, opp: Transitions, tables, moves, k: int) -> np.ndarray:
     mine = np.empty((space.n_positions, k))    # player to move
     theirs = np.empty((space.n_positions, k))  # opponent to move
-    mine[0] = space.rules.to_move_wins_at_end
-    theirs[0] = not space.rules.to_move_wins_at_end
     columns = np.arange(k)
-    for total in range(1, space.max_total + 1):
-        idx = space.level(total)
-        theirs[idx] = opp.levels[total] @ mine
+    for level, idx in zip(opp.levels, space.levels):
+        theirs[idx] = level @ mine
         if moves is not None:
-            chosen = space.next[idx[:, None], moves[idx]]  # (l, k)
+            chosen = space.next[idx[:, None], np.where(space.terminal[idx, None], 0, moves[idx])]  # (l, k): -1 at an end
             mine[idx] = theirs[chosen, columns]
         else:
             nxt = np.where(space.legal[idx], space.next[idx], 0)
             mine[idx] = np.einsum("klm,lmk->lk", tables[:, idx], theirs[nxt])
+        _at_end(space, idx, mine, theirs)
     return np.stack([mine.T, theirs.T], axis=-1)
+
+
+def _at_end(space: Space, idx: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> None:
+    """The values of a level's terminal positions: whoever is to move there wins only in misère."""
+    ended = idx[space.terminal[idx]]
+    if len(ended):
+        mine[ended] = space.rules.to_move_wins_at_end
+        theirs[ended] = not space.rules.to_move_wins_at_end
 
 
 def _as_stack(player, space: Space):
@@ -160,11 +163,12 @@ def _check_moves(moves: np.ndarray, space: Space) -> np.ndarray:
     if moves.dtype.kind not in "iu":
         raise UserError(f"move arrays must hold integer move indices, got dtype {moves.dtype}")
     moves = moves.astype(np.int64)
-    inner = moves[:, 1:]
+    playing = np.flatnonzero(~space.terminal)
+    inner = moves[:, playing]
     legal = (inner >= 0) & (inner < space.n_moves)
-    legal[legal] = space.legal[np.nonzero(legal)[1] + 1, inner[legal]]
+    legal[legal] = space.legal[playing[np.nonzero(legal)[1]], inner[legal]]
     if not legal.all():
         k, index = np.argwhere(~legal)[0]
         raise UserError(f"move array {k} holds move index {inner[k, index]}, not a legal move in "
-                         f"position {space.position(int(index) + 1)}")
+                         f"position {space.position(int(playing[index]))}")
     return moves

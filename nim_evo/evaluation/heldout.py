@@ -37,8 +37,8 @@ def board_accuracy(kind: str, genes, rules: Rules) -> float:
     from nim_evo.engine.solver import solve
 
     genome_kind = get_kind(kind)
-    solution = solve(genome_kind.judged_space(genes, rules))
-    return solution.accuracy(genome_kind.policies([genes], solution.space)[0])
+    space = genome_kind.judged_space(genes, rules)
+    return solve(space).accuracy(genome_kind.policies([genes], space)[0])
 
 
 def held_out_accuracy(kind: str, genes, family: Rules, seed: int = 0) -> dict[str, float]:

@@ -1,0 +1,252 @@
+"""The game as a value: what every family implements, and the views derived from its one rule.
+
+A :class:`Game` is one board of one family (Nim on 7-5-3, the subtraction game {1, 3, 4} on a
+heap of 20): frozen and hashable, with a name that parses back (:mod:`nim_evo.games.registry`)
+and a JSON form with a ``"game"`` key. Positions are rows of whole numbers (heap sizes,
+zero-padded where a move may add heaps), ``width`` of them. Actions are the indices
+``0 .. n_actions - 1`` of the board's fixed **action alphabet** (OpenSpiel's distinct actions):
+a policy table's columns, an environment's ``Discrete`` space, a file's move index. Only the
+game decodes an action; everyone else holds indices and asks the game for a label.
+
+A family defines one primary rule, vectorised as pgx's ``step`` is::
+
+    children, legal = game.successors(positions)   # (k, n_actions, width) int64, (k, n_actions) bool
+
+and every scalar view below derives from it: the legal actions of a position, the position
+an action leads to, whether the game is over (no legal action: not only the empty board), a
+random action, an action's label, a typed move read back. A family may override a view for
+speed; :func:`nim_evo.engine.conformance.check_game` holds every override to the rule at every
+position of small boards, as :func:`~nim_evo.agents.conformance.check_player` holds a player's
+faces to its one answer.
+
+Optional, per family: a **retrograde order** (:meth:`Game.order`, objects left by default)
+that every move lowers, so that positions can be solved level by level; whether the heaps are
+**interchangeable** (a position's value depends on the multiset of its heaps only, so the
+engine may keep one sorted position per multiset); whether every position at most the start
+heap by heap is reachable (a **box**, enumerated without search); and **theory**
+(:meth:`Game.theory_wins`), the verdict of a closed form or of Sprague-Grundy values where the
+family has one, which the solver's verdict is checked against.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from numbers import Integral
+from typing import TYPE_CHECKING, ClassVar
+
+from nim_evo.validation import UserError, shown
+
+if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
+    import numpy as np
+
+Position = tuple[int, ...]
+
+MAX_HEAP = 10**15  # heap sizes stay exact in int64 (and float64) arithmetic
+
+FILE_NAME_LENGTH = 64  # a board's name in a file name (a run id, a learner's file), at most
+
+
+class Game:
+    """One board of one family: the primary rule, and the views derived from it.
+
+    A family subclasses it as a frozen dataclass whose fields say the board (so equality,
+    hashing and pickling come with it) and defines :attr:`name`, :attr:`start`,
+    :attr:`n_actions`, :meth:`successors`, :meth:`action_label` and :meth:`to_json`;
+    ``misere`` is a field of every family.
+
+    Attributes:
+        family: the family's registered name (``nim``, ``subtraction``).
+        interchangeable: whether a position's value and moves depend only on the multiset
+            of its heaps (every family here; a family that reads heap order says False).
+        misere: False for normal play (whoever cannot move loses), True for misère play
+            (whoever cannot move wins: whoever made the last move lost).
+    """
+
+    family: ClassVar[str] = ""
+    interchangeable: ClassVar[bool] = True
+    misere: bool
+
+    # -- what a family defines ---------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The board's canonical name; the registry parses it back to an equal game."""
+        raise NotImplementedError
+
+    @property
+    def start(self) -> Position:
+        """The starting position."""
+        raise NotImplementedError
+
+    @property
+    def n_actions(self) -> int:
+        """How many actions the board's alphabet holds."""
+        raise NotImplementedError
+
+    def successors(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The primary rule: the child of each of ``positions (k, width)`` under every action,
+        ``(k, n_actions, width) int64``, and which actions are legal there, ``(k, n_actions)
+        bool``. Children of illegal actions are any row (callers read the mask)."""
+        raise NotImplementedError
+
+    def action_label(self, action: int) -> str:
+        """What people read and type for ``action``: distinct for distinct actions."""
+        raise NotImplementedError
+
+    def to_json(self) -> dict:
+        """The game as a JSON object with a ``"game"`` key holding :attr:`name`."""
+        return {"game": self.name}
+
+    # -- what a family may refine ------------------------------------------------------
+
+    @property
+    def width(self) -> int:
+        """Integers in a position's row (the heaps a position may hold)."""
+        return len(self.start)
+
+    def order(self, positions: np.ndarray) -> np.ndarray:
+        """``(k,) int64``: a retrograde order that every legal move lowers (objects left, by
+        default: every move of a take-away game removes at least one)."""
+        import numpy as np
+
+        return np.asarray(positions, dtype=np.int64).sum(axis=-1)
+
+    @property
+    def box(self) -> bool:
+        """Whether every position at most the start heap by heap is reachable from it (and no
+        other): the space is then enumerated without search."""
+        return False
+
+    def theory_wins(self, positions: np.ndarray) -> np.ndarray | None:
+        """``(k,) bool``: whether the player to move wins at each of ``positions``, by the
+        family's theory; ``None`` where the family has none for this board."""
+        return None
+
+    def canonical(self, positions: np.ndarray) -> np.ndarray:
+        """One row per multiset of heaps (interchangeable families): the heap sizes sorted,
+        the smallest on the heap that started smallest, and so on (ties by heap index), so
+        that the representative of a reachable position is a position of the board."""
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.int64)
+        result = np.empty_like(positions)
+        result[..., _slots(self.start)] = np.sort(positions, axis=-1)
+        return result
+
+    # -- the scalar views, derived from the rule ---------------------------------------
+
+    def check_position(self, position: Iterable[int]) -> Position:
+        """``position`` as a tuple of ints, or a one-line :class:`UserError` naming the problem."""
+        try:
+            position = tuple(position)
+        except TypeError:
+            raise UserError(f"a position is a sequence of heap sizes, got {shown(position)}") from None
+        if len(position) != self.width:
+            raise UserError(f"position {shown(position)} has {len(position)} heaps; {self.name} has {self.width}")
+        for size in position:
+            if not is_whole(size) or not 0 <= size <= MAX_HEAP:
+                raise UserError(f"position {shown(position)} holds {shown(size)}; heap sizes are whole numbers from "
+                                f"0 to {MAX_HEAP:,}")
+        return tuple(int(s) for s in position)
+
+    def legal_mask(self, positions: np.ndarray) -> np.ndarray:
+        """``(k, n_actions) bool``: the legal actions of each position (the rule's mask)."""
+        import numpy as np
+
+        return self.successors(np.asarray(positions, dtype=np.int64))[1]
+
+    def legal_actions(self, position: Position) -> list[int]:
+        """The legal actions of ``position``, ascending."""
+        import numpy as np
+
+        mask = self.legal_mask(np.array([self.check_position(position)], dtype=np.int64))[0]
+        return [int(a) for a in np.flatnonzero(mask)]
+
+    def is_legal_action(self, position: Position, action) -> bool:
+        """Is ``action`` a whole number naming a legal action of ``position``?"""
+        import numpy as np
+
+        if not is_whole(action) or not 0 <= action < self.n_actions:
+            return False
+        return bool(self.legal_mask(np.array([self.check_position(position)], dtype=np.int64))[0, int(action)])
+
+    def apply_action(self, position: Position, action: int) -> Position:
+        """The position ``action`` leads to; a one-line :class:`UserError` if it is illegal."""
+        import numpy as np
+
+        position = self.check_position(position)
+        if not is_whole(action) or not 0 <= action < self.n_actions:
+            raise UserError(f"{shown(action)} is not an action of {self.name} (0..{self.n_actions - 1})")
+        children, legal = self.successors(np.array([position], dtype=np.int64))
+        if not legal[0, int(action)]:
+            raise UserError(f"illegal move {self.action_label(int(action))!r} in position {position} of {self.name}")
+        return tuple(int(v) for v in children[0, int(action)])
+
+    def is_over(self, position: Position) -> bool:
+        """Whether ``position`` has no legal action (the player to move cannot move)."""
+        import numpy as np
+
+        return not self.legal_mask(np.array([self.check_position(position)], dtype=np.int64))[0].any()
+
+    def random_action(self, position: Position, rng: np.random.Generator) -> int:
+        """A uniformly random legal action, drawn with one ``rng.integers``:
+        ``legal_actions(position)[rng.integers(count)]``."""
+        legal = self.legal_actions(position)
+        if not legal:
+            raise UserError(f"no legal move in {tuple(position)}: the game is over")
+        return legal[int(rng.integers(len(legal)))]
+
+    def parse_action(self, text: str) -> int:
+        """The action whose label is ``text`` (spaces and case aside); a one-line
+        :class:`UserError` otherwise."""
+        wanted = " ".join(str(text).split()).lower()
+        for action in range(self.n_actions):
+            if " ".join(self.action_label(action).split()).lower() == wanted:
+                return action
+        raise UserError(f"{shown(text)} is no move of {self.name}")
+
+    def winner(self, last_mover: int) -> int:
+        """The seat (0 or 1) that wins when seat ``last_mover`` made the last move."""
+        return last_mover if self.last_mover_wins else 1 - last_mover
+
+    @property
+    def last_mover_wins(self) -> bool:
+        """True in normal play, False in misère play."""
+        return not self.misere
+
+    @property
+    def to_move_wins_at_end(self) -> bool:
+        """Has the player to move at a position with no legal move won? (Only in misère.)"""
+        return bool(self.misere)
+
+    # -- names -------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def file_stem(self) -> str:
+        """The name as part of a file name: :attr:`name`, or for a board whose name is longer
+        than :data:`FILE_NAME_LENGTH`, its head and tail around a digest of the whole
+        (``1000-1000-1000~3f9a2c1b~1000-cap3-misere``): file names stay within the file
+        system's limit, and two boards never share one."""
+        name = self.name
+        if len(name) <= FILE_NAME_LENGTH:
+            return name
+        digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+        head, tail = name[:24], name[-(FILE_NAME_LENGTH - 34):]
+        return f"{head.rsplit('-', 1)[0]}~{digest}~{tail.split('-', 1)[-1]}"  # whole numbers at both ends
+
+
+def is_whole(value) -> bool:
+    """A whole number (numpy's too), never a bool."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def _slots(start: Position) -> np.ndarray:
+    """The heap that holds the ``r``-th smallest size of a canonical row: the heaps ordered
+    by their starting size, ties by index."""
+    import numpy as np
+
+    return np.argsort(np.asarray(start, dtype=np.int64), kind="stable")

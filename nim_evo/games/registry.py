@@ -1,0 +1,84 @@
+"""The families by name, a game by its name or its JSON, and the entry-point group ``nim_evo.games``.
+
+A family is a :class:`~nim_evo.games.base.Game` subclass with a ``family`` name, a ``grammar``
+(how its boards are named, said in help), an ``example`` name, and a class method
+``from_name(name)`` that returns the board a name says, ``None`` for a name of another
+family's grammar, or a one-line :class:`UserError` for a name of its grammar with a bad value.
+A package adds a family without editing nim_evo, in its ``pyproject.toml``::
+
+    [project.entry-points."nim_evo.games"]
+    dawson = "mypackage.dawson:Dawson"
+
+and its boards' names are then read by every command and function that takes a game.
+"""
+
+from __future__ import annotations
+
+from nim_evo.games.base import Game
+from nim_evo.games.nim import Rules, rules_from_json
+from nim_evo.games.subtraction import Subtraction
+from nim_evo.plugins import Registry
+from nim_evo.validation import InstanceOf, UserError, shown
+
+MAX_NAME = 10_000  # characters of a game's name read (a hundred heaps of 10^15 and their set fit)
+
+
+def _check_family(name: str, family) -> None:
+    if not (isinstance(family, type) and issubclass(family, Game) and callable(getattr(family, "from_name", None))):
+        raise UserError(f"game family {name!r} must be a nim_evo Game subclass with a from_name class method, "
+                        f"got {family!r}")
+
+
+FAMILIES = Registry("nim_evo.games", {"nim": Rules, "subtraction": Subtraction}, "game family", _check_family)
+GAME = InstanceOf(Game, what="a game (nim_evo.game('7-5-3'))")
+
+
+def register(family: type[Game]) -> type[Game]:
+    """Add a family under its ``family`` name (usable as a class decorator); returns it."""
+    FAMILIES.register(getattr(family, "family", None), family)
+    return family
+
+
+def game(name) -> Game:
+    """The board a name says, in any registered family's grammar (``7-5-3``, ``20-sub1.3.4``,
+    ``3-5-7-sub1.2.4-misere``); a game passes through. A one-line :class:`UserError` otherwise."""
+    if isinstance(name, Game):
+        return name
+    if not isinstance(name, str):
+        raise UserError(f"a game is a name such as 7-5-3 or 20-sub1.3.4, got {shown(name)}")
+    text = name.strip().lower()
+    if len(text) > MAX_NAME:
+        raise UserError(f"cannot read game {name[:30]!r}...: a game's name has at most {MAX_NAME:,} characters")
+    for family in FAMILIES.values():
+        try:
+            board = family.from_name(text)
+        except UserError as error:
+            if str(error).startswith("cannot read game"):
+                raise
+            raise UserError(f"cannot read game {shown(name)}: {error}") from None
+        if board is not None:
+            return board
+    grammars = "; ".join(f"{key}: {family.grammar}, e.g. {family.example}" for key, family in FAMILIES.items())
+    raise UserError(f"cannot read game {shown(name)}: no family names its boards so ({grammars})")
+
+
+def game_to_json(board: Game) -> dict:
+    """A game as JSON (its ``to_json``: a ``"game"`` key, and Nim's three fields for Nim)."""
+    return board.to_json()
+
+
+def game_from_json(data, source: str = "file") -> Game:
+    """The game a JSON object records: by its ``"game"`` name, or, in a file written before
+    games were values (no ``"game"`` key), Nim's ``piles``, ``max_take`` and ``misere``. A
+    one-line :class:`UserError` naming ``source`` if it records none, or two that disagree."""
+    if not isinstance(data, dict):
+        raise UserError(f"{source} does not record a game")
+    if "game" not in data:
+        return rules_from_json(data, source)
+    try:
+        board = game(data["game"])
+    except UserError as error:
+        raise UserError(f"{source}: {error}") from None
+    if "piles" in data and board != rules_from_json(data, source):
+        raise UserError(f"{source} records the game {board.name} and other rules ({rules_from_json(data, source)})")
+    return board

@@ -1,0 +1,145 @@
+"""Take-away families: every action takes some objects from one heap (Nim, subtraction games).
+
+Such a family says which counts may be taken from a heap (:meth:`TakeAway.takes`); its action
+alphabet is every ``(heap, count)`` the start allows, by heap, then count, and its moves, the
+words its agents and people speak, are those pairs (heaps counted from 0 in code, from 1 on
+screen). The rule, the move views and the labels are this module's, written once.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import operator
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from nim_evo.games.base import Game, Position, is_whole
+from nim_evo.validation import UserError
+
+if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
+    import numpy as np
+
+Move = tuple[int, int]
+
+MAX_LISTED_MOVES = 1_000_000  # a list of every legal move stays in the megabytes; bigger is refused
+
+
+class TakeAway(Game):
+    """A family whose every action takes ``count`` objects from heap ``pile``."""
+
+    def takes(self, size: int) -> range | tuple[int, ...]:
+        """The counts that may be taken from a heap of ``size``, ascending."""
+        raise NotImplementedError
+
+    def count_takes(self, size: int) -> int:
+        """How many counts may be taken from a heap of ``size`` (counted, not listed)."""
+        return len(self.takes(size))
+
+    # -- the action alphabet and the rule ------------------------------------------------
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move of this board, in the engine's order: action ``k`` is ``moves[k]``."""
+        return tuple(_listed(self, self.start))
+
+    @property
+    def n_moves(self) -> int:
+        """How many moves the board has (counted, not listed)."""
+        return sum(self.count_takes(n) for n in self.start)
+
+    @property
+    def n_actions(self) -> int:
+        return self.n_moves
+
+    def successors(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.int64)
+        moves = move_array(self)
+        children = np.repeat(positions[:, None, :], len(moves), axis=1)
+        children[:, np.arange(len(moves)), moves[:, 0]] -= moves[:, 1]
+        return children, positions[:, moves[:, 0]] >= moves[:, 1]
+
+    def action_label(self, action: int) -> str:
+        pile, count = self.moves[action]
+        return f"{pile + 1} {count}"
+
+    # -- moves: the family's own words ---------------------------------------------------
+
+    def move_of(self, action: int) -> Move:
+        """The ``(pile, count)`` of an action."""
+        moves = move_array(self)
+        if not is_whole(action) or not 0 <= action < len(moves):
+            raise UserError(f"{action!r} is not an action of {self.name} (0..{len(moves) - 1})")
+        return int(moves[action, 0]), int(moves[action, 1])
+
+    def action_of(self, move) -> int:
+        """The action of a ``(pile, count)`` move of the board; a one-line :class:`UserError`
+        if it is none."""
+        try:
+            pile, count = (operator.index(v) for v in move)
+        except (TypeError, ValueError):
+            raise UserError(f"{move!r} is not a move: a move is (pile, count), two whole numbers") from None
+        index = _action_index(self).get((pile, count))
+        if index is None:
+            raise UserError(f"{(pile, count)} is not a move of {self.name}")
+        return index
+
+    def is_legal(self, position: Position, move: Move) -> bool:
+        """Is ``move`` a ``(pile, count)`` pair of whole numbers that may be played in ``position``?"""
+        try:
+            pile, count = move
+        except (TypeError, ValueError):
+            return False
+        return (is_whole(pile) and is_whole(count) and 0 <= pile < len(position)
+                and 1 <= count <= position[pile] and count in self.takes(position[pile]))
+
+    def apply(self, position: Position, move: Move) -> Position:
+        """The position after ``move``; a one-line :class:`UserError` for an illegal move."""
+        if not self.is_legal(position, move):
+            raise UserError(f"illegal move {move} in position {tuple(position)} of {self.name}")
+        pile, count = int(move[0]), int(move[1])
+        return (*position[:pile], position[pile] - count, *position[pile + 1:])
+
+    def legal_moves(self, position: Position) -> list[Move]:
+        """Legal ``(pile, count)`` moves, in the engine's order (a :class:`UserError` beyond
+        :data:`MAX_LISTED_MOVES`: see :meth:`count_moves` and :meth:`random_move`)."""
+        return _listed(self, position)
+
+    def count_moves(self, position: Position) -> int:
+        """How many legal moves ``position`` has (counted, not listed)."""
+        return sum(self.count_takes(n) for n in position)
+
+    def random_move(self, position: Position, rng: np.random.Generator) -> Move:
+        """A uniformly random legal move, drawn with one ``rng.integers`` without listing the
+        moves: the same move as ``legal_moves(position)[rng.integers(count)]``."""
+        ends = list(itertools.accumulate(self.count_takes(n) for n in position))
+        if not ends or not ends[-1]:
+            raise UserError(f"no legal move in {tuple(position)}: the game is over")
+        draw = int(rng.integers(ends[-1]))
+        pile = bisect.bisect_right(ends, draw)
+        return pile, self.takes(position[pile])[draw - (ends[pile - 1] if pile else 0)]
+
+
+@lru_cache(maxsize=64)
+def move_array(game: TakeAway) -> np.ndarray:
+    """``(n_moves, 2) int64``: the ``(pile, count)`` of each action (read-only)."""
+    import numpy as np
+
+    array = np.array(game.moves, dtype=np.int64).reshape(-1, 2)
+    array.flags.writeable = False
+    return array
+
+
+@lru_cache(maxsize=64)
+def _action_index(game: TakeAway) -> dict[Move, int]:
+    return {move: k for k, move in enumerate(game.moves)}
+
+
+def _listed(game: TakeAway, position: Position) -> list[Move]:
+    count = sum(game.count_takes(n) for n in position)
+    if count > MAX_LISTED_MOVES:
+        raise UserError(f"{'-'.join(map(str, position))} has {count:,} legal moves, too many to list "
+                        f"(at most {MAX_LISTED_MOVES:,})")
+    return [(i, c) for i, n in enumerate(position) for c in game.takes(n)]

@@ -1,0 +1,63 @@
+"""Tests of nim_evo.engine.search: any game's space, found by search, and Nim's counted spaces held to it."""
+
+import numpy as np
+import pytest
+
+import nim_evo
+from nim_evo.engine.search import SearchedSpace
+from nim_evo.engine.sizes import SpaceTooLarge
+from nim_evo.games import Rules, game
+from nim_evo.validation import UserError
+
+
+@pytest.mark.parametrize("name", ["7-5-3", "3-4-5-cap2-misere", "2-2-3-3", "1-3-5-7-misere", "4-4-4-cap1"])
+def test_the_search_finds_nim_s_box_and_multisets_array_for_array(name):
+    board = game(name)
+    for multiset in (False, True):
+        counted, searched = nim_evo.space_for(board, multiset=multiset), SearchedSpace(board, multiset=multiset)
+        where = searched.indices(counted.positions)
+        assert searched.n_positions == counted.n_positions and (where >= 0).all()
+        assert np.array_equal(searched.legal[where], counted.legal)
+        assert np.array_equal(searched.next[where], np.where(counted.next >= 0, where[np.maximum(counted.next, 0)], -1))
+        assert np.array_equal(searched.multiplicity[where], counted.multiplicity)
+        assert np.array_equal(searched.columns[where], counted.columns)
+        assert np.array_equal(searched.weights[where], counted.weights)
+        assert np.array_equal(searched.terminal[where], counted.terminal)
+        first, second = nim_evo.solve(counted), nim_evo.solve(searched)
+        assert np.array_equal(second.win[where], first.win)
+        assert np.array_equal(second.remoteness[where], first.remoteness)
+
+
+def test_every_move_leads_to_a_lower_index():
+    space = SearchedSpace(game("3-5-7-sub1.2.4"), multiset=True)
+    rows, moves = np.nonzero(space.legal)
+    assert (space.next[rows, moves] < rows).all()
+    assert [int(space.order[level[0]]) for level in space.levels] == sorted(set(space.order.tolist()))
+
+
+def test_positions_not_on_the_board_are_minus_one_or_one_line_errors():
+    space = SearchedSpace(game("9-sub3.5"))
+    assert space.indices(np.array([[2], [9], [6]])).tolist() == [-1, space.start, int(space.index((6,)))]
+    with pytest.raises(UserError, match=r"position \(2,\) is not reachable from the start \(9,\)"):
+        space.index((2,))
+
+
+def test_a_board_too_big_to_enumerate_is_one_line():
+    with pytest.raises(SpaceTooLarge, match="too many to enumerate") as caught:
+        SearchedSpace(game("30-30-30-30-30-sub1.2"), max_positions=10_000)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_multiset_column_stands_for_every_action_that_reaches_its_multiset():
+    space = nim_evo.space_for(game("4-4-6-sub1.3"), multiset=True)
+    index = space.index((4, 4, 6))
+    columns = {int(k): int(space.multiplicity[index, k]) for k in np.flatnonzero(space.legal[index])}
+    moves = {space.move(k): n for k, n in columns.items()}
+    assert moves == {(0, 1): 2, (0, 3): 2, (2, 1): 1, (2, 3): 1}  # the two heaps of 4 merged
+    assert space.concrete_moves((4, 6, 4), space.move_index((0, 3))) == [(0, 3), (2, 3)]
+
+
+def test_nim_keeps_its_counted_spaces():
+    assert type(nim_evo.space_for(Rules((7, 5, 3)))).__name__ == "Space"
+    assert type(nim_evo.space_for("7-5-3", multiset=True)).__name__ == "MultisetSpace"
+    assert isinstance(nim_evo.space_for("20-sub1.3.4"), SearchedSpace)
