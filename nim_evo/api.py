@@ -26,10 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from nim_evo.games.base import Game
+from nim_evo.games.nim import nim_board
 from nim_evo.agents.protocol import AGENT, is_agent
 from nim_evo.annotations import OnGeneration, PlayerSpec, StrPath
 from nim_evo.console.progress import TrainingProgress
-from nim_evo.engine.rules import RULES, Rules, family_name, family_of
+from nim_evo.engine.rules import Rules, family_name, family_of
+from nim_evo.games.registry import GAME
 from nim_evo.engine.space import SpaceTooLarge
 from nim_evo.evaluation.opponents import resolve as resolve_opponent, several as several_opponents
 from nim_evo.evolution import cluster, loop, target
@@ -80,7 +83,7 @@ ARGUMENTS = {
     "generations": [None, *CONFIG_CONSTRAINTS["generations"]],  # resume's: None goes on to the run's own
     "force": [BOOL], "progress": [BOOL], "scheduler": [None, InstanceOf(str, what="a scheduler's address")],
     "agents": [None, AgentsByName()],
-    "rules": [RULES], "games": [None, EPISODES], "seat": [Options(*SEATS)],
+    "rules": [GAME], "games": [None, EPISODES], "seat": [Options(*SEATS)],
     "on_generation": [None, CallableOf(what="a function of a generation's record")],
 }
 # train's opponent: one agent, name or spec, or a policy table
@@ -161,8 +164,10 @@ class Run:
         several = len(self.config.family_pairs) > 1  # then each family's random boards are named
         report = {}
         for rules in self.config.home_rules():
-            for board, share in held_out_accuracy(self.config.genome, self.genes, rules, self.config.seed).items():
-                report[f"{board} of {family_name(family_of(rules))}" if several and board == RANDOM else board] = share
+            for board, share in held_out_accuracy(self.config.genome, self.genes, nim_board(rules),
+                                                  self.config.seed).items():
+                report[f"{board} of {family_name(family_of(nim_board(rules)))}" if several and board == RANDOM
+                       else board] = share
         return report
 
     @classmethod
@@ -233,7 +238,7 @@ class Run:
                 f"src='data:image/png;base64,{picture}'>")
 
 
-def evolve(genome: str = "table", rules: Rules | None = None, *, generations: int = 200, seed: int = 0,
+def evolve(genome: str = "table", rules: Game | None = None, *, generations: int = 200, seed: int = 0,
            opponents: Sequence[PlayerSpec] | None = None, jobs: int = 1, out: StrPath | None = None,
            export: StrPath | None = None, force: bool = False, progress: bool = True, backend: str = "local",
            scheduler: str | None = None, on_generation: OnGeneration | None = None, **settings: Any) -> Run:
@@ -269,7 +274,7 @@ def evolve(genome: str = "table", rules: Rules | None = None, *, generations: in
         return Run.evolved(evolution, progress=progress, force=force, on_generation=on_generation)
 
 
-def config_from(genome: str = "table", rules: Rules | None = None, opponents=None, who: str = "evolve()",
+def config_from(genome: str = "table", rules: Game | None = None, opponents=None, who: str = "evolve()",
                 **settings) -> tuple:
     """``(config, given)``: the run :func:`evolve`'s keywords describe (the kind's own settings
     where not given; piles 1-3-5-7-9 by default), and the opponents given as agent objects, by
@@ -311,7 +316,7 @@ def resume(directory: StrPath, generations: int | None = None, *, jobs: int = 1,
         return Run.evolved(evolution, progress=progress, force=force, on_generation=on_generation)
 
 
-def train(learner: str, rules: Rules, games: int | None = None, seed: int = 0, opponents: PlayerSpec | None = None,
+def train(learner: str, rules: Game, games: int | None = None, seed: int = 0, opponents: PlayerSpec | None = None,
           seat: str = "alternate", progress: bool = False, *, episodes: int | None = None,
           opponent: PlayerSpec | None = None, **params: Any) -> Learner:
     """A learner (``qlearning``, ``td``, ``montecarlo``, ``wincount``, ``quality``,
@@ -341,7 +346,7 @@ class Training:
     seat: str
 
     @classmethod
-    def begin(cls, learner: str, rules: Rules, games: int | None = None, seed: int = 0,
+    def begin(cls, learner: str, rules: Game, games: int | None = None, seed: int = 0,
               opponents: PlayerSpec | None = None, seat: str = "alternate", params: dict | None = None) -> Training:
         """A learner ready to train, or a one-line :class:`~nim_evo.validation.UserError`
         (said with the command's flags where they differ: a :class:`KeywordError`)."""

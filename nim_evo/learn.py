@@ -110,7 +110,8 @@ def _learn(args, command: str) -> int:
     seconds = time.perf_counter() - began
     solution = solve(learner.space)
     accuracy = solution.accuracy(learner.policy(learner.space))
-    results = tournament(rules, learner, list(REPORT_OPPONENTS), exact=True, multiset=learner.symmetry)
+    opponents = REPORT_OPPONENTS if rules.family == "nim" else ("random", "perfect")  # perfect play, Nim's name or not
+    results = tournament(rules, learner, list(opponents), exact=True, multiset=learner.symmetry)
     save_learner(learner, out, replace=args.force, command=command, accuracy=accuracy, seconds=round(seconds, 3),
                  win_rates={r.opponent: [r.first_rate, r.second_rate] for r in results})
     if args.quiet:

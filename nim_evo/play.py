@@ -53,6 +53,8 @@ def _prepare(args):
         raise UsageError(f"play is a match of two: --opponents {args.opponents!r} names several (the arena plays "
                          "many: nim-evo arena)")
     seed = args.seed
+    if args.strategy is None:  # perfect play, by the name Nim's write-ups gave it on Nim
+        args.strategy = "nimsum" if rules_from_args(args).family == "nim" else "perfect"
     if opponents.is_path(args.strategy):
         given = args.game is not None or args.piles is not None or args.max_take is not None or args.misere
         agent = load_strategy(args.strategy, rules_from_args(args) if given else None, stochastic=args.stochastic)
@@ -76,10 +78,11 @@ def _prepare(args):
 
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog=prog("play"), description=__doc__.splitlines()[0], renamed={"--against": "--opponents"})
-    p.add_argument("strategy", nargs="?", default="nimsum", metavar="STRATEGY",
-                   help="the computer's player: an agent (random, nimsum, minimax, take-3, dumb, aggressive, "
-                        f"fixed-rules), a learner ({', '.join(LEARNERS)}: trained on first use and cached) or a "
-                        "strategy file (an exported genome or learner file; it sets the game) (default nimsum)")
+    p.add_argument("strategy", nargs="?", default=None, metavar="STRATEGY",
+                   help="the computer's player: an agent (random, perfect, minimax; on Nim nimsum, take-3, dumb, "
+                        f"aggressive, fixed-rules), a learner ({', '.join(LEARNERS)}: trained on first use and cached) "
+                        "or a strategy file (an exported genome or learner file; it sets the game) (default perfect "
+                        "play: nimsum on Nim)")
     add_game_arguments(p)
     play = p.add_argument_group("play")
     play.add_argument("--first", choices=sorted({*HUMAN_FIRST, *COMPUTER_FIRST}), metavar="WHO",

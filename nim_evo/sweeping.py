@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from nim_evo.games.base import Game
 from nim_evo.annotations import StrPath
 from nim_evo.api import Run, config_from
 from nim_evo.engine.rules import Rules
@@ -77,7 +78,7 @@ def settings_from(grid: dict | None, **base) -> tuple[list[Setting], dict]:
     return settings, {key: [_text(v) for v in grid[key]] for key in keys}
 
 
-def config_of(genome: str = "table", rules: Rules | None = None, opponents=None, **settings) -> Config:
+def config_of(genome: str = "table", rules: Game | None = None, opponents=None, **settings) -> Config:
     """A run's configuration from :func:`nim_evo.evolve`'s keywords (:func:`nim_evo.api.config_from`);
     its seed is each task's."""
     config, given = config_from(genome, rules, opponents, who="sweep()", **{"seed": 0, **settings})

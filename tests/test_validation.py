@@ -59,7 +59,7 @@ def test_check_names_the_parameter_and_what_it_must_be():
     ("seed", -3, "seed must be an integer >= 0, got -3"),
     ("games", 2_000_000, "games must be an integer between 1 and 1,000,000, got 2,000,000"),
     ("opponents", ("random", "random"), "opponents must be a list of distinct non-empty names"),
-    ("rules", (1, 3, 5), "rules must be a nim_evo.Rules, got (1, 3, 5)"),
+    ("rules", (1, 3, 5), "rules must be a game (nim_evo.game('7-5-3')), got (1, 3, 5)"),
     ("cxpb", 0.8, "cxpb + mutpb must be at most 1"),
     ("indpb", -0.5, "indpb must be a number between 0 and 1 or None, got -0.5"),
     ("space", "sorted", "space must be one of multiset, ordered, got 'sorted'"),

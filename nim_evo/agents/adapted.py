@@ -15,8 +15,9 @@ import time
 
 import numpy as np
 
+from nim_evo.games.base import Game
 from nim_evo.agents.player import Player, PositionalAgent, index_of, is_order_blind, name_of
-from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.engine.rules import Move, Position
 from nim_evo.validation import AgentError, UserError, printable
 
 PROBES = (1, 2)  # the seeds of the two generators a move-only agent is asked with
@@ -31,7 +32,7 @@ class Adapted(Player):
 
     tell_slow = True
 
-    def __init__(self, agent, rules: Rules):
+    def __init__(self, agent, rules: Game):
         super().__init__(rules)
         self.agent = agent
         self.name = name_of(agent)

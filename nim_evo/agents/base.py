@@ -42,9 +42,9 @@ def any_move(rules: Rules, piles: Position) -> list[tuple[Move, float]]:
 
 
 class RandomAgent(Player):
-    """Uniform over the legal moves. Its views are overridden for speed (held to its answer by
-    the conformance suite): a move is drawn without listing the moves, on pile arrays in
-    O(piles) per game."""
+    """Uniform over the legal moves, in every game. Its views are overridden for speed (held to
+    its answer by the conformance suite): a move is drawn without listing the moves, on pile
+    arrays in O(piles) per game."""
 
     name = "random"
     order_blind = True
@@ -81,6 +81,7 @@ class NimSumAgent(Player):
 
     name = "nimsum"
     order_blind = True
+    families = ("nim",)
 
     def move_probabilities(self, positions):
         return nimsum_rows(self.rules, positions)
@@ -126,13 +127,14 @@ class TakeNAgent(PositionalAgent):
     """Always take ``n`` (or all that is left, or the cap) from the longest pile (the Simple Nim AI post's take-n)."""
 
     def __init__(self, rules, n: int = 3):
-        super().__init__(rules)
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise UserError(f"take-n needs n >= 1, got {n!r}")
         self.n = n
         self.name = f"take-{n}"
+        super().__init__(rules)
 
     order_blind = True
+    families = ("nim",)
 
     def distribution(self, piles):
         if not any(piles):
@@ -146,6 +148,7 @@ class DumbAgent(PositionalAgent):
 
     name = "dumb"
     order_blind = True
+    families = ("nim",)
 
     def distribution(self, piles):
         return [((_longest(piles), 1), 1.0)] if any(piles) else []
@@ -157,6 +160,7 @@ class AggressiveAgent(PositionalAgent):
 
     name = "aggressive"
     order_blind = True
+    families = ("nim",)
 
     def distribution(self, piles):
         if not any(piles):
@@ -186,6 +190,7 @@ class FixedRulesAgent(PositionalAgent):
 
     name = "fixed-rules"
     order_blind = True
+    families = ("nim",)
 
     def distribution(self, piles):
         if not any(piles):

@@ -33,10 +33,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from nim_evo.games.base import Game
 from nim_evo.agents.player import is_order_blind, name_of
 from nim_evo.annotations import AgentObject
 from nim_evo.agents.protocol import AGENT, as_player
-from nim_evo.engine.rules import RULES, Rules
+from nim_evo.games.registry import GAME
 from nim_evo.engine.space import space_for, space_size
 from nim_evo.validation import SEED, UserError, validate
 
@@ -54,7 +55,7 @@ class Report:
     """What :func:`check_player` checked: positions per check, and what it noted."""
 
     player: str
-    rules: Rules
+    rules: Game
     positions: int
     order_blind: bool
     checks: dict[str, int] = field(default_factory=dict)
@@ -66,12 +67,12 @@ class Report:
         return f"{self.player} on {self.rules.name}: {self.positions} positions; checked {checks}{notes}"
 
 
-def check_player(player: AgentObject, rules: Rules | None = None, *, seed: int = 0) -> Report:
+def check_player(player: AgentObject, rules: Game | None = None, *, seed: int = 0) -> Report:
     """Check that every face of ``player`` gives its one answer at every position of ``rules``
     (the player's own rules by default); see the module. Returns a :class:`Report`; raises
     :class:`ConformanceError` listing the failures, or a one-line ``UserError`` for a board too
     big to check position by position."""
-    validate({"player": [AGENT], "rules": [None, RULES], "seed": [SEED]},
+    validate({"player": [AGENT], "rules": [None, GAME], "seed": [SEED]},
              {"player": player, "rules": rules, "seed": seed})
     wrapped = as_player(player, rules)
     rules = rules or wrapped.rules
@@ -89,12 +90,13 @@ def check_player(player: AgentObject, rules: Rules | None = None, *, seed: int =
 
 
 class _Checker:
-    def __init__(self, raw, player, rules: Rules, rng: np.random.Generator):
+    def __init__(self, raw, player, rules: Game, rng: np.random.Generator):
         self.raw, self.player, self.rules, self.rng = raw, player, rules, rng
         self.space = space_for(rules)
         self.moves = self.space.moves
         self.failures: list[str] = []
-        self.report = Report(name_of(player), rules, self.space.n_positions - 1, is_order_blind(player))
+        self.playing = [int(i) for i in np.flatnonzero(~self.space.terminal)]  # positions with a move
+        self.report = Report(name_of(player), rules, len(self.playing), is_order_blind(player))
 
     def face(self, name: str):
         """The raw agent's own method where it has one, else the player's (derived) one."""
@@ -135,9 +137,9 @@ class _Checker:
             return None
         for index in range(space.n_positions):
             row, position = rows[index], space.position(index)
-            if index == 0:
+            if space.terminal[index]:
                 if np.any(row != 0):
-                    self.fail("rows", "the empty board's row is not zero")
+                    self.fail("rows", f"{position}: the row of a position without a move is not zero")
             elif np.any(row < -TOLERANCE) or np.any(row[~space.legal[index]] > TOLERANCE):
                 self.fail("rows", f"{position}: probability on an illegal move or below 0")
             elif abs(row.sum() - 1) > TOLERANCE:
@@ -145,7 +147,7 @@ class _Checker:
         return rows
 
     def check_one_at_a_time(self, rows: np.ndarray) -> None:
-        for index in range(1, self.space.n_positions):
+        for index in self.playing:
             one = self.player.move_probabilities(self.space.positions[index:index + 1])[0]
             if not np.allclose(one, rows[index], atol=TOLERANCE):
                 self.fail("one at a time", f"{self.space.position(index)}: {self._moves(one)} alone, "
@@ -153,14 +155,14 @@ class _Checker:
 
     def check_distribution(self, rows: np.ndarray) -> None:
         distribution = self.face("distribution")
-        for index in range(1, self.space.n_positions):
+        for index in self.playing:
             position = self.space.position(index)
             got = np.zeros(self.space.n_moves)
             for move, p in distribution(position):
-                if not self.rules.is_legal(position, tuple(move)):
-                    self.fail("distribution", f"{position}: the illegal move {tuple(move)}")
+                if not self.rules.is_legal(position, _word(move)):
+                    self.fail("distribution", f"{position}: the illegal move {_word(move)}")
                     break
-                got[self.space.move_index(move)] += p
+                got[self.rules.action_of(_word(move))] += p
             else:
                 if not np.allclose(got, rows[index], atol=TOLERANCE):
                     self.fail("distribution", f"{position}: {self._moves(got)}, the row {self._moves(rows[index])}")
@@ -174,19 +176,20 @@ class _Checker:
 
     def check_move(self, rows: np.ndarray) -> None:
         move = self.face("move")
-        for index in range(1, self.space.n_positions):
+        for index in self.playing:
             position = self.space.position(index)
-            played = tuple(move(position, self.rng))
+            played = _word(move(position, self.rng))
             k = self._index(played)
             if k is None or rows[index, k] <= 0:
                 self.fail("move", f"{position}: played {played}, outside the row {self._moves(rows[index])}")
 
     def check_choose(self, rows: np.ndarray) -> None:
-        chosen = np.asarray(self.player.choose(self.space.positions[1:], self.rng))
-        outside = np.flatnonzero(rows[np.arange(1, self.space.n_positions), chosen] <= 0)
+        playing = np.array(self.playing, dtype=np.int64)
+        chosen = np.asarray(self.player.choose(self.space.positions[playing], self.rng))
+        outside = np.flatnonzero(rows[playing, chosen] <= 0)
         for i in outside[:5]:
-            self.fail("choose", f"{self.space.position(int(i) + 1)}: chose {self._move(chosen[i])}, outside the "
-                                f"row {self._moves(rows[i + 1])}")
+            self.fail("choose", f"{self.space.position(int(playing[i]))}: chose {self._move(chosen[i])}, outside the "
+                                f"row {self._moves(rows[playing[i]])}")
 
     def check_frequencies(self, rows: np.ndarray) -> None:
         """Where the player is random, its draws (``move`` one at a time, ``choose`` in a batch)
@@ -196,7 +199,7 @@ class _Checker:
         for index in random_at:
             position = self.space.position(int(index))
             # None where the answer is no move: bincount's TypeError is then the check's failure
-            drawn: list = [self._index(tuple(move(position, self.rng))) for _ in range(DRAWS)]
+            drawn: list = [self._index(_word(move(position, self.rng))) for _ in range(DRAWS)]
             self._compare("frequencies of move", position, np.bincount(drawn, minlength=self.space.n_moves), rows[index])
             batch = np.repeat(self.space.positions[index:index + 1], DRAWS, axis=0)
             chosen = np.asarray(self.player.choose(batch, self.rng))
@@ -209,14 +212,14 @@ class _Checker:
         multisets = space_for(self.rules, multiset=True)
         merged = np.zeros((self.space.n_positions, multisets.n_moves))
         index = multisets.indices(self.space.positions)
-        for i in range(1, self.space.n_positions):
+        for i in self.playing:
             position = self.space.position(i)
             for k in np.flatnonzero(rows[i] > 0):
                 merged[i, multisets.move_index_at(position, self._move(k))] += rows[i, k]
         if not self.report.order_blind:
             first: dict[int, int] = {}
             blind = all(np.allclose(merged[i], merged[first.setdefault(index[i], i)], atol=TOLERANCE)
-                        for i in range(1, self.space.n_positions))
+                        for i in self.playing)
             if blind:
                 self.report.notes.append(f"it chooses by pile sizes alone at every position of {self.rules.name}: it "
                                          "may declare order_blind = True, and be judged over multisets")
@@ -252,19 +255,27 @@ class _Checker:
         """The policy face's table over ``space`` (a move array, one-hot)."""
         table = np.asarray(self.face("policy")(space), dtype=float)
         if table.ndim == 1:
-            table = np.eye(space.n_moves)[table.astype(int)] * (space.totals > 0)[:, None]
+            table = np.eye(space.n_moves)[table.astype(int)] * ~space.terminal[:, None]
         return table
 
-    def _move(self, k) -> tuple[int, int]:
-        return self.space.move(int(k))
+    def _move(self, k):
+        return self.rules.move_of(int(k))
 
     def _index(self, move) -> int | None:
         try:
-            return self.space.move_index(move)
+            return self.rules.action_of(move)
         except (UserError, TypeError, ValueError):
             return None
 
     def _moves(self, row: np.ndarray, space=None) -> str:
-        moves = (space or self.space).moves
-        return "{" + ", ".join(f"{tuple(int(v) for v in moves[k])}: {row[k]:.4g}" for k in np.flatnonzero(row > 1e-12)[:6]) \
+        return "{" + ", ".join(f"{self.rules.move_of(int(k))}: {row[k]:.4g}" for k in np.flatnonzero(row > 1e-12)[:6]) \
             + "}"
+
+
+def _word(move):
+    """A move as the game reads it: a pair as a tuple (an agent may answer a list or an
+    array), anything else as it is."""
+    try:
+        return tuple(move) if len(move) == 2 else move
+    except TypeError:
+        return move

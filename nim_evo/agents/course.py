@@ -29,6 +29,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from nim_evo.games.base import Game
 from nim_evo.agents.adapted import MoveAgent
 from nim_evo.engine.rules import Position, Rules
 from nim_evo.validation import AgentError, shown
@@ -113,7 +114,7 @@ class _CourseAgent(MoveAgent):
 class ChooseActionAgent(_CourseAgent):
     """An object with ``choose_action(piles, epsilon=False) -> (i, j)`` (see the module)."""
 
-    def __init__(self, agent, rules: Rules):
+    def __init__(self, agent, rules: Game):
         super().__init__(agent, rules)
         self.epsilon = _takes_keyword(agent.choose_action, "epsilon")
 

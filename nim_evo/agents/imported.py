@@ -20,10 +20,10 @@ import re
 import sys
 from pathlib import Path
 
+from nim_evo.games.base import Game
 from nim_evo.agents.course import required_parameters
 from nim_evo.agents.player import Player
 from nim_evo.agents.protocol import NEEDS, as_player, is_agent
-from nim_evo.engine.rules import Rules
 from nim_evo.io import read_regular
 from nim_evo.validation import UserError
 
@@ -41,7 +41,7 @@ def is_code(spec) -> bool:
     return source.endswith(".py") or all(part.isidentifier() for part in source.split("."))
 
 
-def import_agent(spec: str, rules: Rules) -> Player:
+def import_agent(spec: str, rules: Game) -> Player:
     """The player ``spec`` names, made for ``rules`` (see the module)."""
     match = SPEC.match(spec)
     if match is None or not is_code(spec):
@@ -122,7 +122,7 @@ def _run(load, source: str, spec: str, forget: str | None = None):
     return sys.modules[forget] if forget is not None else result
 
 
-def _made(thing, rules: Rules, spec: str):
+def _made(thing, rules: Game, spec: str):
     """An agent object (or a lab's strategy function) as it is; a class or a factory called
     with the rules or with nothing."""
     if not isinstance(thing, type) and (is_agent(thing) or not callable(thing)):

@@ -20,9 +20,8 @@ import numpy as np
 
 from nim_evo.agents.base import PositionalAgent, uniform
 from nim_evo.agents.player import check_space
-from nim_evo.engine import theory
 from nim_evo.engine.boards import uniform_rows
-from nim_evo.engine.rules import Rules
+from nim_evo.games.base import Game
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import Space, enumerable, space_for, space_size
 from nim_evo.validation import UserError
@@ -32,20 +31,21 @@ _PROVEN = WIN // 2
 MAX_SEARCH = 10**8  # moves ** depth from the start: a depth-limited search beyond is refused
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
-Heuristic = Callable[[Rules, np.ndarray], np.ndarray]
+Heuristic = Callable[[Game, np.ndarray], np.ndarray]
 
 
-def neutral(rules: Rules, positions: np.ndarray) -> np.ndarray:
+def neutral(rules: Game, positions: np.ndarray) -> np.ndarray:
     """Nothing known beyond the horizon: every cut-off position is worth 0."""
     return np.zeros(np.shape(positions)[:-1])
 
 
-def nimsum(rules: Rules, positions: np.ndarray) -> np.ndarray:
-    """+1 where Nim theory says the player to move wins, -1 where it loses.
-
-    Exact in every family (:func:`nim_evo.engine.theory.known_wins`).
-    """
-    verdict, _ = theory.known_wins(rules, positions)
+def nimsum(rules: Game, positions: np.ndarray) -> np.ndarray:
+    """+1 where the game's theory says the player to move wins, -1 where it loses (Nim's
+    closed forms, exact in all its variants; a heap game's Sprague-Grundy values); 0 where
+    the game has no theory for the board."""
+    verdict = rules.theory_wins(np.asarray(positions, dtype=np.int64))
+    if verdict is None:
+        return np.zeros(np.shape(positions)[:-1])
     return np.where(verdict, 1.0, -1.0)
 
 
@@ -62,7 +62,7 @@ class MinimaxAgent(PositionalAgent):
             on a ``(k, n_piles)`` array, values in ``[-1, 1]``, for positions at the limit.
     """
 
-    def __init__(self, rules: Rules, depth: int | None = None, heuristic: str | Heuristic = "neutral"):
+    def __init__(self, rules: Game, depth: int | None = None, heuristic: str | Heuristic = "neutral"):
         super().__init__(rules)
         if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
             raise UserError(f"minimax depth must be >= 1 or None, got {depth!r}")
@@ -73,8 +73,8 @@ class MinimaxAgent(PositionalAgent):
             raise UserError(f"minimax to the end of the game on {rules.name} needs its {space_size(rules, True):,} "
                             "multisets of piles solved, beyond the engine's limits; nimsum plays perfectly there "
                             "by theory, and minimax with a depth searches a few plies")
-        if depth is not None and rules.n_moves ** depth > MAX_SEARCH:
-            raise UserError(f"minimax(depth={depth}) on {rules.name} may search {rules.n_moves:,}^{depth} positions "
+        if depth is not None and rules.n_actions ** depth > MAX_SEARCH:
+            raise UserError(f"minimax(depth={depth}) on {rules.name} may search {rules.n_actions:,}^{depth} positions "
                             f"for one move, beyond {MAX_SEARCH:,}; a smaller depth, or nimsum, which plays "
                             "perfectly there by theory")
         self.depth = depth
@@ -123,7 +123,7 @@ class MinimaxAgent(PositionalAgent):
         return space, self.space_values(space, None)
 
     def _negamax(self, piles: tuple, depth: int, alpha: float, beta: float) -> float:
-        if not any(piles):
+        if not self.rules.count_moves(piles):  # the game is over: whoever is to move wins only in misère
             return WIN if self.rules.to_move_wins_at_end else -WIN
         if depth == 0:
             return float(self._estimate(np.array([piles]))[0])
@@ -187,12 +187,12 @@ class MinimaxAgent(PositionalAgent):
             solution = solve(space)
             return np.where(solution.win, WIN - solution.remoteness, -(WIN - solution.remoteness)).astype(float)
         values = self._estimate(space.positions)
-        values[0] = terminal
+        values[space.terminal] = terminal
         nxt = np.where(space.legal, space.next, 0)
         for _ in range(depth):
             q = np.where(space.legal, _one_ply_back(-values[nxt]), -np.inf)
             values = q.max(axis=1)
-            values[0] = terminal
+            values[space.terminal] = terminal
         return values
 
 

@@ -37,8 +37,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from nim_evo.engine.boards import move_indices, move_list
-from nim_evo.engine.rules import RULES, Move, Position, Rules
+from nim_evo.engine.rules import Move, Position
+from nim_evo.games.base import Game
+from nim_evo.games.registry import GAME
+from nim_evo.games.takeaway import TakeAway
 from nim_evo.validation import AgentError, IllegalMove, OrderReading, UserError, check, shown
 
 if TYPE_CHECKING:
@@ -49,16 +51,20 @@ class Player:
     """The base of every player: the primary answer :meth:`move_probabilities`, and its views.
 
     Attributes:
-        rules: the game it plays (its move list indexes the columns of every answer).
+        rules: the game it plays (its action alphabet indexes the columns of every answer).
         name: what results call it.
         order_blind: whether its choice depends only on the multiset of pile sizes.
+        families: the game families it plays (``None``: every family); another is refused
+            in one line when it is made.
     """
 
     name = "player"
     order_blind = False
+    families: tuple[str, ...] | None = None
 
-    def __init__(self, rules: Rules):
-        self.rules = check("rules", rules, [RULES])
+    def __init__(self, rules: Game):
+        self.rules = check("rules", rules, [GAME])
+        refuse_family(self, rules)
 
     def __repr__(self) -> str:
         return f"<{self.name} agent for {self.rules.name}>"
@@ -77,8 +83,7 @@ class Player:
         """The moves this player may play from ``piles``, with their probabilities."""
         piles = on_board(self.rules, piles)
         row = self.move_probabilities(np.array([piles], dtype=np.int64))[0]
-        moves = move_list(self.rules)
-        return [((int(moves[k, 0]), int(moves[k, 1])), float(row[k])) for k in np.flatnonzero(row > 0)]
+        return [(self.rules.move_of(int(k)), float(row[k])) for k in np.flatnonzero(row > 0)]
 
     def move(self, piles: Position, rng: np.random.Generator) -> Move:
         """A move drawn with ``rng`` from :meth:`distribution`; where that is "any legal move"
@@ -86,7 +91,9 @@ class Player:
         try:
             options = self.distribution(tuple(piles))
         except TooManyToList:
-            return self.rules.random_move(piles, rng)
+            if isinstance(self.rules, TakeAway):
+                return self.rules.random_move(piles, rng)
+            raise
         return draw(options, rng, self, piles)
 
     def choose(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -136,9 +143,9 @@ class PositionalAgent(Player):
 
     def move_probabilities(self, positions: np.ndarray) -> np.ndarray:
         positions = np.asarray(positions, dtype=np.int64)
-        table = np.zeros((len(positions), self.rules.n_moves))
+        table = np.zeros((len(positions), self.rules.n_actions))
         for row, piles in enumerate(map(tuple, positions.tolist())):
-            if any(piles):
+            if any(piles) and not self.rules.is_over(piles):
                 for move, p in self.distribution(piles):
                     table[row, index_of(self, piles, move)] += p
         return table
@@ -156,12 +163,23 @@ def check_space(player, space) -> None:
                            "ordered board")
 
 
-def on_board(rules: Rules, piles) -> Position:
-    """``piles`` checked as a position of ``rules``'s board (no pile above its start), or a
-    one-line :class:`UserError`."""
+def refuse_family(player, rules: Game) -> None:
+    """A one-line :class:`UserError` if ``player`` does not play the family of ``rules``."""
+    families = getattr(type(player), "families", None)
+    if families is not None and rules.family not in families:
+        plays = " and ".join(FAMILY_NAMES.get(f, f) for f in families)
+        raise UserError(f"{name_of(player)} plays {plays} only, not {rules.name} (a {rules.family} game)")
+
+
+FAMILY_NAMES = {"nim": "Nim"}
+
+
+def on_board(rules: Game, piles) -> Position:
+    """``piles`` checked as a position of ``rules``'s board (on a take-away game, no pile
+    above its start), or a one-line :class:`UserError`."""
     piles = rules.check_position(piles)
-    if any(n > start for n, start in zip(piles, rules.piles)):
-        raise UserError(f"position {piles} is not reachable from the start {rules.piles}")
+    if isinstance(rules, TakeAway) and any(n > start for n, start in zip(piles, rules.start)):
+        raise UserError(f"position {piles} is not reachable from the start {rules.start}")
     return piles
 
 
@@ -183,6 +201,16 @@ def index_of(player, piles: Position, move) -> int:
     :class:`~nim_evo.validation.IllegalMove` naming the player, the position and the move if
     it is no legal move there, an :class:`AgentError` if it is no move at all."""
     rules = player.rules
+    if not isinstance(rules, TakeAway):
+        try:
+            action = operator.index(move)
+        except TypeError:
+            raise AgentError(f"{name_of(player)} answered {shown(move)} at {tuple(piles)}; a move of {rules.name} is "
+                             "an action, a whole number") from None
+        if not rules.is_legal_action(tuple(piles), action):
+            raise IllegalMove(f"{name_of(player)} played the illegal move {action} in position {tuple(piles)} "
+                              f"of {rules.name}", action)
+        return int(action)
     try:
         pile, count = (operator.index(v) for v in move)  # whole numbers (numpy's too), never 1.7 read as 1
     except (TypeError, ValueError):
@@ -191,7 +219,7 @@ def index_of(player, piles: Position, move) -> int:
     if not rules.is_legal(tuple(piles), (pile, count)):
         raise IllegalMove(f"{name_of(player)} played the illegal move {(pile, count)} in position {tuple(piles)} "
                           f"of {rules.name}", (pile, count))
-    return int(move_indices(rules, np.int64(pile), np.int64(count)))
+    return int(rules.action_indices(np.int64(pile), np.int64(count)))
 
 
 def draw(options: list[tuple[Move, float]], rng: np.random.Generator, player=None, piles=()) -> Move:

@@ -41,7 +41,9 @@ from nim_evo.agents.adapted import DistributionAgent, MoveAgent, ProbabilitiesAg
 from nim_evo.agents.course import ChooseActionAgent, StateFunctionAgent, is_strategy_function
 from nim_evo.agents.player import Player, name_of
 from nim_evo.annotations import AgentObject
-from nim_evo.engine.rules import RULES, Move, Position, Rules
+from nim_evo.engine.rules import Move, Position
+from nim_evo.games.base import Game
+from nim_evo.games.registry import GAME
 from nim_evo.validation import Constraint, UserError, check
 
 __all__ = ["Agent", "as_player", "compiled", "is_agent", "name_of"]
@@ -80,18 +82,18 @@ class AgentLike(Constraint):
 AGENT = AgentLike()
 
 
-def as_player(agent: AgentObject, rules: Rules | None = None) -> Player:
+def as_player(agent: AgentObject, rules: Game | None = None) -> Player:
     """``agent`` as a :class:`Player`: itself if it is one, else wrapped by its primary answer
     (see the module); ``rules`` is the game it plays where the agent names none. A one-line
     :class:`UserError` saying what an agent needs for anything else."""
-    check("rules", rules, [None, RULES])
+    check("rules", rules, [None, GAME])
     if isinstance(agent, Player):
         return agent
     if isinstance(agent, type):
         raise UserError(f"{agent.__name__} is a class: give one of its objects, {agent.__name__}(...)")
     own = getattr(agent, "rules", None)
-    if own is not None and not isinstance(own, Rules):
-        raise UserError(f"{name_of(agent)}.rules is a {type(own).__name__}, not a nim_evo.Rules")
+    if own is not None and not isinstance(own, Game):
+        raise UserError(f"{name_of(agent)}.rules is a {type(own).__name__}, not a game (a nim_evo.Rules or another)")
     rules = own or rules
     if rules is None:
         raise UserError(f"{name_of(agent)} names no rules: give them when it plays")
@@ -108,7 +110,7 @@ def as_player(agent: AgentObject, rules: Rules | None = None) -> Player:
     raise UserError(f"{type(agent).__name__} is not an agent: {NEEDS}")
 
 
-def compiled(player, rules: Rules | None = None):
+def compiled(player, rules: Game | None = None):
     """``player`` in a form the batched path reads: a table, move array or list of them as it
     is, a duck-typed object with its own ``policy(space)`` as it is, anything else as a
     :class:`Player` (:func:`as_player`)."""

@@ -9,16 +9,24 @@ from __future__ import annotations
 from nim_evo.agents.base import (AggressiveAgent, DumbAgent, FixedRulesAgent, NimSumAgent, RandomAgent,
                                  TakeNAgent)
 from nim_evo.agents.minimax import MinimaxAgent
+from nim_evo.agents.perfect import PerfectAgent
 from nim_evo.agents.player import Mover, Player
 from nim_evo.agents.protocol import as_player
-from nim_evo.engine.rules import RULES, Rules
+from nim_evo.games.base import Game
+from nim_evo.games.registry import GAME
 from nim_evo.plugins import Registry
 from nim_evo.validation import InstanceOf, UserError, validate
+
+def perfect_agent(rules: Game) -> Player:
+    """Perfect play on every board: Nim's nim-sum agent on Nim, :class:`PerfectAgent` elsewhere."""
+    return NimSumAgent(rules) if rules.family == "nim" else PerfectAgent(rules)
+
 
 ENTRY_POINTS = "nim_evo.agents"
 AGENTS = Registry(ENTRY_POINTS, {
     "random": RandomAgent,
     "nimsum": NimSumAgent,
+    "perfect": perfect_agent,
     "minimax": MinimaxAgent,
     "take-n": TakeNAgent,
     "dumb": DumbAgent,
@@ -32,11 +40,12 @@ def register(name: str, factory) -> object:
     return AGENTS.register(name, factory)
 
 
-def make_agent(name: str, rules: Rules, **options: object) -> Player:
-    """Build an agent by name: ``random``, ``nimsum``, ``minimax``, ``take-n`` (or ``take-3``
-    for n=3), ``dumb``, ``aggressive``, ``fixed-rules``, or one a package registered.
+def make_agent(name: str, rules: Game, **options: object) -> Player:
+    """Build an agent by name: ``random``, ``perfect`` (on Nim, ``nimsum``), ``minimax``,
+    which play every game; Nim's ``nimsum``, ``take-n`` (or ``take-3`` for n=3), ``dumb``,
+    ``aggressive``, ``fixed-rules``; or one a package registered.
     ``options`` go to its constructor (``minimax``: ``depth``, ``heuristic``; ``take-n``: ``n``)."""
-    validate({"name": [InstanceOf(str, what="an agent's name")], "rules": [RULES]}, {"name": name, "rules": rules})
+    validate({"name": [InstanceOf(str, what="an agent's name")], "rules": [GAME]}, {"name": name, "rules": rules})
     key = name.strip().lower()
     if key.startswith("take-") and key[5:].isdecimal():
         if options:
@@ -62,9 +71,9 @@ def agent_names() -> tuple[str, ...]:
     return tuple("take-N" if name == "take-n" else name for name in AGENTS)
 
 
-def mover(name: str, rules: Rules) -> Mover:
+def mover(name: str, rules: Game) -> Mover:
     """The agent called ``name`` as a mover of games on pile arrays (:mod:`nim_evo.engine.piles`)."""
     return Mover(make_agent(name, rules))
 
 
-AGENT_NAMES = ("random", "nimsum", "minimax", "take-N", "dumb", "aggressive", "fixed-rules")  # the built-in ones
+AGENT_NAMES = ("random", "nimsum", "perfect", "minimax", "take-N", "dumb", "aggressive", "fixed-rules")  # the built-in ones

@@ -12,6 +12,8 @@ from pathlib import Path
 from nim_evo import io
 from nim_evo.cli.interrupt import at_main
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
+from nim_evo.games.base import Game
+from nim_evo.games.registry import FAMILIES, game
 from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS
 from nim_evo.io import check_writable  # noqa: F401 (the commands' file check is the library's)
 from nim_evo.validation import (RENAMED_UNTIL, AgentError, KeywordError, ParameterError, UserError, check, printable,
@@ -128,24 +130,27 @@ def cap_jobs(args) -> None:
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     game = parser.add_argument_group("the game")
-    game.add_argument("--game", help=f"a preset (see --list-games) or a name like 4-4-cap2-misere "
-                                     f"(default {DEFAULT_GAME})")
+    game.add_argument("--game", help=f"a preset (see --list-games) or a board's name in any family's grammar: "
+                                     f"Nim's 4-4-cap2-misere, a subtraction game's 20-sub1.3.4 (default {DEFAULT_GAME})")
     game.add_argument("--piles", type=int, nargs="+", metavar="N",
                       help=f"pile sizes, instead of --game (each at most 10^15; tables, the solver and exact "
                            f"fitness need at most {DEFAULT_MAX_POSITIONS:,} multisets of piles and "
                            f"{MAX_TABLE_CELLS:,} position-move pairs)")
     game.add_argument("--max-take", type=int, metavar="K", help="the most one move may take (with --piles)")
     game.add_argument("--misere", action="store_true", help="last take loses (with --piles)")
-    game.add_argument("--list-games", action="store_true", help="list the preset games and exit")
+    game.add_argument("--list-games", action="store_true", help="list the preset games and the game families, and exit")
 
 
 def list_games() -> int:
     for name, description in PRESETS.items():
         print(f"{name:16} {description}")
+    print("\ngame families (--game takes a board's name in any of these grammars):")
+    for name, family in FAMILIES.items():
+        print(f"{name:16} {family.grammar}; e.g. {family.example}")
     return 0
 
 
-def rules_from_args(args) -> Rules:
+def rules_from_args(args) -> Game:
     """The game the arguments name; raises ``UsageError`` for bad or conflicting input."""
     if args.piles is not None:
         if args.game is not None:
@@ -158,7 +163,7 @@ def rules_from_args(args) -> Rules:
         raise UsageError("--max-take and --misere go with --piles (or name them in --game, e.g. 5-5-cap2-misere)")
     name = args.game or DEFAULT_GAME
     try:
-        return Rules.preset(name) if name in PRESETS else Rules.parse(name)
+        return Rules.preset(name) if name in PRESETS else game(name)
     except UserError as error:
         raise UsageError(f"{error}; see --list-games") from None
 

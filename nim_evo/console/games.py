@@ -15,7 +15,10 @@ from nim_evo.console.session import Console
 from nim_evo.console.text import wrapped
 from nim_evo.engine import theory
 from nim_evo.engine.game import play_game
+from nim_evo.agents.perfect import PerfectAgent
 from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.games.base import Game
+from nim_evo.games.takeaway import TakeAway
 from nim_evo.validation import printable
 
 MAX_MARKS = 40
@@ -23,18 +26,9 @@ HUMAN_FIRST = ("you", "computer", "random", "alternate")
 COMPUTER_FIRST = ("strategy", "other", "alternate", "random")
 
 
-def describe(rules: Rules) -> str:
+def describe(rules: Game) -> str:
     """One line on the game: its piles, what a move takes, and who wins."""
-    piles = rules.piles
-    if len(piles) == 1:
-        board, where = f"one heap of {piles[0]}", ""
-    else:
-        board, where = f"piles of {', '.join(map(str, piles[:-1]))} and {piles[-1]}", " from one pile"
-    cap = rules.max_take
-    take = ("any number of objects" if cap is None else "exactly 1 object" if cap == 1
-            else f"1 to {cap} objects")
-    ending = "loses" if rules.misere else "wins"
-    return f"Nim {rules.name}: {board}; a move takes {take}{where}; whoever takes the last object {ending}."
+    return rules.describe()
 
 
 def show_piles(piles: Position, widest: int | None = None) -> str:
@@ -51,7 +45,7 @@ def show_piles(piles: Position, widest: int | None = None) -> str:
                      for i, n in enumerate(piles, 1))
 
 
-def read_move(text: str, piles: Position, rules: Rules) -> Move | str:
+def read_move(text: str, piles: Position, rules: TakeAway) -> Move | str:
     """The 0-based move a typed line asks for, or one sentence saying why it is not a move.
 
     ``text`` holds the pile (from 1) and the count, separated by spaces, commas, colons or
@@ -73,7 +67,7 @@ def read_move(text: str, piles: Position, rules: Rules) -> Move | str:
     if not 1 <= pile <= len(piles):
         where = "there is only pile 1" if single else f"the piles are 1-{len(piles)}"
         return f"There is no pile {pile} ({where})."
-    size, cap = piles[pile - 1], rules.max_take
+    size, cap = piles[pile - 1], getattr(rules, "max_take", None)
     if size == 0:
         return f"Pile {pile} is empty."
     if count < 1:
@@ -82,10 +76,12 @@ def read_move(text: str, piles: Position, rules: Rules) -> Move | str:
         return f"There are only {size} left." if single else f"Pile {pile} has only {size}."
     if cap is not None and count > cap:
         return f"At most {cap} per move."
+    if not rules.is_legal(piles, (pile - 1, count)):
+        return f"A move takes {rules.takes_words()}."
     return pile - 1, count
 
 
-def _took(who: str, move: Move, after: Position, rules: Rules) -> str:
+def _took(who: str, move: Move, after: Position, rules: TakeAway) -> str:
     """``nimsum takes 2 from pile 3.``, or on a single heap ``nimsum takes 2, leaving 13.``"""
     verb = "take" if who == "You" else "takes"
     pile, count = move
@@ -94,16 +90,17 @@ def _took(who: str, move: Move, after: Position, rules: Rules) -> str:
     return f"{who} {verb} {count} from pile {pile + 1}."
 
 
-def _record(rules: Rules, moves, first: str) -> str:
+def _record(rules: TakeAway, moves, first: str) -> str:
     """The game in 1-based moves, as Moore's NIM Rules printed it."""
-    if len(rules.piles) == 1:
+    if len(rules.start) == 1:
         return f"Game was [{', '.join(str(c) for _, c in moves)}] ({first} first)."
     return f"Game was [{', '.join(f'{p + 1}:{c}' for p, c in moves)}] (pile:count; {first} first)."
 
 
-def hint(piles: Position, rules: Rules) -> str:
-    """Nim theory's advice: a winning move, or that every move loses against perfect play."""
-    moves = theory.winning_moves(rules, piles)
+def hint(piles: Position, rules: TakeAway) -> str:
+    """Perfect play's advice (Nim theory, or the game's theory or solved board): a winning
+    move, or that every move loses against perfect play."""
+    moves = theory.winning_moves(rules, piles) if isinstance(rules, Rules) else PerfectAgent(rules).winning_moves(piles)
     if not moves:
         return "Hint: every move loses against perfect play; play on and hope for a mistake."
     pile, count = moves[0]
@@ -112,8 +109,9 @@ def hint(piles: Position, rules: Rules) -> str:
     return f"Hint: {what}{others}."
 
 
-def _help(piles: Position, rules: Rules) -> str:
-    cap = f"1 to {rules.max_take}" if rules.max_take else "any number"
+def _help(piles: Position, rules: TakeAway) -> str:
+    cap = (f"1 to {rules.max_take}" if rules.max_take else "any number") if isinstance(rules, Rules) \
+        else rules.takes_words().removesuffix(" objects").removesuffix(" object")
     how = (f"Type how many to take ({cap}), e.g. 2." if len(piles) == 1 else
            f"Type the pile (1-{len(piles)}) and how many to take ({cap}): '2 3' takes 3 from pile 2.")
     return how + " Also: hint (the solver's advice), quit."
@@ -145,11 +143,11 @@ def _you_first(console: Console, first: str | None, game: int, rng, name: str) -
     return you
 
 
-def _human_game(console: Console, rules: Rules, agent, name: str, you_first: bool, rng) -> bool | None:
+def _human_game(console: Console, rules: TakeAway, agent, name: str, you_first: bool, rng) -> bool | None:
     """One game of you against ``agent``; True if you won, None if you quit."""
     piles, moves, seat, you = rules.start, [], 0, 0 if you_first else 1
-    while any(piles):
-        console.say(show_piles(piles, max(rules.piles)))
+    while rules.count_moves(piles):
+        console.say(show_piles(piles, max(rules.start)))
         if seat == you:
             while True:
                 text = console.ask("Your move (count):" if len(piles) == 1 else "Your move (pile count):")
@@ -174,14 +172,15 @@ def _human_game(console: Console, rules: Rules, agent, name: str, you_first: boo
         seat = 1 - seat
     last = 1 - seat
     if rules.misere:
-        console.say(f"{'You' if last == you else name} took the last object.")
+        console.say(f"{'You' if last == you else name} made the last move." if any(piles) else
+                    f"{'You' if last == you else name} took the last object.")
     won = rules.winner(last) == you
     console.say("You win!" if won else f"{name} wins.")
     console.say(_record(rules, moves, "you" if you_first else name))
     return won
 
 
-def play_human(console: Console, rules: Rules, agent, name: str, first: str | None, rng) -> int:
+def play_human(console: Console, rules: TakeAway, agent, name: str, first: str | None, rng) -> int:
     """Games of you against ``agent`` until you stop; the exit status. ``name`` is shown
     printable (:func:`~nim_evo.validation.printable`): a file's name may hold anything."""
     name = printable(name)
@@ -201,20 +200,20 @@ def play_human(console: Console, rules: Rules, agent, name: str, first: str | No
     return 0
 
 
-def _watch(console: Console, rules: Rules, record, names, game: int) -> None:
+def _watch(console: Console, rules: TakeAway, record, names, game: int) -> None:
     """Print one finished game move by move."""
     console.say(f"— Game {game} —")
     console.say(f"{names[0]} moves first, {names[1]} second.")
     positions = record.positions(rules)
     for i, move in enumerate(record.moves):
-        console.say(show_piles(positions[i], max(rules.piles)))
+        console.say(show_piles(positions[i], max(rules.start)))
         console.say(_took(names[i % 2], move, positions[i + 1], rules))
     if rules.misere:
         console.say(f"{names[(len(record.moves) - 1) % 2]} took the last object.")
     console.say(f"{names[record.winner]} wins. {_record(rules, record.moves, names[0])}")
 
 
-def play_computers(console: Console, rules: Rules, players, names, games: int, first: str, watch: bool,
+def play_computers(console: Console, rules: TakeAway, players, names, games: int, first: str, watch: bool,
                    rng) -> int:
     """``games`` games between two agents; prints the wins of each in total and by seat
     (``names`` shown printable, :func:`~nim_evo.validation.printable`)."""

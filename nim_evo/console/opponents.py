@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import sys
 
+from nim_evo.games.base import Game
 from nim_evo.console.progress import TrainingProgress
-from nim_evo.engine.rules import Rules
 from nim_evo.evaluation import opponents
 from nim_evo.learners import LEARNERS
 from nim_evo.validation import printable
 
 
-def resolve_saying(spec: str, rules: Rules, seed: int = 0, role: str = "opponent", quiet: bool = False):
+def resolve_saying(spec: str, rules: Game, seed: int = 0, role: str = "opponent", quiet: bool = False):
     """:func:`nim_evo.evaluation.opponents.resolve`, saying on stderr (unless ``quiet``) whether a learner is loaded from the
     cache or trained, and then showing a progress bar."""
     if spec not in LEARNERS or quiet:

@@ -7,42 +7,36 @@ on the starting piles, never on enumerating the space.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import overload
 
 import numpy as np
 
 from nim_evo.engine import theory
 from nim_evo.engine.rules import Rules
+from nim_evo.games.base import Game
+from nim_evo.games.takeaway import TakeAway, move_array
 
 CHILD_CELLS = 4_000_000  # pile sizes of child positions judged at once (32 MB): a block of positions holds
 # at most this many (k, n_moves, n_piles)
 
 
-@lru_cache(maxsize=16)
-def move_list(rules: Rules) -> np.ndarray:
-    """``(n_moves, 2) int64``: the ``(pile, count)`` of each move index."""
-    array = np.array(rules.moves, dtype=np.int64).reshape(-1, 2)
-    array.flags.writeable = False
-    return array
+def move_list(rules: TakeAway) -> np.ndarray:
+    """``(n_moves, 2) int64``: the ``(pile, count)`` of each move index (a take-away game's)."""
+    return move_array(rules)
 
 
-def legal_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
-    """``(k, n_moves) bool``: which moves are legal in each position."""
-    moves = move_list(rules)
-    return np.asarray(positions)[:, moves[:, 0]] >= moves[:, 1]
+def legal_mask(rules: Game, positions: np.ndarray) -> np.ndarray:
+    """``(k, n_moves) bool``: which moves are legal in each position (the game's rule)."""
+    return rules.legal_mask(np.asarray(positions))
 
 
 @overload
-def move_indices(rules: Rules, pile: np.ndarray, count: np.ndarray) -> np.ndarray: ...
+def move_indices(rules: TakeAway, pile: np.ndarray, count: np.ndarray) -> np.ndarray: ...
 @overload
-def move_indices(rules: Rules, pile: np.integer, count: np.integer) -> np.integer: ...
-def move_indices(rules: Rules, pile: np.ndarray | np.integer, count: np.ndarray | np.integer) -> np.ndarray | np.integer:
+def move_indices(rules: TakeAway, pile: np.integer, count: np.integer) -> np.integer: ...
+def move_indices(rules: TakeAway, pile: np.ndarray | np.integer, count: np.ndarray | np.integer) -> np.ndarray | np.integer:
     """Move index of ``(pile, count)`` pairs (arrays of equal shape); the move must exist."""
-    cap = rules.max_take
-    widths = np.array([min(n, cap or n) for n in rules.piles], dtype=np.int64)
-    offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
-    return offsets[pile] + count - 1
+    return rules.action_indices(pile, count)
 
 
 def winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
@@ -109,17 +103,14 @@ def _direct_winning_mask(rules: Rules, positions: np.ndarray) -> np.ndarray:
     return mask
 
 
-def random_moves(rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal move index for each non-empty position, in O(piles) each:
-    a draw among the position's legal moves counted pile by pile."""
-    positions = np.asarray(positions, dtype=np.int64)
-    counts = positions if rules.max_take is None else np.minimum(positions, rules.max_take)
-    ends = counts.cumsum(axis=1)
-    draw = (rng.random(len(positions)) * ends[:, -1]).astype(np.int64)
-    pile = (ends <= draw[:, None]).sum(axis=1)
-    rows = np.arange(len(positions))
-    count = draw - (ends[rows, pile] - counts[rows, pile]) + 1
-    return move_indices(rules, pile, count)
+def random_moves(rules: Game, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal move index for each position with a move: on a take-away
+    game in O(piles) each (a draw among the position's moves counted pile by pile), on any
+    other from its legal mask."""
+    if isinstance(rules, TakeAway):
+        return rules.random_actions(positions, rng)
+    legal = rules.legal_mask(np.asarray(positions, dtype=np.int64))
+    return np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=1)
 
 
 def shortest(positions: np.ndarray) -> np.ndarray:

@@ -8,10 +8,12 @@ reaches (found by search, by the rule alone):
 ==================  ===========================================================================
 ``name``            the name parses back to an equal game; the JSON form (a ``"game"`` key)
                     reads back to it; a pickled copy is equal, with the same hash
-``alphabet``        at least one action; labels distinct, each read back to its action
+``alphabet``        at least one action; labels distinct, each read back to its action; each
+                    action's move read back to it
 ``views``           legal actions, the position an action leads to, an illegal action refused,
                     the game over exactly where no action is legal, a random action drawn
-                    as ``legal_actions[rng.integers(count)]``; a take-away family's moves too
+                    as ``legal_actions[rng.integers(count)]``; the same in the family's own
+                    words (moves: a take-away family's ``(pile, count)``)
 ``order``           every legal action lowers the retrograde order
 ``box``             a family that says its board is a box reaches exactly the box
 ``interchangeable`` positions of one multiset of heaps lead to the same multisets
@@ -40,7 +42,6 @@ from nim_evo.engine.solver import solve
 from nim_evo.engine.space import space_for
 from nim_evo.games.base import Game
 from nim_evo.games.registry import GAME, game as game_named, game_from_json
-from nim_evo.games.takeaway import TakeAway
 from nim_evo.validation import SEED, UserError, validate
 
 MAX_POSITIONS = 20_000  # every position is asked on its own: boards of up to this many positions
@@ -129,6 +130,9 @@ class _Checker:
 
     def check_alphabet(self) -> int:
         game = self.game
+        for action in range(game.n_actions):
+            if game.action_of(game.move_of(action)) != action:
+                self.fail("alphabet", f"action {action}'s move {game.move_of(action)!r} reads back as another action")
         if game.n_actions < 1:
             self.fail("alphabet", "the board has no action")
         labels = [game.action_label(a) for a in range(game.n_actions)]
@@ -153,7 +157,7 @@ class _Checker:
                 if game.apply_action(position, action) != child:
                     self.fail("views", f"action {action} {where} leads to {game.apply_action(position, action)}, "
                                        f"the rule says {child}")
-                if isinstance(game, TakeAway) and game.apply(position, game.move_of(action)) != child:
+                if game.apply(position, game.move_of(action)) != child:
                     self.fail("views", f"move {game.move_of(action)} {where} leads to "
                                        f"{game.apply(position, game.move_of(action))}, the rule says {child}")
             illegal = next((a for a in range(game.n_actions) if not self.legal[index, a]), None)
@@ -164,10 +168,10 @@ class _Checker:
                 drawn = game.random_action(position, np.random.default_rng(seed))
                 if drawn != legal[int(np.random.default_rng(seed).integers(len(legal)))]:
                     self.fail("views", f"random_action {where} drew {drawn}, not legal_actions[rng.integers(count)]")
-            if isinstance(game, TakeAway):
-                self._check_moves(game, position, legal)
+            self._check_moves(position, legal)
 
-    def _check_moves(self, game: TakeAway, position, legal: list[int]) -> None:
+    def _check_moves(self, position, legal: list[int]) -> None:
+        game = self.game
         move_of = game.move_of
         moves = [move_of(a) for a in legal]
         if game.legal_moves(position) != moves:

@@ -10,7 +10,10 @@ from numbers import Integral
 
 import numpy as np
 
-from nim_evo.engine.rules import POSITION, RULES, Move, Position, Rules
+from nim_evo.games.base import Game
+from nim_evo.engine.rules import POSITION, Move, Position
+from nim_evo.games.registry import GAME
+from nim_evo.games.takeaway import TakeAway
 from nim_evo.validation import Constraint, IllegalMove, InstanceOf, Interval, UserError, validate
 
 RNG = InstanceOf(np.random.Generator, what="a numpy Generator (np.random.default_rng(seed))")
@@ -30,7 +33,7 @@ class GameRecord:
     moves: tuple[Move, ...]
     winner: int
 
-    def positions(self, rules: Rules) -> list[Position]:
+    def positions(self, rules: Game) -> list[Position]:
         """Every position of the game, from the start to the empty board."""
         positions = [self.start]
         for move in self.moves:
@@ -64,7 +67,7 @@ class Plays(Protocol):
     def move(self, piles: Position, rng: np.random.Generator) -> Move: ...
 
 
-def play_game(rules: Rules, players: Sequence[Plays], rng: np.random.Generator, start: Position | None = None,
+def play_game(rules: Game, players: Sequence[Plays], rng: np.random.Generator, start: Position | None = None,
               max_moves: int = MAX_PLIES) -> GameRecord:
     """Play one game between two agents (``players[0]`` moves first) and return its record.
 
@@ -73,19 +76,20 @@ def play_game(rules: Rules, players: Sequence[Plays], rng: np.random.Generator, 
         UserError: if the start is not a valid position; :class:`TooLong` if the game is not
             over after ``max_moves`` moves.
     """
-    validate({"rules": [RULES], "players": [Pair()], "rng": [RNG], "start": [None, POSITION],
+    validate({"rules": [GAME], "players": [Pair()], "rng": [RNG], "start": [None, POSITION],
               "max_moves": [Interval(Integral, 1, None)]},
              {"rules": rules, "players": players, "rng": rng, "start": start, "max_moves": max_moves})
     position = rules.check_position(rules.start if start is None else start)
     moves: list[Move]
     start, moves, seat = position, [], 0
-    while any(position):
+    while not rules.is_over(position):
         if len(moves) == max_moves:
             raise TooLong(f"a game on {rules.name} was not over after {max_moves:,} moves ({sum(position):,} "
                             "objects left): these players take too few at a time for piles this big")
         move = players[seat].move(position, rng)
         try:
-            legal = len(move) == 2 and rules.is_legal(position, move := (int(move[0]), int(move[1])))
+            move = (int(move[0]), int(move[1])) if isinstance(rules, TakeAway) and len(move) == 2 else move
+            legal = rules.is_legal(position, move)
         except (TypeError, ValueError, IndexError):
             legal = False
         if not legal:

@@ -11,21 +11,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from nim_evo.games.base import Game
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
+from nim_evo.games.takeaway import TakeAway
 from nim_evo.validation import AgentError, UserError
 
 MAX_BOARD_MOVES = 5_000  # bounds the moves a board's move list may have (a mover may hold a (games, moves) array)
 
 
-def check_board(rules: Rules) -> None:
+def check_board(rules: Game) -> None:
     """Refuse, in one line, a board whose move list is too long for batched games."""
-    if rules.n_moves > MAX_BOARD_MOVES:
-        raise UserError(f"the board {rules.name} has {rules.n_moves:,} moves; games on pile arrays "
+    if rules.n_actions > MAX_BOARD_MOVES:
+        raise UserError(f"the board {rules.name} has {rules.n_actions:,} moves; games on pile arrays "
                          f"handle at most {MAX_BOARD_MOVES:,} (smaller piles or a cap)")
 
 
-def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Generator,
+def play_pile_games(rules: Game, first, second, games: int, rng: np.random.Generator,
                     start=None) -> np.ndarray:
     """Play ``games`` games from ``start`` (default the rules' start); ``first`` moves first.
 
@@ -36,7 +38,10 @@ def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Gene
         ``(games,) int8``: the winning seat of each game.
     """
     check_board(rules)
+    if not isinstance(rules, TakeAway):
+        raise UserError(f"games on pile arrays take objects from heaps: {rules.name} is no take-away game")
     moves = boards.move_list(rules)
+    nim = isinstance(rules, Rules)  # Nim ends on the empty board alone; another game where no move is left
     position = np.tile(np.array(rules.start if start is None else start, dtype=np.int64), (games, 1))
     winner = np.empty(games, dtype=np.int8)
     game = np.arange(games)
@@ -52,7 +57,7 @@ def play_pile_games(rules: Rules, first, second, games: int, rng: np.random.Gene
             raise AgentError(f"{getattr(movers[seat], 'player', movers[seat])!r} chose the illegal move "
                              f"{(int(pile[bad]), int(count[bad]))} in position {tuple(position[bad].tolist())}")
         position[rows, pile] -= count
-        over = ~position.any(axis=1)
+        over = ~position.any(axis=1) if nim else ~rules.legal_mask(position).any(axis=1)
         if over.any():
             winner[game[over]] = rules.winner(seat)
             game, position = game[~over], position[~over]

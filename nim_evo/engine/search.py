@@ -28,12 +28,10 @@ from functools import cached_property
 import numpy as np
 
 from nim_evo.engine.enumeration import EnumeratedSpace
-from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, MAX_CELLS, SpaceTooLarge
+from nim_evo.engine.limits import DEFAULT_MAX_POSITIONS, MAX_CELLS
+from nim_evo.engine.reach import blocks, reachable, row_keys
 from nim_evo.games.base import Game, Position
 from nim_evo.validation import UserError
-
-CHILD_CELLS = 4_000_000  # child heap sizes built at once (32 MB): positions per block of the search
-
 
 class SearchedSpace(EnumeratedSpace):
     """The positions of a game reachable from its start (of their multisets, with ``multiset``).
@@ -52,14 +50,14 @@ class SearchedSpace(EnumeratedSpace):
         self.rules = game
         self.multiset = multiset
         self.n_moves = game.n_actions
-        rows = _reachable(game, multiset, max_positions)
+        rows = reachable(game, multiset, max_positions)
         order = game.order(rows)
         rows = rows[np.lexsort((*rows.T[::-1], order))]
         self.positions = rows
         self.n_positions = len(rows)
         self.order = game.order(rows)
         self.totals = rows.sum(axis=1)
-        self._keys = _keys(rows)
+        self._keys = row_keys(rows)
         self._sorted = np.argsort(self._keys)
         self._sorted_keys = self._keys[self._sorted]
         self.moves = _moves(game)
@@ -67,7 +65,7 @@ class SearchedSpace(EnumeratedSpace):
         self.next = np.full((self.n_positions, self.n_moves), -1, dtype=np.int32)
         self.multiplicity = np.zeros((self.n_positions, self.n_moves), dtype=np.int16)
         self.columns = np.full((self.n_positions, self.n_moves), -1, dtype=np.int32)
-        for block in _blocks(game, self.n_positions):
+        for block in blocks(game, self.n_positions):
             children, legal = game.successors(rows[block])
             child = np.full(legal.shape, -1, dtype=np.int64)
             child[legal] = self.indices(children[legal])
@@ -104,9 +102,9 @@ class SearchedSpace(EnumeratedSpace):
 
     def _lookup(self, rows: np.ndarray) -> np.ndarray:
         """Indices of rows already in canonical form; -1 for rows not in the space."""
-        keys = _keys(np.asarray(rows, dtype=np.int64))
-        found = np.searchsorted(self._sorted_keys, keys).clip(0, max(self.n_positions - 1, 0))
-        hit = self._sorted_keys[found] == keys
+        wanted = row_keys(np.asarray(rows, dtype=np.int64))
+        found = np.searchsorted(self._sorted_keys, wanted).clip(0, max(self.n_positions - 1, 0))
+        hit = self._sorted_keys[found] == wanted
         return np.where(hit, self._sorted[found], -1)
 
     def indices(self, positions: np.ndarray) -> np.ndarray:
@@ -137,7 +135,7 @@ class SearchedSpace(EnumeratedSpace):
         ordered space; on a space of multisets, counted over the ordered board's search)."""
         if not self.multiset:
             return _read_only(np.ones(self.n_positions))
-        ordered = _reachable(self.game, False, MAX_CELLS)
+        ordered = reachable(self.game, False, MAX_CELLS)
         return _read_only(np.bincount(self.indices(ordered), minlength=self.n_positions).astype(float))
 
     # -- policies over columns -----------------------------------------------------------
@@ -163,6 +161,45 @@ class SearchedSpace(EnumeratedSpace):
         merged = self.columns[np.arange(self.n_positions), moves]
         return np.where(merged >= 0, merged, moves)
 
+    def unfold(self, positions: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Rows over this space's columns, one for each of ``positions (k, width)`` (any
+        arrangement of the position the row is for), as rows over the actions of those very
+        positions: each column's probability on the first action there that reaches its
+        multiset (:meth:`merge` of the result at a representative gives the rows back)."""
+        rows = np.asarray(rows, dtype=float)
+        if not self.multiset:
+            return rows
+        positions = np.asarray(positions, dtype=np.int64)
+        result = np.zeros((len(positions), self.n_moves))
+        for block in blocks(self.game, len(positions)):
+            reached = self._reached(positions[block])                       # (b, m): child index per action
+            index = self.indices(positions[block])
+            row, column = np.nonzero(rows[block])
+            target = self.next[index[row], column]
+            first = (reached[row] == target[:, None]).argmax(axis=1)
+            np.add.at(result[block], (row, first), rows[block][row, column])
+        return result
+
+    def _reached(self, positions: np.ndarray) -> np.ndarray:
+        """``(k, m)``: the index each action of ``positions`` leads to, -1 where illegal."""
+        children, legal = self.game.successors(positions)
+        reached = np.full(legal.shape, -1, dtype=np.int64)
+        reached[legal] = self.indices(children[legal])
+        return reached
+
+    def move_index_at(self, position: Position, move) -> int:
+        """The column of ``position``'s index that a legal move of ``position`` (any
+        arrangement, the game's words) stands for."""
+        position = self.game.check_position(position)
+        if not self.game.is_legal(position, move):
+            raise UserError(f"illegal move {move} in position {position} of {self.game.name}")
+        action = self.game.action_of(move)
+        if not self.multiset:
+            return action
+        target = self._reached(np.array([position], dtype=np.int64))[0, action]
+        index = self.index(position)
+        return int(np.flatnonzero(self.legal[index] & (self.next[index] == target))[0])
+
     def concrete_actions(self, position: Position, column: int) -> list[int]:
         """Every action of ``position`` (any arrangement) that a column of its index stands for,
         ascending (empty if the column is illegal there)."""
@@ -170,62 +207,17 @@ class SearchedSpace(EnumeratedSpace):
         index = self.index(position)
         if not self.legal[index, column]:
             return []
-        children, legal = self.game.successors(np.array([position], dtype=np.int64))
-        reached = np.full(self.n_moves, -1, dtype=np.int64)
-        reached[legal[0]] = self.indices(children[0][legal[0]])
+        reached = self._reached(np.array([position], dtype=np.int64))[0]
         return [int(a) for a in np.flatnonzero(reached == self.next[index, column])]
 
     def concrete_moves(self, position: Position, move_index: int) -> list:
         """:meth:`concrete_actions` in the game's moves (take-away games: ``(pile, count)``)."""
-        actions = self.concrete_actions(position, move_index)
-        move_of = getattr(self.game, "move_of", None)
-        return [move_of(a) for a in actions] if move_of is not None else actions
+        return [self.game.move_of(a) for a in self.concrete_actions(position, move_index)]
 
 
 def searched_space(game: Game, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False) -> SearchedSpace:
     """A :class:`SearchedSpace` (see the module); multisets only for interchangeable heaps."""
     return SearchedSpace(game, max_positions, multiset and game.interchangeable)
-
-
-def _reachable(game: Game, canonical: bool, max_positions: int) -> np.ndarray:
-    """Every position reachable from the start (canonical forms, with ``canonical``),
-    ``(n, width) int64`` in the order found; :class:`SpaceTooLarge` beyond ``max_positions``."""
-    start = np.array([game.start], dtype=np.int64)
-    frontier = game.canonical(start) if canonical else start
-    found, seen = [frontier], _keys(frontier)
-    count = 1
-    while len(frontier):
-        new = []
-        for block in _blocks(game, len(frontier)):
-            children, legal = game.successors(frontier[block])
-            new.append(children[legal])
-        children = np.concatenate(new) if new else frontier[:0]
-        if canonical:
-            children = game.canonical(children)
-        keys, first = np.unique(_keys(children), return_index=True)
-        fresh = ~np.isin(keys, seen)
-        frontier = children[first[fresh]]
-        count += len(frontier)
-        if count > max_positions or count * game.n_actions > MAX_CELLS:
-            what = "multisets of heaps" if canonical else "positions"
-            limit = (f"the limit of {max_positions:,}" if count > max_positions
-                     else f"the limit of {MAX_CELLS:,} position-action pairs")
-            raise SpaceTooLarge(f"the board {game.name} has more than {count - len(frontier):,} {what} reachable, "
-                                f"above {limit}: too many to enumerate")
-        found.append(frontier)
-        seen = np.sort(np.concatenate([seen, keys[fresh]]))
-    return np.concatenate(found)
-
-
-def _blocks(game: Game, n: int) -> list[slice]:
-    size = max(1, CHILD_CELLS // max(1, game.n_actions * game.width))
-    return [slice(i, min(i + size, n)) for i in range(0, n, size)]
-
-
-def _keys(rows: np.ndarray) -> np.ndarray:
-    """One comparable value per row (its bytes), for sorting and look-up."""
-    rows = np.ascontiguousarray(rows, dtype=np.int64)
-    return rows.view(np.dtype((np.void, 8 * rows.shape[1]))).ravel()
 
 
 def _group_starts(starts: np.ndarray) -> np.ndarray:

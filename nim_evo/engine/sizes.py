@@ -3,40 +3,41 @@
 from __future__ import annotations
 
 from math import prod
-from numbers import Integral
 from typing import TYPE_CHECKING
 
-from nim_evo.engine.rules import RULES, Rules
-from nim_evo.validation import BOOL, Interval, UserError, check, validate
+from nim_evo.engine.limits import DEFAULT_MAX_POSITIONS, MAX_CELLS, SPACE_LIMIT, SpaceTooLarge  # noqa: F401
+from nim_evo.games.base import Game
+from nim_evo.games.registry import GAME
+from nim_evo.validation import BOOL, validate
 
 if TYPE_CHECKING:
     import numpy
 
-DEFAULT_MAX_POSITIONS = 2_000_000
-MAX_CELLS = 100_000_000  # positions x moves: the transition table and each policy table
-SPACE_LIMIT = Interval(Integral, 1, None)  # max_positions
+COUNTED = 20_000_000  # positions a board that is not a box is searched up to, to count them
 
 
-class SpaceTooLarge(UserError):
-    """The enumerated space of a board would exceed the configured limit."""
+def space_size(rules: Game, multiset: bool = False) -> int:
+    """Number of positions in the space of a game (of multisets, with ``multiset``): on a
+    board that is a box (Nim's, a subtraction game's with 1 in its set) counted without
+    building it; on any other found by search (:class:`SpaceTooLarge` beyond
+    :data:`COUNTED`)."""
+    validate({"rules": [GAME], "multiset": [BOOL]}, {"rules": rules, "multiset": multiset})
+    if rules.box:
+        if multiset and rules.interchangeable:
+            return multiset_count(rules.start)
+        return prod(p + 1 for p in rules.start)
+    from nim_evo.engine.reach import reachable_count
+
+    return reachable_count(rules, multiset and rules.interchangeable, COUNTED)
 
 
-def space_size(rules: Rules, multiset: bool = False) -> int:
-    """Number of positions in the space of ``rules`` (of multisets, with ``multiset``),
-    computed without building it."""
-    validate({"rules": [RULES], "multiset": [BOOL]}, {"rules": rules, "multiset": multiset})
-    if multiset:
-        return multiset_count(rules.piles)
-    return prod(p + 1 for p in rules.piles)
-
-
-def check_space_size(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False) -> int:
+def check_space_size(rules: Game, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False) -> int:
     """Return the space size, or raise :class:`SpaceTooLarge` if it has more than
     ``max_positions`` positions, or more than :data:`MAX_CELLS` position-move pairs (each
     table over the space has that many entries)."""
-    check("max_positions", max_positions, [SPACE_LIMIT])
-    size = space_size(rules, multiset)
-    cells = size * rules.n_moves
+    validate({"rules": [GAME], "max_positions": [SPACE_LIMIT]}, {"rules": rules, "max_positions": max_positions})
+    size = _size_within(rules, multiset, max_positions)
+    cells = size * rules.n_actions
     what = "multisets of piles" if multiset else "positions"
     if size > max_positions or cells > MAX_CELLS:
         limit = (f"the limit of {max_positions:,} {what}" if size > max_positions
@@ -46,10 +47,23 @@ def check_space_size(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, m
     return size
 
 
-def enumerable(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False) -> bool:
+def enumerable(rules: Game, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False) -> bool:
     """Can the space of ``rules`` (of its multisets, with ``multiset``) be built within the limits?"""
-    size = space_size(rules, multiset)
-    return size <= max_positions and size * rules.n_moves <= MAX_CELLS
+    size = _size_within(rules, multiset, max_positions)
+    return size <= max_positions and size * rules.n_actions <= MAX_CELLS
+
+
+def _size_within(rules: Game, multiset: bool, max_positions: int) -> int:
+    """:func:`space_size`, or one more than ``max_positions`` for a searched board beyond it
+    (found without searching further)."""
+    if rules.box:
+        return space_size(rules, multiset)
+    from nim_evo.engine.reach import reachable_count
+
+    try:
+        return reachable_count(rules, multiset and rules.interchangeable, max_positions)
+    except SpaceTooLarge:
+        return max_positions + 1
 
 
 # What is built on a space to play on it (a policy table per agent, transitions for exact
@@ -62,10 +76,10 @@ def enumerable(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS, multise
 MAX_TABLE_CELLS = 20_000_000
 
 
-def tabulable(rules: Rules, multiset: bool = False) -> bool:
+def tabulable(rules: Game, multiset: bool = False) -> bool:
     """Whether agents on ``rules`` are compiled to tables over its space (a run's panel, the
     arena): enumerable, and at most :data:`MAX_TABLE_CELLS` position-move pairs."""
-    return enumerable(rules, multiset=multiset) and space_size(rules, multiset) * rules.n_moves <= MAX_TABLE_CELLS
+    return enumerable(rules, multiset=multiset) and space_size(rules, multiset) * rules.n_actions <= MAX_TABLE_CELLS
 
 
 _DP_CELLS = 50_000_000  # work bound of the exact multiset count (piles x largest pile)
@@ -108,9 +122,9 @@ def completions(start_sorted, dtype) -> numpy.ndarray:
     return table
 
 
-def _bytes(rules: Rules, size: int) -> str:
-    moves = rules.n_moves
-    needed = size * (moves * 5 + len(rules.piles) * 4)  # in integers: a board of 100 piles overflows a float
+def _bytes(rules: Game, size: int) -> str:
+    moves = rules.n_actions
+    needed = size * (moves * 5 + rules.width * 4)  # in integers: a board of 100 piles overflows a float
     if needed >= 2**70:
         return "more memory than any machine has"
     gib = needed / 2**30

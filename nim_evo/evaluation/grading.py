@@ -40,7 +40,12 @@ from nim_evo.agents.registry import make_agent
 from nim_evo.engine import theory
 from nim_evo.engine.boards import legal_mask, move_list
 from nim_evo.engine.game import TooLong, play_game
-from nim_evo.engine.rules import RULES, Move, Rules
+from nim_evo.engine.rules import Move, Rules
+from nim_evo.agents.perfect import PerfectAgent
+from nim_evo.games.base import Game
+from nim_evo.games.nim import nim_board
+from nim_evo.games.registry import GAME
+from nim_evo.games.takeaway import TakeAway
 from nim_evo.engine.solver import solve
 from nim_evo.engine.multiset import MultisetSpace
 from nim_evo.engine.space import Space, space_for, tabulable
@@ -48,7 +53,12 @@ from nim_evo.evaluation.exact import forfeiting_win_probabilities
 from nim_evo.evaluation.opponents import resolve
 from nim_evo.validation import SEED, AgentError, IllegalMove, InstanceOf, Interval, UserError, shown, validate
 
-OPPONENTS = ("random", "nimsum")
+OPPONENTS = ("random", "nimsum")  # on Nim; on another game, perfect play under its own name
+
+
+def opponents_for(rules) -> tuple[str, ...]:
+    """The grading opponents of a board: random play and perfect play (named nimsum on Nim)."""
+    return OPPONENTS if rules.family == "nim" else ("random", "perfect")
 SAMPLED_POSITIONS = 2000  # winning positions asked in a sampled report (accuracy within about ±0.02)
 SAMPLED_GAMES = 200  # games per opponent and seat in a sampled report
 GAME_MOVES = 10_000  # a sampled game not over after so many moves is left unfinished (piles of 10^12, one at a time)
@@ -76,7 +86,7 @@ class Report:
     """A player's grade on one board; see the module."""
 
     player: str
-    rules: Rules
+    rules: Game
     exact: bool
     accuracy: float | None  # None where the board has no winning position
     positions: int  # winning positions judged (every one of the board's, or those sampled)
@@ -97,9 +107,14 @@ class Report:
     @property
     def convention(self) -> str:
         """The board's rule, which a course-style player was judged by."""
+        if self.rules.family != "nim":  # where the game may end before the board is empty
+            rule = ("misère play: whoever makes the last move loses" if self.rules.misere
+                    else "normal play: whoever makes the last move wins")
+            return f"{rule}, a move taking {self.rules.takes_words()}" if isinstance(self.rules, TakeAway) else rule
         rule = ("misère play: whoever takes the last object loses" if self.rules.misere
                 else "normal play: whoever takes the last object wins")
-        cap = f", at most {self.rules.max_take} a move" if self.rules.max_take is not None else ""
+        board = nim_board(self.rules)
+        cap = f", at most {board.max_take} a move" if board.max_take is not None else ""
         return rule + cap
 
     def to_json(self) -> dict:
@@ -126,7 +141,7 @@ def _answer_json(answer):
         return shown(answer)
 
 
-def grade_player(player: PlayerSpec, rules: Rules, *, budget: float = BUDGET, positions: int = SAMPLED_POSITIONS, games: int = SAMPLED_GAMES,
+def grade_player(player: PlayerSpec, rules: Game, *, budget: float = BUDGET, positions: int = SAMPLED_POSITIONS, games: int = SAMPLED_GAMES,
           seed: int = 0) -> Report:
     """Grade ``player`` on ``rules``; see the module.
 
@@ -143,7 +158,7 @@ def grade_player(player: PlayerSpec, rules: Rules, *, budget: float = BUDGET, po
         UserError: a spec that names no player, an object that is no player.
         AgentError: the player's own code raised (named with the position).
     """
-    validate({"player": [InstanceOf(str, what="a player's name or spec"), AGENT], "rules": [RULES],
+    validate({"player": [InstanceOf(str, what="a player's name or spec"), AGENT], "rules": [GAME],
               "budget": [Interval(Real, 0, None)], "positions": [Interval(Integral, 1, MAX_SAMPLE)],
               "games": [Interval(Integral, 1, MAX_SAMPLE)], "seed": [SEED]},
              {"player": player, "rules": rules, "budget": budget, "positions": positions, "games": games,
@@ -164,8 +179,8 @@ def grade_player(player: PlayerSpec, rules: Rules, *, budget: float = BUDGET, po
             why, per_position = str(error), error.per_position
     if per_position is not None:  # a slow player: a sample that takes about the budget too
         positions = min(positions, max(MIN_SAMPLE, int(budget / 2 / per_position)))
-        moves = 2 * len(rules.piles)  # a rough count of the player's moves in a game
-        games = min(games, max(MIN_GAMES, int(budget / 2 / (2 * len(OPPONENTS)) / (per_position * moves))))
+        moves = 2 * len(rules.start)  # a rough count of the player's moves in a game
+        games = min(games, max(MIN_GAMES, int(budget / 2 / (2 * len(opponents_for(rules))) / (per_position * moves))))
     return _timed(_sampled(player, rules, ordered, why, positions, games, np.random.default_rng(seed)), began)
 
 
@@ -180,24 +195,23 @@ def _timed(report: Report, began: float) -> Report:
     return report
 
 
-def _exact(player, rules: Rules, ordered: bool, budget: float) -> Report:
+def _exact(player, rules: Game, ordered: bool, budget: float) -> Report:
     space = space_for(rules, multiset=not ordered)
     solution = solve(space)
     rows, illegal = _table(player, space, budget)  # over the rules' moves at each representative
     table = space.merge(rows)  # over the space's moves
-    winners = solution.win & (space.totals > 0)
+    winners = solution.win & ~space.terminal
     right = (table * solution.winning).sum(axis=1)
     misses = np.flatnonzero(winners & (right < 1 - 1e-9))
     misses = misses[np.lexsort((misses, space.totals[misses]))]
-    moves = move_list(rules)
     wrong = []
     for i in misses[:SHOWN]:
         position = tuple(map(int, space.positions[i]))
-        played = tuple(((int(moves[k, 0]), int(moves[k, 1])), float(rows[i, k])) for k in np.flatnonzero(rows[i] > 0))
+        played = tuple((rules.move_of(int(k)), float(rows[i, k])) for k in np.flatnonzero(rows[i] > 0))
         wrong.append(Wrong(position, played, solution.winning_moves(position)[0], illegal.get(int(i))))
     start = space.index(rules.start)
     rates = {}
-    for name in OPPONENTS:
+    for name in opponents_for(rules):
         values = forfeiting_win_probabilities(space, table, make_agent(name, rules))
         rates[name] = {"first": float(values[start, 0]), "second": float(values[start, 1])}
     weights = space.weights
@@ -291,7 +305,7 @@ class GradedPolicy:
         return space.merge(_table(self.player, space, float("inf"))[0])
 
 
-def _sampled(player, rules: Rules, ordered: bool, why: str, n: int, games: int,
+def _sampled(player, rules: Game, ordered: bool, why: str, n: int, games: int,
              rng: np.random.Generator) -> Report:
     sample = _winning_sample(rules, n, rng)
     hits, wrong, illegal = 0, [], 0
@@ -302,7 +316,8 @@ def _sampled(player, rules: Rules, ordered: bool, why: str, n: int, games: int,
             illegal += 1
             wrong.append((piles, None, error.answer))
             continue
-        if theory.is_win(rules, rules.apply(piles, move)):
+        verdict = rules.theory_wins(np.array([rules.apply(piles, move)], dtype=np.int64))
+        if verdict is not None and verdict[0]:
             wrong.append((piles, move, None))
         else:
             hits += 1
@@ -311,7 +326,7 @@ def _sampled(player, rules: Rules, ordered: bool, why: str, n: int, games: int,
     shown = tuple(Wrong(piles, () if move is None else ((move, 1.0),), _first_winning(rules, piles), bad)
                   for piles, move, bad in first[:SHOWN])
     rates, margin, unfinished = {}, 0.0, 0
-    for name in OPPONENTS:
+    for name in opponents_for(rules):
         opponent = make_agent(name, rules)
         seats = {}
         for seat, key in ((0, "first"), (1, "second")):
@@ -326,20 +341,27 @@ def _sampled(player, rules: Rules, ordered: bool, why: str, n: int, games: int,
                   sampled_because=why)
 
 
-def _first_winning(rules: Rules, piles) -> Move:
-    """The first winning move of a winning position."""
-    moves = theory.winning_moves(rules, piles)
-    assert moves is not None  # the closed forms answer every family
+def _first_winning(rules: Game, piles) -> Move:
+    """The first winning move of a winning position (Nim's closed forms; another game's theory
+    or solved board)."""
+    moves = theory.winning_moves(rules, piles) if isinstance(rules, Rules) else PerfectAgent(rules).winning_moves(piles)
+    assert moves is not None  # the closed forms answer every variant of Nim
     return moves[0]
 
 
-def _winning_sample(rules: Rules, n: int, rng: np.random.Generator) -> np.ndarray:
-    """``n`` positions drawn uniformly from the board's winning positions (rejection)."""
+def _winning_sample(rules: Game, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` positions drawn uniformly from the board's winning positions (rejection): on a
+    board that is not a box, from the positions of heaps at most the start's, some of them
+    beyond the start's reach (positions of the game all the same)."""
     found, kept, tries = [], 0, 0
     while kept < n:
-        draw = rng.integers(0, np.array(rules.piles, dtype=np.int64) + 1, size=(4 * n, len(rules.piles)))
-        draw = draw[draw.any(axis=1)]
-        draw = draw[theory.wins(rules, draw)]
+        draw = rng.integers(0, np.array(rules.start, dtype=np.int64) + 1, size=(4 * n, len(rules.start)))
+        draw = draw[rules.count_takes_of(draw).any(axis=1)] if isinstance(rules, TakeAway) else \
+            draw[rules.legal_mask(draw).any(axis=1)]
+        verdict = rules.theory_wins(draw)
+        if verdict is None:
+            raise UserError(f"{rules.name} is too big to solve and has no theory here: its winning positions are unknown")
+        draw = draw[verdict]
         found.append(draw)
         kept += len(draw)
         tries += 1
@@ -348,7 +370,7 @@ def _winning_sample(rules: Rules, n: int, rng: np.random.Generator) -> np.ndarra
     return np.concatenate(found)[:n]
 
 
-def _game_won(rules: Rules, player, opponent, seat: int, rng: np.random.Generator) -> bool | None:
+def _game_won(rules: Game, player, opponent, seat: int, rng: np.random.Generator) -> bool | None:
     """Whether ``player`` in ``seat`` wins a game against ``opponent``; None for a game not
     over after :data:`GAME_MOVES` moves."""
     players = (player, opponent) if seat == 0 else (opponent, player)

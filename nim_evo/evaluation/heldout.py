@@ -18,6 +18,8 @@ import json
 
 import numpy as np
 
+from nim_evo.games.base import Game
+from nim_evo.games.nim import nim_board
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.theory import known_wins
@@ -29,7 +31,7 @@ RANDOM_BOARDS, POSITIONS_EACH = 20, 50
 RANDOM_BOARD_PILES, RANDOM_BOARD_MAX_PILE = (8, 16), 1000
 
 
-def board_accuracy(kind: str, genes, rules: Rules) -> float:
+def board_accuracy(kind: str, genes, rules: Game) -> float:
     """Share of the board's winning positions where the genome plays a winning move (for a
     stochastic genome, the mean probability it does). Measured with the solver on the kind's
     judged space: the multisets (weighted by the positions each stands for), or a table
@@ -95,9 +97,10 @@ def validates(kind: str, genes, families) -> bool:
 _SEVEN_HEAPS: dict = {}  # the accuracies measured last, by champion: a champion stays for many generations
 
 
-def seven_heaps_accuracy(kind: str, genes, rules: Rules) -> float:
+def seven_heaps_accuracy(kind: str, genes, rules: Game) -> float:
     """A board-free champion's accuracy on 1-3-5-7-9-11-13 of its family (the held-out board
     the logbook follows, generation by generation; the sampled big boards are measured at the end)."""
+    rules = nim_board(rules)  # board-free kinds play Nim alone
     key = (kind, json.dumps(genes, sort_keys=True, default=np.ndarray.tolist), rules.max_take, rules.misere)
     if key not in _SEVEN_HEAPS:
         if len(_SEVEN_HEAPS) >= 64:

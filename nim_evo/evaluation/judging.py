@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from nim_evo.games.base import Game
 from nim_evo.agents.player import is_order_blind, name_of
-from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, Space, space_for, space_size, tabulable
 from nim_evo.validation import UserError
 
@@ -25,7 +25,7 @@ def order_reading(players) -> list:
     return [p for p in players if not isinstance(p, (np.ndarray, list, tuple)) and not is_order_blind(p)]
 
 
-def judging_space(rules: Rules, players, multiset: bool, max_positions: int = DEFAULT_MAX_POSITIONS) -> Space:
+def judging_space(rules: Game, players, multiset: bool, max_positions: int = DEFAULT_MAX_POSITIONS) -> Space:
     """The space to judge ``players`` on: of multisets where asked and every player is
     order-blind, else the ordered board (see the module)."""
     reading = order_reading(players) if multiset else []

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
+from nim_evo.games.base import Game
 from nim_evo.agents.imported import import_agent, is_code
 from nim_evo.agents.protocol import as_player
 from nim_evo.agents.registry import make_agent
-from nim_evo.engine.rules import Rules
 from nim_evo.validation import UserError
 
 CACHE_ENV = "NIM_EVO_CACHE"
@@ -67,7 +67,7 @@ def cache_dir() -> Path:
     return Path(root) / "learners"
 
 
-def resolve(spec: str, rules: Rules, seed: int = 0, progress=None, given: dict | None = None):
+def resolve(spec: str, rules: Game, seed: int = 0, progress=None, given: dict | None = None):
     """The agent an opponent spec names, for ``rules`` (see the module docstring); ``given``:
     agent objects given in Python, by the names they stand under.
 
@@ -88,7 +88,7 @@ def resolve(spec: str, rules: Rules, seed: int = 0, progress=None, given: dict |
     return make_agent(spec, rules)
 
 
-def pile_player(spec: str, rules: Rules, seed: int = 0, given: dict | None = None):
+def pile_player(spec: str, rules: Game, seed: int = 0, given: dict | None = None):
     """The player an opponent spec names, for games on pile arrays on a board too big for
     tables (:mod:`nim_evo.engine.piles`); a learner is refused in one line."""
     from nim_evo.learners import LEARNERS
@@ -99,7 +99,7 @@ def pile_player(spec: str, rules: Rules, seed: int = 0, given: dict | None = Non
     return resolve(spec, rules, seed, given=given)
 
 
-def _cache_key(name: str, rules: Rules, seed: int, episodes: int | None, params: dict) -> tuple[Path, dict, int]:
+def _cache_key(name: str, rules: Game, seed: int, episodes: int | None, params: dict) -> tuple[Path, dict, int]:
     from nim_evo.io import FORMAT_VERSION
     from nim_evo.learners import LEARNERS
     from nim_evo.learners.files import params_json
@@ -112,7 +112,7 @@ def _cache_key(name: str, rules: Rules, seed: int, episodes: int | None, params:
     return cache_dir() / f"{name}-{rules.file_stem}-seed{seed}-{digest}.json", key, episodes
 
 
-def cached_path(name: str, rules: Rules, seed: int = 0, episodes: int | None = None, **params) -> Path:
+def cached_path(name: str, rules: Game, seed: int = 0, episodes: int | None = None, **params) -> Path:
     """Where :func:`trained` keeps (or would keep) this learner."""
     return _cache_key(name, rules, seed, episodes, params)[0]
 
@@ -120,7 +120,7 @@ def cached_path(name: str, rules: Rules, seed: int = 0, episodes: int | None = N
 _TRAINED: dict = {}  # this process's trained opponents, so an unwritable cache costs one training
 
 
-def trained(name: str, rules: Rules, seed: int = 0, episodes: int | None = None, progress=None, **params):
+def trained(name: str, rules: Game, seed: int = 0, episodes: int | None = None, progress=None, **params):
     """A learner trained by self-play for ``rules``: loaded from the cache when it holds one
     trained the same way (same learner and algorithm version, parameters, board, budget and
     seed), otherwise trained and written to the cache (atomically)."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nim_evo.engine.rules import Rules
+from nim_evo.games.base import Game
 from nim_evo.engine.space import tabulable
 from nim_evo.evaluation.tournament import tournament
 from nim_evo.validation import UserError
@@ -35,7 +35,7 @@ class RoundRobin:
         first, second: the row's win rate moving first, and moving second.
     """
 
-    rules: Rules
+    rules: Game
     names: tuple[str, ...]
     games: int
     exact: bool
@@ -73,7 +73,7 @@ class RoundRobin:
         return out.getvalue()
 
 
-def round_robin(rules: Rules, players: dict, games: int = 1000, seed: int = 0, exact: bool = False,
+def round_robin(rules: Game, players: dict, games: int = 1000, seed: int = 0, exact: bool = False,
                 jobs: int = 1) -> RoundRobin:
     """Play every pair of ``players`` (name -> agent) on ``rules``.
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from nim_evo.games.base import Game
+from nim_evo.games.nim import nim_board
 from nim_evo.agents.base import Player
 from nim_evo.annotations import StrPath
-from nim_evo.engine.rules import RULES, Rules, family_name, family_of, parse_family
+from nim_evo.engine.rules import Rules, family_name, family_of, parse_family
+from nim_evo.games.registry import GAME
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document, get_kind
 from nim_evo.io import read_json
 from nim_evo.validation import (BOOL, GENERATIONS, PATH, POPULATION, PROBABILITY, SEED, InstanceOf, Names, UserError,
@@ -39,7 +42,7 @@ METADATA = {"name": [None, InstanceOf(str, what="a string")],
 RUN_METADATA: dict[str, list] = {"seed": [SEED], "generations": [GENERATIONS], "population": [POPULATION], "opponents": [Names()]}
 
 
-def load_strategy(path: StrPath, rules: Rules | None = None, stochastic: bool = False) -> Player:
+def load_strategy(path: StrPath, rules: Game | None = None, stochastic: bool = False) -> Player:
     """The strategy saved in ``path`` as an agent with ``move(piles, rng)``.
 
     Args:
@@ -57,7 +60,7 @@ def load_strategy(path: StrPath, rules: Rules | None = None, stochastic: bool = 
     """
     from nim_evo.learners.files import LEARNER_FORMAT, learner_from_document
 
-    validate({"path": [PATH], "rules": [None, RULES], "stochastic": [BOOL]},
+    validate({"path": [PATH], "rules": [None, GAME], "stochastic": [BOOL]},
              {"path": path, "rules": rules, "stochastic": stochastic})
     data = read_json(path)
     if data.get("format") not in (LEARNER_FORMAT, GENOME_FORMAT):
@@ -74,7 +77,9 @@ def load_strategy(path: StrPath, rules: Rules | None = None, stochastic: bool = 
     if rules is None or rules == agent.rules:
         return agent
     if isinstance(agent, GenomeAgent) and get_kind(agent.kind).board_free:  # it plays any board of its family
-        families = [parse_family(name) for name in data.get("families") or ()] or [family_of(agent.rules)]
+        if not isinstance(rules, Rules):
+            raise UserError(f"{path} was {verb} for Nim and plays Nim only, not {rules.name} (a {rules.family} game)")
+        families = [parse_family(name) for name in data.get("families") or ()] or [family_of(nim_board(agent.rules))]
         if family_of(rules) in families:
             return GenomeAgent(agent.kind, agent.genes, rules, name=agent.name)
         if len(families) > 1:
@@ -85,7 +90,8 @@ def load_strategy(path: StrPath, rules: Rules | None = None, stochastic: bool = 
     raise UserError(f"{path} was {verb} for {agent.rules.name}, not {rules.name}")
 
 
-def _family(rules: Rules) -> str:
+def _family(rules: Game) -> str:
+    rules = nim_board(rules)
     cap = f"a cap of {rules.max_take}" if rules.max_take else "no cap"
     return f"{'misère' if rules.misere else 'normal'} play with {cap}"
 

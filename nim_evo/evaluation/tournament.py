@@ -14,11 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 from joblib import Parallel, delayed
 
+from nim_evo.games.base import Game
 from nim_evo.agents.protocol import compiled, name_of
 from nim_evo.annotations import PlayerSpec, SeedLike, Starts
 from nim_evo.engine import piles
 from nim_evo.engine.policy import samplers_for
-from nim_evo.engine.rules import RULES, Rules
+from nim_evo.games.registry import GAME
 from nim_evo.engine.seeds import seed_sequence
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, SPACE_LIMIT, space_for
 from nim_evo.evaluation.batched import INDICES, POLICY, play_task, policy_table, start_indices, task_slices
@@ -40,7 +41,7 @@ class Several(Constraint):
 
 AGENT_NAME = InstanceOf(str, what="an agent's name")
 TOURNAMENT: dict[str, list]
-TOURNAMENT = {"rules": [RULES], "player": [POLICY, AGENT_NAME],
+TOURNAMENT = {"rules": [GAME], "player": [POLICY, AGENT_NAME],
               "opponents": [Several()],  # and each one a player
               "games": [GAMES], "exact": [BOOL], "starts": [Options("start", "all"), INDICES],
               "jobs": [JOBS, Options(-1)],  # -1: joblib's every worker of the backend (a Dask cluster's)
@@ -61,7 +62,7 @@ class TournamentResult:
     exact: bool
 
 
-def tournament(rules: Rules, player: PlayerSpec, opponents: Sequence[PlayerSpec], games: int = 1000,
+def tournament(rules: Game, player: PlayerSpec, opponents: Sequence[PlayerSpec], games: int = 1000,
                seed: SeedLike = 0, exact: bool = False, starts: Starts = "start", jobs: int = 1, max_positions: int = DEFAULT_MAX_POSITIONS,
                multiset: bool = False) -> list[TournamentResult]:
     """Play ``player`` against each opponent from both seats.
@@ -140,7 +141,7 @@ def result_from_wins(opponent: str, first: int, second: int, games: int) -> Tour
                             first / games, second / games, False)
 
 
-def pile_tournament(rules: Rules, kind: str, genes, opponents, games: int, seed, names=None) -> list:
+def pile_tournament(rules: Game, kind: str, genes, opponents, games: int, seed, names=None) -> list:
     """The tournament of :func:`tournament` for a genome on a board too big to enumerate:
     ``games`` games per opponent (an agent, or an agent's name) and seat from the start
     (:mod:`nim_evo.engine.piles`), Wilson 95% intervals; ``names`` call the opponents in the results."""

@@ -11,8 +11,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from numbers import Integral
 
-from nim_evo.engine.rules import RULES, Rules, family_name, family_of, parse_family, rules_from_json, rules_to_json
+from nim_evo.engine.rules import Rules, family_name, family_of, parse_family
+from nim_evo.games.nim import nim_board
+from nim_evo.games.registry import GAME, game_from_json, game_to_json
 from nim_evo.engine.sizes import enumerable
+from nim_evo.games.base import Game
 from nim_evo.evolution import target
 from nim_evo.genomes import get_kind, kind_names
 from nim_evo.genomes.protocol import Stage
@@ -20,13 +23,14 @@ from nim_evo.validation import (GAMES, GENERATIONS, OFFSPRING, POPULATION, PROBA
                                 Names, Options, ParameterError, UserError, shown, validate)
 
 SPACES = ("multiset", "ordered")
+DEFAULT_OPPONENTS = ("random", "nimsum", "minimax")  # random, perfect and full-depth minimax play
 SELECTIONS = ("tournament", "lexicase")
 
 
 CONFIG_CONSTRAINTS: dict[str, list]
 CONFIG_CONSTRAINTS = {
     "genome": [Options(of=kind_names)],
-    "rules": [RULES],
+    "rules": [GAME],
     "generations": [GENERATIONS],
     "population": [POPULATION],
     "offspring": [OFFSPRING],
@@ -57,13 +61,13 @@ class Config:
     (:data:`CONFIG_CONSTRAINTS`: a :class:`~nim_evo.validation.ParameterError` names what is wrong)."""
 
     genome: str
-    rules: Rules
+    rules: Game  # a Nim board (Rules), or a board of another family: then no families, no training boards
     generations: int = 200
     population: int = 40
     offspring: int = 80
     cxpb: float = 0.5
     mutpb: float = 0.5
-    opponents: tuple[str, ...] = ("random", "nimsum", "minimax")
+    opponents: tuple[str, ...] = DEFAULT_OPPONENTS
     games: int = 1000
     fitness: str = "exact"
     starts: str = "start"
@@ -95,6 +99,9 @@ class Config:
             object.__setattr__(self, "train_boards", tuple(tuple(b) if isinstance(b, (list, tuple)) else b
                                                            for b in self.train_boards))
         validate(CONFIG_CONSTRAINTS, vars(self))
+        if self.opponents == DEFAULT_OPPONENTS and self.rules.family != "nim":  # the default panel's perfect play:
+            object.__setattr__(self, "opponents", ("random", "perfect", "minimax"))  # nimsum is Nim's name for it
+        _check_game(self)
         if self.cxpb + self.mutpb > 1:
             raise ParameterError("cxpb + mutpb", f"must be at most 1 (DEAP's varOr), got {self.cxpb + self.mutpb:g}")
         if self.families is not None:
@@ -118,12 +125,16 @@ class Config:
     @property
     def family_pairs(self) -> tuple[tuple[int | None, bool], ...]:
         """The run's families as ``(max_take, misere)`` pairs: ``families``, else its board's."""
+        if not isinstance(self.rules, Rules):  # a game of another family: its convention alone
+            return ((None, self.rules.misere),)
         if self.families is None:
             return (family_of(self.rules),)
         return tuple(parse_family(name) for name in self.families)
 
-    def home_rules(self) -> tuple[Rules, ...]:
+    def home_rules(self) -> tuple[Game, ...]:
         """The run's board in each of its families (what its accuracy is measured on)."""
+        if not isinstance(self.rules, Rules):
+            return (self.rules,)
         return tuple(Rules(self.rules.piles, cap, misere) for cap, misere in self.family_pairs)
 
     @property
@@ -132,12 +143,14 @@ class Config:
         or several, each handing on parts of its champion to the next."""
         return get_kind(self.genome).stages(self.family_pairs, single=not self.staged)
 
-    def training_rules(self, stage: int = -1) -> tuple[Rules, ...]:
+    def training_rules(self, stage: int = -1) -> tuple[Game, ...]:
         """The boards fitness is measured on in ``stage`` (default: the last, the run's own):
         ``train_boards``, else the kind's own training set (``train_boards`` of its class, and
         in families with a cap its ``capped_train_boards``), else the run's board; each in each
         of the stage's families (cap and misère flag)."""
         kind = get_kind(self.genome)
+        if not isinstance(self.rules, Rules):
+            return (self.rules,)
         boards = self.train_boards or kind.train_boards or (self.rules.piles,)
         families = self.stages[stage].families
         plain = [board for board in boards if not isinstance(board, str)]
@@ -160,7 +173,8 @@ class Config:
 
     def to_json(self) -> dict:
         data = asdict(self)
-        data["rules"] = rules_to_json(self.rules)
+        # Nim's three fields, as every config.json has recorded them; another game by its name
+        data["rules"] = game_to_json(self.rules)
         data["opponents"] = list(self.opponents)
         data["train_boards"] = None if self.train_boards is None else [
             b if isinstance(b, str) else list(b) for b in self.train_boards]
@@ -172,7 +186,7 @@ class Config:
         data = dict(data)
         if "space" not in data:  # runs begun before multisets kept the operators of their time
             data = {**get_kind(data.get("genome")).upgrade_config(data), "space": "ordered"}
-        data["rules"] = rules_from_json(data.get("rules"), "the run's config")
+        data["rules"] = game_from_json(data.get("rules"), "the run's config")
         if not isinstance(data["opponents"], list):  # a string is no list of names ("abc" is not a, b, c)
             raise UserError(f"opponents must be a list of names, got {shown(data['opponents'])}")
         data["opponents"] = tuple(data["opponents"])
@@ -184,9 +198,22 @@ class Config:
         return cls(**data)
 
 
+def _check_game(config: Config) -> None:
+    """A genome kind that plays the run's game; Nim's variants (families, training boards) for Nim alone."""
+    kind = get_kind(config.genome)
+    if kind.families is not None and config.rules.family not in kind.families:
+        raise ParameterError("genome", f"{config.genome!r} plays Nim only, not {config.rules.name} (a "
+                             f"{config.rules.family} game); the table genome plays every game")
+    if not isinstance(config.rules, Rules):
+        for name in ("families", "train_boards"):
+            if getattr(config, name) is not None:
+                raise ParameterError(name, f"are Nim's variants, not {config.rules.name}'s (a {config.rules.family} game)")
+
+
 def _check_families(config: Config) -> None:
     """Families a kind can read, by name, the board's own among them."""
     assert config.families is not None  # checked only where given
+    board = nim_board(config.rules)  # refused before for another family's board
     pairs = []
     for name in config.families:
         try:
@@ -195,11 +222,11 @@ def _check_families(config: Config) -> None:
             raise ParameterError("families", f"names {str(error)[0].lower()}{str(error)[1:]}") from None
     if len(set(pairs)) != len(pairs):
         raise ParameterError("families", f"names a family twice: {','.join(config.families)}")
-    if not get_kind(config.genome).reads_family and pairs != [family_of(config.rules)]:
+    if not get_kind(config.genome).reads_family and pairs != [family_of(board)]:
         raise ParameterError("families", f"are for genomes that read the cap and the misère flag (program), not a "
                              f"{config.genome} genome")
-    if family_of(config.rules) not in pairs:
-        raise ParameterError("families", f"must hold the board's own family, {family_name(family_of(config.rules))} "
+    if family_of(board) not in pairs:
+        raise ParameterError("families", f"must hold the board's own family, {family_name(family_of(board))} "
                              f"({config.rules.name}), got {','.join(config.families)}")
 
 

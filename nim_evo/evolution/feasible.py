@@ -30,7 +30,7 @@ def check_feasible(config: Config) -> None:
     free = [name for name in kind_names() if get_kind(name).board_free]
     free = f"--genome {', '.join(free[:-1])} or {free[-1]}" if len(free) > 1 else f"--genome {free[0]}"
     if size <= MAX_BOUND_GENES:  # few positions, but so many moves that the opponents' tables would not fit
-        raise UserError(f"the board {config.rules.name} has {size:,} {what} but {config.rules.n_moves:,} moves "
+        raise UserError(f"the board {config.rules.name} has {size:,} {what} but {config.rules.n_actions:,} moves "
                         f"each, more than a {config.genome} genome's opponents can be tabled on (at most "
                         f"{MAX_TABLE_CELLS:,} position-move pairs); a cap (--max-take) or smaller piles would do")
     multisets = space_size(config.rules, True)

@@ -17,11 +17,11 @@ from typing import ClassVar, cast
 
 import numpy as np
 
+from nim_evo.games.base import Game
 from nim_evo.agents.imported import is_code
 from nim_evo.agents.player import Mover
 from nim_evo.engine import piles
 from nim_evo.engine.policy import AliasSampler, as_table
-from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import MAX_TABLE_CELLS, enumerable, space_for, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.batched import play_games
@@ -44,7 +44,7 @@ class Panel:
     many positions of the board each stands for); on a bigger board just named, for games
     on pile arrays."""
 
-    rules: Rules
+    rules: Game
     names: tuple[str, ...]
     tables: tuple[np.ndarray, ...] | None
     starts: np.ndarray | None
@@ -54,7 +54,7 @@ class Panel:
     players: tuple | None = None  # on a board too big for tables: the opponents, for games on pile arrays
 
     @classmethod
-    def build(cls, rules: Rules, names, starts: str = "start", fitness: str = "exact", seed: int = 0,
+    def build(cls, rules: Game, names, starts: str = "start", fitness: str = "exact", seed: int = 0,
               multiset: bool = False, order_blind: bool = True, given: dict | None = None) -> Panel:
         """``names``: opponent specs (see :func:`nim_evo.evaluation.opponents.resolve`); ``seed`` trains
         learned opponents on first use; ``multiset``: play on the space of multisets, where every
@@ -67,7 +67,7 @@ class Panel:
                 what = "multisets of piles" if multiset else "positions"
                 size = space_size(rules, multiset)
                 reason = ("too many to enumerate" if not enumerable(rules, multiset=multiset) else
-                          f"with {rules.n_moves:,} moves each, too many for a table of each opponent (at most "
+                          f"with {rules.n_actions:,} moves each, too many for a table of each opponent (at most "
                           f"{MAX_TABLE_CELLS:,} position-move pairs)")
                 raise KeywordError(f"the board {rules.name} has {size:,} {what}, {reason}: use [[fitness=\"sampled\"|"
                                    f"--fitness sampled]] from "
@@ -146,7 +146,7 @@ class Panel:
                                 self.weights, self.transitions is not None)
 
     @classmethod
-    def _restore(cls, digest: str, rules: Rules, names, tables, starts, multiset: bool, weights,
+    def _restore(cls, digest: str, rules: Game, names, tables, starts, multiset: bool, weights,
                  exact: bool) -> Panel:
         """The unpickled panel: this process's own if it has one of that digest, else
         rebuilt (its arrays copied into memory, its transitions built as :meth:`build` does)."""
@@ -338,7 +338,7 @@ def chunk_size(panel: Panel, mode: str) -> int:
     return EXACT_CHUNK_SMALL if panel.space.n_positions <= SMALL_SPACE else EXACT_CHUNK_LARGE
 
 
-def accuracy(kind: str, genome, rules: Rules) -> float:
+def accuracy(kind: str, genome, rules: Game) -> float:
     """The genome's accuracy on its board: :func:`nim_evo.evaluation.heldout.board_accuracy`."""
     return board_accuracy(kind, genome, rules)
 

@@ -98,6 +98,11 @@ class Game:
         """The game as a JSON object with a ``"game"`` key holding :attr:`name`."""
         return {"game": self.name}
 
+    def describe(self) -> str:
+        """One line on the game for people: its board, what a move does, and who wins."""
+        ending = "loses" if self.misere else "wins"
+        return f"{self.name}: whoever makes the last move {ending}."
+
     # -- what a family may refine ------------------------------------------------------
 
     @property
@@ -205,6 +210,48 @@ class Game:
             if " ".join(self.action_label(action).split()).lower() == wanted:
                 return action
         raise UserError(f"{shown(text)} is no move of {self.name}")
+
+    def move_of(self, action: int):
+        """The move an action is in the family's own words (what its agents answer and its files
+        hold): by default the action itself; a take-away family's ``(pile, count)``."""
+        if not is_whole(action) or not 0 <= action < self.n_actions:
+            raise UserError(f"{shown(action)} is not an action of {self.name} (0..{self.n_actions - 1})")
+        return int(action)
+
+    def action_of(self, move) -> int:
+        """The action of a move in the family's own words (:meth:`move_of`'s inverse); a
+        one-line :class:`UserError` if it is none."""
+        if not is_whole(move) or not 0 <= move < self.n_actions:
+            raise UserError(f"{shown(move)} is not a move of {self.name} (actions 0..{self.n_actions - 1})")
+        return int(move)
+
+    # -- moves: the views in the family's own words -------------------------------------
+
+    def legal_moves(self, position: Position) -> list:
+        """The legal moves of ``position`` in the family's words, in action order."""
+        return [self.move_of(action) for action in self.legal_actions(position)]
+
+    def count_moves(self, position: Position) -> int:
+        """How many legal moves ``position`` has."""
+        return len(self.legal_actions(position))
+
+    def is_legal(self, position: Position, move) -> bool:
+        """Is ``move`` a move of the board that may be played in ``position``?"""
+        try:
+            action = self.action_of(move)
+        except UserError:
+            return False
+        return self.is_legal_action(position, action)
+
+    def apply(self, position: Position, move) -> Position:
+        """The position after ``move``; a one-line :class:`UserError` for an illegal move."""
+        if not self.is_legal(position, move):
+            raise UserError(f"illegal move {shown(move)} in position {tuple(position)} of {self.name}")
+        return self.apply_action(position, self.action_of(move))
+
+    def random_move(self, position: Position, rng: np.random.Generator):
+        """:meth:`random_action` in the family's words."""
+        return self.move_of(self.random_action(position, rng))
 
     def winner(self, last_mover: int) -> int:
         """The seat (0 or 1) that wins when seat ``last_mover`` made the last move."""

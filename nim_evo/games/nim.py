@@ -136,6 +136,23 @@ class Rules(TakeAway):
     def count_takes(self, size: int) -> int:
         return min(size, self.max_take or size)
 
+    def count_takes_of(self, sizes: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        sizes = np.asarray(sizes, dtype=np.int64)
+        return sizes if self.max_take is None else np.minimum(sizes, self.max_take)
+
+    def take_at(self, sizes: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        return rank + 1
+
+    def action_indices(self, pile, count):
+        """Nim's moves in closed form: the moves of the heaps before, then ``count - 1``."""
+        import numpy as np
+
+        widths = np.array([self.count_takes(n) for n in self.piles], dtype=np.int64)
+        offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
+        return offsets[pile] + count - 1
+
     @property
     def box(self) -> bool:
         """Taking one object is always legal: every position at most the start is reachable."""
@@ -155,6 +172,21 @@ class Rules(TakeAway):
         if not self.misere:
             return total != 0
         return np.where((residues <= 1).all(axis=-1), total == 0, total != 0)
+
+    def takes_words(self) -> str:
+        cap = self.max_take
+        return "any number of objects" if cap is None else "exactly 1 object" if cap == 1 else f"1 to {cap} objects"
+
+    def describe(self) -> str:
+        """One line on the game: its piles, what a move takes, and who wins."""
+        piles = self.piles
+        if len(piles) == 1:
+            board, where = f"one heap of {piles[0]}", ""
+        else:
+            board, where = f"piles of {', '.join(map(str, piles[:-1]))} and {piles[-1]}", " from one pile"
+        ending = "loses" if self.misere else "wins"
+        return f"Nim {self.name}: {board}; a move takes {self.takes_words()}{where}; whoever takes the last object " \
+               f"{ending}."
 
     def to_json(self) -> dict:
         """The board as a JSON object: its name under ``"game"``, and Nim's three fields
@@ -254,6 +286,15 @@ def _legal_moves(piles: Position, max_take: int | None) -> list[Move]:
         raise UserError(f"{'-'.join(map(str, piles))} has {count:,} legal moves, too many to list "
                         f"(at most {MAX_LISTED_MOVES:,}); smaller piles or a cap")
     return [(i, c) for i, n in enumerate(piles) for c in range(1, min(n, max_take or n) + 1)]
+
+
+def nim_board(game) -> Rules:
+    """``game`` as a Nim board, for what plays Nim alone; a one-line :class:`UserError` for
+    a board of another family."""
+    if not isinstance(game, Rules):
+        raise UserError(f"{getattr(game, 'name', game)} is not a Nim board (a {getattr(game, 'family', '?')} game): "
+                        "this plays Nim only")
+    return game
 
 
 Nim = Rules  # the family's own name; Rules stays nim_evo's name for Nim's boards

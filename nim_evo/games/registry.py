@@ -15,7 +15,7 @@ and its boards' names are then read by every command and function that takes a g
 from __future__ import annotations
 
 from nim_evo.games.base import Game
-from nim_evo.games.nim import Rules, rules_from_json
+from nim_evo.games.nim import Rules, rules_from_json, rules_to_json
 from nim_evo.games.subtraction import Subtraction
 from nim_evo.plugins import Registry
 from nim_evo.validation import InstanceOf, UserError, shown
@@ -63,8 +63,10 @@ def game(name) -> Game:
 
 
 def game_to_json(board: Game) -> dict:
-    """A game as JSON (its ``to_json``: a ``"game"`` key, and Nim's three fields for Nim)."""
-    return board.to_json()
+    """A game as the files nim_evo writes record it: a Nim board by Nim's three fields, as
+    every file has since the first (older nim_evo reads them), any other by its name under
+    ``"game"``. :func:`game_from_json` reads both, and a Nim board's ``to_json`` (both at once)."""
+    return rules_to_json(board) if isinstance(board, Rules) else board.to_json()
 
 
 def game_from_json(data, source: str = "file") -> Game:

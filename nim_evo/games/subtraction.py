@@ -53,6 +53,7 @@ class Subtraction(TakeAway):
     misere: bool = False
 
     family = "subtraction"
+    title = "Subtraction game"
     grammar = GRAMMAR
     example = "20-sub1.3.4"
 
@@ -95,6 +96,16 @@ class Subtraction(TakeAway):
 
     def count_takes(self, size: int) -> int:
         return bisect.bisect_right(self.subtraction, size)
+
+    def count_takes_of(self, sizes: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        return np.searchsorted(np.array(self.subtraction, dtype=np.int64), sizes, side="right")
+
+    def take_at(self, sizes: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        return np.array(self.subtraction, dtype=np.int64)[np.asarray(rank, dtype=np.int64)]
 
     @property
     def box(self) -> bool:

@@ -36,6 +36,24 @@ class TakeAway(Game):
         """How many counts may be taken from a heap of ``size`` (counted, not listed)."""
         return len(self.takes(size))
 
+    def takes_words(self) -> str:
+        """What one move may take, in words: ``1, 3 or 4 objects``."""
+        counts = sorted({c for n in self.start for c in self.takes(n)})
+        listed = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}" if len(counts) > 1 else str(counts[0])
+        return f"{listed} object" + ("s" if counts != [1] else "")
+
+    def describe(self) -> str:
+        start = self.start
+        if len(start) == 1:
+            board, where = f"one heap of {start[0]}", ""
+        else:
+            board, where = f"heaps of {', '.join(map(str, start[:-1]))} and {start[-1]}", " from one heap"
+        ending = "loses" if self.misere else "wins"
+        return f"{self.title} {self.name}: {board}; a move takes {self.takes_words()}{where}; whoever makes the " \
+               f"last move {ending}."
+
+    title = "The game"  # what :meth:`describe` calls the family
+
     # -- the action alphabet and the rule ------------------------------------------------
 
     @property
@@ -61,9 +79,54 @@ class TakeAway(Game):
         children[:, np.arange(len(moves)), moves[:, 0]] -= moves[:, 1]
         return children, positions[:, moves[:, 0]] >= moves[:, 1]
 
+    def legal_mask(self, positions: np.ndarray) -> np.ndarray:
+        """The rule's mask without its children: a move is legal where its heap holds its count."""
+        import numpy as np
+
+        moves = move_array(self)
+        return np.asarray(positions)[:, moves[:, 0]] >= moves[:, 1]
+
     def action_label(self, action: int) -> str:
         pile, count = self.moves[action]
         return f"{pile + 1} {count}"
+
+    # -- the moves of arrays of positions --------------------------------------------------
+
+    def action_indices(self, pile, count):
+        """The action of ``(pile, count)`` pairs (arrays of equal shape, or numbers); each must
+        be a move of the board."""
+        import numpy as np
+
+        moves = move_array(self)
+        top = int(moves[:, 1].max(initial=0)) + 1
+        keys = moves[:, 0] * top + moves[:, 1]  # ascending: moves go by heap, then count
+        return np.searchsorted(keys, np.asarray(pile, dtype=np.int64) * top + count)
+
+    def count_takes_of(self, sizes: np.ndarray) -> np.ndarray:
+        """:meth:`count_takes` of every heap of ``sizes`` (any shape)."""
+        import numpy as np
+
+        return np.vectorize(self.count_takes, otypes=[np.int64])(sizes)
+
+    def take_at(self, sizes: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        """The ``rank``-th count (from 0) that may be taken from heaps of ``sizes``."""
+        import numpy as np
+
+        return np.vectorize(lambda n, r: self.takes(n)[r], otypes=[np.int64])(sizes, rank)
+
+    def random_actions(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action for each position with a move, in O(heaps) each:
+        a draw among the position's moves counted heap by heap (:meth:`random_move`'s, in arrays)."""
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.int64)
+        counts = self.count_takes_of(positions)
+        ends = counts.cumsum(axis=1)
+        draw = (rng.random(len(positions)) * ends[:, -1]).astype(np.int64)
+        pile = np.minimum((ends <= draw[:, None]).sum(axis=1), positions.shape[1] - 1)
+        rows = np.arange(len(positions))
+        rank = draw - (ends[rows, pile] - counts[rows, pile])
+        return self.action_indices(pile, self.take_at(positions[rows, pile], rank))
 
     # -- moves: the family's own words ---------------------------------------------------
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from nim_evo.games.base import Game
 from nim_evo.agents.player import Player, check_space
+from nim_evo.games.registry import game_from_json, game_to_json
 from nim_evo.engine.policy import one_hot
-from nim_evo.engine.rules import MAX_LISTED_MOVES, Rules, rules_from_json, rules_to_json
+from nim_evo.engine.rules import MAX_LISTED_MOVES
 from nim_evo.engine.space import Space
 from nim_evo.genomes.registry import get_kind, kind_names, register
 from nim_evo.io import FORMAT_VERSION, check_envelope
@@ -28,11 +30,11 @@ class GenomeAgent(Player):
     piles: its move on the first pile of the size it takes from). Order-blind as its kind
     says of these genes."""
 
-    def __init__(self, kind: str, genes, rules: Rules, name: str | None = None):
+    def __init__(self, kind: str, genes, rules: Game, name: str | None = None):
         super().__init__(rules)
-        if rules.n_moves > MAX_LISTED_MOVES:  # its moves are indices into the board's move list
+        if rules.n_actions > MAX_LISTED_MOVES:  # its moves are indices into the board's move list
             raise UserError(f"a {kind} genome plays boards of at most {MAX_LISTED_MOVES:,} moves; "
-                            f"{rules.name} has {rules.n_moves:,}")
+                            f"{rules.name} has {rules.n_actions:,}")
         self.kind = kind
         self.genes = genes
         self.name = name or f"{kind}-genome"
@@ -56,9 +58,9 @@ class GenomeAgent(Player):
         return one_hot(result, space) if result.ndim == 1 else result
 
 
-def genome_document(kind: str, genes, rules: Rules, **meta) -> dict:
+def genome_document(kind: str, genes, rules: Game, **meta) -> dict:
     """The versioned JSON document of a genome."""
-    return {"format": GENOME_FORMAT, "version": FORMAT_VERSION, "kind": kind, "rules": rules_to_json(rules),
+    return {"format": GENOME_FORMAT, "version": FORMAT_VERSION, "kind": kind, "rules": game_to_json(rules),
             "genome": get_kind(kind).to_json(genes, rules), **meta}
 
 
@@ -67,7 +69,7 @@ def genome_from_document(data: dict, source: str = "file", container=None):
     check_envelope(data, source, GENOME_FORMAT, FORMAT_VERSION, "genome")
     try:
         kind = get_kind(data.get("kind"))
-        rules = rules_from_json(data.get("rules"), source)
+        rules = game_from_json(data.get("rules"), source)
         genome = data.get("genome")
         if not isinstance(genome, dict):
             raise UserError(f"{source} holds no genome")

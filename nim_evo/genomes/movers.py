@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from nim_evo.engine.rules import Rules
+from nim_evo.games.base import Game
 from nim_evo.genomes.registry import get_kind
 
 
-def mover(kind: str, rules: Rules, genes):
+def mover(kind: str, rules: Game, genes):
     """The mover of one genome of ``kind``."""
     return GenomeMover(kind, genes, rules)
 
@@ -29,6 +29,6 @@ class GenomeMover:
         return self.kind.choose(genes, self.rules, positions, rng)
 
 
-def genomes_mover(kind: str, genomes: list, rules: Rules, games_each: int):
+def genomes_mover(kind: str, genomes: list, rules: Game, games_each: int):
     """One mover for ``len(genomes)`` genomes playing ``games_each`` consecutive games each."""
     return GenomeMover(kind, genomes, rules, owners=np.repeat(np.arange(len(genomes)), games_each))

@@ -76,7 +76,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from deap import base, creator
 
-from nim_evo.engine.rules import Move, Position, Rules
+from nim_evo.games.base import Game
+from nim_evo.engine.rules import Move, Position
 from nim_evo.engine.space import Space, space_for
 from nim_evo.validation import UserError
 
@@ -133,19 +134,20 @@ class GenomeKind:
     uses_credit: ClassVar[bool] = False
     selection: ClassVar[str] = "tournament"
     restart: ClassVar[int] = 0
+    families: ClassVar[tuple[str, ...] | None] = ("nim",)  # the game families it plays (None: every one)
     reads_family: ClassVar[bool] = False  # it reads the cap and the misère flag: evolved for several families at once
     defaults: ClassVar[dict] = {}  # run settings of its own (population, offspring, starts, opponents), where not given
 
-    def order_blind(self, genes, rules: Rules) -> bool:
+    def order_blind(self, genes, rules: Game) -> bool:
         """Whether these genes choose by the multiset of pile sizes alone (never assumed:
         a kind that chooses so says it)."""
         return False
 
-    def describe(self, genes, rules: Rules) -> str | None:
+    def describe(self, genes, rules: Game) -> str | None:
         """The genome as a person reads it (a program, simplified), or ``None``."""
         return None
 
-    def trees(self, genes, rules: Rules) -> list:
+    def trees(self, genes, rules: Game) -> list:
         """Its expression trees to draw, ``[(name, tree), ...]`` (``[]``: it has none)."""
         return []
 
@@ -171,13 +173,13 @@ class GenomeKind:
         return f"<genome kind {self.name}>"
 
     # -- creation and variation ------------------------------------------------------------------
-    def create(self, rules: Rules, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
+    def create(self, rules: Game, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
         raise NotImplementedError
 
-    def mutate(self, genes, rules: Rules, rng: np.random.Generator, **parameters):
+    def mutate(self, genes, rules: Game, rng: np.random.Generator, **parameters):
         raise NotImplementedError
 
-    def crossover(self, a, b, rules: Rules, rng: np.random.Generator):
+    def crossover(self, a, b, rules: Game, rng: np.random.Generator):
         raise NotImplementedError
 
     # -- play ------------------------------------------------------------------------------------
@@ -190,14 +192,14 @@ class GenomeKind:
         """A stack of move arrays ``(k, n)`` or probability tables ``(k, n, m)``."""
         return np.stack([self.policy(genes, space) for genes in genomes])
 
-    def move_probabilities(self, genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+    def move_probabilities(self, genes, rules: Game, positions: np.ndarray) -> np.ndarray:
         """``(k, n_moves)``: the probability of each move of the rules' move list in each of
         ``positions (k, n_piles)`` (a zero row for an empty board). ``genes`` is one genome
         or a :meth:`stack` with a row per position. Board-free kinds only."""
         raise UserError(f"a {self.name} genome is bound to its board's enumerated space: "
                          "it cannot play on pile arrays")
 
-    def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    def choose(self, genes, rules: Game, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """``(k,)`` move indices (the rules' move list), one per non-empty position: drawn
         from :meth:`move_probabilities` (override it for a deterministic kind)."""
         probabilities = self.move_probabilities(genes, rules, positions)
@@ -209,30 +211,27 @@ class GenomeKind:
         """Many genomes as one array whose rows :meth:`choose` reads, one per game."""
         return np.stack([np.asarray(genes) for genes in genomes])
 
-    def distribution(self, genes, rules: Rules, piles: Position) -> list[tuple[Move, float]]:
+    def distribution(self, genes, rules: Game, piles: Position) -> list[tuple[Move, float]]:
         """The genome's moves at one non-empty position, with their probabilities."""
-        from nim_evo.engine.boards import move_list
-
         probabilities = self.move_probabilities(genes, rules, np.array([piles]))[0]
-        moves = move_list(rules)
-        return [((int(moves[k, 0]), int(moves[k, 1])), float(probabilities[k])) for k in np.flatnonzero(probabilities > 0)]
+        return [(rules.move_of(int(k)), float(probabilities[k])) for k in np.flatnonzero(probabilities > 0)]
 
-    def judged_space(self, genes, rules: Rules) -> Space:
+    def judged_space(self, genes, rules: Game) -> Space:
         """The space its accuracy is measured on (the multisets of the board)."""
         return space_for(rules, multiset=True)
 
     # -- files and bookkeeping ---------------------------------------------------------------------
-    def to_json(self, genes, rules: Rules) -> dict:
+    def to_json(self, genes, rules: Game) -> dict:
         raise NotImplementedError
 
-    def from_json(self, data: dict, rules: Rules, container=np.asarray):
+    def from_json(self, data: dict, rules: Game, container=np.asarray):
         raise NotImplementedError
 
     def plain(self, genes):
         """The genes without the individual around them, cheap to send to a worker."""
         return np.asarray(genes).copy()
 
-    def check_plain(self, genes, rules: Rules, multiset: bool = True):
+    def check_plain(self, genes, rules: Game, multiset: bool = True):
         """Genes read back in :meth:`plain` form (a checkpoint's, through JSON and arrays),
         checked before use: the structure, shapes and kind of number of a new genome of the
         board, every number finite; the genes as :meth:`plain` gives them, or a one-line
@@ -242,7 +241,7 @@ class GenomeKind:
         self.check_ranges(checked, rules)
         return checked
 
-    def check_ranges(self, genes, rules: Rules) -> None:
+    def check_ranges(self, genes, rules: Game) -> None:
         """A one-line :class:`UserError` if plain genes of the right shape hold a value out of
         range (by default, none is)."""
 
@@ -256,14 +255,12 @@ class GenomeKind:
         return data
 
 
-def deterministic_move_probabilities(rules: Rules, positions: np.ndarray, moves) -> np.ndarray:
+def deterministic_move_probabilities(rules: Game, positions: np.ndarray, moves) -> np.ndarray:
     """The ``move_probabilities`` of a deterministic genome: ``(k, n_moves)``, a 1 in each
     non-empty position's row at the move ``moves(non_empty_positions)`` gives for it."""
-    from nim_evo.engine.boards import move_list
-
     positions = np.asarray(positions)
-    table = np.zeros((len(positions), len(move_list(rules))))
-    live = positions.any(axis=1)
+    table = np.zeros((len(positions), rules.n_actions))
+    live = rules.legal_mask(positions).any(axis=1)
     table[np.flatnonzero(live), moves(positions[live])] = 1.0
     return table
 

@@ -200,7 +200,7 @@ class RulesKind(GenomeKind):
 
     name = NAME
     individual = individual_type("RulesIndividual", dict)
-    mutate = staticmethod(mutate)  # type: ignore[assignment]  # takes its own mutation_parameters as keywords
+    mutate = staticmethod(mutate)  # takes its own mutation_parameters as keywords
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)
     policy = staticmethod(policy)

@@ -7,8 +7,8 @@ ordered space of old files and of ``multiset=False`` keeps one gene per position
 a gene array is over is told by its length (the two differ on every board with two
 non-empty piles, and are the same space otherwise). Gene ``p`` is a move index (a legal
 column of the space) and is always legal in position ``p``: creation and mutation draw only
-legal moves, and crossover exchanges genes position by position. Gene 0 (the empty board)
-is unused and kept at 0.
+legal moves, and crossover exchanges genes position by position. The gene of a position
+where the game is over (on a Nim board, the empty board) is unused and kept at 0.
 
 Per-position credit: an evaluated individual carries ``credit = (mine, theirs)``, two
 ``(n_positions,) float32`` arrays from the exact evaluator averaged over the opponent
@@ -30,6 +30,7 @@ import numpy as np
 
 from nim_evo.engine.boards import move_indices
 from nim_evo.engine.rules import Rules
+from nim_evo.games.base import Game
 from nim_evo.engine.space import Space, space_for, space_size
 from nim_evo.genomes.protocol import GenomeKind, individual_type, like
 from nim_evo.validation import UserError
@@ -38,13 +39,13 @@ NAME = "table"
 SPACES = ("multiset", "ordered")
 
 
-def create(rules: Rules, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
+def create(rules: Game, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
     """A uniformly random legal move for every position (every multiset, by default)."""
     space = space_for(rules, multiset=multiset)
     return container(_random_legal(space, np.arange(space.n_positions), rng))
 
 
-def genes_space(genes, rules: Rules):
+def genes_space(genes, rules: Game):
     """The space a gene array is over: the ordered one when it has a gene per position,
     else that of multisets."""
     return space_for(rules, multiset=len(genes) != space_size(rules))
@@ -54,7 +55,7 @@ GUIDED_INDPB = 0.3  # credit-guided re-draws never make a sub-game worse: many a
 RANDOM_INDPB = 0.05  # random ones mostly break what works: few
 
 
-def mutate(genes, rules: Rules, rng: np.random.Generator, indpb: float | None = None, greedy: float = 1.0):
+def mutate(genes, rules: Game, rng: np.random.Generator, indpb: float | None = None, greedy: float = 1.0):
     """Re-draw each gene with probability ``indpb``: greedily from the credit with
     probability ``greedy`` (when the individual has credit), otherwise uniformly.
 
@@ -68,7 +69,7 @@ def mutate(genes, rules: Rules, rng: np.random.Generator, indpb: float | None = 
     if indpb is None:
         indpb = RANDOM_INDPB if getattr(genes, "credit", None) is None else GUIDED_INDPB
     chosen = np.flatnonzero(rng.random(space.n_positions) < indpb)
-    chosen = chosen[chosen > 0]
+    chosen = chosen[~space.terminal[chosen]]
     credit = getattr(genes, "credit", None)
     smart = np.zeros(len(chosen), dtype=bool) if credit is None else rng.random(len(chosen)) < greedy
     genes[chosen[~smart]] = _random_legal(space, chosen[~smart], rng)
@@ -78,7 +79,7 @@ def mutate(genes, rules: Rules, rng: np.random.Generator, indpb: float | None = 
     return (genes,)
 
 
-def crossover(a, b, rules: Rules, rng: np.random.Generator):
+def crossover(a, b, rules: Game, rng: np.random.Generator):
     """First child: per position, the gene of the parent with the better sub-game (credit);
     second child: uniform crossover. Without credit, both are uniform crossovers."""
     first_a = rng.random(len(a)) < 0.5
@@ -110,22 +111,35 @@ def policy(genes, space: Space) -> np.ndarray:
     return _unfold(own, genes, space)
 
 
-def to_json(genes, rules: Rules) -> dict:
-    """Genes as ``[pile, count]`` per position index, ``null`` on the empty board. Over
+def to_json(genes, rules: Game) -> dict:
+    """Genes as the game's move per position index (``[pile, count]`` on a take-away game),
+    ``null`` where the game is over (on a Nim board, the empty board). On a Nim board over
     multisets: index ``i`` is the ``i``-th multiset in lexicographic order of its sizes
     sorted ascending, and the move is read on its representative (the smallest size on the
     pile that starts smallest, and so on); over the ordered space: the mixed-radix index,
-    first pile most significant."""
+    first pile most significant. On another game's board: the positions its start reaches,
+    by objects left (the game's retrograde order), then heap sizes, over multisets each
+    in its canonical form (the same representative)."""
     space = genes_space(genes, rules)
-    moves = space.moves[np.asarray(genes)]
-    where = ("multisets: lexicographic rank of the sizes sorted ascending; moves on the representative "
-             "(the k-th smallest size on the pile that starts k-th smallest)") if space.multiset \
-        else "mixed-radix index, first pile most significant"
-    return {"space": "multiset" if space.multiset else "ordered", "positions": where,
-            "moves": [None] + [[int(p), int(c)] for p, c in moves[1:]]}
+    if isinstance(rules, Rules):
+        where = ("multisets: lexicographic rank of the sizes sorted ascending; moves on the representative "
+                 "(the k-th smallest size on the pile that starts k-th smallest)") if space.multiset \
+            else "mixed-radix index, first pile most significant"
+    else:
+        where = ("the positions reached from the start, by retrograde order (objects left), then heap sizes"
+                 + ("; one per multiset of heap sizes, on its representative (the k-th smallest size on the heap "
+                    "that starts k-th smallest)" if space.multiset else ""))
+    moves = [None if space.terminal[index] else _word(rules.move_of(int(gene)))
+             for index, gene in enumerate(np.asarray(genes))]
+    return {"space": "multiset" if space.multiset else "ordered", "positions": where, "moves": moves}
 
 
-def from_json(data: dict, rules: Rules, container=np.asarray):
+def _word(move):
+    """A move as JSON: a pair as a list of ints, an action as an int."""
+    return [int(v) for v in move] if isinstance(move, tuple) else int(move)
+
+
+def from_json(data: dict, rules: Game, container=np.asarray):
     kind = data.get("space", "ordered")  # files written before multisets are ordered
     if kind not in SPACES:
         raise UserError(f"a table genome's space is one of {', '.join(SPACES)}, got {kind!r}")
@@ -134,9 +148,10 @@ def from_json(data: dict, rules: Rules, container=np.asarray):
     if not isinstance(moves, list) or len(moves) != space.n_positions:
         raise UserError(f"a table genome for {rules.name} over its {kind} space needs {space.n_positions} moves")
     genes = np.zeros(space.n_positions, dtype=np.int16)
-    for index, move in enumerate(moves[1:], start=1):
+    for index in np.flatnonzero(~space.terminal):
+        move = moves[index]
         try:
-            genes[index] = space.move_index(tuple(move))
+            genes[index] = rules.action_of(tuple(move) if isinstance(move, list) else move)
         except (TypeError, ValueError):
             raise UserError(f"gene {index} ({move!r}) is not a move of {rules.name}") from None
         if not space.legal[index, genes[index]]:
@@ -151,12 +166,12 @@ def _unfold(own, genes: np.ndarray, space: Space) -> np.ndarray:
     size = own.positions[rows, pile]
     first = np.argmax(space.positions == size[:, None], axis=1)
     moves = move_indices(space.rules, first, count)
-    moves[space.totals == 0] = 0
+    moves[space.terminal] = 0
     return space.fold(moves)
 
 
 def _random_legal(space: Space, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal move index for each position (0 on the empty board)."""
+    """A uniformly random legal move index for each position (0 where the game is over)."""
     scores = np.where(space.legal[positions], rng.random((len(positions), space.n_moves)), -1.0)
     return scores.argmax(axis=1).astype(np.int16)
 
@@ -174,6 +189,7 @@ class TableKind(GenomeKind):
 
     name = NAME
     individual = individual_type("TableIndividual", np.ndarray)
+    families = None  # a gene per position: every game
     board_free = False
     uses_credit = True
     mutation_parameters = ("indpb", "greedy")
@@ -184,41 +200,43 @@ class TableKind(GenomeKind):
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 
-    def check_plain(self, genes, rules: Rules, multiset: bool = True):
+    def check_plain(self, genes, rules: Game, multiset: bool = True):
         space = space_for(rules, multiset=multiset)
         genes = like(genes, np.zeros(space.n_positions, dtype=np.int16), "genes")
-        if genes[0] != 0:
-            raise UserError("genes[0], the empty board's, must be 0")
-        moves = np.asarray(genes[1:], dtype=np.int64)  # position k + 1's move
+        over = np.flatnonzero(space.terminal & (np.asarray(genes) != 0))
+        if len(over):
+            raise UserError(f"genes[{int(over[0])}], of {space.position(int(over[0]))} where the game is over, must be 0")
+        playing = np.flatnonzero(~space.terminal)
+        moves = np.asarray(genes, dtype=np.int64)[playing]
         legal = (moves >= 0) & (moves < space.n_moves)
-        legal[legal] = space.legal[np.flatnonzero(legal) + 1, moves[legal]]
+        legal[legal] = space.legal[playing[legal], moves[legal]]
         if not legal.all():
-            index = int(np.flatnonzero(~legal)[0]) + 1
+            index = int(playing[np.flatnonzero(~legal)[0]])
             raise UserError(f"genes[{index}] ({int(genes[index])}) is not a legal move in position "
                             f"{space.position(index)}")
         return genes
 
-    def order_blind(self, genes, rules: Rules) -> bool:
+    def order_blind(self, genes, rules: Game) -> bool:
         # a gene per multiset; an ordered table reads the order (where the two spaces differ)
         return genes_space(genes, rules).multiset or space_size(rules) == space_size(rules, True)
 
-    def move_probabilities(self, genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+    def move_probabilities(self, genes, rules: Game, positions: np.ndarray) -> np.ndarray:
         """The gene of each position's multiset (or position), one-hot on the moves of the
         position itself: a multiset's move on the first pile of the size it takes from.
         ``positions`` must lie on the board."""
         space = genes_space(genes, rules)
         positions = np.asarray(positions, dtype=np.int64)
         rows = np.zeros((len(positions), space.n_moves))
-        live = np.flatnonzero(positions.any(axis=1))
+        live = np.flatnonzero(rules.legal_mask(positions).any(axis=1))
         rows[live, np.asarray(genes)[space.indices(positions[live])]] = 1.0
         return space.unfold(positions, rows)
 
-    def distribution(self, genes, rules: Rules, piles):
+    def distribution(self, genes, rules: Game, piles):
         space = genes_space(genes, rules)
         move = int(np.asarray(genes)[space.index(piles)])
         return [(space.concrete_move(piles, move), 1.0)]
 
-    def judged_space(self, genes, rules: Rules) -> Space:
+    def judged_space(self, genes, rules: Game) -> Space:
         return genes_space(genes, rules)  # its own space: an ordered table is judged position by position
 
     def upgrade_config(self, data: dict) -> dict:

@@ -145,11 +145,11 @@ class ThresholdsKind(GenomeKind):
     name = NAME
     individual = individual_type("ThresholdsIndividual", np.ndarray)
     mutation_parameters = ("indpb",)
-    mutate = staticmethod(mutate)  # type: ignore[assignment]  # takes its own mutation_parameters as keywords
+    mutate = staticmethod(mutate)  # takes its own mutation_parameters as keywords
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)
     policy = staticmethod(policy)
-    policies = staticmethod(policies)  # type: ignore[assignment]  # its genomes are named stack: renaming would break keyword calls
+    policies = staticmethod(policies)  # its genomes are named stack: renaming would break keyword calls
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 

@@ -67,6 +67,8 @@ class raw_env(pettingzoo.AECEnv, EzPickle):  # type: ignore[name-defined, valid-
             defaults take the name's, and given otherwise must say the same.
         max_take: the most objects one move may take (``None``: no cap).
         misere: True when whoever takes the last object loses.
+        game: instead of the three above, a board of any take-away family or its name
+            (``"20-sub1.3.4"``).
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns a line of text).
 
     Raises:
@@ -75,19 +77,19 @@ class raw_env(pettingzoo.AECEnv, EzPickle):  # type: ignore[name-defined, valid-
 
     metadata = {"render_modes": RENDER_MODES, "name": "nim_v0", "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, piles=(1, 3, 5, 7, 9), max_take=None, misere=False, render_mode=None):
+    def __init__(self, piles=(1, 3, 5, 7, 9), max_take=None, misere=False, render_mode=None, game=None):
         super().__init__()
-        EzPickle.__init__(self, piles, max_take, misere, render_mode)
-        self.rules = board(piles, max_take, misere)
+        EzPickle.__init__(self, piles, max_take, misere, render_mode, game)
+        self.rules = board(piles, max_take, misere, game)
         self.moves = self.rules.moves
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise UserError(f"render_mode must be None or 'ansi', got {shown(render_mode)}")
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
-        n_piles, n_moves = len(self.rules.piles), len(self.moves)
+        n_piles, n_moves = len(self.rules.start), len(self.moves)
         self.observation_spaces = {
             agent: spaces.Dict({
-                "observation": spaces.Box(0, max(self.rules.piles), (n_piles,), np.int64),
+                "observation": spaces.Box(0, max(self.rules.start), (n_piles,), np.int64),
                 "action_mask": spaces.Box(0, 1, (n_moves,), np.int8),
             })
             for agent in AGENTS
@@ -134,7 +136,7 @@ class raw_env(pettingzoo.AECEnv, EzPickle):  # type: ignore[name-defined, valid-
         self._cumulative_rewards[agent] = 0
         self.position = self.rules.apply(self.position, self.moves[index])
         seat = AGENTS.index(agent)
-        if self.rules.is_terminal(self.position):
+        if self.rules.is_over(self.position):
             self.winner = AGENTS[self.rules.winner(seat)]
             self.rewards = {name: 1 if name == self.winner else -1 for name in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from nim_evo.games.base import Game
 from nim_evo.agents.protocol import as_player
-from nim_evo.engine.rules import Rules
 from nim_evo.evaluation.opponents import resolve
 from nim_evo.validation import UserError
 
 
-def player_for(thing, rules: Rules, seed: int = 0):
+def player_for(thing, rules: Game, seed: int = 0):
     """``thing`` as a player of ``rules``: a spec (an agent's or learner's name, a strategy
     file, ``module:NAME``) resolved as ``--opponents`` resolves it, anything else (an agent
     object, a course-style player) through :func:`~nim_evo.agents.protocol.as_player`.

@@ -31,7 +31,12 @@ import operator
 import numpy as np
 
 from nim_evo.engine.boards import legal_mask, winning_mask
+from functools import lru_cache
+
+from nim_evo.agents.perfect import PerfectAgent
 from nim_evo.engine.rules import Rules
+from nim_evo.games.registry import game as game_named
+from nim_evo.games.takeaway import TakeAway
 from nim_evo.interop.extras import RL, need
 from nim_evo.interop.players import player_for
 from nim_evo.validation import IllegalMove, UserError, shown
@@ -40,18 +45,27 @@ gymnasium = need("gymnasium", RL, "nim_evo.envs")
 spaces = gymnasium.spaces
 
 RENDER_MODES = ["ansi"]
+DEFAULT_PILES = (1, 3, 5, 7, 9)
 AGENT_SEATS = (0, 1, "alternate")
 
 
-def board(piles, max_take=None, misere=False) -> Rules:
+def board(piles, max_take=None, misere=False, game=None) -> TakeAway:
     """The rules of an environment: ``piles`` a sequence of pile sizes (with ``max_take`` and
-    ``misere``), a board's name such as ``"7-5-3"`` or ``"17-cap3-misere"``, or a
-    :class:`~nim_evo.engine.rules.Rules`.
+    ``misere``), a Nim board's name such as ``"7-5-3"`` or ``"17-cap3-misere"``, or a
+    :class:`~nim_evo.engine.rules.Rules`; or ``game``, a board of any take-away family or its
+    name (``"20-sub1.3.4"``), instead of them.
 
     A name (or Rules) already says its cap and ending: ``max_take`` and ``misere`` left at
     their defaults (``None``, ``False``) take the name's, and given otherwise they must say
     the same as the name. A one-line :class:`UserError` for anything else.
     """
+    if game is not None:
+        board = game_named(game)
+        if not isinstance(board, TakeAway):
+            raise UserError(f"the environments' heaps are taken from: {board.name} is no take-away game")
+        if max_take is not None or misere or (not isinstance(piles, tuple) or piles != DEFAULT_PILES):
+            raise UserError(f"game={board.name} says the whole board: leave piles, max_take and misere out")
+        return board
     if not isinstance(piles, (str, Rules)):
         return Rules(piles, max_take, misere)
     named = Rules.parse(piles) if isinstance(piles, str) else piles
@@ -62,12 +76,20 @@ def board(piles, max_take=None, misere=False) -> Rules:
     return named
 
 
-def legal_and_winning(rules: Rules, position) -> tuple[np.ndarray, list[int]]:
+def legal_and_winning(rules: TakeAway, position) -> tuple[np.ndarray, list[int]]:
     """``(mask, winning)`` at ``position``: ``(n_moves,) int8`` 1 for each legal move, and the
-    sorted indices of the winning moves (Nim theory: empty in a lost or finished position)."""
+    sorted indices of the winning moves (Nim theory, or another game's theory or solved board:
+    empty in a lost or finished position)."""
     positions = np.array([position], dtype=np.int64)
     mask = legal_mask(rules, positions)[0].astype(np.int8)
-    return mask, np.flatnonzero(winning_mask(rules, positions)[0]).tolist()
+    if isinstance(rules, Rules):
+        return mask, np.flatnonzero(winning_mask(rules, positions)[0]).tolist()
+    return mask, sorted(rules.action_of(move) for move in _perfect(rules).winning_moves(position))
+
+
+@lru_cache(maxsize=8)
+def _perfect(rules: TakeAway) -> PerfectAgent:
+    return PerfectAgent(rules)
 
 
 def picture(rules: Rules, position, to_move: str, winner: str | None = None) -> str:
@@ -81,7 +103,8 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
     """One seat of a Nim game against a nim_evo player (see the module).
 
     Args:
-        piles, max_take, misere: the board (see :func:`board`).
+        piles, max_take, misere: the board (see :func:`board`); or
+        game: a board of any take-away family, or its name (``"20-sub1.3.4"``).
         opponent: anything :func:`~nim_evo.interop.players.player_for` takes (resolved once).
         seat: the agent's seat, 0 (moves first), 1, or ``"alternate"``: 0, 1, 0, ... from
             each ``reset(seed=...)`` on (an episode whose seat ``options`` name is not counted).
@@ -99,8 +122,8 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
     metadata = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(self, piles=(1, 3, 5, 7, 9), max_take=None, misere=False, opponent="random",
-                 seat="alternate", render_mode=None, opponent_seed=0):
-        self.rules = board(piles, max_take, misere)
+                 seat="alternate", render_mode=None, opponent_seed=0, game=None):
+        self.rules = board(piles, max_take, misere, game)
         self.moves = self.rules.moves
         if isinstance(seat, bool) or seat not in AGENT_SEATS:
             raise UserError(f"seat must be 0, 1 or 'alternate', got {shown(seat)}")
@@ -108,8 +131,8 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
             raise UserError(f"render_mode must be None or 'ansi', got {shown(render_mode)}")
         self.opponent = player_for(opponent, self.rules, opponent_seed)
         self.seat, self.render_mode = seat, render_mode
-        self.observation_space = spaces.Box(0, np.array(self.rules.piles, dtype=np.int64),
-                                            (len(self.rules.piles),), np.int64)
+        self.observation_space = spaces.Box(0, np.array(self.rules.start, dtype=np.int64),
+                                            (len(self.rules.start),), np.int64)
         self.action_space = spaces.Discrete(len(self.moves))
         self._episodes = 0  # episodes of the alternation since the last seeded reset
         self._position = None
@@ -149,7 +172,7 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
                 self._over, self._winner = True, 1 - self._agent_seat  # the opponent wins by forfeit
                 return self._observation(), -1.0, True, False, self._info(illegal=True)
             self._position = self.rules.apply(self._position, self.moves[index])
-            if self.rules.is_terminal(self._position):
+            if self.rules.is_over(self._position):
                 self._winner = self.rules.winner(self._agent_seat)
             else:
                 self._opponent_moves()
@@ -180,7 +203,7 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
             raise IllegalMove(f"{self.opponent.name} played the illegal move {move!r} in position "
                               f"{self._position} of {self.rules.name}", move)
         self._position = self.rules.apply(self._position, move)
-        if self.rules.is_terminal(self._position):
+        if self.rules.is_over(self._position):
             self._winner = self.rules.winner(1 - self._agent_seat)
 
     def _observation(self) -> np.ndarray:

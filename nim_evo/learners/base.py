@@ -22,7 +22,7 @@ import numpy as np
 from nim_evo.agents.player import is_order_blind, name_of
 from nim_evo.agents.registry import make_agent
 from nim_evo.engine.game import GameRecord
-from nim_evo.engine.rules import Rules
+from nim_evo.games.base import Game
 from nim_evo.engine.space import Space, enumerable, space_for, space_size
 from nim_evo.learners.parameters import LearnerParameters
 from nim_evo.learners.policy import LearnedPolicy
@@ -67,7 +67,7 @@ class Learner(LearnedPolicy):
         """Every parameter with its default: the learner's own, then ``symmetry``."""
         return cls.Parameters.defaults()
 
-    def __init__(self, rules: Rules, stochastic: bool = False, **params):
+    def __init__(self, rules: Game, stochastic: bool = False, **params):
         super().__init__(rules)
         self.params = self.Parameters.of(self.name, params)
         self.stochastic = bool(stochastic)
@@ -167,7 +167,8 @@ class Learner(LearnedPolicy):
         space = self.space
         positions, moves = [], []
         position, seat = space.start, 0
-        while position:
+        terminal = space.terminal
+        while not terminal[position]:
             legal = legal_of[position]
             if seat in seats:
                 move = self.explore(position, legal, uniforms)
@@ -237,7 +238,7 @@ def _legal_lists(space: Space) -> list[np.ndarray]:
     return [np.flatnonzero(row) for row in space.legal]
 
 
-def _cumulative(opponent, rules: Rules, space: Space) -> np.ndarray:
+def _cumulative(opponent, rules: Game, space: Space) -> np.ndarray:
     """Row-wise cumulative move probabilities of a fixed opponent (over a learner's multisets,
     an order-blind one: the others are refused in one line)."""
     from nim_evo.agents.protocol import compiled
@@ -265,13 +266,13 @@ def _describe(opponent) -> str | None:
     return "table" if isinstance(opponent, (np.ndarray, list, tuple)) else name_of(opponent)
 
 
-def _check_board(rules: Rules, symmetry: bool) -> None:
+def _check_board(rules: Game, symmetry: bool) -> None:
     """Refuse, in one line, a board whose table a learner could not keep."""
     what = "multisets of piles" if symmetry else "positions"
     if not enumerable(rules, multiset=symmetry):
         raise UserError(f"the board {rules.name} has {space_size(rules, symmetry):,} {what}; learners keep a "
                         f"table over every one of them, so they need a board that can be enumerated")
-    cells = space_size(rules, symmetry) * rules.n_moves
+    cells = space_size(rules, symmetry) * rules.n_actions
     if cells > MAX_LEARNER_CELLS:
         raise UserError(f"a learner on {rules.name} would keep {cells:,} values of {what} and moves (limit "
                         f"{MAX_LEARNER_CELLS:,}); learners are for boards of up to about 50,000 {what}")

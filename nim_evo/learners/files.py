@@ -19,7 +19,7 @@ import json
 
 import numpy as np
 
-from nim_evo.engine.rules import rules_from_json, rules_to_json
+from nim_evo.games.registry import game_from_json, game_to_json
 from nim_evo.io import FORMAT_VERSION, atomic_write_text, check_envelope, read_json
 from nim_evo.learners import LEARNERS, Learner
 from nim_evo.validation import UserError
@@ -37,7 +37,7 @@ def learner_document(learner: Learner, **meta) -> dict:
             values = [int(v) for v in values]  # counts stay readable
         state[key] = {"shape": list(array.shape), "values": values}
     return {**meta, "format": LEARNER_FORMAT, "version": FORMAT_VERSION, "learner": learner.name,
-            "rules": rules_to_json(learner.rules), "params": params_json(learner), "games_played": learner.games_played,
+            "rules": game_to_json(learner.rules), "params": params_json(learner), "games_played": learner.games_played,
             "training": learner.training, "state": state}
 
 
@@ -53,7 +53,7 @@ def learner_from_document(data: dict, source: str = "file", stochastic: bool = F
     if not isinstance(name, str) or name not in LEARNERS:
         raise UserError(f"{source} holds an unknown learner {name!r}")
     try:
-        rules = rules_from_json(data.get("rules"), source)
+        rules = game_from_json(data.get("rules"), source)
     except UserError as error:
         raise UserError(error if str(error).startswith(source) else f"{source}: {error}") from None
     params = data.get("params")

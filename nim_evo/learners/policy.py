@@ -80,10 +80,10 @@ class LearnedPolicy(Player):
         """Its rows over its own space at the multisets (or positions) of ``positions``, read
         back on their piles (a multiset's column on the first pile of the size it takes from)."""
         positions = np.asarray(positions, dtype=np.int64)
-        start = np.array(self.rules.piles)
+        start = np.array(self.rules.start)
         beyond = np.sort(positions, axis=1) > np.sort(start) if self.symmetry else positions > start
         if np.any(beyond):
-            raise UserError(f"positions beyond the start {self.rules.piles} are not on this learner's board")
+            raise UserError(f"positions beyond the start {self.rules.start} are not on this learner's board")
         return self.space.unfold(positions, self.policy_rows(self.space.indices(positions)))
 
     def policy(self, space: Space) -> np.ndarray:

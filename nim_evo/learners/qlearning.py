@@ -93,8 +93,8 @@ class QLearner(Learner):
         self.table = np.zeros((space.n_positions, space.n_moves))
         self.epsilon_now = 0.0
         # the seed's grid: (pile, value) for every pile and value up to the largest pile; -1 where no move
-        width = max(self.rules.piles)
-        pile, count = np.divmod(np.arange(len(self.rules.piles) * width), width)
+        width = max(self.rules.start)
+        pile, count = np.divmod(np.arange(len(self.rules.start) * width), width)
         index = {move: k for k, move in enumerate(self.rules.moves)}
         self._grid = [index.get((int(p), int(c) + 1), -1) for p, c in zip(pile, count)]
 

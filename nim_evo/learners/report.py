@@ -28,7 +28,7 @@ def report(learner: LearnedPolicy, solution: Solution) -> list[str]:
     rows = np.arange(space.n_positions)
     greedy, probabilities = learner.greedy_rows(rows), learner.stochastic_rows(rows)
     values = learner.values()
-    one_heap = len(learner.rules.piles) == 1
+    one_heap = len(learner.rules.start) == 1
     label = (lambda m: str(space.move(m)[1])) if one_heap else (lambda m: str(space.move(m)))
     lines = []
     for index in range(1, space.n_positions):

@@ -28,7 +28,8 @@ import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
-from nim_evo.engine.rules import Rules, rules_from_json
+from nim_evo.games.base import Game
+from nim_evo.games.registry import game_from_json
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.logbook import OPTIONAL_COLUMNS, read_logbook
 from nim_evo.evolution.rundir import read_config
@@ -61,7 +62,7 @@ class History:
 
     run_id: str
     config: dict
-    rules: Rules
+    rules: Game
     opponents: tuple[str, ...]
     columns: dict
 
@@ -94,7 +95,7 @@ class History:
     @classmethod
     def from_logbook(cls, run_id: str, config: dict, logbook) -> History:
         """The history of a run in memory: its config (as JSON) and DEAP logbook."""
-        rules = rules_from_json(config["rules"], "the run's config")
+        rules = game_from_json(config["rules"], "the run's config")
         opponents = tuple(config["opponents"])
         needed = ["gen", "evals", "games", "min", "mean", "max", "accuracy", *opponents]
         needed += [name for name in OPTIONAL_COLUMNS if logbook and name in logbook[0]]

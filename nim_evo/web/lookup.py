@@ -46,7 +46,7 @@ def lookup_table(agent) -> dict:
     space = own_space(agent)
     table = as_table(agent, space)
     moves = {}
-    for index in range(1, space.n_positions):
+    for index in np.flatnonzero(~space.terminal):
         position = [int(n) for n in space.positions[index]]
         flat = []
         for column in np.flatnonzero(table[index] > 0):

@@ -29,6 +29,8 @@ from pathlib import Path
 from string import Template
 
 from nim_evo.engine.rules import Rules
+from nim_evo.games.takeaway import TakeAway
+from nim_evo.validation import UserError
 from nim_evo.genomes import GenomeAgent, get_kind
 from nim_evo.web.lookup import lookup_script, script_json
 
@@ -56,9 +58,11 @@ def strategy_script(agent) -> str:
     return lookup_script(agent)
 
 
-def rules_text(rules: Rules, piles: bool = True) -> str:
+def rules_text(rules: TakeAway, piles: bool = True) -> str:
     """The rules in a sentence a person reads before the first move (with the board's piles,
     or without them for a champion that plays any board of its family)."""
+    if not isinstance(rules, Rules):
+        return rules.describe()
     take = (f"a move takes 1 to {rules.max_take} objects from one pile" if rules.max_take else
             "a move takes any number of objects, at least one, from one pile")
     end = ("misère: whoever takes the last object loses" if rules.misere else
@@ -73,13 +77,18 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
     from nim_evo import __version__
 
     rules = agent.rules
+    if not isinstance(rules, TakeAway):
+        raise UserError(f"the page draws heaps that moves take from: {rules.name} is no take-away game")
     free = board_free(agent)
-    game = {"piles": list(rules.piles),
-            "maxTake": rules.max_take, "misere": bool(rules.misere), "boardFree": free,
-            "maxPile": SETTABLE_PILE if free else max(rules.piles), "maxPiles": SETTABLE_PILES if free else len(rules.piles)}
-    if free and (len(rules.piles) > SETTABLE_PILES or max(rules.piles) > SETTABLE_PILE):
+    nim = isinstance(rules, Rules)  # on another take-away game, the counts a move may take
+    game = {"piles": list(rules.start), "maxTake": rules.max_take if isinstance(rules, Rules) else None,
+            "takes": None if nim else sorted({c for n in rules.start for c in rules.takes(n)}),
+            "takesWords": rules.takes_words(), "misere": bool(rules.misere), "boardFree": free,
+            "maxPile": SETTABLE_PILE if free else max(rules.start), "maxPiles": SETTABLE_PILES if free else len(rules.start)}
+    if free and (len(rules.start) > SETTABLE_PILES or max(rules.start) > SETTABLE_PILE):
         game["piles"] = [1, 3, 5, 7, 9]  # its own board is too big to draw: a board the page draws
-    title = f"Play Nim against {getattr(agent, 'name', 'the champion')}"
+    title = f"Play {'Nim' if nim else 'the ' + rules.title.lower()} against " \
+            f"{getattr(agent, 'name', 'the champion')}"
     piles_field = ('<label>Piles <input id="piles" size="24" aria-describedby="piles-help"></label>'
                    f' <span class="keys" id="piles-help">any board of its family: up to {SETTABLE_PILES} piles of '
                    f'up to {SETTABLE_PILE}</span>') if free else ""

@@ -82,11 +82,16 @@ def test_every_preset_names_its_board(name):
     assert rules_from_args(game_args("--game", name)) == PRESET_RULES[name]
 
 
-def test_list_games_prints_each_preset_once(capsys):
+def test_list_games_prints_each_preset_once_then_every_family(capsys):
     assert list_games() == 0
-    lines = capsys.readouterr().out.splitlines()
+    presets, families = capsys.readouterr().out.split("\n\n")
+    lines = presets.splitlines()
     assert [line.split()[0] for line in lines] == list(PRESETS)
     assert all(line.endswith(PRESETS[line.split()[0]]) for line in lines)
+    heading, *rows = families.splitlines()
+    assert "--game takes a board's name" in heading
+    assert [row.split()[0] for row in rows] == ["nim", "subtraction"]
+    assert rows[1].endswith("e.g. 20-sub1.3.4") and "-misere" in rows[1]
 
 
 @pytest.mark.parametrize("argv, message", [

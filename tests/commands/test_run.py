@@ -38,7 +38,41 @@ def champion(path):
 
 def test_list_games(capsys):
     assert main(["--list-games"]) == 0
-    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == list(PRESETS)
+    presets = capsys.readouterr().out.split("\n\n")[0]
+    assert [line.split()[0] for line in presets.splitlines()] == list(PRESETS)
+
+
+def test_a_table_run_on_a_subtraction_board_reaches_perfect_play(tmp_path):
+    """The issue's command: a table genome on a board of the second family, until it plays perfectly."""
+    out = tmp_path / "runs" / "sub"
+    done = subprocess.run([sys.executable, "-m", "nim_evo.run", "--genome", "table", "--game", "3-5-7-sub1.2.4-misere",
+                           "--opponents", "random,perfect", "--until", "accuracy=1", "--out", str(out),
+                           "--genomes-dir", str(tmp_path / "genomes")], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "until accuracy=1" in done.stdout + done.stderr  # said where the run's progress goes
+    assert "plays a winning move in 100.00% of winning positions" in done.stdout
+    assert json.loads((out / "config.json").read_text())["rules"] == {"game": "3-5-7-sub1.2.4-misere"}
+    rows = logbook(out)
+    assert float(rows[-1]["accuracy"]) == 1.0 and {"random", "perfect"} <= set(rows[0])
+    # resumed, the run reads its game back; its champion is already perfect: nothing more to do
+    assert main(["--resume", str(out), "--generations", str(int(rows[-1]["gen"]) + 2), "--quiet",
+                 "--genomes-dir", str(tmp_path / "genomes"), "--force"]) == 0
+    assert logbook(out) == rows
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "20-sub"], "cannot read game '20-sub'"),
+    (["--game", "20-sub0.3"], "cannot read game '20-sub0.3': a subtraction set must hold whole numbers from 1"),
+    (["--game", "3-sub4"], "least member, 4, is above every heap"),
+    (["--game", "20-sub1.3.4", "--genome", "rules"], "--genome 'rules' plays Nim only, not 20-sub1.3.4"),
+    (["--game", "20-sub1.3.4", "--opponents", "nimsum"], "nimsum plays Nim only, not 20-sub1.3.4"),
+    (["--game", "300-300-300-300-300-sub2.3", "--until", "accuracy=1"], "too big"),
+])
+def test_bad_subtraction_runs_are_one_line_exit_2_and_write_nothing(tmp_path, capsys, argv, message):
+    assert main([*argv, "--out", str(tmp_path / "r"), "--genomes-dir", str(tmp_path / "g"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("nim_evo: error: ") and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "r").exists() and not (tmp_path / "g").exists()
 
 
 @pytest.mark.parametrize("genome", ["table", "rules", "thresholds"])

@@ -26,7 +26,7 @@ def runs(tmp_path_factory):
 
 
 CASES = [
-    ("table", lambda s: s["population"][0]["genes"].__setitem__(0, 3), "population[0].genes[0], the empty board's, must be 0"),
+    ("table", lambda s: s["population"][0]["genes"].__setitem__(0, 3), "population[0].genes[0], of (0, 0, 0) where the game is over, must be 0"),
     ("table", lambda s: s["population"][0]["genes"].__setitem__(1, 40), "population[0].genes[1] (40) is not a legal move in position"),
     ("table", lambda s: s["population"][0]["genes"].__setitem__(2, -1), "population[0].genes[2] (-1) is not a legal move in position"),
     ("table", lambda s: s["population"][1].__setitem__("genes", np.zeros(5, np.int16)), "population[1].genes must be an array of shape (28,)"),

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import nim_evo
 from nim_evo import Rules, evolve, load_strategy
 from nim_evo.engine import theory
 from nim_evo.export import main as export
@@ -77,6 +78,12 @@ def pages(tmp_path_factory):
         assert export(["--html", str(made[name]), str(strategy)]) == 0
     # a misère program (evolved on boards of 2 to 4 piles) on a board it never saw; and the
     # four-family program under a cap, misère
+    # a subtraction game's champion: a move takes 2 or 3 objects, so the game ends with objects left
+    subtraction = evolve("table", nim_evo.game("4-8-sub2.3"), opponents=["random", "perfect"], until="accuracy=1",
+                         generations=50, seed=0, progress=False)
+    assert subtraction.accuracy == 1.0
+    made["subtraction"] = where / "subtraction.html"
+    assert export(["--html", str(made["subtraction"]), str(subtraction.export(where / "4-8-sub2.3.json"))]) == 0
     for name, strategy, game in (("misere-program", "1-3-5-7-9-misere-seed0-program.json", "2-3-4-5-misere"),
                                  ("four-program", "1-3-5-7-9-normal+misere+cap3+cap3-misere-seed0-program.json",
                                   "2-3-4-5-cap3-misere")):
@@ -127,6 +134,32 @@ def test_the_champion_moving_first_wins_every_game_whatever_the_person_clicks(br
             after = piles(browser)
             assert after[pile] == before[pile] - take  # the person's move, as clicked
         assert body(browser, "winner") == "champion", game
+        assert browser.find_element(By.ID, "status").text == "The champion wins."
+
+
+def test_a_subtraction_game_is_played_to_its_end_where_no_move_is_left(browser, pages):
+    """4-8 with S = {2, 3}: Grundy values 2 and 1, a first-player win. The champion, moving
+    first, wins whatever legal moves the person clicks; a take of one is refused and said so;
+    the game ends on heaps of 0 or 1, objects left on the board."""
+    rng = np.random.default_rng(0)
+    for game in range(3):
+        open_page(browser, pages["subtraction"], "champion")
+        assert "2 or 3 objects" in browser.find_element(By.ID, "rules").text
+        while wait_state(browser, "your-turn", "over") == "your-turn":
+            ones = [o for o in browser.find_elements(By.CSS_SELECTOR, 'button.obj[data-take="1"]')]
+            ones[0].click()
+            assert browser.find_element(By.ID, "message").text == "A move takes 2 or 3 objects."
+            assert not browser.find_element(By.ID, "take").is_enabled()
+            before = piles(browser)
+            allowed = [o for o in browser.find_elements(By.CSS_SELECTOR, "button.obj")
+                       if int(o.get_attribute("data-take")) in (2, 3)]
+            chosen = allowed[int(rng.integers(len(allowed)))]
+            pile, take = int(chosen.get_attribute("data-pile")), int(chosen.get_attribute("data-take"))
+            chosen.click()
+            browser.find_element(By.ID, "take").click()
+            assert piles(browser)[pile] == before[pile] - take
+        assert body(browser, "winner") == "champion", game
+        assert all(n <= 1 for n in piles(browser))
         assert browser.find_element(By.ID, "status").text == "The champion wins."
 
 

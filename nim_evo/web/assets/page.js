@@ -1,7 +1,8 @@
 "use strict";
 // The game a person plays against the champion: the board, whose turn it is, clicks and keys.
-// Given by the page before this script: NIM_GAME = {piles, maxTake, misere, boardFree,
-// maxPile, maxPiles} and nimDistribution(piles, board) -> [[pile, count, probability], ...],
+// Given by the page before this script: NIM_GAME = {piles, maxTake, takes, takesWords, misere,
+// boardFree, maxPile, maxPiles} (takes: the counts a move may take, for a take-away game that is
+// not Nim; null on Nim) and nimDistribution(piles, board) -> [[pile, count, probability], ...],
 // the champion's moves at a position (pile 0-based) of a game begun on board. The state lives in
 // the address's fragment, so a reload goes on with the same game.
 
@@ -14,9 +15,19 @@ const nim = (() => {
   const $ = (id) => document.getElementById(id);
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+  function allowed(count) {
+    // a count one move may take: at most the cap on Nim, a member of the set on a subtraction game
+    return game.takes === null ? game.maxTake === null || count <= game.maxTake : game.takes.includes(count);
+  }
+
   function legal(piles, pile, count) {
     return Number.isInteger(pile) && Number.isInteger(count) && pile >= 0 && pile < piles.length &&
-      count >= 1 && count <= piles[pile] && (game.maxTake === null || count <= game.maxTake);
+      count >= 1 && count <= piles[pile] && allowed(count);
+  }
+
+  function canMove(piles) {
+    // the game ends when no move is left: on Nim the empty board, elsewhere maybe before
+    return piles.some((n) => game.takes === null ? n > 0 : game.takes.some((c) => c <= n));
   }
 
   function whyIllegal(piles, pile, count) {
@@ -24,9 +35,10 @@ const nim = (() => {
     if (piles[pile] === 0) return `Pile ${pile + 1} is empty: pick another pile.`;
     if (count < 1) return "A move takes at least one object.";
     if (count > piles[pile]) return `Pile ${pile + 1} has only ${plural(piles[pile], "object")}.`;
-    if (game.maxTake !== null && count > game.maxTake) {
+    if (game.takes === null && game.maxTake !== null && count > game.maxTake) {
       return `A move takes at most ${plural(game.maxTake, "object")}: pick one of the last ${game.maxTake} in a pile.`;
     }
+    if (!allowed(count)) return `A move takes ${game.takesWords}.`;
     return "";
   }
 
@@ -100,8 +112,8 @@ const nim = (() => {
                     ` -> ${record.piles.join(" ")}`);
     record.pile = -1;
     record.count = 0;
-    if (record.piles.every((n) => n === 0)) {
-      record.over = true;  // the mover took the last object: it wins in normal play, loses in misère
+    if (!canMove(record.piles)) {
+      record.over = true;  // the mover made the last move: it wins in normal play, loses in misère
       const other = who === "you" ? "champion" : "you";
       record.winner = game.misere ? other : who;
     } else {
@@ -218,10 +230,11 @@ const nim = (() => {
         button.dataset.pile = pile;
         button.dataset.take = take;
         button.tabIndex = -1;
-        const capped = game.maxTake !== null && take > game.maxTake;
+        const capped = !allowed(take);
         if (capped) button.classList.add("capped");
         if (pile === state.pile && take <= state.count) button.classList.add("selected");
-        button.title = capped ? `at most ${game.maxTake} per move` : `take ${take} from pile ${pile + 1}`;
+        button.title = !capped ? `take ${take} from pile ${pile + 1}` :
+          game.takes === null ? `at most ${game.maxTake} per move` : `a move takes ${game.takesWords}`;
         button.setAttribute("aria-label", button.title);
         button.addEventListener("click", () => select(pile, take));
         objects.appendChild(button);
