@@ -163,12 +163,17 @@ class _Checker:
             illegal = next((a for a in range(game.n_actions) if not self.legal[index, a]), None)
             if illegal is not None and game.is_legal_action(position, illegal):
                 self.fail("views", f"is_legal_action {where} accepts action {illegal}, which the rule refuses")
-            if legal:
-                seed = int(self.rng.integers(2**32))
-                drawn = game.random_action(position, np.random.default_rng(seed))
-                if drawn != legal[int(np.random.default_rng(seed).integers(len(legal)))]:
-                    self.fail("views", f"random_action {where} drew {drawn}, not legal_actions[rng.integers(count)]")
+            self._check_draw("random_action", game.random_action, position, legal)
             self._check_moves(position, legal)
+
+    def _check_draw(self, name: str, draw, position, listed: list) -> None:
+        """``draw(position, rng)`` is ``listed[rng.integers(len(listed))]`` with the same seed."""
+        if not listed:
+            return
+        seed = int(self.rng.integers(2**32))
+        drawn = draw(position, np.random.default_rng(seed))
+        if drawn != listed[int(np.random.default_rng(seed).integers(len(listed)))]:
+            self.fail("views", f"{name} at {position} drew {drawn}, not the listed one rng.integers(count) picks")
 
     def _check_moves(self, position, legal: list[int]) -> None:
         game = self.game
@@ -178,11 +183,7 @@ class _Checker:
             self.fail("views", f"legal_moves at {position} is {game.legal_moves(position)}, the rule says {moves}")
         if game.count_moves(position) != len(moves):
             self.fail("views", f"count_moves at {position} is {game.count_moves(position)}, the rule says {len(moves)}")
-        if moves:
-            seed = int(self.rng.integers(2**32))
-            drawn = game.random_move(position, np.random.default_rng(seed))
-            if drawn != moves[int(np.random.default_rng(seed).integers(len(moves)))]:
-                self.fail("views", f"random_move at {position} drew {drawn}, not legal_moves[rng.integers(count)]")
+        self._check_draw("random_move", game.random_move, position, moves)
         for action in range(game.n_actions):
             if game.is_legal(position, move_of(action)) != (action in legal):
                 self.fail("views", f"is_legal at {position} says {not action in legal} of {move_of(action)}")

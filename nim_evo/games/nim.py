@@ -177,16 +177,7 @@ class Rules(TakeAway):
         cap = self.max_take
         return "any number of objects" if cap is None else "exactly 1 object" if cap == 1 else f"1 to {cap} objects"
 
-    def describe(self) -> str:
-        """One line on the game: its piles, what a move takes, and who wins."""
-        piles = self.piles
-        if len(piles) == 1:
-            board, where = f"one heap of {piles[0]}", ""
-        else:
-            board, where = f"piles of {', '.join(map(str, piles[:-1]))} and {piles[-1]}", " from one pile"
-        ending = "loses" if self.misere else "wins"
-        return f"Nim {self.name}: {board}; a move takes {self.takes_words()}{where}; whoever takes the last object " \
-               f"{ending}."
+    title, heap_word, last_move = "Nim", "pile", "takes the last object"  # how describe says it
 
     def to_json(self) -> dict:
         """The board as a JSON object: its name under ``"game"``, and Nim's three fields

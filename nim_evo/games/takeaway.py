@@ -43,16 +43,19 @@ class TakeAway(Game):
         return f"{listed} object" + ("s" if counts != [1] else "")
 
     def describe(self) -> str:
-        start = self.start
+        """One line on the game: its heaps, what a move takes, and who wins."""
+        start, heap = self.start, self.heap_word
         if len(start) == 1:
             board, where = f"one heap of {start[0]}", ""
         else:
-            board, where = f"heaps of {', '.join(map(str, start[:-1]))} and {start[-1]}", " from one heap"
+            board, where = f"{heap}s of {', '.join(map(str, start[:-1]))} and {start[-1]}", f" from one {heap}"
         ending = "loses" if self.misere else "wins"
-        return f"{self.title} {self.name}: {board}; a move takes {self.takes_words()}{where}; whoever makes the " \
-               f"last move {ending}."
+        return f"{self.title} {self.name}: {board}; a move takes {self.takes_words()}{where}; whoever " \
+               f"{self.last_move} {ending}."
 
-    title = "The game"  # what :meth:`describe` calls the family
+    title = "The game"  # what :meth:`describe` calls the family, a heap, and the move that ends the game
+    heap_word = "heap"
+    last_move = "makes the last move"
 
     # -- the action alphabet and the rule ------------------------------------------------
 
