@@ -5,7 +5,8 @@
 * **Piles**: a map of every position, the first piles down the side and the rest across
   (each axis in the engine's mixed-radix order), coloured by the verdict on the move the
   strategy plays: a winning move, a losing move where a winning one exists, or a losing
-  position (no winning move to find); the empty position, game over, is white. A stochastic
+  position (no winning move to find); a position where the game is over (on Nim the empty
+  board) is white, as is, on another game's board, a position its start does not reach. A stochastic
   strategy that plays a winning move only sometimes gets its own colour. The figure grows
   with the board (:func:`map_layout`, up to :data:`~nim_evo.plots.MAX_PIXELS`): a
   deterministic strategy's cells name its move, ``pile:count`` (piles counted from 1), and
@@ -22,6 +23,8 @@ from matplotlib.patches import Patch
 
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
+from nim_evo.engine.rules import Rules
+from nim_evo.games.takeaway import TakeAway
 from nim_evo.genomes import GenomeAgent
 from nim_evo.plots import DPI, MAX_PIXELS, count_formatter, new_figure, plain
 from nim_evo.validation import UserError
@@ -33,6 +36,7 @@ CELL_FONT = 8  # points, the move named in a cell
 MAP_MARGIN = (520, 240)  # pixels beside the grid (row labels, legend) and above and below it (title, column labels)
 VERDICTS = ("game over", "losing position", "winning move", "sometimes a winning move", "losing move")
 COLORS = ("white", "#d9d9d9", "#4daf4a", "#fdae61", "#d7191c")
+UNREACHED = "#9fb7d9"  # a cell of a position the start cannot reach (another game's board than Nim's)
 SEED_001_COLORS = ("#a44444", "#88a888", "#ccccac")  # take 1, 2, 3 in the Simple Nim AI post's picture
 MAX_BAR_TAKES, MAX_BAR_HEAPS = 12, 60  # beyond, one heap is drawn as a map of heap x take
 
@@ -48,11 +52,25 @@ def draw_policy(agent, title: str):
     if not enumerable(rules):
         raise UserError(f"the board {rules.name} has {space_size(rules):,} positions, too many to picture "
                          f"(limit {DEFAULT_MAX_POSITIONS:,})")
+    if not isinstance(rules, TakeAway):
+        raise UserError(f"the policy picture draws heaps that moves take from: {rules.name} is no take-away game")
     solution = solve(rules)
     table = agent.policy(solution.space)
-    if len(rules.piles) == 1:
+    if len(rules.start) == 1:
         return _heap_bars(solution, table, title)
     return _position_map(solution, table, title)
+
+
+def box_indices(space, start) -> np.ndarray:
+    """The space index of every position at most ``start`` heap by heap, in mixed-radix order
+    (first heap most significant), -1 where the start does not reach it: on a Nim board every
+    index in order; on another game's searched space, where each position lies."""
+    radices = np.array(start, dtype=np.int64) + 1
+    count = int(np.prod(radices))
+    if getattr(space, "strides", None) is not None and space.n_positions == count:  # Nim's box: its own order
+        return np.arange(count)
+    box = (np.arange(count)[:, None] // np.concatenate([np.cumprod(radices[:0:-1])[::-1], [1]])) % radices
+    return space.indices(box)
 
 
 def draw_strategy(agent, name: str):
@@ -70,34 +88,37 @@ def verdicts(solution, table: np.ndarray) -> np.ndarray:
     p_win = (table * solution.winning).sum(axis=1)
     verdict = np.where(p_win >= 1 - 1e-9, 2, np.where(p_win <= 1e-9, 4, 3)).astype(np.int8)
     verdict[~solution.win] = 1
-    verdict[solution.space.totals == 0] = 0
+    verdict[solution.space.terminal] = 0
     return verdict
 
 
 def _heap_bars(solution, table, title):
     space, rules = solution.space, solution.rules
-    heaps = np.arange(1, rules.piles[0] + 1)
-    takes = range(1, min(rules.piles[0], rules.max_take or rules.piles[0]) + 1)
-    if len(takes) > MAX_BAR_TAKES or len(heaps) > MAX_BAR_HEAPS:
+    where = box_indices(space, rules.start)   # heap size -> index, -1 where the start does not reach it
+    reached = where[1:] >= 0
+    heaps = np.arange(1, rules.start[0] + 1)[reached]
+    rows = where[1:][reached]
+    takes = rules.takes(rules.start[0])
+    if len(takes) > MAX_BAR_TAKES or rules.start[0] > MAX_BAR_HEAPS:
         return _heap_map(solution, table, title)
     figure = new_figure(*HEAP_SIZE)
     axes = figure.subplots()
     colors = _take_colors(len(takes))
     bottom = np.zeros(len(heaps))
     for take, color in zip(takes, colors):
-        p = table[heaps, space.move_index((0, take))]  # a single heap's index is its size
+        p = table[rows, space.move_index((0, take))]
         axes.bar(heaps, p, bottom=bottom, width=0.8, color=color, edgecolor="white", linewidth=0.5,
                  label=f"take {take}")
-        wrong = solution.win[heaps] & ~solution.winning[heaps, space.move_index((0, take))] & (p > 0)
+        wrong = solution.win[rows] & ~solution.winning[rows, space.move_index((0, take))] & (p > 0)
         axes.bar(heaps[wrong], p[wrong], bottom=bottom[wrong], width=0.8, facecolor="none", edgecolor="0.15",
                  hatch="///", linewidth=0)
         bottom += p
-    for heap in heaps:
-        winning = np.flatnonzero(solution.winning[heap])
+    for heap, row in zip(heaps, rows):
+        winning = np.flatnonzero(solution.winning[row])
         text = ",".join(str(space.move(k)[1]) for k in winning) if len(winning) else "L"
         axes.text(heap, 1.02, text, ha="center", va="bottom", fontsize="small" if len(heaps) <= 30 else 6,
                   color="#1a7a1a" if len(winning) else "0.45")
-    axes.set_xlim(0.3, heaps[-1] + 0.7)
+    axes.set_xlim(0.3, rules.start[0] + 0.7)
     axes.set_ylim(0, 1.1)
     axes.set_xticks(heaps if len(heaps) <= 30 else heaps[heaps % 5 == 0])
     axes.set_yticks(np.linspace(0, 1, 6))
@@ -107,7 +128,7 @@ def _heap_bars(solution, table, title):
     handles.append(Patch(facecolor="white", edgecolor="0.15", hatch="///", label="a losing take\nwhere one wins"))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
                 title="move")
-    axes.text(1.01, 0.05, "above the bars:\nthe solver's winning\ntake (L: every take\nloses)",
+    axes.text(1.01, 0.05, "above the bars:\nthe solver's winning\ntake (L: every take\nloses; the game is over)",
               transform=axes.transAxes, fontsize="small", va="bottom", color="0.3")
     figure.suptitle(f"{title}\n{_accuracy_line(solution, table, 'heap sizes')}")
     return figure
@@ -119,18 +140,19 @@ def _heap_map(solution, table, title):
     from matplotlib.ticker import MaxNLocator
 
     rules = solution.rules
-    size = rules.piles[0]
-    n_takes = min(size, rules.max_take or size)
-    # a single heap's index is its size, and its move index is the take minus one
-    probabilities = table[1:, :n_takes].T
+    size = rules.start[0]
+    n_takes = rules.count_takes(size)
+    where = box_indices(solution.space, rules.start)[1:]  # heap size -> index; -1 where it is not reached
+    # a heap's move index is its take's rank: on Nim the take minus one
+    probabilities = np.where(where[:, None] >= 0, table[where, :n_takes], 0.0).T
     figure = new_figure(*HEAP_SIZE)
     axes = figure.subplots()
     image = axes.imshow(probabilities, origin="lower", aspect="auto", cmap="Greys", vmin=0, vmax=1,
                         extent=(0.5, size + 0.5, 0.5, n_takes + 0.5), interpolation="nearest")
-    heap, take = np.nonzero(solution.winning[1:, :n_takes])
+    heap, take = np.nonzero((where[:, None] >= 0) & solution.winning[where, :n_takes])
     axes.scatter(heap + 1, take + 1, s=6, color="#1a9a1a", marker="o", linewidths=0)
     axes.set_xlabel("objects in the heap")
-    axes.set_ylabel("take")
+    axes.set_ylabel("take" if isinstance(rules, Rules) else "take (its rank among the takes allowed)")
     figure.colorbar(image, ax=axes, label="probability of the take", shrink=0.9)
     for axis in (axes.xaxis, axes.yaxis):
         axis.set_major_locator(MaxNLocator(integer=True))
@@ -142,31 +164,40 @@ def _heap_map(solution, table, title):
 
 def _position_map(solution, table, title):
     space, rules = solution.space, solution.rules
-    deterministic = bool(np.all(np.isclose(table.max(axis=1), 1) | (space.totals == 0)))
-    layout = map_layout(rules.piles, named=deterministic)
+    piles = rules.start
+    deterministic = bool(np.all(np.isclose(table.max(axis=1), 1) | space.terminal))
+    layout = map_layout(piles, named=deterministic)
     split, (n_rows, n_cols) = layout.split, layout.grid
     verdict = verdicts(solution, table)
-    grid = verdict.reshape(n_rows, n_cols)  # first pile most significant: row-major is the index order
+    where = box_indices(space, piles)  # each cell's position, first pile most significant: row-major
+    cells = np.where(where >= 0, verdict[where], len(VERDICTS))  # a position the start does not reach
+    grid = cells.reshape(n_rows, n_cols)
+    colors = (*COLORS, UNREACHED)
     figure = new_figure(*layout.inches)
     axes = figure.subplots()
-    axes.imshow(grid, cmap=ListedColormap(COLORS), vmin=-0.5, vmax=len(COLORS) - 0.5, aspect="auto",
+    axes.imshow(grid, cmap=ListedColormap(colors), vmin=-0.5, vmax=len(colors) - 0.5, aspect="auto",
                 interpolation="nearest")
-    _position_ticks(axes.set_yticks, rules.piles[:split], n_rows, axes.axhline, layout.cell[1])
-    _position_ticks(axes.set_xticks, rules.piles[split:], n_cols, axes.axvline, layout.cell[0])
-    axes.set_ylabel(_axis_name(rules.piles, range(split)))
-    axes.set_xlabel(_axis_name(rules.piles, range(split, len(rules.piles))))
+    _position_ticks(axes.set_yticks, piles[:split], n_rows, axes.axhline, layout.cell[1])
+    _position_ticks(axes.set_xticks, piles[split:], n_cols, axes.axvline, layout.cell[0])
+    axes.set_ylabel(_axis_name(piles, range(split)))
+    axes.set_xlabel(_axis_name(piles, range(split, len(piles))))
     across = max(len(t.get_text()) for t in axes.get_xticklabels())
     axes.tick_params(axis="x", labelrotation=90 if 7 * across > layout.cell[0] else 0, labelsize="small")
     axes.tick_params(axis="y", labelsize="small")
     if layout.named:
         moves = table.argmax(axis=1)
-        for index in range(1, space.n_positions):
+        for cell, index in enumerate(where):
+            if index < 0 or space.terminal[index]:
+                continue
             pile, count = space.move(int(moves[index]))
-            axes.text(index % n_cols, index // n_cols, f"{pile + 1}:{count}", ha="center", va="center",
+            axes.text(cell % n_cols, cell // n_cols, f"{pile + 1}:{count}", ha="center", va="center",
                       fontsize=CELL_FONT, color="white" if verdict[index] == 4 else "black")  # legible on red
     counts = np.bincount(verdict, minlength=len(VERDICTS))
     handles = [Patch(facecolor=color, edgecolor="0.5", label=f"{name} ({counts[k]:,})")
                for k, (name, color) in enumerate(zip(VERDICTS, COLORS))]
+    unreached = int(np.count_nonzero(where < 0))
+    if unreached:  # another game's board: positions the start cannot reach
+        handles.append(Patch(facecolor=UNREACHED, edgecolor="0.5", label=f"not reached from the start ({unreached:,})"))
     note = "\ncell text: the move played,\npile:count" if layout.named else ""
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
                 title="the strategy's move" + note, title_fontsize="small", alignment="left")
@@ -217,7 +248,7 @@ def map_layout(piles, named: bool = True) -> MapLayout:
 
 
 def _accuracy_line(solution, table, what: str) -> str:
-    winners = int(np.count_nonzero(solution.win & (solution.space.totals > 0)))
+    winners = int(np.count_nonzero(solution.win & ~solution.space.terminal))
     return f"a winning move in {100 * solution.accuracy(table):.1f}% of the {winners:,} winning {what}"
 
 

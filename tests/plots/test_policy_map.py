@@ -152,3 +152,25 @@ def test_policy_map_colours_match_the_solver(tmp_path, assert_nothing_clipped):
     assert np.allclose(areas / areas.sum(), counts[1:] / counts[1:].sum(), atol=0.01)  # each cell its verdict
     assert counts[3] > counts[2] > 0 and counts[4] == 0
     assert "a winning move in 100.0% of the 305 winning positions" in perfect.get_suptitle()
+
+
+def test_a_subtraction_game_s_map_marks_where_the_game_ends_and_what_the_start_cannot_reach(tmp_path):
+    """4-8 with S = {2, 3}: the game ends where both heaps hold 0 or 1 (4 positions), a heap of 3
+    or of 7 is never reached (13 cells), and perfect play's colours are the Grundy theory's."""
+    import nim_evo
+
+    board = nim_evo.game("4-8-sub2.3")
+    figure = draw_policy(make_agent("perfect", board), "perfect")
+    texts = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
+    assert texts[0] == "game over (4)" and texts[-1] == "not reached from the start (13)"
+    grid = figure.axes[0].get_images()[0].get_array()
+    g = [0, 0, 1, 1, 2, 0, 0, 1, 1]  # the Grundy values of S = {2, 3}, by hand
+    for a in range(5):
+        for b in range(9):
+            reached = a != 3 and b != 7
+            ended = a <= 1 and b <= 1
+            expected = len(VERDICTS) if not reached else 0 if ended else 1 if g[a] == g[b] else 2
+            assert grid[a, b] == expected, (a, b)
+    bars = draw_policy(make_agent("perfect", nim_evo.game("12-sub3.5")), "perfect")
+    assert "of the 5 winning heap sizes" in bars.get_suptitle()
+    assert [t.get_text() for t in bars.axes[0].get_legend().get_texts()][:2] == ["take 3", "take 5"]
