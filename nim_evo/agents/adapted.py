@@ -17,7 +17,8 @@ import numpy as np
 
 from nim_evo.games.base import Game
 from nim_evo.agents.player import Player, PositionalAgent, index_of, is_order_blind, name_of
-from nim_evo.engine.rules import Move, Position
+from nim_evo.games.base import Position
+from nim_evo.games.takeaway import Move
 from nim_evo.validation import AgentError, UserError, printable
 
 PROBES = (1, 2)  # the seeds of the two generators a move-only agent is asked with

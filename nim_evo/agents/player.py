@@ -37,10 +37,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from nim_evo.engine.rules import Move, Position
-from nim_evo.games.base import Game
+from nim_evo.games.base import Game, Position
 from nim_evo.games.registry import GAME
-from nim_evo.games.takeaway import TakeAway
+from nim_evo.games.takeaway import Move, TakeAway
 from nim_evo.validation import AgentError, IllegalMove, OrderReading, UserError, check, shown
 
 if TYPE_CHECKING:

@@ -41,7 +41,8 @@ from nim_evo.agents.adapted import DistributionAgent, MoveAgent, ProbabilitiesAg
 from nim_evo.agents.course import ChooseActionAgent, StateFunctionAgent, is_strategy_function
 from nim_evo.agents.player import Player, name_of
 from nim_evo.annotations import AgentObject
-from nim_evo.engine.rules import Move, Position
+from nim_evo.games.base import Position
+from nim_evo.games.takeaway import Move
 from nim_evo.games.base import Game
 from nim_evo.games.registry import GAME
 from nim_evo.validation import Constraint, UserError, check

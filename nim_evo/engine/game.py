@@ -11,7 +11,8 @@ from numbers import Integral
 import numpy as np
 
 from nim_evo.games.base import Game
-from nim_evo.engine.rules import POSITION, Move, Position
+from nim_evo.games.base import POSITION, Position
+from nim_evo.games.takeaway import Move
 from nim_evo.games.registry import GAME
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.validation import Constraint, IllegalMove, InstanceOf, Interval, UserError, validate

@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from numbers import Integral
 from typing import TYPE_CHECKING, ClassVar
 
-from nim_evo.validation import UserError, shown
+from nim_evo.validation import Constraint, UserError, shown
 
 if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
     import numpy as np
@@ -297,3 +297,18 @@ def _slots(start: Position) -> np.ndarray:
     import numpy as np
 
     return np.argsort(np.asarray(start, dtype=np.int64), kind="stable")
+
+
+class PileSizes(Constraint):
+    """A position: a sequence of whole numbers >= 0 (a board's heaps, any of them empty)."""
+
+    def __call__(self, value) -> bool:
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+            return False
+        return all(is_whole(size) and size >= 0 for size in value)
+
+    def __str__(self) -> str:
+        return "a tuple of pile sizes (whole numbers >= 0)"
+
+
+POSITION = PileSizes()

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import TYPE_CHECKING
 
-from nim_evo.games.base import FILE_NAME_LENGTH, MAX_HEAP, Position, is_whole  # noqa: F401
+from nim_evo.games.base import FILE_NAME_LENGTH, MAX_HEAP, POSITION, PileSizes, Position, is_whole  # noqa: F401
 from nim_evo.games.takeaway import MAX_LISTED_MOVES, Move, TakeAway
-from nim_evo.validation import Constraint, InstanceOf, Interval, UserError, check, shown
+from nim_evo.validation import InstanceOf, Interval, UserError, check, shown
 
 if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
     import numpy as np
@@ -219,20 +219,7 @@ PRESETS: dict[str, str] = {
 DEFAULT_GAME = "1-3-5-7-9"
 
 
-class PileSizes(Constraint):
-    """A position: a sequence of whole numbers >= 0 (a board's piles, any of them empty)."""
-
-    def __call__(self, value) -> bool:
-        if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
-            return False
-        return all(is_whole(size) and size >= 0 for size in value)
-
-    def __str__(self) -> str:
-        return "a tuple of pile sizes (whole numbers >= 0)"
-
-
 RULES = InstanceOf(Rules, what="a nim_evo.Rules")
-POSITION = PileSizes()
 
 # A family: the rules without their board, (max_take, misere), named normal, misere, capK or capK-misere.
 Family = tuple  # (int | None, bool)
