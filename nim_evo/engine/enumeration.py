@@ -68,8 +68,6 @@ class EnumeratedSpace:
             by_order = np.argsort(order, kind="stable")
             self.levels = np.split(by_order, np.searchsorted(order[by_order], values)[1:])
         self.terminal = np.asarray(~self.legal.any(axis=1))
-        moves = self.moves if self.moves is not None else np.zeros((0, 2))
-        self._move_index: dict[tuple[int, ...], int] = {(int(p), int(c)): k for k, (p, c) in enumerate(moves)}
         for array in (*arrays, self.terminal):
             array.flags.writeable = False
 
@@ -100,21 +98,15 @@ class EnumeratedSpace:
         """The game this space enumerates (``rules`` is its older name)."""
         return self.rules
 
-    def move_index(self, move: Move) -> int:
-        """The index of a ``(pile, count)`` move of the board."""
-        try:
-            return self._move_index[tuple(int(v) for v in move)]
-        except (KeyError, TypeError, ValueError):
-            raise UserError(f"{move} is not a move of {self.rules.name}") from None
+    def move_index(self, move) -> int:
+        """The index of a move of the board, in the game's words (its action)."""
+        return self.game.action_of(move)
 
-    def move(self, move_index: int) -> Move:
-        """The ``(pile, count)`` of a move index."""
+    def move(self, move_index: int):
+        """The move of an index, in the game's words."""
         if not 0 <= move_index < self.n_moves:
             raise UserError(f"move index {move_index} is outside 0..{self.n_moves - 1}")
-        if self.moves is None:
-            raise UserError(f"{self.rules.name}'s moves are its actions: ask the game for action {move_index}'s label")
-        pile, count = self.moves[move_index]
-        return int(pile), int(count)
+        return self.game.move_of(int(move_index))
 
     def concrete_moves(self, position: Position, move_index: int) -> list[Move]:
         raise NotImplementedError

@@ -10,6 +10,8 @@ views, which :func:`~nim_evo.engine.conformance.check_game` holds them to.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -202,8 +204,28 @@ class Rules(TakeAway):
         """Whether ``position`` is the empty board (Nim's only position without a move)."""
         return not any(position)
 
+    # Nim's scalar fast paths (a game at a time: the loop of play_game, the seeds' learners,
+    # minimax's search), each the same answer as TakeAway's view (check_game holds them to it)
+
     def is_over(self, position: Position) -> bool:
-        return not any(self.check_position(position))
+        """Only the empty board has no move."""
+        return not any(position)
+
+    def is_legal(self, position: Position, move: Move) -> bool:
+        try:
+            pile, count = move
+        except (TypeError, ValueError):
+            return False
+        return (is_whole(pile) and is_whole(count) and 0 <= pile < len(position) and 1 <= count <= position[pile]
+                and (self.max_take is None or count <= self.max_take))
+
+    def random_move(self, position: Position, rng: np.random.Generator) -> Move:
+        ends = list(itertools.accumulate(min(n, self.max_take or n) for n in position))
+        if not ends or not ends[-1]:
+            raise UserError(f"no legal move in {tuple(position)}: the game is over")
+        draw = int(rng.integers(ends[-1]))
+        pile = bisect.bisect_right(ends, draw)
+        return pile, draw - (ends[pile - 1] if pile else 0) + 1
 
 
 PRESETS: dict[str, str] = {
