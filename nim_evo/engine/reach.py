@@ -22,31 +22,34 @@ def reachable_count(game: Game, canonical: bool, max_positions: int) -> int:
 
 def reachable(game: Game, canonical: bool, max_positions: int) -> np.ndarray:
     """Every position reachable from the start (canonical forms, with ``canonical``),
-    ``(n, width) int64`` in the order found; :class:`SpaceTooLarge` beyond ``max_positions``."""
+    ``(n, width) int64`` in the order found; :class:`SpaceTooLarge` beyond ``max_positions``
+    (or :data:`MAX_CELLS` position-action pairs), said as soon as a block of the search passes
+    it, so a board far too big costs about what the limit allows."""
     start = np.array([game.start], dtype=np.int64)
     frontier = game.canonical(start) if canonical else start
     found, seen = [frontier], row_keys(frontier)
     count = 1
     while len(frontier):
-        new = []
+        level_rows, level_keys = [], seen[:0]
         for block in blocks(game, len(frontier)):
             children, legal = game.successors(frontier[block])
-            new.append(children[legal])
-        children = np.concatenate(new) if new else frontier[:0]
-        if canonical:
-            children = game.canonical(children)
-        found_keys, first = np.unique(row_keys(children), return_index=True)
-        fresh = ~np.isin(found_keys, seen)
-        frontier = children[first[fresh]]
-        count += len(frontier)
-        if count > max_positions or count * game.n_actions > MAX_CELLS:
-            what = "multisets of heaps" if canonical else "positions"
-            limit = (f"the limit of {max_positions:,}" if count > max_positions
-                     else f"the limit of {MAX_CELLS:,} position-action pairs")
-            raise SpaceTooLarge(f"the board {game.name} has more than {count - len(frontier):,} {what} reachable, "
-                                f"above {limit}: too many to enumerate")
+            children = children[legal]
+            if canonical:
+                children = game.canonical(children)
+            keys, first = np.unique(row_keys(children), return_index=True)
+            fresh = ~np.isin(keys, seen) & ~np.isin(keys, level_keys)
+            level_rows.append(children[first[fresh]])
+            level_keys = np.sort(np.concatenate([level_keys, keys[fresh]]))
+            count += int(fresh.sum())
+            if count > max_positions or count * game.n_actions > MAX_CELLS:
+                what = "multisets of heaps" if canonical else "positions"
+                limit = (f"the limit of {max_positions:,}" if count > max_positions
+                         else f"the limit of {MAX_CELLS:,} position-action pairs")
+                raise SpaceTooLarge(f"the board {game.name} has more than {count - int(fresh.sum()):,} {what} "
+                                    f"reachable, above {limit}: too many to enumerate")
+        frontier = np.concatenate(level_rows)
         found.append(frontier)
-        seen = np.sort(np.concatenate([seen, found_keys[fresh]]))
+        seen = np.sort(np.concatenate([seen, level_keys]))
     return np.concatenate(found)
 
 
