@@ -13,7 +13,8 @@ from nim_evo.validation import BOOL, validate
 if TYPE_CHECKING:
     import numpy
 
-COUNTED = 20_000_000  # positions a board that is not a box is searched up to, to count them
+COUNTED = DEFAULT_MAX_POSITIONS  # positions a board that is not a box is searched up to, to count them (past
+# it, SpaceTooLarge: no count costs more than the biggest space the engine builds)
 
 
 def space_size(rules: Game, multiset: bool = False) -> int:
