@@ -71,6 +71,7 @@ class SearchedSpace(EnumeratedSpace):
             child[legal] = self.indices(children[legal])
             self._columns(block, child)
         self._finish(self.positions, self.order, self.totals, self.legal, self.next, self.multiplicity, self.columns)
+        self._start = self.index(game.start)
 
     def _columns(self, block: slice, child: np.ndarray) -> None:
         """Fill the block's columns: every legal action its own column on an ordered space;
@@ -123,7 +124,8 @@ class SearchedSpace(EnumeratedSpace):
 
     @property
     def start(self) -> int:
-        return self.index(self.game.start)
+        """Index of the starting position (found once: learners ask it every game)."""
+        return self._start
 
     @property
     def concrete_legal(self) -> np.ndarray:
