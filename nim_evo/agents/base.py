@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.agents.player import MAX_ANY, Player, PositionalAgent, TooManyToList, check_space
-from nim_evo.engine import boards, theory
+from nim_evo.engine import boards
+from nim_evo.games import nimtheory
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.engine.rules import Move, Position, Rules
 from nim_evo.engine.solver import solve
@@ -74,8 +75,8 @@ class NimSumAgent(Player):
     (k + 1)`` under a cap; Bouton's misère rule, on those residues under a cap). Among several
     winning moves it picks uniformly.
 
-    Its answer on arrays of positions reads :func:`nim_evo.engine.boards.winning_mask`; for
-    speed, one position's moves come from :func:`nim_evo.engine.theory.winning_moves` (any
+    Its answer on arrays of positions reads :func:`nim_evo.games.nimtheory.winning_mask`; for
+    speed, one position's moves come from :func:`nim_evo.games.nimtheory.winning_moves` (any
     board, piles of 10^15 included) and a whole space's from its solution.
     """
 
@@ -88,14 +89,14 @@ class NimSumAgent(Player):
 
     def choose(self, positions, rng):
         """Batched draws in O(piles) per game (at most one winning take per pile,
-        :func:`~nim_evo.engine.boards.winning_takes`), without a
+        :func:`~nim_evo.games.nimtheory.winning_takes`), without a
         ``(games, moves)`` array; from the rows under misère play with a cap (whose winning
-        takes :func:`~nim_evo.engine.boards.winning_takes` does not list)."""
+        takes :func:`~nim_evo.games.nimtheory.winning_takes` does not list)."""
         rules = self.rules
         if rules.misere and rules.max_take is not None:
             return super().choose(positions, rng)
         positions = np.asarray(positions, dtype=np.int64)
-        wins, take = boards.winning_takes(rules, positions)
+        wins, take = nimtheory.winning_takes(rules, positions)
         pile = np.where(wins, rng.random(wins.shape), -1.0).argmax(axis=1)
         rows = np.arange(len(positions))
         chosen = boards.random_moves(rules, positions, rng)
@@ -105,7 +106,7 @@ class NimSumAgent(Player):
 
     def distribution(self, piles):
         piles = self.rules.check_position(piles)
-        moves = theory.winning_moves(self.rules, piles)
+        moves = nimtheory.winning_moves(self.rules, piles)
         return uniform(moves) if moves else any_move(self.rules, piles)
 
     def policy(self, space):
@@ -116,9 +117,9 @@ class NimSumAgent(Player):
 
 def nimsum_rows(rules: Rules, positions) -> np.ndarray:
     """The nim-sum player's rows at ``positions (k, n_piles)``: uniform over the winning moves
-    (:func:`nim_evo.engine.boards.winning_mask`), over the legal ones where none wins."""
+    (:func:`nim_evo.games.nimtheory.winning_mask`), over the legal ones where none wins."""
     positions = np.asarray(positions, dtype=np.int64)
-    winning = boards.winning_mask(rules, positions)
+    winning = nimtheory.winning_mask(rules, positions)
     legal = boards.legal_mask(rules, positions)
     return uniform_rows(np.where(winning.any(axis=1, keepdims=True), winning, legal))
 

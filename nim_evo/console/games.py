@@ -13,7 +13,7 @@ from typing import cast
 
 from nim_evo.console.session import Console
 from nim_evo.console.text import wrapped
-from nim_evo.engine import theory
+from nim_evo.games import nimtheory
 from nim_evo.engine.game import play_game
 from nim_evo.agents.perfect import PerfectAgent
 from nim_evo.engine.rules import Move, Position, Rules
@@ -100,7 +100,7 @@ def _record(rules: TakeAway, moves, first: str) -> str:
 def hint(piles: Position, rules: TakeAway) -> str:
     """Perfect play's advice (Nim theory, or the game's theory or solved board): a winning
     move, or that every move loses against perfect play."""
-    moves = theory.winning_moves(rules, piles) if isinstance(rules, Rules) else PerfectAgent(rules).winning_moves(piles)
+    moves = nimtheory.winning_moves(rules, piles) if isinstance(rules, Rules) else PerfectAgent(rules).winning_moves(piles)
     if not moves:
         return "Hint: every move loses against perfect play; play on and hope for a mistake."
     pile, count = moves[0]

@@ -37,7 +37,7 @@ from nim_evo.agents.player import is_order_blind
 from nim_evo.agents.protocol import AGENT, as_player
 from nim_evo.annotations import PlayerSpec
 from nim_evo.agents.registry import make_agent
-from nim_evo.engine import theory
+from nim_evo.games import nimtheory
 from nim_evo.engine.boards import legal_mask, move_list
 from nim_evo.engine.game import TooLong, play_game
 from nim_evo.engine.rules import Move, Rules
@@ -344,7 +344,7 @@ def _sampled(player, rules: Game, ordered: bool, why: str, n: int, games: int,
 def _first_winning(rules: Game, piles) -> Move:
     """The first winning move of a winning position (Nim's closed forms; another game's theory
     or solved board)."""
-    moves = theory.winning_moves(rules, piles) if isinstance(rules, Rules) else PerfectAgent(rules).winning_moves(piles)
+    moves = nimtheory.winning_moves(rules, piles) if isinstance(rules, Rules) else PerfectAgent(rules).winning_moves(piles)
     assert moves is not None  # the closed forms answer every variant of Nim
     return moves[0]
 

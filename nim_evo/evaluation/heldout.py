@@ -7,7 +7,7 @@ Two held-out sets, both of the genome's family (its cap and misère flag):
 - winning positions sampled from random boards of 8 to 16 piles of up to 1,000 objects
   (each pile of a position uniform from empty to its board's size), judged by theory: the
   nim-sum for normal play, pile sizes modulo ``k + 1`` under a cap of ``k``, Bouton's rule
-  for misère play, on those residues under a cap (:mod:`nim_evo.engine.theory`).
+  for misère play, on those residues under a cap (:mod:`nim_evo.games.nimtheory`).
 
 Accuracy is the share of those winning positions where the genome plays a winning move.
 """
@@ -22,7 +22,7 @@ from nim_evo.games.base import Game
 from nim_evo.games.nim import nim_board
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
-from nim_evo.engine.theory import known_wins
+from nim_evo.games.nimtheory import known_wins
 from nim_evo.genomes import get_kind
 
 SEVEN_HEAPS = (1, 3, 5, 7, 9, 11, 13)

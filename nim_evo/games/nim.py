@@ -161,7 +161,7 @@ class Rules(TakeAway):
         return True
 
     def theory_wins(self, positions: np.ndarray) -> np.ndarray:
-        """Nim's closed forms, which hold on every board (see :mod:`nim_evo.engine.theory`):
+        """Nim's closed forms, which hold on every board (see :mod:`nim_evo.games.nimtheory`):
         normal play, the nim-sum of the Grundy values (``n``, or ``n mod (k + 1)`` under a cap)
         is not 0; misère, Bouton's rule on them: where every one is 0 or 1, their number of
         ones is even, and elsewhere the nim-sum is not 0."""

@@ -30,7 +30,8 @@ import operator
 
 import numpy as np
 
-from nim_evo.engine.boards import legal_mask, winning_mask
+from nim_evo.engine.boards import legal_mask
+from nim_evo.games.nimtheory import winning_mask
 from functools import lru_cache
 
 from nim_evo.agents.perfect import PerfectAgent

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from nim_evo import Rules, solve
-from nim_evo.engine.boards import legal_mask, longest, move_indices, move_list, shortest, winning_mask
+from nim_evo.engine.boards import legal_mask, longest, move_indices, move_list, shortest
+from nim_evo.games.nimtheory import winning_mask
 from nim_evo.engine.space import space_for
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from nim_evo import Rules, make_agent, win_probabilities
 from nim_evo.agents.registry import mover
-from nim_evo.engine import theory
+from nim_evo.games import nimtheory as theory
 from nim_evo.engine.piles import play_pile_games
 from nim_evo.engine.space import space_for
 from nim_evo.genomes import GenomeAgent, ruleset, thresholds

@@ -1,4 +1,4 @@
-"""Tests of nim_evo.engine.solver against closed forms, brute force, nim_evo.engine.theory and known values."""
+"""Tests of nim_evo.engine.solver against closed forms, brute force, nim_evo.games.nimtheory and known values."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from nim_evo import solve
-from nim_evo.engine import theory
+from nim_evo.games import nimtheory as theory
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import SpaceTooLarge, space_for
 

@@ -13,7 +13,7 @@ import pytest
 from nim_evo import Rules, make_agent
 from nim_evo import grade_player as grade
 from nim_evo.agents.course import CourseState
-from nim_evo.engine import theory
+from nim_evo.games import nimtheory as theory
 from nim_evo.validation import AgentError, UserError
 
 CS50 = Rules((1, 3, 5, 7), misere=True)

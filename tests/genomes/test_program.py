@@ -13,7 +13,7 @@ from deap import gp
 from nim_evo import Rules
 from nim_evo.engine import boards
 from nim_evo.engine.space import space_for
-from nim_evo.engine.theory import wins
+from nim_evo.games.nimtheory import wins
 from nim_evo.evolution.fitness import accuracy
 from nim_evo.genomes.expressions import MAX_HEIGHT, SCORE, STEP, parse
 from nim_evo.evaluation.heldout import board_accuracy

@@ -15,7 +15,7 @@ import pytest
 
 import nim_evo
 from nim_evo import Rules, evolve, load_strategy
-from nim_evo.engine import theory
+from nim_evo.games import nimtheory as theory
 from nim_evo.export import main as export
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

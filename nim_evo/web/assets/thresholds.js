@@ -69,7 +69,7 @@ function winningTakes(piles) {
   return moves;
 }
 
-// Does the player to move win, misère with a cap k? (theory.known_wins) With g = n mod (k + 1):
+// Does the player to move win, misère with a cap k? (nimtheory.known_wins) With g = n mod (k + 1):
 // the player to move loses iff some g >= 2 and the nim-sum of the g is 0, or every g <= 1 and
 // an odd number of them are 1: Bouton's misère rule on the residues. (From a lost position
 // every move changes one g, so the nim-sum or the parity; from any other, as in Bouton's misère

@@ -1,4 +1,4 @@
-"""Tests of nim_evo.engine.theory on its own: Grundy values, nim-sums and the closed forms, checked
+"""Tests of nim_evo.games.nimtheory on its own: Grundy values, nim-sums and the closed forms, checked
 against a mex computation and a brute-force search written here (the comparisons with the
 solver live in test_solver.py)."""
 
@@ -10,7 +10,7 @@ from operator import xor
 import numpy as np
 import pytest
 
-from nim_evo.engine import theory
+from nim_evo.games import nimtheory as theory
 from nim_evo.engine.rules import Rules
 
 # -- helpers written here, independent of the library ----------------------------------------
@@ -183,3 +183,11 @@ def test_winning_moves_are_exactly_the_moves_to_lost_positions(cap, misere):
 def test_winning_moves_on_piles_too_big_to_list_their_moves(rules, position, expected):
     """No move list is made: huge piles give their winning moves at once, by the closed forms."""
     assert theory.winning_moves(rules, position) == expected
+
+
+def test_the_engines_old_name_is_the_same_module():
+    """Code written before games were values imports Nim's closed forms as nim_evo.engine.theory."""
+    from nim_evo.engine import theory as old
+
+    for name in ("grundy", "grundy_sum", "wins", "known_wins", "is_win", "winning_moves"):
+        assert getattr(old, name) is getattr(theory, name)
