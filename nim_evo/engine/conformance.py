@@ -19,7 +19,7 @@ reaches (found by search, by the rule alone):
 ``interchangeable`` positions of one multiset of heaps lead to the same multisets
 ``solver``          the solver over multisets agrees with the ordered one; the family's theory
                     (where it has one) agrees with the solver
-``fast paths``      the space the engine builds for the game (Nim's counted box and multisets)
+``fast paths``      the space the engine builds for the game (a take-away box's, counted)
                     holds the same positions, moves, transitions and weights as the search
 ==================  ===========================================================================
 

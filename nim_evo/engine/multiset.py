@@ -1,10 +1,12 @@
 """The batched path over multisets: one entry per position up to the order of its piles.
 
-In every game here the piles are interchangeable: a position's value, its winning moves and
-any sensible strategy depend only on the multiset of its pile sizes. A :class:`MultisetSpace`
+In every game here the heaps are interchangeable: a position's value, its winning moves and
+any sensible strategy depend only on the multiset of its heap sizes. A :class:`MultisetSpace`
 keeps one position per multiset (1-3-5-7-9-11-13: 21,318 instead of 645,120) and answers the
 same questions as the ordered :class:`nim_evo.engine.space.Space`, so the solver, the exact
-evaluator, the batched games and the table genome run on it unchanged.
+evaluator, the batched games and the table genome run on it unchanged. It counts the multisets
+of a take-away board that is a box (Nim's, a subtraction game's with 1 in its set); any other
+board's are found by search (:mod:`nim_evo.engine.search`).
 
 - **Positions.** A multiset is indexed by the lexicographic rank of its pile sizes sorted in
   ascending order, among every sorted tuple that is at most the sorted start pile by pile
@@ -12,8 +14,8 @@ evaluator, the batched games and the table genome run on it unchanged.
   the last, and every move lowers the rank. Its row in ``positions`` is a *representative*,
   a real position of the board: the smallest size on the pile that started smallest, and so
   on (ties by pile index).
-- **Moves** are the board's ``(pile, count)`` columns, read on the representative. Where
-  several piles hold the same size, only the first of them is a legal column (the others
+- **Moves** are the board's actions (a heap and a count) as columns, read on the
+  representative. Where several heaps hold the same size, only the first of them is a legal column (the others
   lead to the same multiset); ``multiplicity[p, m]`` says how many concrete moves a column
   stands for, and ``columns[p, k]`` maps every concretely legal column ``k`` of the
   representative to the column it merges into.
@@ -35,7 +37,8 @@ from functools import lru_cache
 import numpy as np
 
 from nim_evo.engine.enumeration import EnumeratedSpace
-from nim_evo.games.nim import Move, Position, Rules
+from nim_evo.games.base import Position
+from nim_evo.games.takeaway import Move, TakeAway, move_array
 from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, check_space_size, completions
 from nim_evo.validation import UserError
 
@@ -46,7 +49,7 @@ class MultisetSpace(EnumeratedSpace):
     Attributes (read-only numpy arrays; ``n`` multisets, ``m`` moves of the board):
         positions: ``(n, n_piles) int32``, the representative of each multiset.
         totals: ``(n,) int32``, objects left.
-        moves: ``(m, 2) int32``, the ``(pile, count)`` of each column (the board's moves).
+        moves: ``(m, 2) int32``, the heap and the count of each column (the board's moves).
         legal: ``(n, m) bool``, one legal column per distinct move of the multiset.
         next: ``(n, m) int32``, the multiset reached, -1 where illegal.
         multiplicity: ``(n, m) int16``, concrete moves each legal column stands for.
@@ -55,14 +58,14 @@ class MultisetSpace(EnumeratedSpace):
         weights: ``(n,) float64``, positions of the ordered board each multiset stands for.
     """
 
-    rules: Rules  # a Nim board: these spaces count its box
+    rules: TakeAway  # a board that is a box: these spaces count its multisets
     moves: np.ndarray
     multiset = True
 
-    def __init__(self, rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS):
+    def __init__(self, rules: TakeAway, max_positions: int = DEFAULT_MAX_POSITIONS):
         self.rules = rules
         self.n_positions = check_space_size(rules, max_positions, multiset=True)
-        piles = np.array(rules.piles, dtype=np.int64)
+        piles = np.array(rules.start, dtype=np.int64)
         n_piles = len(piles)
         self._start_sorted = np.sort(piles)
         self._pile_of_rank = np.argsort(piles, kind="stable")   # rank r's size lies on this pile
@@ -73,10 +76,8 @@ class MultisetSpace(EnumeratedSpace):
         self.positions[:, self._pile_of_rank] = ordered
         self.totals = ordered.sum(axis=1).astype(np.int32)
 
-        self.moves = np.array(rules.moves, dtype=np.int32).reshape(-1, 2)
+        self.moves = move_array(rules).astype(np.int32)
         self.n_moves = len(self.moves)
-        widths = np.array([min(n, rules.max_take or n) for n in rules.piles], dtype=np.int64)
-        self._offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
 
         same = self.positions[:, :, None] == self.positions[:, None, :]   # (n, piles, piles)
         first_pile = same.argmax(axis=2)                                   # first pile of equal size
@@ -85,16 +86,16 @@ class MultisetSpace(EnumeratedSpace):
         self.next = np.full((self.n_positions, self.n_moves), -1, dtype=np.int32)
         self.multiplicity = np.zeros((self.n_positions, self.n_moves), dtype=np.int16)
         self.columns = np.full((self.n_positions, self.n_moves), -1, dtype=np.int32)
-        for k, (pile, count) in enumerate(self.moves):
-            size = ordered[:, self._rank_of_pile[pile]]
-            playable = size >= count
-            canonical = playable & (first_pile[:, pile] == pile)
+        for k, (heap, take) in enumerate(self.moves):
+            size = ordered[:, self._rank_of_pile[heap]]
+            playable = size >= take
+            canonical = playable & (first_pile[:, heap] == heap)
             self.legal[:, k] = canonical
-            self.multiplicity[:, k] = np.where(canonical, group[:, pile], 0)
-            self.columns[:, k] = np.where(playable, self._offsets[first_pile[:, pile]] + count - 1, -1)
+            self.multiplicity[:, k] = np.where(canonical, group[:, heap], 0)
+            self.columns[:, k] = np.where(playable, self._action(first_pile[:, heap], take), -1)
             rows = np.flatnonzero(canonical)
             child = ordered[rows]
-            child[np.arange(len(rows)), self._rank_of_pile[pile]] -= count
+            child[np.arange(len(rows)), self._rank_of_pile[heap]] -= take
             child.sort(axis=1)
             self.next[rows, k] = self._rank(child)
 
@@ -123,7 +124,7 @@ class MultisetSpace(EnumeratedSpace):
         position = self.rules.check_position(position)
         ordered = np.sort(np.array(position, dtype=np.int64))
         if np.any(ordered > self._start_sorted):
-            raise UserError(f"position {position} is not reachable from the start {self.rules.piles}")
+            raise UserError(f"position {position} is not reachable from the start {self.rules.start}")
         return int(self._rank(ordered[None])[0])
 
     def indices(self, positions: np.ndarray) -> np.ndarray:
@@ -135,10 +136,10 @@ class MultisetSpace(EnumeratedSpace):
         position = tuple(position)
         if not self.rules.is_legal(position, move):
             raise UserError(f"illegal move {move} in position {position} of {self.rules.name}")
-        pile, count = int(move[0]), int(move[1])
+        heap, take = int(move[0]), int(move[1])
         representative = self.positions[self.index(position)]
-        first = int(np.flatnonzero(representative == position[pile])[0])
-        return int(self._offsets[first] + count - 1)
+        first = int(np.flatnonzero(representative == position[heap])[0])
+        return int(self._action(np.int64(first), take))
 
     def concrete_moves(self, position: Position, move_index: int) -> list[Move]:
         """Every move of ``position`` (its piles in any order) that column ``move_index`` of
@@ -147,9 +148,9 @@ class MultisetSpace(EnumeratedSpace):
         index = self.index(position)
         if not self.legal[index, move_index]:
             return []
-        pile, count = self.move(move_index)
-        size = int(self.positions[index, pile])
-        return [(i, count) for i, n in enumerate(position) if n == size]
+        heap, take = self.move(move_index)
+        size = int(self.positions[index, heap])
+        return [(i, take) for i, n in enumerate(position) if n == size]
 
     def merge(self, table: np.ndarray) -> np.ndarray:
         """A policy over the representatives' concrete columns (``(n, m)`` or a stack
@@ -175,7 +176,7 @@ class MultisetSpace(EnumeratedSpace):
             representatives = self.positions[self.indices(part)]
             size = representatives[:, self.moves[:, 0]]                       # (k, m): the size each column takes from
             first = (part[:, None, :] == size[:, :, None]).argmax(axis=2)     # the first pile of that size, here
-            target = self._offsets[first] + self.moves[:, 1] - 1
+            target = self._action(first, self.moves[:, 1])
             mass = rows[start:start + _BLOCK]
             live = mass != 0
             block = np.zeros((len(part), self.n_moves))
@@ -191,6 +192,10 @@ class MultisetSpace(EnumeratedSpace):
         rows = np.arange(self.n_positions)
         merged = self.columns[rows, moves]
         return np.where(merged >= 0, merged, moves)
+
+    def _action(self, heap: np.ndarray, take) -> np.ndarray:
+        """The action taking ``take`` from ``heap`` (broadcast; any value where it is no move)."""
+        return np.minimum(self.rules.action_indices(heap, take), self.n_moves - 1)
 
     def _rank(self, ordered: np.ndarray) -> np.ndarray:
         """Lexicographic rank of ascending rows among the reachable multisets.
@@ -210,12 +215,12 @@ _BLOCK = 4096  # positions at a time where a (k, n_moves, n_piles) array is buil
 
 
 @lru_cache(maxsize=4)
-def multiset_space(rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS) -> MultisetSpace:
+def multiset_space(rules: TakeAway, max_positions: int = DEFAULT_MAX_POSITIONS) -> MultisetSpace:
     """A shared, cached :class:`MultisetSpace` for ``rules`` (spaces are read-only)."""
     return MultisetSpace(rules, max_positions)
 
 
-def _rebuild(rules: Rules, n_positions: int) -> MultisetSpace:
+def _rebuild(rules: TakeAway, n_positions: int) -> MultisetSpace:
     return multiset_space(rules, max(n_positions, DEFAULT_MAX_POSITIONS))
 
 

@@ -1,13 +1,15 @@
 """The batched path: every position reachable from the start, enumerated once.
 
-A position's index is its mixed-radix number, first pile most significant (the Math 495R Nim lab wrote
-7-5-3 as the number 753): ``index = sum(p[i] * stride[i])`` with ``stride[i] =
-prod(start[j] + 1 for j > i)``. Every position with ``p[i] <= start[i]`` is reachable (one
-object a move always is legal), so the space is the full box and needs no search. The empty
-board is index 0, the start is the last index, and every move lowers the index, so
-increasing index order (or the number of objects left) is a retrograde order.
+On a take-away board that is a box (every position at most the start heap by heap is
+reachable: Nim's, where one object is always a legal take, or a subtraction game's with 1 in
+its set), the space is counted, not searched. A position's index is its mixed-radix number,
+first heap most significant (the Math 495R Nim lab wrote 7-5-3 as the number 753): ``index =
+sum(p[i] * stride[i])`` with ``stride[i] = prod(start[j] + 1 for j > i)``. The empty board is
+index 0, the start is the last index, and every move lowers the index, so increasing index
+order (or the number of objects left) is a retrograde order. Every other board's space is found
+by search (:mod:`nim_evo.engine.search`).
 
-Moves get a stable index in the engine's order (by pile, then count), and ``next[position,
+Moves are the game's actions (a take-away game's by heap, then count), and ``next[position,
 move]`` is the position a move leads to, -1 where the move is illegal.
 """
 
@@ -21,21 +23,20 @@ from nim_evo.engine.enumeration import EnumeratedSpace
 from nim_evo.engine.multiset import MultisetSpace, multiset_space
 from nim_evo.engine.search import searched_space
 from nim_evo.games.base import Game, Position
-from nim_evo.games.nim import Rules
 from nim_evo.games.registry import game
-from nim_evo.games.takeaway import Move
+from nim_evo.games.takeaway import Move, TakeAway, move_array
 from nim_evo.engine.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, MAX_TABLE_CELLS, SPACE_LIMIT,  # noqa: F401
                                   SpaceTooLarge, check_space_size, enumerable, space_size, tabulable)
 from nim_evo.validation import BOOL, InstanceOf, UserError, validate
 
 
 class Space(EnumeratedSpace):
-    """The enumerated positions of one game, its move index and transition table.
+    """The enumerated positions of a take-away board that is a box, its moves and transition table.
 
     Attributes (all read-only numpy arrays):
-        positions: ``(n_positions, n_piles) int32``, the pile sizes of each index.
+        positions: ``(n_positions, n_heaps) int32``, the heap sizes of each index.
         totals: ``(n_positions,) int32``, objects left in each position.
-        moves: ``(n_moves, 2) int32``, the ``(pile, count)`` of each move index.
+        moves: ``(n_moves, 2) int32``, the heap and the count of each move index.
         legal: ``(n_positions, n_moves) bool``.
         next: ``(n_positions, n_moves) int32``, the index reached, -1 where illegal.
 
@@ -44,32 +45,30 @@ class Space(EnumeratedSpace):
     every position stands for itself.
     """
 
-    rules: Rules  # a Nim board: these spaces count its box
+    rules: TakeAway  # a board that is a box: these spaces count it
     moves: np.ndarray
     multiset = False
 
-    def __init__(self, rules: Rules, max_positions: int = DEFAULT_MAX_POSITIONS):
+    def __init__(self, rules: TakeAway, max_positions: int = DEFAULT_MAX_POSITIONS):
         self.rules = rules
         self.n_positions = check_space_size(rules, max_positions)
-        radices = np.array(rules.piles, dtype=np.int64) + 1
+        radices = np.array(rules.start, dtype=np.int64) + 1
         self.strides = np.concatenate([np.cumprod(radices[:0:-1])[::-1], [1]]).astype(np.int64)
         index = np.arange(self.n_positions, dtype=np.int64)
         self.positions = ((index[:, None] // self.strides) % radices).astype(np.int32)
         self.totals = self.positions.sum(axis=1, dtype=np.int32)
 
-        cap = rules.max_take
-        self.moves = np.array(rules.moves, dtype=np.int32).reshape(-1, 2)
-        self.n_moves = len(rules.moves)
+        self.moves = move_array(rules).astype(np.int32)
+        self.n_moves = len(self.moves)
         self.legal = np.empty((self.n_positions, self.n_moves), dtype=bool)
         self.next = np.empty((self.n_positions, self.n_moves), dtype=np.int32)
         index32 = index.astype(np.int32)
-        column = 0
-        for pile, size in enumerate(rules.piles):  # one block of columns per pile
-            counts = np.arange(1, min(size, cap or size) + 1, dtype=np.int32)
-            block = slice(column, column + len(counts))
-            np.greater_equal(self.positions[:, pile, None], counts, out=self.legal[:, block])
-            np.subtract(index32[:, None], counts * np.int32(self.strides[pile]), out=self.next[:, block])
-            column += len(counts)
+        ends = np.searchsorted(self.moves[:, 0], np.arange(len(rules.start) + 1))
+        for heap in range(len(rules.start)):  # one block of columns per heap: a move is legal where the heap holds its take
+            block = slice(ends[heap], ends[heap + 1])
+            takes = self.moves[block, 1]
+            np.greater_equal(self.positions[:, heap, None], takes, out=self.legal[:, block])
+            np.subtract(index32[:, None], takes * np.int32(self.strides[heap]), out=self.next[:, block])
         np.copyto(self.next, -1, where=~self.legal)
 
         self._finish(self.strides, self.positions, self.totals, self.moves, self.legal, self.next)
@@ -77,9 +76,9 @@ class Space(EnumeratedSpace):
     def index(self, position: Position) -> int:
         """Index of a position; raises ``ValueError`` if it is not on this board."""
         position = self.rules.check_position(position)
-        for size, start in zip(position, self.rules.piles):
+        for size, start in zip(position, self.rules.start):
             if size > start:
-                raise UserError(f"position {position} is not reachable from the start {self.rules.piles}")
+                raise UserError(f"position {position} is not reachable from the start {self.rules.start}")
         return int(np.dot(position, self.strides))
 
     def indices(self, positions: np.ndarray) -> np.ndarray:
@@ -136,8 +135,8 @@ GAME_OR_NAME = InstanceOf(Game, str, what="a game or its name (7-5-3, 20-sub1.3.
 
 def space_for(rules: Game | str, max_positions: int = DEFAULT_MAX_POSITIONS, multiset: bool = False):
     """A shared, cached enumerated space of a game (spaces are read-only), or with
-    ``multiset`` of its multisets of heaps: on a Nim board (a box) a :class:`Space` or
-    :class:`~nim_evo.engine.multiset.MultisetSpace` by counting; on any other board a
+    ``multiset`` of its multisets of heaps: on a take-away board that is a box (Nim's) a
+    :class:`Space` or :class:`~nim_evo.engine.multiset.MultisetSpace` by counting; on any other board a
     :class:`~nim_evo.engine.search.SearchedSpace` found by search from the start.
     ``rules`` is a game or its name.
 
@@ -150,7 +149,7 @@ def space_for(rules: Game | str, max_positions: int = DEFAULT_MAX_POSITIONS, mul
 
 @lru_cache(maxsize=4)
 def _space_for(board: Game, max_positions: int, multiset: bool):
-    if not isinstance(board, Rules):
+    if not (isinstance(board, TakeAway) and board.box):
         return searched_space(board, max_positions, multiset)
     if multiset:
         return multiset_space(board, max_positions)

@@ -57,7 +57,27 @@ def test_a_multiset_column_stands_for_every_action_that_reaches_its_multiset():
     assert space.concrete_moves((4, 6, 4), space.move_index((0, 3))) == [(0, 3), (2, 3)]
 
 
-def test_nim_keeps_its_counted_spaces():
+def test_boxes_are_counted_and_other_boards_searched():
+    """Nim's boards and a subtraction game's with 1 in its set are boxes, counted; a set without 1
+    leaves holes in the box (a heap of 20 taken 2 or 3 at a time never holds 19), searched."""
     assert type(nim_evo.space_for(Rules((7, 5, 3)))).__name__ == "Space"
     assert type(nim_evo.space_for("7-5-3", multiset=True)).__name__ == "MultisetSpace"
-    assert isinstance(nim_evo.space_for("20-sub1.3.4"), SearchedSpace)
+    assert type(nim_evo.space_for("4-6-sub1.3.4", multiset=True)).__name__ == "MultisetSpace"
+    assert type(nim_evo.space_for("20-sub1.3.4")).__name__ == "Space"
+    assert isinstance(nim_evo.space_for("20-sub2.3"), SearchedSpace)
+
+
+@pytest.mark.parametrize("name", ["4-6-6-sub1.3.4", "3-5-7-sub1.2.4-misere"])
+def test_a_counted_subtraction_box_is_the_searched_one(name):
+    """The counted spaces of a subtraction box hold the search's positions, moves and verdicts."""
+    board = game(name)
+    for multiset in (False, True):
+        counted, searched = nim_evo.space_for(board, multiset=multiset), SearchedSpace(board, multiset=multiset)
+        where = searched.indices(counted.positions)
+        assert counted.n_positions == searched.n_positions and (where >= 0).all()
+        np.testing.assert_array_equal(counted.legal, searched.legal[where])
+        np.testing.assert_array_equal(np.where(counted.next >= 0, where[np.maximum(counted.next, 0)], -1),
+                                      searched.next[where])
+        np.testing.assert_array_equal(counted.multiplicity, searched.multiplicity[where])
+        np.testing.assert_array_equal(counted.columns, searched.columns[where])
+        np.testing.assert_array_equal(nim_evo.solve(counted).win, nim_evo.solve(searched).win[where])
