@@ -145,6 +145,10 @@ class _Checker:
 
     def check_views(self) -> None:
         game, space = self.game, self.space
+        over = np.asarray(game.over_mask(space.positions.astype(np.int64)))
+        for index in np.flatnonzero(over != ~self.legal.any(axis=1))[:3]:
+            self.fail("views", f"over_mask at {tuple(space.positions[index].tolist())} is {bool(over[index])}, "
+                               f"the rule has {int(self.legal[index].sum())} legal actions")
         for index, position in enumerate(map(tuple, space.positions.tolist())):
             legal = [int(a) for a in np.flatnonzero(self.legal[index])]
             where = f"at {position}"

@@ -1,8 +1,8 @@
-"""Batched games on pile arrays, for boards too big to enumerate.
+"""Batched games on arrays of positions, for take-away boards too big to enumerate.
 
 The table path (:mod:`nim_evo.evaluation.batched`) needs every position indexed; here games carry
-their piles, ``(g, n_piles)``, and each player is a *mover*: a function from a block of
-positions and a Generator to one move index per position (the rules' move list). Every
+their heaps, ``(g, n_heaps)``, and each player is a *mover*: a function from a block of
+positions and a Generator to one action per position (the board's action alphabet). Every
 player is one (:class:`nim_evo.agents.player.Mover`, its ``choose``), and genomes many at
 once (:mod:`nim_evo.genomes.movers`).
 """
@@ -12,9 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.games.base import Game
-from nim_evo.engine import boards
-from nim_evo.engine.rules import Rules
-from nim_evo.games.takeaway import TakeAway
+from nim_evo.games.takeaway import TakeAway, move_array
 from nim_evo.validation import AgentError, UserError
 
 MAX_BOARD_MOVES = 5_000  # bounds the moves a board's move list may have (a mover may hold a (games, moves) array)
@@ -40,8 +38,7 @@ def play_pile_games(rules: Game, first, second, games: int, rng: np.random.Gener
     check_board(rules)
     if not isinstance(rules, TakeAway):
         raise UserError(f"games on pile arrays take objects from heaps: {rules.name} is no take-away game")
-    moves = boards.move_list(rules)
-    nim = isinstance(rules, Rules)  # Nim ends on the empty board alone; another game where no move is left
+    moves = move_array(rules)
     position = np.tile(np.array(rules.start if start is None else start, dtype=np.int64), (games, 1))
     winner = np.empty(games, dtype=np.int8)
     game = np.arange(games)
@@ -50,14 +47,14 @@ def play_pile_games(rules: Game, first, second, games: int, rng: np.random.Gener
     while len(game):
         seat = ply % 2
         chosen = movers[seat](position, rng, game)
-        pile, count = moves[chosen, 0], moves[chosen, 1]
+        heap, take = moves[chosen, 0], moves[chosen, 1]
         rows = np.arange(len(game))
-        if np.any(position[rows, pile] < count):
-            bad = int(np.flatnonzero(position[rows, pile] < count)[0])
+        if np.any(position[rows, heap] < take):
+            bad = int(np.flatnonzero(position[rows, heap] < take)[0])
             raise AgentError(f"{getattr(movers[seat], 'player', movers[seat])!r} chose the illegal move "
-                             f"{(int(pile[bad]), int(count[bad]))} in position {tuple(position[bad].tolist())}")
-        position[rows, pile] -= count
-        over = ~position.any(axis=1) if nim else ~rules.legal_mask(position).any(axis=1)
+                             f"{rules.move_of(int(chosen[bad]))} in position {tuple(position[bad].tolist())}")
+        position[rows, heap] -= take
+        over = rules.over_mask(position)
         if over.any():
             winner[game[over]] = rules.winner(seat)
             game, position = game[~over], position[~over]

@@ -161,6 +161,10 @@ class Game:
 
         return self.successors(np.asarray(positions, dtype=np.int64))[1]
 
+    def over_mask(self, positions: np.ndarray) -> np.ndarray:
+        """``(k,) bool``: which of ``positions`` have no legal action (the games that are over)."""
+        return ~self.legal_mask(positions).any(axis=1)
+
     def legal_actions(self, position: Position) -> list[int]:
         """The legal actions of ``position``, ascending."""
         import numpy as np

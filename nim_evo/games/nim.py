@@ -211,6 +211,12 @@ class Rules(TakeAway):
         """Only the empty board has no move."""
         return not any(position)
 
+    def over_mask(self, positions: np.ndarray) -> np.ndarray:
+        """Only the empty board has no move."""
+        import numpy as np
+
+        return ~np.asarray(positions).any(axis=1)
+
     def is_legal(self, position: Position, move: Move) -> bool:
         try:
             pile, count = move

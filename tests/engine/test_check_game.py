@@ -56,11 +56,18 @@ class _OrderUp(Subtraction):
         return -np.asarray(positions).sum(axis=-1)
 
 
+@dataclass(frozen=True)
+class _OverOnTheEmptyBoardOnly(Subtraction):
+    def over_mask(self, positions):  # Nim's fast path, wrong where a heap of 1 cannot be taken 2 or 3
+        return ~np.asarray(positions).any(axis=1)
+
+
 @pytest.mark.parametrize("broken, check", [
     (_DropsAMove((2, 3)), "views: legal_moves"),
     (_WrongTheory((5, 6), (1, 3)), "solver: at"),
     (_FalseBox((7,), (2, 3)), "box: the board says it is a box"),
     (_OrderUp((4, 5), (1, 2)), "order: action"),
+    (_OverOnTheEmptyBoardOnly((4, 5), (2, 3)), "views: over_mask at"),
 ])
 def test_a_game_that_departs_from_its_rule_fails(broken, check):
     with pytest.raises(ConformanceError, match=check):
