@@ -5,7 +5,7 @@ A player's one primary answer is :meth:`Player.move_probabilities`: at a batch o
 zero row for an empty board). Every other face of the player is a view of it:
 
 =====================================  ==================================================
-``distribution(piles)``                the row of one position, as ``[((pile, count), p)]``
+``distribution(piles)``                the row of one position, as ``[(move, p)]`` (moves in the game's words)
 ``move(piles, rng)``                   a draw from that row (the scalar path: ``play``)
 ``choose(positions, rng)``             a draw per row (the batched path on pile arrays)
 ``policy(space)``                      the rows of every position of an enumerated space;
@@ -31,7 +31,6 @@ position.
 
 from __future__ import annotations
 
-import operator
 from types import FunctionType, MethodType
 from typing import TYPE_CHECKING
 
@@ -196,29 +195,18 @@ def name_of(agent) -> str:
 
 
 def index_of(player, piles: Position, move) -> int:
-    """The index in the rules' move list of a move ``player`` answered at ``piles``; an
+    """The action of a move ``player`` answered at ``piles`` (in its game's words); an
     :class:`~nim_evo.validation.IllegalMove` naming the player, the position and the move if
     it is no legal move there, an :class:`AgentError` if it is no move at all."""
     rules = player.rules
-    if not isinstance(rules, TakeAway):
-        try:
-            action = operator.index(move)
-        except TypeError:
-            raise AgentError(f"{name_of(player)} answered {shown(move)} at {tuple(piles)}; a move of {rules.name} is "
-                             "an action, a whole number") from None
-        if not rules.is_legal_action(tuple(piles), action):
-            raise IllegalMove(f"{name_of(player)} played the illegal move {action} in position {tuple(piles)} "
-                              f"of {rules.name}", action)
-        return int(action)
     try:
-        pile, count = (operator.index(v) for v in move)  # whole numbers (numpy's too), never 1.7 read as 1
-    except (TypeError, ValueError):
-        raise AgentError(f"{name_of(player)} answered {shown(move)} at {tuple(piles)}; a move is (pile, count), two "
-                         "whole numbers") from None
-    if not rules.is_legal(tuple(piles), (pile, count)):
-        raise IllegalMove(f"{name_of(player)} played the illegal move {(pile, count)} in position {tuple(piles)} "
-                          f"of {rules.name}", (pile, count))
-    return int(rules.action_indices(np.int64(pile), np.int64(count)))
+        move = rules.read_move(move)
+    except UserError as problem:
+        raise AgentError(f"{name_of(player)} answered {shown(move)} at {tuple(piles)}; {problem}") from None
+    if not rules.is_legal(tuple(piles), move):
+        raise IllegalMove(f"{name_of(player)} played the illegal move {move} in position {tuple(piles)} "
+                          f"of {rules.name}", move)
+    return rules.action_of(move)
 
 
 def draw(options: list[tuple[Move, float]], rng: np.random.Generator, player=None, piles=()) -> Move:

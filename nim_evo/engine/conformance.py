@@ -12,8 +12,8 @@ reaches (found by search, by the rule alone):
                     action's move read back to it
 ``views``           legal actions, the position an action leads to, an illegal action refused,
                     the game over exactly where no action is legal, a random action drawn
-                    as ``legal_actions[rng.integers(count)]``; the same in the family's own
-                    words (moves: a take-away family's ``(pile, count)``)
+                    as ``legal_actions[rng.integers(count)]``, the games over in arrays
+                    (``over_mask``); the same in the family's own words (``move_of``)
 ``order``           every legal action lowers the retrograde order
 ``box``             a family that says its board is a box reaches exactly the box
 ``interchangeable`` positions of one multiset of heaps lead to the same multisets

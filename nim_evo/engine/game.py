@@ -26,7 +26,8 @@ class GameRecord:
 
     Attributes:
         start: the starting position.
-        moves: the ``(pile, count)`` moves in order; seat 0 made the even-numbered ones.
+        moves: the moves in order, in the game's own words (``move_of``); seat 0 made the
+            even-numbered ones.
         winner: the seat (0 moved first, 1 second) that won.
     """
 
@@ -63,7 +64,8 @@ MAX_PLIES = 1_000_000  # bounds the plies (moves of either player) in one game r
 
 
 class Plays(Protocol):
-    """What plays a game here: ``move(piles, rng) -> (pile, count)`` (every nim_evo player and agent)."""
+    """What plays a game here: ``move(position, rng)``, a move in the game's own words (every
+    nim_evo player and agent)."""
 
     def move(self, piles: Position, rng: np.random.Generator) -> Move: ...
 

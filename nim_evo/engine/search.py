@@ -213,7 +213,7 @@ class SearchedSpace(EnumeratedSpace):
         return [int(a) for a in np.flatnonzero(reached == self.next[index, column])]
 
     def concrete_moves(self, position: Position, move_index: int) -> list:
-        """:meth:`concrete_actions` in the game's moves (take-away games: ``(pile, count)``)."""
+        """:meth:`concrete_actions` in the game's own words (:meth:`~nim_evo.games.base.Game.move_of`)."""
         return [self.game.move_of(a) for a in self.concrete_actions(position, move_index)]
 
 

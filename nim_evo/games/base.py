@@ -31,6 +31,7 @@ family has one, which the solver's verdict is checked against.
 from __future__ import annotations
 
 import hashlib
+import operator
 from collections.abc import Iterable
 from numbers import Integral
 from typing import TYPE_CHECKING, ClassVar
@@ -221,6 +222,15 @@ class Game:
         if not is_whole(action) or not 0 <= action < self.n_actions:
             raise UserError(f"{shown(action)} is not an action of {self.name} (0..{self.n_actions - 1})")
         return int(action)
+
+    def read_move(self, move):
+        """A move someone answered, read as the family's words (whole numbers through
+        ``operator.index``: numpy's too, never 1.7 read as 1), its legality not judged; a
+        one-line :class:`UserError` saying what a move is if it is not one. By default an action."""
+        try:
+            return operator.index(move)
+        except TypeError:
+            raise UserError(f"a move of {self.name} is an action, a whole number") from None
 
     def action_of(self, move) -> int:
         """The action of a move in the family's own words (:meth:`move_of`'s inverse); a

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from nim_evo.games.base import Game, Position, is_whole
-from nim_evo.validation import UserError
+from nim_evo.validation import UserError, shown
 
 if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
     import numpy as np
@@ -140,17 +140,24 @@ class TakeAway(Game):
             raise UserError(f"{action!r} is not an action of {self.name} (0..{len(moves) - 1})")
         return int(moves[action, 0]), int(moves[action, 1])
 
-    def action_of(self, move) -> int:
-        """The action of a ``(pile, count)`` move of the board; a one-line :class:`UserError`
-        if it is none."""
+    def read_move(self, move) -> Move:
+        """A ``(heap, count)`` pair of whole numbers (numpy's too), its legality not judged."""
         try:
-            pile, count = (operator.index(v) for v in move)
+            heap, take = (operator.index(v) for v in move)
         except (TypeError, ValueError):
-            raise UserError(f"{move!r} is not a move: a move is (pile, count), two whole numbers") from None
-        index = _action_index(self).get((pile, count))
-        if index is None:
-            raise UserError(f"{(pile, count)} is not a move of {self.name}")
-        return index
+            raise UserError(f"a move is ({self.heap_word}, count), two whole numbers") from None
+        return heap, take
+
+    def action_of(self, move) -> int:
+        """The action of a ``(heap, count)`` move of the board (counted, not looked up in a list
+        of every move); a one-line :class:`UserError` if it is none."""
+        try:
+            heap, take = self.read_move(move)
+        except UserError as problem:
+            raise UserError(f"{shown(move)} is not a move: {problem}") from None
+        if not (0 <= heap < len(self.start) and take in self.takes(self.start[heap])):
+            raise UserError(f"{(heap, take)} is not a move of {self.name}")
+        return int(self.action_indices(heap, take))
 
     def is_legal(self, position: Position, move: Move) -> bool:
         """Is ``move`` a ``(pile, count)`` pair of whole numbers that may be played in ``position``?"""
@@ -196,11 +203,6 @@ def move_array(game: TakeAway) -> np.ndarray:
     array = np.array(game.moves, dtype=np.int64).reshape(-1, 2)
     array.flags.writeable = False
     return array
-
-
-@lru_cache(maxsize=64)
-def _action_index(game: TakeAway) -> dict[Move, int]:
-    return {move: k for k, move in enumerate(game.moves)}
 
 
 def _listed(game: TakeAway, position: Position) -> list[Move]:

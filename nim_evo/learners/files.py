@@ -3,11 +3,14 @@
 ::
 
     {"format": "nim_evo/learner", "version": 1, "learner": "qlearning",
-     "rules": {"piles": [2, 3, 4, 5], "max_take": null, "misere": true},
+     "rules": {"game": "20-sub1.3.4"},
      "params": {...}, "games_played": 30000, "training": [{"episodes": 30000, ...}],
-     "state": {"table": {"shape": [360, 14], "values": [...]}}}
+     "state": {"table": {"shape": [21, 3], "values": [...]}}}
 
-State arrays are indexed by the engine's enumeration of the rules' positions and moves
+``rules`` is the game's JSON form (:func:`nim_evo.games.registry.game_to_json`): on a Nim board
+the board's own three fields, as every learner file has held since the first, and a file
+without ``"game"`` is read as Nim's. State arrays are indexed by the engine's enumeration of the
+game's positions and actions
 (:class:`nim_evo.engine.space.Space`), or of its multisets with the parameter ``symmetry``
 (:class:`nim_evo.engine.multiset.MultisetSpace`); the shapes are checked on loading. Floats are written
 with Python's shortest round-trip repr, so a saved learner loads bit for bit.

@@ -92,11 +92,12 @@ class QLearner(Learner):
         space = self.space
         self.table = np.zeros((space.n_positions, space.n_moves))
         self.epsilon_now = 0.0
-        # the seed's grid: (pile, value) for every pile and value up to the largest pile; -1 where no move
+        # the seed's grid: (row, value) for every heap and value up to the largest heap; -1 where the
+        # board has no such move
         width = max(self.rules.start)
-        pile, count = np.divmod(np.arange(len(self.rules.start) * width), width)
+        heap, take = np.divmod(np.arange(len(self.rules.start) * width), width)
         index = {move: k for k, move in enumerate(self.rules.moves)}
-        self._grid = [index.get((int(p), int(c) + 1), -1) for p, c in zip(pile, count)]
+        self._grid = [index.get((int(h), int(t) + 1), -1) for h, t in zip(heap, take)]
 
     @property
     def q(self) -> np.ndarray:
