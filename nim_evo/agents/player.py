@@ -118,7 +118,7 @@ MAX_ANY = 5_000  # beyond, "any legal move" is drawn by Rules.random_move, not l
 
 
 class Mover:
-    """A player as a mover of games on pile arrays (:func:`nim_evo.engine.piles.play_pile_games`):
+    """A player as a mover of games on arrays of positions (``play_pile_games``, the engine's):
     ``mover(positions, rng, games)`` is the player's :meth:`Player.choose`."""
 
     def __init__(self, player: Player):

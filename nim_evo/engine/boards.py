@@ -26,13 +26,13 @@ def legal_mask(rules: Game, positions: np.ndarray) -> np.ndarray:
 
 
 @overload
-def move_indices(rules: TakeAway, pile: np.ndarray, count: np.ndarray) -> np.ndarray: ...
+def move_indices(rules: TakeAway, heap: np.ndarray, take: np.ndarray) -> np.ndarray: ...
 @overload
-def move_indices(rules: TakeAway, pile: np.integer, count: np.integer) -> np.integer: ...
-def move_indices(rules: TakeAway, pile: np.ndarray | np.integer, count: np.ndarray | np.integer) -> np.ndarray | np.integer:
+def move_indices(rules: TakeAway, heap: np.integer, take: np.integer) -> np.integer: ...
+def move_indices(rules: TakeAway, heap: np.ndarray | np.integer, take: np.ndarray | np.integer) -> np.ndarray | np.integer:
     """The actions of a take-away game's moves, given as heaps and counts (arrays of equal
     shape); each must be a move of the board."""
-    return rules.action_indices(pile, count)
+    return rules.action_indices(heap, take)
 
 
 def random_moves(rules: Game, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -193,7 +193,7 @@ class MultisetSpace(EnumeratedSpace):
         merged = self.columns[rows, moves]
         return np.where(merged >= 0, merged, moves)
 
-    def _action(self, heap: np.ndarray, take) -> np.ndarray:
+    def _action(self, heap: np.ndarray | np.integer, take) -> np.ndarray:
         """The action taking ``take`` from ``heap`` (broadcast; any value where it is no move)."""
         return np.minimum(self.rules.action_indices(heap, take), self.n_moves - 1)
 

@@ -164,7 +164,9 @@ class Game:
 
     def over_mask(self, positions: np.ndarray) -> np.ndarray:
         """``(k,) bool``: which of ``positions`` have no legal action (the games that are over)."""
-        return ~self.legal_mask(positions).any(axis=1)
+        import numpy as np
+
+        return np.asarray(~self.legal_mask(positions).any(axis=1))
 
     def legal_actions(self, position: Position) -> list[int]:
         """The legal actions of ``position``, ascending."""

@@ -215,7 +215,7 @@ class Rules(TakeAway):
         """Only the empty board has no move."""
         import numpy as np
 
-        return ~np.asarray(positions).any(axis=1)
+        return np.asarray(~np.asarray(positions).any(axis=1))
 
     def is_legal(self, position: Position, move: Move) -> bool:
         try:

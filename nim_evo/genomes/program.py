@@ -79,6 +79,7 @@ from deap import gp
 
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
+from nim_evo.games.nim import nim_board
 from nim_evo.engine.space import Space
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, code, parse, run
 from nim_evo.genomes.protocol import GenomeKind, Stage, deterministic_move_probabilities, individual_type
@@ -237,7 +238,7 @@ def _lowest(successors: np.ndarray, legal: np.ndarray, sizes: np.ndarray, counts
 def policy(genes, space: Space) -> np.ndarray:
     """The move array over an enumerated space: at each position the legal move into a
     position of lowest score (ties by pile size, then count; over multisets, on the representative)."""
-    values = scores(genes, space.rules, space.positions)
+    values = scores(genes, nim_board(space.rules), space.positions)
     sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
     return _lowest(values[np.maximum(space.next, 0)], space.legal, sizes, space.moves[:, 1].astype(np.int64))
 

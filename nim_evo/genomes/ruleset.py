@@ -35,6 +35,7 @@ import numpy as np
 
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
+from nim_evo.games.nim import nim_board
 from nim_evo.engine.space import Space
 from nim_evo.genomes.protocol import GenomeKind, deterministic_move_probabilities, individual_type
 from nim_evo.validation import UserError
@@ -128,7 +129,7 @@ def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray
 def policy(genes, space: Space) -> np.ndarray:
     """The move array of the genome over the space (deterministic; over multisets, its
     move at each representative)."""
-    return space.fold(moves(genes, space.rules, space.positions, _space_features(space)))
+    return space.fold(moves(genes, nim_board(space.rules), space.positions, _space_features(space)))
 
 
 def situations(positions: np.ndarray) -> np.ndarray:
@@ -170,7 +171,7 @@ def from_json(data: dict, rules: Rules, container=dict):
 
 @lru_cache(maxsize=4)
 def _space_features(space: Space) -> dict:
-    return board_features(space.rules, space.positions)
+    return board_features(nim_board(space.rules), space.positions)
 
 
 def _random_rule(rng) -> list[int]:

@@ -33,6 +33,7 @@ import numpy as np
 from nim_evo.agents.base import RandomAgent, nimsum_rows
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
+from nim_evo.games.nim import nim_board
 from nim_evo.engine.space import Space
 from nim_evo.genomes.protocol import GenomeKind, individual_type
 from nim_evo.validation import UserError
@@ -134,7 +135,7 @@ def from_json(data: dict, rules: Rules, container=np.asarray):
 
 @lru_cache(maxsize=4)
 def _space_tables(space: Space) -> np.ndarray:
-    tables = space.merge(strategy_tables(space.rules, space.positions))
+    tables = space.merge(strategy_tables(nim_board(space.rules), space.positions))
     tables.flags.writeable = False
     return tables
 
