@@ -15,8 +15,14 @@ and its boards' names are then read by every command and function that takes a g
 from __future__ import annotations
 
 from nim_evo.games.base import Game
+from nim_evo.games.grundysgame import GrundysGame
+from nim_evo.games.lasker import Lasker
+from nim_evo.games.moore import Moore
 from nim_evo.games.nim import Rules, rules_from_json, rules_to_json
+from nim_evo.games.octal import Octal
+from nim_evo.games.squares import Squares
 from nim_evo.games.subtraction import Subtraction
+from nim_evo.games.wythoff import Wythoff
 from nim_evo.plugins import Registry
 from nim_evo.validation import InstanceOf, UserError, shown
 
@@ -29,7 +35,9 @@ def _check_family(name: str, family) -> None:
                         f"got {family!r}")
 
 
-FAMILIES = Registry("nim_evo.games", {"nim": Rules, "subtraction": Subtraction}, "game family", _check_family)
+FAMILIES = Registry("nim_evo.games", {"nim": Rules, "subtraction": Subtraction, "squares": Squares, "wythoff": Wythoff,
+                                      "moore": Moore, "octal": Octal, "lasker": Lasker, "grundy": GrundysGame},
+                     "game family", _check_family)
 GAME = InstanceOf(Game, what="a game (nim_evo.game('7-5-3'))")
 
 

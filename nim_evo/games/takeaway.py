@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import operator
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,7 @@ MAX_LISTED_MOVES = 1_000_000  # a list of every legal move stays in the megabyte
 class TakeAway(Game):
     """A family whose every action takes ``count`` objects from heap ``pile``."""
 
-    def takes(self, size: int) -> range | tuple[int, ...]:
+    def takes(self, size: int) -> Sequence[int]:
         """The counts that may be taken from a heap of ``size``, ascending."""
         raise NotImplementedError
 

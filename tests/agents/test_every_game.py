@@ -13,7 +13,10 @@ from nim_evo.games.subtraction import grundy_sequence
 from nim_evo.validation import UserError
 
 BOARDS = {"nim": ["7-5-3", "2-3-4-misere", "5-6-cap2-misere"],
-          "subtraction": ["20-sub1.3.4", "3-5-7-sub1.2.4-misere", "4-8-sub2.3", "9-sub3.5-misere"]}
+          "subtraction": ["20-sub1.3.4", "3-5-7-sub1.2.4-misere", "4-8-sub2.3", "9-sub3.5-misere"],
+          "squares": ["13-squares", "5-8-squares-misere"], "wythoff": ["5-6-wythoff", "4-7-wythoff-misere"],
+          "moore": ["1-3-5-moore2", "1-2-3-moore2-misere"], "octal": ["8-kayles", "12-dawson-misere"],
+          "lasker": ["2-3-lasker", "5-lasker-misere"], "grundy": ["11-grundy", "9-grundy-misere"]}
 EVERY_GAME = ("random", "perfect", "minimax")
 
 
