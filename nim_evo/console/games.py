@@ -2,14 +2,15 @@
 or a match between two strategies, watched or tallied. What ``python -m nim_evo.play`` runs.
 
 Moves are typed as the pile (counted from 1) and how many to take: ``2 3`` (or ``2,3``,
-``2:3``) takes 3 from pile 2; on a single heap a bare count will do. ``hint`` asks the
-solver, ``help`` explains, ``quit`` leaves.
+``2:3``) takes 3 from pile 2; on a single heap a bare count will do. In a game whose moves take
+from several heaps or split one, a move is typed as its label (``1 1 3``: Kayles' heap 1, one
+pin down, 3 left on one side), and ``moves`` lists the legal ones. ``hint`` asks the solver,
+``help`` explains, ``quit`` leaves.
 """
 
 from __future__ import annotations
 
 import re
-from typing import cast
 
 from nim_evo.console.session import Console
 from nim_evo.console.text import wrapped
@@ -19,7 +20,7 @@ from nim_evo.agents.perfect import PerfectAgent
 from nim_evo.engine.rules import Move, Position, Rules
 from nim_evo.games.base import Game
 from nim_evo.games.takeaway import TakeAway
-from nim_evo.validation import printable
+from nim_evo.validation import UserError, printable
 
 MAX_MARKS = 40
 HUMAN_FIRST = ("you", "computer", "random", "alternate")
@@ -31,18 +32,52 @@ def describe(rules: Game) -> str:
     return rules.describe()
 
 
-def show_piles(piles: Position, widest: int | None = None) -> str:
+def show_piles(piles: Position, widest: int | None = None, word: str = "pile", empty: bool = True) -> str:
     """The piles, one line each: ``pile 2  ooooo  5`` (marks only up to 40 objects).
 
     Args:
         widest: the column width's pile size (the start's largest pile keeps a game aligned).
+        word: what a line calls its heap.
+        empty: show empty heaps too (not where a row's empty slots are only room for splits).
     """
     widest = max(piles) if widest is None else max(widest, *piles)
     label = len(str(len(piles)))
     marks = min(widest, MAX_MARKS)
     digits = len(str(widest))
-    return "\n".join(f"  pile {i:<{label}}  {('o' * n if n <= MAX_MARKS else ''):<{marks}}  {n:>{digits}}"
-                     for i, n in enumerate(piles, 1))
+    return "\n".join(f"  {word} {i:<{label}}  {('o' * n if n <= MAX_MARKS else ''):<{marks}}  {n:>{digits}}"
+                     for i, n in enumerate(piles, 1) if n or empty)
+
+
+def _show(piles: Position, rules: Game) -> str:
+    if isinstance(rules, TakeAway):
+        return show_piles(piles, max(rules.start), rules.heap_word)
+    return show_piles(piles, max(rules.start), "heap", empty=rules.heaps_in_place)
+
+
+def read_action(text: str, piles: Position, rules: Game):
+    """The move a typed line names by its label (any game), or one sentence saying why it is none."""
+    tokens = [t for t in re.split(r"[\s,:;]+", text.strip()) if t]
+    shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:37] + "..."
+    if not tokens:
+        return f"Type a move: {rules.typing}."
+    try:
+        action = rules.parse_action(" ".join(tokens))
+    except UserError:
+        return f"{shown!r} is not a move: type {rules.typing} (moves lists them, help explains)."
+    if not rules.is_legal_action(piles, action):
+        return f"{shown!r} cannot be played here; moves lists the moves that can."
+    return rules.move_of(action)
+
+
+def _left(piles: Position) -> str:
+    heaps = [str(n) for n in piles if n]
+    return "heaps " + " ".join(heaps) if len(heaps) > 1 else f"a heap of {heaps[0]}" if heaps else "nothing"
+
+
+def _legal_list(piles: Position, rules: Game) -> str:
+    """Every legal move by its label, and what it leaves."""
+    return "Moves: " + "; ".join(f"{rules.action_label(a)} (leaves {_left(rules.apply_action(piles, a))})"
+                                 for a in rules.legal_actions(piles)) + "."
 
 
 def read_move(text: str, piles: Position, rules: TakeAway) -> Move | str:
@@ -81,8 +116,12 @@ def read_move(text: str, piles: Position, rules: TakeAway) -> Move | str:
     return pile - 1, count
 
 
-def _took(who: str, move: Move, after: Position, rules: TakeAway) -> str:
-    """``nimsum takes 2 from pile 3.``, or on a single heap ``nimsum takes 2, leaving 13.``"""
+def _took(who: str, move, after: Position, rules: Game) -> str:
+    """``nimsum takes 2 from pile 3.``, or on a single heap ``nimsum takes 2, leaving 13.``;
+    in another game ``perfect plays 1 1 3, leaving heaps 3 4.``"""
+    if not isinstance(rules, TakeAway):
+        return f"{who} {'play' if who == 'You' else 'plays'} {rules.action_label(rules.action_of(move))}, leaving " \
+               f"{_left(after)}."
     verb = "take" if who == "You" else "takes"
     pile, count = move
     if len(after) == 1:
@@ -90,26 +129,34 @@ def _took(who: str, move: Move, after: Position, rules: TakeAway) -> str:
     return f"{who} {verb} {count} from pile {pile + 1}."
 
 
-def _record(rules: TakeAway, moves, first: str) -> str:
+def _record(rules: Game, moves, first: str) -> str:
     """The game in 1-based moves, as Moore's NIM Rules printed it."""
+    if not isinstance(rules, TakeAway):
+        return f"Game was [{', '.join(rules.action_label(rules.action_of(m)) for m in moves)}] ({first} first)."
     if len(rules.start) == 1:
         return f"Game was [{', '.join(str(c) for _, c in moves)}] ({first} first)."
     return f"Game was [{', '.join(f'{p + 1}:{c}' for p, c in moves)}] (pile:count; {first} first)."
 
 
-def hint(piles: Position, rules: TakeAway) -> str:
+def hint(piles: Position, rules: Game) -> str:
     """Perfect play's advice (Nim theory, or the game's theory or solved board): a winning
     move, or that every move loses against perfect play."""
     moves = nimtheory.winning_moves(rules, piles) if isinstance(rules, Rules) else PerfectAgent(rules).winning_moves(piles)
     if not moves:
         return "Hint: every move loses against perfect play; play on and hope for a mistake."
+    if not isinstance(rules, TakeAway):
+        what = f"play {rules.action_label(rules.action_of(moves[0]))}"
+        others = f" (one of {len(moves)} winning moves)" if len(moves) > 1 else ""
+        return f"Hint: {what}{others}."
     pile, count = moves[0]
     what = f"take {count}" + ("" if len(piles) == 1 else f" from pile {pile + 1}")
     others = f" (one of {len(moves)} winning moves)" if len(moves) > 1 else ""
     return f"Hint: {what}{others}."
 
 
-def _help(piles: Position, rules: TakeAway) -> str:
+def _help(piles: Position, rules: Game) -> str:
+    if not isinstance(rules, TakeAway):
+        return f"Type {rules.typing}. Also: moves (the legal moves), hint (the solver's advice), quit."
     cap = (f"1 to {rules.max_take}" if rules.max_take else "any number") if isinstance(rules, Rules) \
         else rules.takes_words().removesuffix(" objects").removesuffix(" object")
     how = (f"Type how many to take ({cap}), e.g. 2." if len(piles) == 1 else
@@ -143,14 +190,16 @@ def _you_first(console: Console, first: str | None, game: int, rng, name: str) -
     return you
 
 
-def _human_game(console: Console, rules: TakeAway, agent, name: str, you_first: bool, rng) -> bool | None:
+def _human_game(console: Console, rules: Game, agent, name: str, you_first: bool, rng) -> bool | None:
     """One game of you against ``agent``; True if you won, None if you quit."""
     piles, moves, seat, you = rules.start, [], 0, 0 if you_first else 1
+    take_away = isinstance(rules, TakeAway)
+    prompt = "Your move:" if not take_away else "Your move (count):" if len(piles) == 1 else "Your move (pile count):"
     while rules.count_moves(piles):
-        console.say(show_piles(piles, max(rules.start)))
+        console.say(_show(piles, rules))
         if seat == you:
             while True:
-                text = console.ask("Your move (count):" if len(piles) == 1 else "Your move (pile count):")
+                text = console.ask(prompt)
                 command = text.lower()
                 if command in ("q", "quit", "exit"):
                     return None
@@ -160,19 +209,22 @@ def _human_game(console: Console, rules: TakeAway, agent, name: str, you_first: 
                 if command == "hint":
                     console.say(hint(piles, rules))
                     continue
-                move = read_move(text, piles, rules)
+                if command == "moves":
+                    console.say(wrapped(_legal_list(piles, rules)))
+                    continue
+                move = read_move(text, piles, rules) if isinstance(rules, TakeAway) else read_action(text, piles, rules)
                 if not isinstance(move, str):
                     break
                 console.say(move)
         else:
-            move = cast(Move, tuple(int(x) for x in agent.move(piles, rng)))  # the agent's (pile, count)
+            move = rules.read_move(agent.move(piles, rng))  # the agent's move, in whole numbers
         piles = rules.apply(piles, move)
         moves.append(move)
         console.say(_took("You" if seat == you else name, move, piles, rules))
         seat = 1 - seat
     last = 1 - seat
     if rules.misere:
-        console.say(f"{'You' if last == you else name} made the last move." if any(piles) else
+        console.say(f"{'You' if last == you else name} made the last move." if any(piles) or not take_away else
                     f"{'You' if last == you else name} took the last object.")
     won = rules.winner(last) == you
     console.say("You win!" if won else f"{name} wins.")
@@ -180,7 +232,7 @@ def _human_game(console: Console, rules: TakeAway, agent, name: str, you_first: 
     return won
 
 
-def play_human(console: Console, rules: TakeAway, agent, name: str, first: str | None, rng) -> int:
+def play_human(console: Console, rules: Game, agent, name: str, first: str | None, rng) -> int:
     """Games of you against ``agent`` until you stop; the exit status. ``name`` is shown
     printable (:func:`~nim_evo.validation.printable`): a file's name may hold anything."""
     name = printable(name)
@@ -200,20 +252,21 @@ def play_human(console: Console, rules: TakeAway, agent, name: str, first: str |
     return 0
 
 
-def _watch(console: Console, rules: TakeAway, record, names, game: int) -> None:
+def _watch(console: Console, rules: Game, record, names, game: int) -> None:
     """Print one finished game move by move."""
     console.say(f"— Game {game} —")
     console.say(f"{names[0]} moves first, {names[1]} second.")
     positions = record.positions(rules)
     for i, move in enumerate(record.moves):
-        console.say(show_piles(positions[i], max(rules.start)))
+        console.say(_show(positions[i], rules))
         console.say(_took(names[i % 2], move, positions[i + 1], rules))
     if rules.misere:
-        console.say(f"{names[(len(record.moves) - 1) % 2]} took the last object.")
+        ended = "took the last object" if isinstance(rules, TakeAway) and not any(positions[-1]) else "made the last move"
+        console.say(f"{names[(len(record.moves) - 1) % 2]} {ended}.")
     console.say(f"{names[record.winner]} wins. {_record(rules, record.moves, names[0])}")
 
 
-def play_computers(console: Console, rules: TakeAway, players, names, games: int, first: str, watch: bool,
+def play_computers(console: Console, rules: Game, players, names, games: int, first: str, watch: bool,
                    rng) -> int:
     """``games`` games between two agents; prints the wins of each in total and by seat
     (``names`` shown printable, :func:`~nim_evo.validation.printable`)."""

@@ -134,8 +134,9 @@ class SearchedSpace(EnumeratedSpace):
     @cached_property
     def weights(self) -> np.ndarray:
         """``(n,) float64``: positions of the ordered board each position stands for (1 on an
-        ordered space; on a space of multisets, counted over the ordered board's search)."""
-        if not self.multiset:
+        ordered space, and where the game's heaps keep no place; on a space of multisets,
+        counted over the ordered board's search)."""
+        if not self.multiset or not self.game.heaps_in_place:
             return _read_only(np.ones(self.n_positions))
         ordered = reachable(self.game, False, MAX_CELLS)
         return _read_only(np.bincount(self.indices(ordered), minlength=self.n_positions).astype(float))

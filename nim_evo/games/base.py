@@ -60,12 +60,19 @@ class Game:
         family: the family's registered name (``nim``, ``subtraction``).
         interchangeable: whether a position's value and moves depend only on the multiset
             of its heaps (every family here; a family that reads heap order says False).
+        heaps_in_place: whether a heap keeps its place in the row (Nim's piles, Wythoff's two
+            heaps), so that a multiset stands for each arrangement of it on the board and
+            averages over positions count each arrangement; False where the row's order is
+            only how a position is stored (a split's part goes to the first empty slot): a
+            position is then its multiset, counted once.
         misere: False for normal play (whoever cannot move loses), True for misère play
             (whoever cannot move wins: whoever made the last move lost).
     """
 
     family: ClassVar[str] = ""
+    typing: ClassVar[str] = "a move's label"  # how a person types a move, said in help
     interchangeable: ClassVar[bool] = True
+    heaps_in_place: ClassVar[bool] = True
     misere: bool
 
     # -- what a family defines ---------------------------------------------------------
@@ -103,6 +110,11 @@ class Game:
         """One line on the game for people: its board, what a move does, and who wins."""
         ending = "loses" if self.misere else "wins"
         return f"{self.name}: whoever makes the last move {ending}."
+
+    @property
+    def n_moves(self) -> int:
+        """:attr:`n_actions`, by the name players, genomes and spaces have long read it."""
+        return self.n_actions
 
     # -- what a family may refine ------------------------------------------------------
 

@@ -27,6 +27,8 @@ Takes = tuple[int, ...]  # a move: how many to take from each heap
 class MultiTake(Game):
     """A family whose every move subtracts a vector of counts (a subclass lists them)."""
 
+    typing = "each heap you take from and how many (1 2 2 2: two from heap 1 and two from heap 2)"
+
     def vectors(self) -> list[Takes]:
         """Every move of the board from its start, in the alphabet's order."""
         raise NotImplementedError

@@ -52,6 +52,9 @@ class SplitGame(Game):
     heaps: tuple[int, ...]
     misere: bool = False
 
+    heaps_in_place: ClassVar[bool] = False  # a position is its multiset of heaps
+    typing: ClassVar[str] = ("the heap, how many to take from it and how many to leave on one side of the gap "
+                             "(2 1 3: take 1 from heap 2, leaving 3 on one side and the rest on the other)")
     keyword: ClassVar[str] = ""  # the family's word in a board's name (8-kayles)
     title: ClassVar[str] = "The game"
 

@@ -46,9 +46,13 @@ def create(rules: Game, rng: np.random.Generator, container=np.asarray, multiset
 
 
 def genes_space(genes, rules: Game):
-    """The space a gene array is over: the ordered one when it has a gene per position,
-    else that of multisets."""
-    return space_for(rules, multiset=len(genes) != space_size(rules))
+    """The space a gene array is over: that of multisets when it has a gene per multiset,
+    unless the board is a box whose positions number the same (one heap: the spaces agree,
+    and such tables were always read as ordered), else the ordered one. Only a box's ordered
+    positions are counted (at once): another board's are searched, which may take long."""
+    multisets = space_size(rules, multiset=True)
+    ordered = len(genes) != multisets or (rules.box and space_size(rules) == multisets)
+    return space_for(rules, multiset=not ordered)
 
 
 GUIDED_INDPB = 0.3  # credit-guided re-draws never make a sub-game worse: many at once
@@ -218,7 +222,7 @@ class TableKind(GenomeKind):
 
     def order_blind(self, genes, rules: Game) -> bool:
         # a gene per multiset; an ordered table reads the order (where the two spaces differ)
-        return genes_space(genes, rules).multiset or space_size(rules) == space_size(rules, True)
+        return genes_space(genes, rules).multiset or (rules.box and space_size(rules) == space_size(rules, True))
 
     def move_probabilities(self, genes, rules: Game, positions: np.ndarray) -> np.ndarray:
         """The gene of each position's multiset (or position), one-hot on the moves of the

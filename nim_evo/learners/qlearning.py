@@ -41,6 +41,7 @@ from typing import Literal
 
 import numpy as np
 
+from nim_evo.games.takeaway import TakeAway
 from nim_evo.learners.base import Learner
 from nim_evo.learners.parameters import LearnerParameters, Schedule
 from nim_evo.validation import UserError
@@ -93,7 +94,10 @@ class QLearner(Learner):
         self.table = np.zeros((space.n_positions, space.n_moves))
         self.epsilon_now = 0.0
         # the seed's grid: (row, value) for every heap and value up to the largest heap; -1 where the
-        # board has no such move
+        # board has no such move (a game whose moves take from no single heap: its actions)
+        if not isinstance(self.rules, TakeAway):
+            self._grid = list(range(space.n_moves))
+            return
         width = max(self.rules.start)
         heap, take = np.divmod(np.arange(len(self.rules.start) * width), width)
         index = {move: k for k, move in enumerate(self.rules.moves)}

@@ -49,11 +49,11 @@ def draw_policy(agent, title: str):
         UserError: if the board is too big to enumerate and solve.
     """
     rules = agent.rules
+    if not isinstance(rules, TakeAway):
+        raise UserError(f"the policy picture draws heaps that moves take from: {rules.name} is no take-away game")
     if not enumerable(rules):
         raise UserError(f"the board {rules.name} has {space_size(rules):,} positions, too many to picture "
                          f"(limit {DEFAULT_MAX_POSITIONS:,})")
-    if not isinstance(rules, TakeAway):
-        raise UserError(f"the policy picture draws heaps that moves take from: {rules.name} is no take-away game")
     solution = solve(rules)
     table = agent.policy(solution.space)
     if len(rules.start) == 1:

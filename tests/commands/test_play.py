@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import nim_evo
 from nim_evo import Rules
 from nim_evo.engine.solver import solve
 from nim_evo.console.games import describe, hint, read_move, show_piles
@@ -442,3 +443,59 @@ def test_playing_a_program_shows_it_as_a_person_reads_it():
     out = io.StringIO()
     assert play_main([str(shipped), "--piles", "4", "9", "12"], stdin=io.StringIO(""), stdout=out) == 0
     assert "plays the program fold(sub(or(a, p), and(p, a))) -> v" in out.getvalue()
+
+
+# -- games whose moves split a heap or take from several ----------------------------------------
+
+HEAP_LINE = re.compile(r"^  heap (\d+)\s+o*\s+(\d+)$", re.M)
+
+
+class LabelPlayer:
+    """A stdin that types, at each move prompt, the label of the solver's first winning move in
+    the position the session showed last (empty heaps are not shown: their slots are 0)."""
+
+    def __init__(self, out, board, typed=(), answers=("y", "n")):
+        self.out, self.board = out, board
+        self.typed, self.answers = list(typed), list(answers)
+        self.solution = solve(nim_evo.space_for(board, multiset=True))
+
+    def isatty(self):
+        return False
+
+    def readline(self):
+        text = self.out.getvalue()
+        if not text.rsplit("\n", 1)[-1].startswith("Your move"):
+            return self.answers.pop(0) + "\n"
+        if self.typed:
+            return self.typed.pop(0) + "\n"
+        position, block = [0] * self.board.width, False
+        for line in reversed(text.splitlines()):  # the last board shown: its block of heap lines
+            shown = HEAP_LINE.fullmatch(line)
+            if shown:
+                position[int(shown[1]) - 1], block = int(shown[2]), True
+            elif block:
+                break
+        moves = self.solution.winning_moves(tuple(position)) or self.board.legal_moves(tuple(position))
+        return self.board.action_label(self.board.action_of(moves[0])) + "\n"
+
+
+@pytest.mark.parametrize("name, typed", [
+    ("8-kayles", ["help", "moves", "1 3 0", "9 1 0", "hint"]),
+    ("5-6-wythoff", ["help", "1 2 2 3", "hint"]),
+])
+def test_a_person_plays_a_game_by_its_move_labels_and_wins(name, typed):
+    board = nim_evo.game(name)
+    out = io.StringIO()
+    status = main(["perfect", "--game", name, "--seed", "2"], stdin=LabelPlayer(out, board, typed), stdout=out)
+    text = out.getvalue()
+    assert status == 0 and "You win!" in text and text.endswith("Goodbye.\n")
+    assert f"Your move: help\nType {board.typing}." in text
+    assert "'1 2 2 3' is not a move" in text or "'1 3 0' is not a move" in text
+    if name == "8-kayles":
+        assert "Moves: 1 1 0 (leaves a heap of 7); 1 1 1 (leaves heaps 1 6);" in text
+        assert "'9 1 0' is not a move" in text
+    first = nim_evo.make_agent("perfect", board).winning_moves(board.start)[0]
+    assert f"You play {board.action_label(board.action_of(first))}, leaving" in text
+    assert "Hint: play " in text  # from a winning position, the hint names a move
+    labels = re.findall(r"^(?:You play|perfect plays) ([\d ]+), leaving", text, re.M)
+    assert f"Game was [{', '.join(labels)}] (you first)." in text
