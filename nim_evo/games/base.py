@@ -112,6 +112,11 @@ class Game:
         return f"{self.name}: whoever makes the last move {ending}."
 
     @property
+    def moves(self) -> tuple:
+        """Every move of the board in the family's words, in action order: action ``k`` is ``moves[k]``."""
+        return tuple(self.move_of(action) for action in range(self.n_actions))
+
+    @property
     def n_moves(self) -> int:
         """:attr:`n_actions`, by the name players, genomes and spaces have long read it."""
         return self.n_actions

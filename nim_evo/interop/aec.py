@@ -67,7 +67,7 @@ class raw_env(pettingzoo.AECEnv, EzPickle):  # type: ignore[name-defined, valid-
             defaults take the name's, and given otherwise must say the same.
         max_take: the most objects one move may take (``None``: no cap).
         misere: True when whoever takes the last object loses.
-        game: instead of the three above, a board of any take-away family or its name
+        game: instead of the three above, a board of any family or its name
             (``"20-sub1.3.4"``).
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns a line of text).
 

@@ -37,7 +37,7 @@ from functools import lru_cache
 from nim_evo.agents.perfect import PerfectAgent
 from nim_evo.engine.rules import Rules
 from nim_evo.games.registry import game as game_named
-from nim_evo.games.takeaway import TakeAway
+from nim_evo.games.base import Game
 from nim_evo.interop.extras import RL, need
 from nim_evo.interop.players import player_for
 from nim_evo.validation import IllegalMove, UserError, shown
@@ -50,10 +50,10 @@ DEFAULT_PILES = (1, 3, 5, 7, 9)
 AGENT_SEATS = (0, 1, "alternate")
 
 
-def board(piles, max_take=None, misere=False, game=None) -> TakeAway:
+def board(piles, max_take=None, misere=False, game=None) -> Game:
     """The rules of an environment: ``piles`` a sequence of pile sizes (with ``max_take`` and
     ``misere``), a Nim board's name such as ``"7-5-3"`` or ``"17-cap3-misere"``, or a
-    :class:`~nim_evo.engine.rules.Rules`; or ``game``, a board of any take-away family or its
+    :class:`~nim_evo.engine.rules.Rules`; or ``game``, a board of any family or its
     name (``"20-sub1.3.4"``), instead of them.
 
     A name (or Rules) already says its cap and ending: ``max_take`` and ``misere`` left at
@@ -62,8 +62,6 @@ def board(piles, max_take=None, misere=False, game=None) -> TakeAway:
     """
     if game is not None:
         board = game_named(game)
-        if not isinstance(board, TakeAway):
-            raise UserError(f"the environments' heaps are taken from: {board.name} is no take-away game")
         if max_take is not None or misere or (not isinstance(piles, tuple) or piles != DEFAULT_PILES):
             raise UserError(f"game={board.name} says the whole board: leave piles, max_take and misere out")
         return board
@@ -77,7 +75,7 @@ def board(piles, max_take=None, misere=False, game=None) -> TakeAway:
     return named
 
 
-def legal_and_winning(rules: TakeAway, position) -> tuple[np.ndarray, list[int]]:
+def legal_and_winning(rules: Game, position) -> tuple[np.ndarray, list[int]]:
     """``(mask, winning)`` at ``position``: ``(n_moves,) int8`` 1 for each legal move, and the
     sorted indices of the winning moves (Nim theory, or another game's theory or solved board:
     empty in a lost or finished position)."""
@@ -89,7 +87,7 @@ def legal_and_winning(rules: TakeAway, position) -> tuple[np.ndarray, list[int]]
 
 
 @lru_cache(maxsize=8)
-def _perfect(rules: TakeAway) -> PerfectAgent:
+def _perfect(rules: Game) -> PerfectAgent:
     return PerfectAgent(rules)
 
 
@@ -105,7 +103,7 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
 
     Args:
         piles, max_take, misere: the board (see :func:`board`); or
-        game: a board of any take-away family, or its name (``"20-sub1.3.4"``).
+        game: a board of any family, or its name (``"20-sub1.3.4"``, ``"8-kayles"``).
         opponent: anything :func:`~nim_evo.interop.players.player_for` takes (resolved once).
         seat: the agent's seat, 0 (moves first), 1, or ``"alternate"``: 0, 1, 0, ... from
             each ``reset(seed=...)`` on (an episode whose seat ``options`` name is not counted).
@@ -132,8 +130,10 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
             raise UserError(f"render_mode must be None or 'ansi', got {shown(render_mode)}")
         self.opponent = player_for(opponent, self.rules, opponent_seed)
         self.seat, self.render_mode = seat, render_mode
-        self.observation_space = spaces.Box(0, np.array(self.rules.start, dtype=np.int64),
-                                            (len(self.rules.start),), np.int64)
+        start = np.array(self.rules.start, dtype=np.int64)  # a heap at most its start, or where a split's part
+        # may go to any empty slot, at most the largest heap
+        high = start if self.rules.heaps_in_place else np.full(len(start), start.max())
+        self.observation_space = spaces.Box(0, high, (len(start),), np.int64)
         self.action_space = spaces.Discrete(len(self.moves))
         self._episodes = 0  # episodes of the alternation since the last seeded reset
         self._position = None

@@ -7,6 +7,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
+import nim_evo
 import nim_evo.envs  # noqa: F401  (registers Nim-v0)
 from nim_evo import Rules, make_agent, solve
 from nim_evo.envs import nim_v0
@@ -236,3 +237,40 @@ def test_without_the_rl_extra_the_environments_say_which_extra_in_one_line(monke
         monkeypatch.delitem(sys.modules, name, raising=False)
     with pytest.raises(MissingExtra, match=r"^nim_evo.envs needs the gymnasium package: pip install 'nim-evo\[rl\]'$"):
         importlib.import_module("nim_evo.envs")
+
+
+# -- every family -----------------------------------------------------------------------------
+
+FAMILY_BOARDS = ["20-sub1.3.4", "13-squares-misere", "8-kayles", "12-dawson-misere", "5-6-wythoff", "1-3-5-moore2",
+                 "3-4-lasker", "11-grundy"]
+
+
+@pytest.mark.parametrize("name", FAMILY_BOARDS)
+@pytest.mark.filterwarnings(*KNOWN)
+def test_every_family_passes_pettingzoo_s_tests_and_ends_as_the_solver_says(name):
+    api_test(nim_v0.env(game=name), num_cycles=200)
+    seed_test(lambda: nim_v0.env(game=name))
+    env = nim_v0.env(game=name)
+    env.reset(seed=0)
+    board = env.unwrapped.rules
+    solution = solve(nim_evo.space_for(board, multiset=True))
+    rewards = {}
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            rewards[agent] = reward
+            env.step(None)
+            continue
+        position = tuple(observation["observation"].tolist())
+        assert observation["action_mask"].tolist() == board.legal_mask(np.array([position])).astype(int)[0].tolist()
+        assert info["winning_moves"] == sorted(board.action_of(m) for m in solution.winning_moves(position))
+        env.step(theory_action(observation["action_mask"], info["winning_moves"]))
+    first_wins = solution.is_win(board.start)
+    assert rewards == {"player_0": 1 if first_wins else -1, "player_1": -1 if first_wins else 1}
+
+
+@pytest.mark.parametrize("name", FAMILY_BOARDS)
+def test_every_family_passes_gymnasium_s_check_env(name):
+    env = gymnasium.make("nim_evo.envs:Nim-v0", game=name, opponent="perfect")
+    check_env(env.unwrapped)
+    assert env.unwrapped.action_space.n == nim_evo.game(name).n_actions
