@@ -70,6 +70,7 @@ class Game:
     """
 
     family: ClassVar[str] = ""
+    title: ClassVar[str] = "The game"  # what people call the family: Nim, Kayles, Wythoff's game
     typing: ClassVar[str] = "a move's label"  # how a person types a move, said in help
     interchangeable: ClassVar[bool] = True
     heaps_in_place: ClassVar[bool] = True

@@ -57,6 +57,10 @@ class Moore(MultiTake):
         return None if match is None else cls(heaps_of(match["heaps"]), int(match["k"]), match["misere"] is not None)
 
     @property
+    def title(self) -> str:  # type: ignore[override]
+        return f"Moore's Nim_{self.k}"
+
+    @property
     def name(self) -> str:
         return "-".join(map(str, self.heaps)) + f"-moore{self.k}" + ("-misere" if self.misere else "")
 

@@ -35,6 +35,7 @@ class Wythoff(MultiTake):
     family = "wythoff"
     grammar = "A-B-wythoff (two heaps), then optionally -misere"
     example = "5-6-wythoff"
+    title = "Wythoff's game"
 
     def __post_init__(self):
         heaps = whole_numbers("heaps", self.heaps, low=0, high=MAX_HEAP, most=100)

@@ -30,7 +30,6 @@ from string import Template
 
 from nim_evo.engine.rules import Rules
 from nim_evo.games.takeaway import TakeAway
-from nim_evo.validation import UserError
 from nim_evo.genomes import GenomeAgent, get_kind
 from nim_evo.web.lookup import lookup_script, script_json
 
@@ -74,11 +73,10 @@ def rules_text(rules: TakeAway, piles: bool = True) -> str:
 def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
     """The page for ``agent`` (see the module docstring). ``facts``: what the champion is
     (label -> text, shown in a table); ``history_svg``: the run's fitness history, shown as an image."""
-    from nim_evo import __version__
-
     rules = agent.rules
     if not isinstance(rules, TakeAway):
-        raise UserError(f"the page draws heaps that moves take from: {rules.name} is no take-away game")
+        return _fill(_graph_code(agent), f"Play {rules.title} against {getattr(agent, 'name', 'the champion')}",
+                     rules.describe(), "", _about(facts, history_svg), verb="Play", keys=GRAPH_KEYS)
     free = board_free(agent)
     nim = isinstance(rules, Rules)  # on another take-away game, the counts a move may take
     game = {"piles": list(rules.start), "maxTake": rules.max_take if isinstance(rules, Rules) else None,
@@ -92,23 +90,46 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
     piles_field = ('<label>Piles <input id="piles" size="24" aria-describedby="piles-help"></label>'
                    f' <span class="keys" id="piles-help">any board of its family: up to {SETTABLE_PILES} piles of '
                    f'up to {SETTABLE_PILE}</span>') if free else ""
+    family = "" if not free else " It plays any board of these rules: set your own piles under New game."
+    code = {"css": _asset("page.css"), "data": f"const NIM_GAME = {script_json(game)};",
+            "strategy": strategy_script(agent), "game": _asset("page.js")}
+    return _fill(code, title, rules_text(rules, piles=not free) + family, piles_field, _about(facts, history_svg),
+                 verb="Take", keys=NIM_KEYS)
+
+
+NIM_KEYS = "Keys: 1-9 or &uarr;&darr; pick a pile, &larr;&rarr; how many, Enter takes, N a new game."
+GRAPH_KEYS = "Click pins or objects, then Play (or Enter); or pick a move below. N: a new game."
+
+
+def _graph_code(agent) -> dict:
+    """The code of a page that walks the game's graph (a game whose moves are no takes from one heap)."""
+    from nim_evo.web.graph import game_graph
+
+    return {"css": _asset("page.css"), "data": f"const NIM_GAME = {script_json({'misere': bool(agent.rules.misere)})};",
+            "strategy": f"const NIM_GRAPH = {script_json(game_graph(agent))};", "game": _asset("graph.js")}
+
+
+def _about(facts: dict, history_svg: str | None) -> str:
     rows = "".join(f"<tr><td>{html.escape(str(k))}</td><td>{html.escape(str(v))}</td></tr>" for k, v in facts.items())
     about = f'<fieldset><legend>The champion</legend><table class="facts">{rows}</table>'
     if history_svg:
         image = base64.b64encode(history_svg.encode("utf-8")).decode("ascii")
         about += (f'<div id="history"><img alt="the run\'s fitness history" '
                   f'src="data:image/svg+xml;base64,{image}"></div>')
-    about += "</fieldset>"
-    family = "" if not free else " It plays any board of these rules: set your own piles under New game."
-    code = {"css": _asset("page.css"), "data": f"const NIM_GAME = {script_json(game)};",
-            "strategy": strategy_script(agent), "game": _asset("page.js")}
+    return about + "</fieldset>"
+
+
+def _fill(code: dict, title: str, rules: str, piles_field: str, about: str, verb: str, keys: str) -> str:
+    """The template filled: the page's code, its title, rules and parts (``keys`` is HTML)."""
+    from nim_evo import __version__
+
     template = _asset("page.html")
     # the policy allows the template's own elements, filled with the code: whatever else a page held
     # (an element slipped in with a name, were escaping ever to fail) is never allowed by it
     own = [(tag, Template(text).substitute(code)) for tag, text in INLINE.findall(template)]
     return Template(template).substitute(
         policy=content_security_policy(own), version=html.escape(__version__), title=html.escape(title),
-        rules=html.escape(rules_text(rules, piles=not free) + family), piles_field=piles_field, about=about, **code)
+        rules=html.escape(rules), piles_field=piles_field, about=about, verb=verb, keys=keys, **code)
 
 
 def csp_hash(text: str) -> str:
