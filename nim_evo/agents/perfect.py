@@ -58,8 +58,8 @@ class PerfectAgent(Player):
 
     def _opponent_wins(self, children: np.ndarray) -> np.ndarray:
         """Whether the player to move wins at each of ``children (k, width)`` (theory, or the solved board)."""
-        if self._solution is None:
-            return np.asarray(self.rules.theory_wins(children))
+        if self._solution is None:  # (illegal actions' children may hold negative heaps: never read)
+            return np.asarray(self.rules.theory_wins(np.maximum(children, 0)))
         index = self._solution.space.indices(np.maximum(children, 0))
         return self._solution.win[np.maximum(index, 0)]
 

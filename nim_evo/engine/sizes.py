@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import prod
 from typing import TYPE_CHECKING
 
@@ -90,8 +91,13 @@ _EXACT_CELLS = 2_000_000  # ... and of the count in Python integers, where it pa
 def multiset_count(piles) -> int:
     """How many multisets are reachable from ``piles`` (sorted tuples at most the sorted
     start pile by pile), counted without enumerating them. A board whose largest pile is
-    too big to count this way gets a lower bound that is already far above any space limit."""
-    start = sorted(int(p) for p in piles)
+    too big to count this way gets a lower bound that is already far above any space limit.
+    (Cached: a table genome asks it of its board at every policy and mutation.)"""
+    return _multiset_count(tuple(sorted(int(p) for p in piles)))
+
+
+@lru_cache(maxsize=64)
+def _multiset_count(start: tuple[int, ...]) -> int:
     cells = len(start) * (start[-1] + 2)
     if cells > _DP_CELLS:
         return max(start[-1] + 1, _DP_CELLS)

@@ -167,7 +167,7 @@ class SplitGame(Game):
         legal = np.zeros((k, self.n_actions), dtype=bool)
         allowed = self.allows(positions[:, :, None], take, part)   # (k, width, pairs)
         rows = np.arange(k)
-        for slot in range(width):
+        for slot in np.flatnonzero(positions.any(axis=0)):  # an empty heap has no move: its columns stay copies
             n = positions[:, slot, None]                          # (k, 1)
             rest = n - take - part                                # the larger part (or the one heap left)
             ok = (rest >= part) & allowed[:, slot, :]

@@ -88,7 +88,7 @@ class Squares(TakeAway):
     def theory_wins(self, positions: np.ndarray) -> np.ndarray | None:
         import numpy as np
 
-        positions = np.asarray(positions, dtype=np.int64)
+        positions = np.maximum(np.asarray(positions, dtype=np.int64), 0)
         if self.misere or (positions.size and int(positions.max()) >= MAX_COMPUTED):
             return None
         values = square_grundy(_computed(int(positions.max(initial=0))))
