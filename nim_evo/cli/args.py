@@ -14,6 +14,7 @@ from nim_evo.cli.interrupt import at_main
 from nim_evo.engine.rules import DEFAULT_GAME, PRESETS, Rules
 from nim_evo.games.base import Game
 from nim_evo.games.registry import FAMILIES, game
+from nim_evo.games.registry import PRESETS as GAME_PRESETS
 from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS
 from nim_evo.io import check_writable  # noqa: F401 (the commands' file check is the library's)
 from nim_evo.validation import (RENAMED_UNTIL, AgentError, KeywordError, ParameterError, UserError, check, printable,
@@ -142,7 +143,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def list_games() -> int:
-    for name, description in PRESETS.items():
+    for name, description in {**PRESETS, **GAME_PRESETS}.items():
         print(f"{name:16} {description}")
     print("\ngame families (--game takes a board's name in any of these grammars):")
     for name, family in FAMILIES.items():

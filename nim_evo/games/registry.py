@@ -35,6 +35,20 @@ def _check_family(name: str, family) -> None:
                         f"got {family!r}")
 
 
+# Boards of the other families that people play, named in their grammar: what --list-games shows
+PRESETS: dict[str, str] = {
+    "21-sub1.2.3": "count to 21: one heap of 21, take 1 to 3, whoever says 21 wins (a published LLM benchmark's; "
+                   "seeds 000 and 001 play it as 21-cap3)",
+    "11-grundy": "Grundy's game from a heap of 11 (a published LLM benchmark's)",
+    "8-kayles": "Kayles on a row of 8 pins (a published LLM benchmark's)",
+    "13-squares": "Subtract-a-Square from a heap of 13 (a published LLM benchmark's)",
+    "5-6-wythoff": "Wythoff's game from heaps of 5 and 6 (a published LLM benchmark's)",
+    "10-kayles": "Kayles on a row of 10 pins (a row of OpenSpiel's Kayles, whose length is a parameter)",
+    "12-dawson": "Dawson's Kayles on a row of 12",
+    "3-5-7-lasker": "Lasker's Nim on 3-5-7",
+    "1-3-5-7-9-moore2": "Moore's Nim_2 on 1-3-5-7-9: take from one or two piles at once",
+}
+
 FAMILIES = Registry("nim_evo.games", {"nim": Rules, "subtraction": Subtraction, "squares": Squares, "wythoff": Wythoff,
                                       "moore": Moore, "octal": Octal, "lasker": Lasker, "grundy": GrundysGame},
                      "game family", _check_family)

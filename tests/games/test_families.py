@@ -147,3 +147,41 @@ def test_a_bad_board_is_one_line(name, message):
     with pytest.raises(UserError, match=message) as caught:
         game(name)
     assert str(caught.value).startswith(f"cannot read game '{name}'") and "\n" not in str(caught.value)
+
+
+# -- grading against a brute force written here ---------------------------------------------
+
+def _brute_force_random_accuracy(board):
+    """Random play's share of winning moves over the winning positions reachable from the start,
+    by a search and a recursion written here on the game's scalar views: positions as the board
+    holds them where heaps keep their place, as multisets (sorted rows) where they do not."""
+    def key(position):
+        return position if board.heaps_in_place else tuple(sorted(position, reverse=True))
+
+    children, seen, frontier = {}, {key(board.start)}, [key(board.start)]
+    while frontier:
+        position = frontier.pop()
+        children[position] = [key(board.apply(position, move)) for move in board.legal_moves(position)]
+        for child in children[position]:
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    wins = {}
+
+    def win(position):  # the player to move wins
+        if position not in wins:
+            moves = children[position]
+            wins[position] = board.misere if not moves else any(not win(child) for child in moves)
+        return wins[position]
+
+    shares = [sum(not win(c) for c in moves) / len(moves) for p, moves in children.items() if moves and win(p)]
+    return sum(shares) / len(shares)
+
+
+@pytest.mark.parametrize("name", ["21-sub1.2.3", "11-grundy", "8-kayles", "13-squares", "5-6-wythoff",
+                                  "12-dawson-misere", "1-3-5-moore2", "2-3-lasker", "4-7-wythoff-misere"])
+def test_grade_reports_random_play_as_a_brute_force_does_and_perfect_play_at_100(name):
+    board = game(name)
+    random = nim_evo.grade_player("random", board)
+    assert random.exact and random.accuracy == pytest.approx(_brute_force_random_accuracy(board), abs=1e-12)
+    assert nim_evo.grade_player("perfect", board).accuracy == 1.0
