@@ -243,8 +243,6 @@ PRESETS: dict[str, str] = {
     "21-cap3": "one heap of 21, take 1-3, last take wins (from the Simple Nim AI post)",
     "2-3-4-5-misere": "piles 2-3-4-5, last take loses (from Kintner-Meyer's Q-learning report)",
     "7-5-3": "piles 7-5-3, last take wins (from the Math 495R Nim lab)",
-    "3-4-5-misere": "piles 3-4-5, last take loses (a published LLM benchmark's misère Nim)",
-    "1-3-5-7-misere": "piles 1-3-5-7, last take loses (OpenSpiel's nim with its default parameters)",
 }
 DEFAULT_GAME = "1-3-5-7-9"
 

@@ -12,6 +12,7 @@ from nim_evo import Rules
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_writable, command,
                               list_games, refuse_overwrite, report_error, rules_from_args)
 from nim_evo.engine.rules import PRESETS
+from nim_evo.games.registry import PRESETS as GAME_PRESETS, game
 from nim_evo.validation import JOBS, SEED, UserError
 
 
@@ -86,11 +87,16 @@ def test_list_games_prints_each_preset_once_then_every_family(capsys):
     assert list_games() == 0
     presets, families = capsys.readouterr().out.split("\n\n")
     lines = presets.splitlines()
-    assert [line.split()[0] for line in lines] == list(PRESETS)
-    assert all(line.endswith(PRESETS[line.split()[0]]) for line in lines)
+    every = {**PRESETS, **GAME_PRESETS}
+    assert [line.split()[0] for line in lines] == list(every)
+    assert all(line.endswith(every[line.split()[0]]) for line in lines)
+    assert {"3-4-5-misere", "21-sub1.2.3", "11-grundy", "8-kayles", "13-squares", "5-6-wythoff"} <= set(every)
+    for name in every:  # each a board's name, in its family's grammar
+        assert game(name).name == name
     heading, *rows = families.splitlines()
     assert "--game takes a board's name" in heading
-    assert [row.split()[0] for row in rows] == ["nim", "subtraction"]
+    assert [row.split()[0] for row in rows] == ["nim", "subtraction", "squares", "wythoff", "moore", "octal", "lasker",
+                                                "grundy"]
     assert rows[1].endswith("e.g. 20-sub1.3.4") and "-misere" in rows[1]
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from nim_evo import Rules, load_strategy
 from nim_evo.engine.rules import PRESETS
+from nim_evo.games.registry import PRESETS as GAME_PRESETS
 from nim_evo.archives import read_arrays_document, write_arrays_document
 from nim_evo.run import main
 
@@ -39,7 +40,7 @@ def champion(path):
 def test_list_games(capsys):
     assert main(["--list-games"]) == 0
     presets = capsys.readouterr().out.split("\n\n")[0]
-    assert [line.split()[0] for line in presets.splitlines()] == list(PRESETS)
+    assert [line.split()[0] for line in presets.splitlines()] == [*PRESETS, *GAME_PRESETS]
 
 
 def test_a_table_run_on_a_subtraction_board_reaches_perfect_play(tmp_path):
