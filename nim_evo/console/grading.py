@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from nim_evo.console.text import middle, wrapped
 from nim_evo.evaluation.grading import GAME_MOVES, Report
+from nim_evo.games.base import Game
+from nim_evo.games.takeaway import TakeAway
 from nim_evo.validation import printable, shown
 
 NAME_WIDTH = 40  # the longest player name shown whole
@@ -35,8 +37,8 @@ def format_report(report: Report) -> str:
         lines.append(f"  ({report.unfinished:,} games not over after {GAME_MOVES:,} moves are not counted)")
     if report.wrong:
         lines.append(f"the first positions it gets wrong (fewest objects first; of {report.wrong_positions:,}):")
-        lines += [wrapped(f"  {_position(w.position)}: {_played(w)}; {_move(w.winning)} wins", indent="    ")
-                  for w in report.wrong]
+        lines += [wrapped(f"  {_position(w.position)}: {_played(w, report.rules)}; {_move(w.winning, report.rules)} wins",
+                          indent="    ") for w in report.wrong]
     return "\n".join(lines)
 
 
@@ -48,15 +50,17 @@ def _position(piles) -> str:
     return "-".join(map(str, piles))
 
 
-def _move(move) -> str:
+def _move(move, rules: Game) -> str:
+    if not isinstance(rules, TakeAway):  # a move of several heaps, or a split: its label
+        return rules.action_label(rules.action_of(move))
     pile, count = move
     return f"take {count:,} from pile {pile + 1}"
 
 
-def _played(wrong) -> str:
+def _played(wrong, rules: Game) -> str:
     if wrong.illegal is not None:
         return f"it answers the illegal move {printable(shown(wrong.illegal))}"
     if len(wrong.played) == 1:
-        return f"it plays {_move(wrong.played[0][0])}"
-    return "it plays " + ", ".join(f"{_move(move)} ({p:.2f})" for move, p in wrong.played[:3]) + \
+        return f"it plays {_move(wrong.played[0][0], rules)}"
+    return "it plays " + ", ".join(f"{_move(move, rules)} ({p:.2f})" for move, p in wrong.played[:3]) + \
         (f" and {len(wrong.played) - 3} more" if len(wrong.played) > 3 else "")
