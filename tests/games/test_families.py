@@ -185,3 +185,11 @@ def test_grade_reports_random_play_as_a_brute_force_does_and_perfect_play_at_100
     random = nim_evo.grade_player("random", board)
     assert random.exact and random.accuracy == pytest.approx(_brute_force_random_accuracy(board), abs=1e-12)
     assert nim_evo.grade_player("perfect", board).accuracy == 1.0
+
+
+def test_misere_beyond_an_enumerable_board_without_a_closed_form_is_one_line():
+    with pytest.raises(UserError, match="40-40-40-kayles-misere needs its theory or its solved board: it has no "
+                                        "theory here") as caught:
+        nim_evo.make_agent("perfect", game("40-40-40-kayles-misere"))
+    assert "\n" not in str(caught.value)
+    assert nim_evo.make_agent("perfect", game("900-1000-wythoff-misere")).winning_moves((900, 1000))  # a closed form
