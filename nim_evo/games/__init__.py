@@ -13,9 +13,15 @@ split, :mod:`~nim_evo.games.splitting`). A registry (:mod:`~nim_evo.games.regist
 """
 
 from nim_evo.games.base import Game, Position
+from nim_evo.games.grundysgame import GrundysGame
+from nim_evo.games.lasker import Lasker
+from nim_evo.games.moore import Moore
 from nim_evo.games.nim import Nim, Rules
+from nim_evo.games.octal import Octal
 from nim_evo.games.registry import FAMILIES, GAME, game, game_from_json, game_to_json, register
+from nim_evo.games.squares import Squares
 from nim_evo.games.subtraction import Subtraction
+from nim_evo.games.wythoff import Wythoff
 
-__all__ = ["FAMILIES", "GAME", "Game", "Nim", "Position", "Rules", "Subtraction", "game", "game_from_json",
-           "game_to_json", "register"]
+__all__ = ["FAMILIES", "GAME", "Game", "GrundysGame", "Lasker", "Moore", "Nim", "Octal", "Position", "Rules",
+           "Squares", "Subtraction", "Wythoff", "game", "game_from_json", "game_to_json", "register"]
