@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import operator
+import re
 from collections.abc import Iterable
 from numbers import Integral
 from typing import TYPE_CHECKING, ClassVar
@@ -346,3 +347,48 @@ class PileSizes(Constraint):
 
 
 POSITION = PileSizes()
+
+def board_heaps(heaps, misere, most: int = 100) -> tuple[int, ...]:
+    """A board's starting heaps checked (whole numbers from 0 to :data:`MAX_HEAP`, at most ``most``
+    of them, at least one object in all) with its ``misere`` flag: the heaps as a tuple, or a
+    one-line :class:`UserError`."""
+    heaps = whole_numbers("heaps", heaps, low=0, high=MAX_HEAP, most=most)
+    if not sum(heaps):
+        raise UserError("heaps must hold at least one object, got all empty heaps")
+    if not isinstance(misere, bool):
+        raise UserError(f"misere must be True or False, got {misere!r}")
+    return heaps
+
+
+def whole_numbers(what: str, values, low: int, high: int, most: int) -> tuple[int, ...]:
+    """``values`` as a tuple of whole numbers from ``low`` to ``high``, at most ``most`` of them,
+    or a one-line :class:`UserError`."""
+    try:
+        values = tuple(values)
+    except TypeError:
+        raise UserError(f"{what} must be a sequence of whole numbers, got {shown(values)}") from None
+    if not values:
+        raise UserError(f"{what} must hold at least one number, got none")
+    if len(values) > most:
+        raise UserError(f"{what} must hold at most {most:,} numbers, got {len(values):,}")
+    for value in values:
+        if not is_whole(value) or not low <= value <= high:
+            raise UserError(f"{what} must hold whole numbers from {low} to {high:,}, got {shown(value)}")
+    return tuple(int(v) for v in values)
+
+
+def heaps_of(text: str) -> tuple[int, ...]:
+    """The heaps of a board's name (``3-5-7``), or a one-line :class:`UserError` for a number
+    too long to read."""
+    numbers = text.split("-")
+    if any(len(number) > len(str(MAX_HEAP)) + 1 for number in numbers):
+        raise UserError(f"heap sizes are at most {MAX_HEAP:,}")
+    return tuple(map(int, numbers))
+
+
+HEAPS = r"(?P<heaps>\d+(?:-\d+)*)"
+
+
+def name_pattern(family: str) -> re.Pattern:
+    """A board's name: the heaps, then ``family`` (its own regular expression), then ``-misere``."""
+    return re.compile(HEAPS + "-" + family + r"(?P<misere>-misere)?")

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nim_evo.games.splitting import SplitGame, heaps_of, name_pattern
+from nim_evo.games.base import heaps_of, name_pattern
+from nim_evo.games.splitting import SplitGame
 
 _NAME = name_pattern("grundy")
 

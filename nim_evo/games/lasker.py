@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nim_evo.games.splitting import HeapValues, SplitGame, grundy_values, heaps_of, name_pattern
+from nim_evo.games.base import heaps_of, name_pattern
+from nim_evo.games.splitting import HeapValues, SplitGame, grundy_values
 
 _NAME = name_pattern("lasker")
 

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from nim_evo.games.base import MAX_HEAP, Position
+from nim_evo.games.base import Position
 from nim_evo.games.multitake import MultiTake, Takes, heaps_word
-from nim_evo.games.splitting import HEAPS, heaps_of, whole_numbers
+from nim_evo.games.base import HEAPS, board_heaps, heaps_of
 from nim_evo.validation import UserError, shown
 
 if TYPE_CHECKING:
@@ -40,14 +40,10 @@ class Moore(MultiTake):
     example = "1-3-5-7-9-moore2"
 
     def __post_init__(self):
-        heaps = whole_numbers("heaps", self.heaps, low=0, high=MAX_HEAP, most=MAX_HEAPS)
-        if not sum(heaps):
-            raise UserError("heaps must hold at least one object, got all empty heaps")
+        heaps = board_heaps(self.heaps, self.misere, MAX_HEAPS)
         if not (isinstance(self.k, int) and not isinstance(self.k, bool)) or not 1 <= self.k <= len(heaps):
             raise UserError(f"Moore's k is how many heaps one move may take from: 1 to the {len(heaps)} heaps, "
                             f"got {shown(self.k)}")
-        if not isinstance(self.misere, bool):
-            raise UserError(f"misere must be True or False, got {self.misere!r}")
         object.__setattr__(self, "heaps", heaps)
         self.check_alphabet_size(self._count())
 

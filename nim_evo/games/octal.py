@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from nim_evo.games.splitting import HEAPS, MAX_COMPUTED, HeapValues, SplitGame, grundy_values, heaps_of
+from nim_evo.games.base import HEAPS, heaps_of
+from nim_evo.games.splitting import MAX_COMPUTED, HeapValues, SplitGame, grundy_values
 from nim_evo.validation import UserError, shown
 
 MAX_DIGITS = 8  # digits of a code after the point: removals of 1 to 8 objects

@@ -22,13 +22,12 @@ is computed and certified, theory is silent and the solved board is the truth.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
-from nim_evo.games.base import MAX_HEAP, Game, Position, is_whole
+from nim_evo.games.base import MAX_HEAP, Game, Position, board_heaps, is_whole
 from nim_evo.validation import UserError, shown
 
 if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
@@ -59,12 +58,7 @@ class SplitGame(Game):
     title: ClassVar[str] = "The game"
 
     def __post_init__(self):
-        heaps = whole_numbers("heaps", self.heaps, low=0, high=MAX_HEAP, most=MAX_HEAPS)
-        if not sum(heaps):
-            raise UserError("heaps must hold at least one object, got all empty heaps")
-        if not isinstance(self.misere, bool):
-            raise UserError(f"misere must be True or False, got {self.misere!r}")
-        object.__setattr__(self, "heaps", heaps)
+        object.__setattr__(self, "heaps", board_heaps(self.heaps, self.misere, MAX_HEAPS))
 
     def check_board(self) -> None:
         """Refuse, in one line, a board whose rows or alphabet are too big (after the family's own fields)."""
@@ -369,37 +363,3 @@ def _pairs(game: SplitGame) -> tuple[tuple[int, int], ...]:
 @lru_cache(maxsize=64)
 def _pair_index(game: SplitGame) -> dict[tuple[int, int], int]:
     return {pair: k for k, pair in enumerate(game.pairs)}
-
-
-def whole_numbers(what: str, values, low: int, high: int, most: int) -> tuple[int, ...]:
-    """``values`` as a tuple of whole numbers from ``low`` to ``high``, at most ``most`` of them,
-    or a one-line :class:`UserError`."""
-    try:
-        values = tuple(values)
-    except TypeError:
-        raise UserError(f"{what} must be a sequence of whole numbers, got {shown(values)}") from None
-    if not values:
-        raise UserError(f"{what} must hold at least one number, got none")
-    if len(values) > most:
-        raise UserError(f"{what} must hold at most {most:,} numbers, got {len(values):,}")
-    for value in values:
-        if not is_whole(value) or not low <= value <= high:
-            raise UserError(f"{what} must hold whole numbers from {low} to {high:,}, got {shown(value)}")
-    return tuple(int(v) for v in values)
-
-
-def heaps_of(text: str) -> tuple[int, ...]:
-    """The heaps of a board's name (``3-5-7``), or a one-line :class:`UserError` for a number
-    too long to read."""
-    numbers = text.split("-")
-    if any(len(number) > len(str(MAX_HEAP)) + 1 for number in numbers):
-        raise UserError(f"heap sizes are at most {MAX_HEAP:,}")
-    return tuple(map(int, numbers))
-
-
-HEAPS = r"(?P<heaps>\d+(?:-\d+)*)"
-
-
-def name_pattern(family: str) -> re.Pattern:
-    """A board's name: the heaps, then ``family`` (its own regular expression), then ``-misere``."""
-    return re.compile(HEAPS + "-" + family + r"(?P<misere>-misere)?")

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from nim_evo.games.base import MAX_HEAP, Position, is_whole
-from nim_evo.games.splitting import heaps_of, name_pattern, whole_numbers
+from nim_evo.games.base import Position, is_whole
+from nim_evo.games.base import board_heaps, heaps_of, name_pattern
 from nim_evo.games.takeaway import TakeAway
-from nim_evo.validation import UserError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,11 +39,7 @@ class Squares(TakeAway):
     title = "Subtract-a-Square"
 
     def __post_init__(self):
-        heaps = whole_numbers("heaps", self.heaps, low=0, high=MAX_HEAP, most=MAX_HEAPS)
-        if not sum(heaps):
-            raise UserError("heaps must hold at least one object, got all empty heaps")
-        if not isinstance(self.misere, bool):
-            raise UserError(f"misere must be True or False, got {self.misere!r}")
+        heaps = board_heaps(self.heaps, self.misere, MAX_HEAPS)
         object.__setattr__(self, "heaps", heaps)
 
     @classmethod

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from nim_evo.games.base import MAX_HEAP, Position, is_whole
+from nim_evo.games.base import MAX_HEAP, Position, board_heaps, whole_numbers
 from nim_evo.games.takeaway import TakeAway
-from nim_evo.validation import UserError, shown
+from nim_evo.validation import UserError
 
 if TYPE_CHECKING:  # numpy and the sequences load on first use: every --help answers without them
     import numpy as np
@@ -58,12 +58,8 @@ class Subtraction(TakeAway):
     example = "20-sub1.3.4"
 
     def __post_init__(self):
-        heaps = _whole_numbers("heaps", self.heaps, low=0, high=MAX_HEAP, most=MAX_HEAPS)
-        if not sum(heaps):
-            raise UserError("heaps must hold at least one object, got all empty heaps")
-        members = _whole_numbers("a subtraction set", self.subtraction, low=1, high=MAX_MEMBER, most=MAX_MEMBERS)
-        if not isinstance(self.misere, bool):
-            raise UserError(f"misere must be True or False, got {self.misere!r}")
+        heaps = board_heaps(self.heaps, self.misere, MAX_HEAPS)
+        members = whole_numbers("a subtraction set", self.subtraction, low=1, high=MAX_MEMBER, most=MAX_MEMBERS)
         object.__setattr__(self, "heaps", heaps)
         object.__setattr__(self, "subtraction", tuple(sorted(set(members))))
         if self.subtraction[0] > max(heaps):
@@ -148,18 +144,3 @@ def misere_sequence(subtraction: tuple[int, ...]) -> Periodic | None:
     from nim_evo.games.periodic import misere_wins
 
     return misere_wins(subtraction)
-
-
-def _whole_numbers(what: str, values, low: int, high: int, most: int) -> tuple[int, ...]:
-    try:
-        values = tuple(values)
-    except TypeError:
-        raise UserError(f"{what} must be a sequence of whole numbers, got {shown(values)}") from None
-    if not values:
-        raise UserError(f"{what} must hold at least one number, got none")
-    if len(values) > most:
-        raise UserError(f"{what} must hold at most {most:,} numbers, got {len(values):,}")
-    for value in values:
-        if not is_whole(value) or not low <= value <= high:
-            raise UserError(f"{what} must hold whole numbers from {low} to {high:,}, got {shown(value)}")
-    return tuple(int(v) for v in values)

@@ -14,9 +14,9 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from nim_evo.games.base import MAX_HEAP, Position
+from nim_evo.games.base import Position
 from nim_evo.games.multitake import MultiTake, Takes, heaps_word
-from nim_evo.games.splitting import heaps_of, name_pattern, whole_numbers
+from nim_evo.games.base import board_heaps, heaps_of, name_pattern
 from nim_evo.validation import UserError
 
 if TYPE_CHECKING:
@@ -38,13 +38,9 @@ class Wythoff(MultiTake):
     title = "Wythoff's game"
 
     def __post_init__(self):
-        heaps = whole_numbers("heaps", self.heaps, low=0, high=MAX_HEAP, most=100)
+        heaps = board_heaps(self.heaps, self.misere)
         if len(heaps) != 2:
             raise UserError(f"Wythoff's game is played on two heaps, got {len(heaps)}")
-        if not sum(heaps):
-            raise UserError("heaps must hold at least one object, got all empty heaps")
-        if not isinstance(self.misere, bool):
-            raise UserError(f"misere must be True or False, got {self.misere!r}")
         object.__setattr__(self, "heaps", heaps)
         self.check_alphabet_size(sum(heaps) + min(heaps))
 
