@@ -35,8 +35,9 @@ class PerfectAgent(Player):
             try:
                 self._solution = solve(space_for(rules, multiset=rules.interchangeable))
             except SpaceTooLarge as error:
+                scope = f" ({rules.theory_scope()})" if rules.theory_scope() else ""
                 raise UserError(f"perfect play on {rules.name} needs its theory or its solved board: it has no theory "
-                                f"here, and {str(error)[0].lower()}{str(error)[1:]}") from None
+                                f"here{scope}, and {str(error)[0].lower()}{str(error)[1:]}") from None
 
     def move_probabilities(self, positions):
         positions = np.asarray(positions, dtype=np.int64)

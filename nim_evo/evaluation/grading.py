@@ -360,7 +360,9 @@ def _winning_sample(rules: Game, n: int, rng: np.random.Generator) -> np.ndarray
             draw[rules.legal_mask(draw).any(axis=1)]
         verdict = rules.theory_wins(draw)
         if verdict is None:
-            raise UserError(f"{rules.name} is too big to solve and has no theory here: its winning positions are unknown")
+            scope = rules.theory_scope()
+            raise UserError(f"{rules.name} is too big to solve and has no theory here{f' ({scope})' if scope else ''}: "
+                            "its winning positions are unknown")
         draw = draw[verdict]
         found.append(draw)
         kept += len(draw)

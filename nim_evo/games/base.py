@@ -148,6 +148,11 @@ class Game:
         family's theory; ``None`` where the family has none for this board."""
         return None
 
+    def theory_scope(self) -> str:
+        """Where the family's theory holds, for a message that says why it is silent (empty
+        when it holds on every board of the family, or the family has none)."""
+        return ""
+
     def canonical(self, positions: np.ndarray) -> np.ndarray:
         """One row per multiset of heaps (interchangeable families): the heap sizes sorted,
         the smallest on the heap that started smallest, and so on (ties by heap index), so

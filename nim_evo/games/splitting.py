@@ -232,6 +232,12 @@ class SplitGame(Game):
             _GRUNDY[key] = self.heap_values(key[-1])
         return _GRUNDY[key]
 
+    def theory_scope(self) -> str:
+        values = self.grundy()
+        if values.known >= MAX_HEAP:
+            return "Grundy values hold for heaps of any size, in normal play"
+        return f"Grundy values are computed for heaps up to {values.known:,}, in normal play"
+
     def theory_wins(self, positions: np.ndarray) -> np.ndarray | None:
         import numpy as np
 

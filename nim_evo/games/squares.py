@@ -80,6 +80,9 @@ class Squares(TakeAway):
     def box(self) -> bool:
         return True
 
+    def theory_scope(self) -> str:
+        return f"Grundy values are computed for heaps up to {MAX_COMPUTED - 1:,}, in normal play"
+
     def theory_wins(self, positions: np.ndarray) -> np.ndarray | None:
         import numpy as np
 

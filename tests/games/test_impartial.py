@@ -178,7 +178,7 @@ def _brute_force_random_accuracy(board):
     return sum(shares) / len(shares)
 
 
-@pytest.mark.parametrize("name", ["21-sub1.2.3", "11-grundy", "8-kayles", "13-squares", "5-6-wythoff",
+@pytest.mark.parametrize("name", ["3-4-5-misere", "21-sub1.2.3", "11-grundy", "8-kayles", "13-squares", "5-6-wythoff",
                                   "12-dawson-misere", "1-3-5-moore2", "2-3-lasker", "4-7-wythoff-misere"])
 def test_grade_reports_random_play_as_a_brute_force_does_and_perfect_play_at_100(name):
     board = game(name)
@@ -189,7 +189,14 @@ def test_grade_reports_random_play_as_a_brute_force_does_and_perfect_play_at_100
 
 def test_misere_beyond_an_enumerable_board_without_a_closed_form_is_one_line():
     with pytest.raises(UserError, match="40-40-40-kayles-misere needs its theory or its solved board: it has no "
-                                        "theory here") as caught:
+                                        r"theory here \(Grundy values hold for heaps of any size, in normal play\)") \
+            as caught:
         nim_evo.make_agent("perfect", game("40-40-40-kayles-misere"))
     assert "\n" not in str(caught.value)
     assert nim_evo.make_agent("perfect", game("900-1000-wythoff-misere")).winning_moves((900, 1000))  # a closed form
+
+
+def test_a_heap_past_a_family_s_grundy_table_is_one_line_naming_the_limit():
+    with pytest.raises(UserError, match=r"200000-squares is too big to solve and has no theory here \(Grundy values "
+                                        r"are computed for heaps up to 131,071, in normal play\)"):
+        nim_evo.grade_player("perfect", game("200000-squares"))
