@@ -326,6 +326,19 @@ class Game:
         return f"{head.rsplit('-', 1)[0]}~{digest}~{tail.split('-', 1)[-1]}"  # whole numbers at both ends
 
 
+def whole_tuple(value, length: int) -> tuple[int, ...] | None:
+    """``value`` as ``length`` whole numbers (numpy's too, never 1.7 read as 1), or ``None`` if it
+    is no sequence of exactly that many."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
+        return None
+    try:
+        if len(value) != length:
+            return None
+        return tuple(operator.index(value[i]) for i in range(length))
+    except (TypeError, IndexError, KeyError):
+        return None
+
+
 def is_whole(value) -> bool:
     """A whole number (numpy's too), never a bool."""
     return isinstance(value, Integral) and not isinstance(value, bool)

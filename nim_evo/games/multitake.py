@@ -9,11 +9,10 @@ from each heap), and its label lists the heaps it takes from and how many, the h
 
 from __future__ import annotations
 
-import operator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from nim_evo.games.base import Game, Position, is_whole
+from nim_evo.games.base import Game, Position, is_whole, whole_tuple
 from nim_evo.validation import UserError, shown
 
 if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
@@ -50,11 +49,8 @@ class MultiTake(Game):
         return tuple(int(v) for v in _vectors(self)[int(action)])
 
     def read_move(self, move) -> Takes:
-        try:
-            takes = tuple(operator.index(v) for v in move)
-        except TypeError:
-            raise UserError(f"a move is how many to take from each heap, {self.width} whole numbers") from None
-        if len(takes) != self.width:
+        takes = whole_tuple(move, self.width)
+        if takes is None:
             raise UserError(f"a move is how many to take from each heap, {self.width} whole numbers")
         return takes
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
-from nim_evo.games.base import MAX_HEAP, Game, Position, board_heaps, is_whole
+from nim_evo.games.base import MAX_HEAP, Game, Position, board_heaps, is_whole, whole_tuple
 from nim_evo.validation import UserError, shown
 
 if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
@@ -125,13 +125,10 @@ class SplitGame(Game):
         return (slot, *self.pairs[k])
 
     def read_move(self, move) -> Split:
-        import operator
-
-        try:
-            heap, take, part = (operator.index(v) for v in move)
-        except (TypeError, ValueError):
-            raise UserError("a move is (heap, take, part), three whole numbers") from None
-        return heap, take, part
+        numbers = whole_tuple(move, 3)
+        if numbers is None:
+            raise UserError("a move is (heap, take, part), three whole numbers")
+        return numbers[0], numbers[1], numbers[2]
 
     def action_of(self, move) -> int:
         try:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import operator
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from nim_evo.games.base import Game, Position, is_whole
+from nim_evo.games.base import Game, Position, is_whole, whole_tuple
 from nim_evo.validation import UserError, shown
 
 if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
@@ -143,11 +142,10 @@ class TakeAway(Game):
 
     def read_move(self, move) -> Move:
         """A ``(heap, count)`` pair of whole numbers (numpy's too), its legality not judged."""
-        try:
-            heap, take = (operator.index(v) for v in move)
-        except (TypeError, ValueError):
-            raise UserError(f"a move is ({self.heap_word}, count), two whole numbers") from None
-        return heap, take
+        numbers = whole_tuple(move, 2)
+        if numbers is None:
+            raise UserError(f"a move is ({self.heap_word}, count), two whole numbers")
+        return numbers[0], numbers[1]
 
     def action_of(self, move) -> int:
         """The action of a ``(heap, count)`` move of the board (counted, not looked up in a list
