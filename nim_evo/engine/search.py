@@ -138,6 +138,11 @@ class SearchedSpace(EnumeratedSpace):
         counted over the ordered board's search)."""
         if not self.multiset or not self.game.heaps_in_place:
             return _read_only(np.ones(self.n_positions))
+        if self.game.box:  # every arrangement under the start is a position: counted, not searched
+            from nim_evo.engine.multiset import _arrangements
+
+            ordered = np.sort(self.positions.astype(np.int64), axis=1)
+            return _read_only(_arrangements(ordered, np.sort(np.array(self.game.start, dtype=np.int64))))
         ordered = reachable(self.game, False, MAX_CELLS)
         return _read_only(np.bincount(self.indices(ordered), minlength=self.n_positions).astype(float))
 

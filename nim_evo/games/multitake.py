@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
     import numpy as np
 
 MAX_ALPHABET = 1_000_000  # actions of a board (count vectors)
+MAX_CHILD_CELLS = 4_000_000  # heap sizes of one position's children under every action (32 MB)
 
 Takes = tuple[int, ...]  # a move: how many to take from each heap
 
@@ -82,8 +83,9 @@ class MultiTake(Game):
         return " ".join(f"{heap + 1} {count}" for heap, count in enumerate(self.move_of(action)) if count)
 
     def check_alphabet_size(self, count: int) -> None:
-        if count > MAX_ALPHABET:
-            raise UserError(f"{self.name} has {count:,} moves; a board here has at most {MAX_ALPHABET:,} (smaller heaps)")
+        if count > MAX_ALPHABET or count * self.width > MAX_CHILD_CELLS:
+            raise UserError(f"{self.name} has {count:,} moves; a board here has at most {MAX_ALPHABET:,} moves and "
+                            f"{MAX_CHILD_CELLS:,} heap sizes among one position's children (smaller heaps)")
 
 
 @lru_cache(maxsize=64)

@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
 MAX_HEAPS = 100  # heaps on a board's start
 MAX_ROW = 1_000  # a position's row: the most heaps a board may come to hold
 MAX_ALPHABET = 1_000_000  # actions of a board's alphabet (slots x (take, part) pairs)
+MAX_CHILD_CELLS = 4_000_000  # heap sizes of one position's children under every action (32 MB)
 MAX_COMPUTED = 1 << 15  # heap sizes whose Grundy values are computed (mex over O(n) options each)
 
 Split = tuple[int, int, int]  # (heap, take, part): a move in the family's words, the heap from 0
@@ -65,9 +66,10 @@ class SplitGame(Game):
         if self.width > MAX_ROW:
             raise UserError(f"{self.name} may come to hold {self.width:,} heaps; a board here holds at most {MAX_ROW:,}")
         candidates = self.width * len(self.candidate_pairs(max(self.heaps)))
-        if candidates > MAX_ALPHABET:
-            raise UserError(f"{self.name} has some {candidates:,} actions; a board here has at most "
-                            f"{MAX_ALPHABET:,} (smaller heaps)")
+        if candidates > MAX_ALPHABET or candidates * self.width > MAX_CHILD_CELLS:
+            raise UserError(f"{self.name} has some {candidates:,} actions in rows of {self.width:,} heaps; a board here "
+                            f"has at most {MAX_ALPHABET:,} actions and {MAX_CHILD_CELLS:,} heap sizes among one "
+                            "position's children (smaller heaps)")
         if not self.pairs:
             raise UserError(f"no move from the start {'-'.join(map(str, self.heaps))} of {self.name}")
 
@@ -190,6 +192,10 @@ class SplitGame(Game):
 
         try:
             heap, take, part = self.read_move(move)
+        except UserError:
+            return False
+        try:
+            position = self.check_position(position)
         except UserError:
             return False
         if (take, part) not in _pair_index(self) or not 0 <= heap < len(position):

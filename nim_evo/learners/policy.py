@@ -80,13 +80,14 @@ class LearnedPolicy(Player):
         """Its rows over its own space at the multisets (or positions) of ``positions``, read
         back on their piles (a multiset's column on the first pile of the size it takes from)."""
         positions = np.asarray(positions, dtype=np.int64)
-        index = self.space.indices(positions)
-        if self.rules.box:  # a counted space ranks any row: those past the start are checked here
+        if self.rules.box:  # a counted space ranks any row: those past the start are refused first
             start = np.array(self.rules.start)
             beyond = np.sort(positions, axis=1) > np.sort(start) if self.symmetry else positions > start
+            index = None if np.any(beyond) else self.space.indices(positions)
         else:  # a searched space knows its positions
+            index = self.space.indices(positions)
             beyond = index < 0
-        if np.any(beyond):
+        if index is None or np.any(beyond):
             raise UserError(f"positions beyond the start {self.rules.start} are not on this learner's board")
         return self.space.unfold(positions, self.policy_rows(index))
 

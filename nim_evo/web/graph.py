@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nim_evo.agents.player import is_order_blind
 from nim_evo.games.base import Game
 from nim_evo.games.multitake import MultiTake
 from nim_evo.games.splitting import SplitGame
@@ -33,6 +34,9 @@ def game_graph(agent) -> dict:
     """The graph of ``agent``'s board with its probabilities (see the module docstring); a
     one-line :class:`UserError` for a board too big to carry."""
     board: Game = agent.rules
+    if not board.heaps_in_place and not is_order_blind(agent):
+        raise UserError(f"the page plays a {board.name} position as its multiset of heaps, and this champion reads "
+                        "their order: export one kept over multisets (a table's default space, a learner with --symmetry)")
     space = space_for(board, multiset=not board.heaps_in_place)
     edges = int(space.legal.sum())
     if edges > MAX_EDGES:

@@ -8,7 +8,7 @@ import pytest
 
 import nim_evo
 from nim_evo.games.registry import game_from_json
-from nim_evo.games import game
+from nim_evo.games import Rules, game
 from nim_evo.games.lasker import lasker_grundy
 from nim_evo.games.splitting import grundy_values
 from nim_evo.games.squares import square_grundy
@@ -200,3 +200,28 @@ def test_a_heap_past_a_family_s_grundy_table_is_one_line_naming_the_limit():
     with pytest.raises(UserError, match=r"200000-squares is too big to solve and has no theory here \(Grundy values "
                                         r"are computed for heaps up to 131,071, in normal play\)"):
         nim_evo.grade_player("perfect", game("200000-squares"))
+
+
+def test_a_board_whose_children_would_not_fit_in_memory_is_one_line():
+    with pytest.raises(UserError, match="1000-kayles has some 500,000 actions in rows of 500 heaps; a board here has "
+                                        "at most 1,000,000 actions and 4,000,000 heap sizes"):
+        game("1000-kayles")
+
+
+def test_a_short_position_is_padded_for_every_view_of_a_split_game():
+    board = game("8-kayles")
+    assert board.is_legal((8,), (0, 1, 3)) and board.apply((8,), (0, 1, 3)) == (3, 4, 0, 0)
+
+
+def test_a_learner_asked_past_its_board_says_so_and_a_box_s_multisets_are_weighed_without_search():
+    import numpy as np
+    from nim_evo.learners import LEARNERS
+    from nim_evo.engine.reach import reachable
+    from nim_evo.engine.search import SearchedSpace
+
+    learner = LEARNERS["wincount"](Rules((3, 2)), symmetry=True)
+    with pytest.raises(UserError, match="beyond the start"):
+        learner.move_probabilities(np.array([[9, 9]]))
+    space = SearchedSpace(game("1-3-5-moore2"), multiset=True)  # the ordered board's count, by formula
+    assert (space.weights == np.bincount(space.indices(reachable(space.game, False, 10**6)),
+                                         minlength=space.n_positions)).all()
