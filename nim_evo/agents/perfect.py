@@ -10,11 +10,9 @@ import numpy as np
 
 from nim_evo.agents.player import Player, check_space
 from nim_evo.engine.boards import uniform_rows
-from nim_evo.engine.sizes import SpaceTooLarge
+from nim_evo.engine.oracle import Oracle
 from nim_evo.engine.solver import solve
-from nim_evo.engine.space import space_for
 from nim_evo.games.base import Game
-from nim_evo.validation import UserError
 
 BLOCK_CELLS = 4_000_000  # child heap sizes judged at once (32 MB)
 
@@ -30,14 +28,7 @@ class PerfectAgent(Player):
 
     def __init__(self, rules: Game):
         super().__init__(rules)
-        self._solution = None
-        if rules.theory_wins(np.array([rules.start], dtype=np.int64)) is None:
-            try:
-                self._solution = solve(space_for(rules, multiset=rules.interchangeable))
-            except SpaceTooLarge as error:
-                scope = f" ({rules.theory_scope()})" if rules.theory_scope() else ""
-                raise UserError(f"perfect play on {rules.name} needs its theory or its solved board: it has no theory "
-                                f"here{scope}, and {str(error)[0].lower()}{str(error)[1:]}") from None
+        self._oracle = Oracle(rules)
 
     def move_probabilities(self, positions):
         positions = np.asarray(positions, dtype=np.int64)
@@ -58,11 +49,9 @@ class PerfectAgent(Player):
         return [self.rules.move_of(int(a)) for a in np.flatnonzero(winning)]
 
     def _opponent_wins(self, children: np.ndarray) -> np.ndarray:
-        """Whether the player to move wins at each of ``children (k, width)`` (theory, or the solved board)."""
-        if self._solution is None:  # (illegal actions' children may hold negative heaps: never read)
-            return np.asarray(self.rules.theory_wins(np.maximum(children, 0)))
-        index = self._solution.space.indices(np.maximum(children, 0))
-        return self._solution.win[np.maximum(index, 0)]
+        """Whether the player to move wins at each of ``children (k, width)`` (illegal actions'
+        children, never read, may hold negative heaps or lie beyond the board: read as empty)."""
+        return self._oracle.wins(children, checked=False)
 
     def policy(self, space):
         check_space(self, space)

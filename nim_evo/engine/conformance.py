@@ -13,7 +13,8 @@ reaches (found by search, by the rule alone):
 ``views``           legal actions, the position an action leads to, an illegal action refused,
                     the game over exactly where no action is legal, a random action drawn
                     as ``legal_actions[rng.integers(count)]``, the games over in arrays
-                    (``over_mask``); the same in the family's own words (``move_of``)
+                    (``over_mask``), one action per position in arrays (``step``); the same
+                    in the family's own words (``move_of``)
 ``order``           every legal action lowers the retrograde order
 ``box``             a family that says its board is a box reaches exactly the box
 ``interchangeable`` positions of one multiset of heaps lead to the same multisets
@@ -149,6 +150,7 @@ class _Checker:
         for index in np.flatnonzero(over != ~self.legal.any(axis=1))[:3]:
             self.fail("views", f"over_mask at {tuple(space.positions[index].tolist())} is {bool(over[index])}, "
                                f"the rule has {int(self.legal[index].sum())} legal actions")
+        self._check_step()
         for index, position in enumerate(map(tuple, space.positions.tolist())):
             legal = [int(a) for a in np.flatnonzero(self.legal[index])]
             where = f"at {position}"
@@ -169,6 +171,24 @@ class _Checker:
                 self.fail("views", f"is_legal_action {where} accepts action {illegal}, which the rule refuses")
             self._check_draw("random_action", game.random_action, position, legal)
             self._check_moves(position, legal)
+
+    def _check_step(self) -> None:
+        """``step`` at every position under every action (and two outside the alphabet) is the rule's."""
+        game, positions = self.game, self.space.positions.astype(np.int64)
+        k, n = len(positions), game.n_actions
+        actions = np.concatenate([np.repeat(np.arange(-1, n + 1), k)])
+        rows = np.tile(np.arange(k), n + 2)
+        children, legal = game.step(positions[rows], actions)
+        inside = (actions >= 0) & (actions < n)
+        want_legal = np.zeros(len(rows), dtype=bool)
+        want_legal[inside] = self.legal[rows[inside], actions[inside]]
+        want = positions[rows].copy()
+        want[want_legal] = self.children[rows[want_legal], actions[want_legal]]
+        for index in np.flatnonzero((legal != want_legal) | (children != want).any(axis=1))[:3]:
+            self.fail("views", f"step at {tuple(positions[rows[index]].tolist())} under action {int(actions[index])} "
+                               f"gives {tuple(children[index].tolist())} ({'legal' if legal[index] else 'illegal'}); "
+                               f"the rule says {tuple(want[index].tolist())} "
+                               f"({'legal' if want_legal[index] else 'illegal'})")
 
     def _check_draw(self, name: str, draw, position, listed: list) -> None:
         """``draw(position, rng)`` is ``listed[rng.integers(len(listed))]`` with the same seed."""

@@ -186,6 +186,21 @@ class Game:
 
         return self.successors(np.asarray(positions, dtype=np.int64))[1]
 
+    def step(self, positions: np.ndarray, actions) -> tuple[np.ndarray, np.ndarray]:
+        """Each of ``positions (k, width)`` under its own action of ``actions (k,)``: the children,
+        ``(k, width) int64`` (a position itself where its action is illegal), and which actions are
+        legal there, ``(k,) bool`` (an action outside the alphabet is illegal). The rule's answer
+        read at one action per position; a family may compute it without the other actions."""
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.int64)
+        actions = np.asarray(actions, dtype=np.int64)
+        inside = (actions >= 0) & (actions < self.n_actions)
+        children, legal = self.successors(positions)
+        rows, chosen = np.arange(len(positions)), np.where(inside, actions, 0)
+        legal = inside & legal[rows, chosen]
+        return np.where(legal[:, None], children[rows, chosen], positions), legal
+
     def over_mask(self, positions: np.ndarray) -> np.ndarray:
         """``(k,) bool``: which of ``positions`` have no legal action (the games that are over)."""
         import numpy as np

@@ -89,6 +89,21 @@ class TakeAway(Game):
         moves = move_array(self)
         return np.asarray(positions)[:, moves[:, 0]] >= moves[:, 1]
 
+    def step(self, positions: np.ndarray, actions) -> tuple[np.ndarray, np.ndarray]:
+        """The rule at one action per position without the others: the action's count off its heap."""
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.int64)
+        actions = np.asarray(actions, dtype=np.int64)
+        moves = move_array(self)
+        inside = (actions >= 0) & (actions < len(moves))
+        pile, count = moves[np.where(inside, actions, 0)].T
+        rows = np.arange(len(positions))
+        legal = inside & (positions[rows, pile] >= count)
+        children = positions.copy()
+        children[rows, pile] -= np.where(legal, count, 0)
+        return children, legal
+
     def action_label(self, action: int) -> str:
         pile, count = self.moves[action]
         return f"{pile + 1} {count}"

@@ -70,12 +70,20 @@ class _OverOnTheEmptyBoardOnly(Subtraction):
         return ~np.asarray(positions).any(axis=1)
 
 
+@dataclass(frozen=True)
+class _StepIgnoresTheCap(Subtraction):
+    def step(self, positions, actions):  # any count a heap holds, even one the set does not allow
+        children, legal = super().step(positions, actions)
+        return children, legal | ((np.asarray(actions) == 0) & (np.asarray(positions)[:, 0] > 0))
+
+
 @pytest.mark.parametrize("broken, check", [
     (_DropsAMove((2, 3)), "views: legal_moves"),
     (_WrongTheory((5, 6), (1, 3)), "solver: at"),
     (_FalseBox((7,), (2, 3)), "box: the board says it is a box"),
     (_OrderUp((4, 5), (1, 2)), "order: action"),
     (_OverOnTheEmptyBoardOnly((4, 5), (2, 3)), "views: over_mask at"),
+    (_StepIgnoresTheCap((4, 5), (2, 3)), "views: step at"),
 ])
 def test_a_game_that_departs_from_its_rule_fails(broken, check):
     with pytest.raises(ConformanceError, match=check):
