@@ -1,6 +1,6 @@
 """``nim-evo`` (the console script) and ``python -m nim_evo``: one command, a subcommand per job.
 
-    nim-evo run|learn|plot|play|arena|export|grade|sweep [OPTIONS]    the same as python -m nim_evo.<subcommand>
+    nim-evo run|learn|plot|play|arena|export|grade|sweep|referee [OPTIONS]  the same as python -m nim_evo.<subcommand>
                                                                       (sweep: python -m nim_evo.sweeps)
     nim-evo --version
 
@@ -27,10 +27,11 @@ SUBCOMMANDS = {
     "export": "a champion as a web page that plays it in any browser",
     "grade": "the exact report of any player: its accuracy, win rates and the positions it gets wrong",
     "sweep": "runs over seeds and a grid of settings, locally or on Dask, with the statistics the field reports",
+    "referee": "other harnesses' transcripts graded move by move: winning, blunder, forced, illegal",
 }
 MODULES = {"sweep": "sweeps"}  # a subcommand whose module has another name (nim_evo.sweep is the library's function)
 
-USAGE = "usage: nim-evo {run,learn,plot,play,arena,export,grade,sweep} [OPTIONS]   (nim-evo SUBCOMMAND --help for its options)"
+USAGE = "usage: nim-evo {run,learn,plot,play,arena,export,grade,sweep,referee} [OPTIONS]   (nim-evo SUBCOMMAND --help for its options)"
 
 
 def main(argv=None) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, cached_property
 from typing import TYPE_CHECKING, ClassVar
 
 from nim_evo.games.base import MAX_HEAP, Game, Position, board_heaps, is_whole, whole_tuple
@@ -106,7 +106,7 @@ class SplitGame(Game):
     def start(self) -> Position:
         return self.heaps + (0,) * (self.width - len(self.heaps))
 
-    @property
+    @cached_property  # (a frozen dataclass's instance dict: read often, by every move read)
     def width(self) -> int:
         return max(len(self.heaps), self.most_heaps())
 

@@ -1,0 +1,1 @@
+"""One reader per harness's transcript files; :mod:`nim_evo.transcripts.reading` lists them."""
