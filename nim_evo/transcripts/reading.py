@@ -3,6 +3,7 @@
 ==============  =========================================================================
 ``nim-evo``     nim_evo's JSON Lines (:mod:`~nim_evo.transcripts.formats.nimevo`)
 ``openspiel``   OpenSpiel game strings and histories (:mod:`~nim_evo.transcripts.formats.openspiel`)
+``textarena``   TextArena's Nim game logs (:mod:`~nim_evo.transcripts.formats.textarena`)
 ==============  =========================================================================
 """
 
@@ -12,14 +13,14 @@ import json
 from collections.abc import Callable, Iterable
 
 from nim_evo.io import read_regular
-from nim_evo.transcripts.formats import nimevo, openspiel
+from nim_evo.transcripts.formats import nimevo, openspiel, textarena
 from nim_evo.transcripts.formats.common import CONVENTIONS
 from nim_evo.transcripts.record import Record, TranscriptError
 from nim_evo.validation import UserError
 
 Reader = Callable[[str, str, "str | None", "str | None"], list[Record]]
 
-FORMATS: dict[str, Reader] = {nimevo.NAME: nimevo.read, openspiel.NAME: openspiel.read}
+FORMATS: dict[str, Reader] = {nimevo.NAME: nimevo.read, openspiel.NAME: openspiel.read, textarena.NAME: textarena.read}
 MAX_BYTES = 1 << 30  # a transcript file of at most 1 GiB
 
 
@@ -67,5 +68,9 @@ def recognise(text: str, path: str) -> str:
             line = None
         if isinstance(line, dict) and ("actions" in line or "moves" in line):
             return nimevo.NAME
+        if isinstance(line, dict) and "logs" in line:
+            return textarena.NAME
+    if first.startswith("[") and '"logs"' in text[:1 << 20] or first.startswith("[[") or first.startswith("[ ["):
+        return textarena.NAME
     raise TranscriptError(path, "cannot tell which harness wrote it: name its format with --format "
                                 f"({', '.join(FORMATS)})")

@@ -10,7 +10,9 @@ Two shapes, mixed freely in one file:
   nim_evo board name whose action ids it then holds).
 
 OpenSpiel's ``nim`` (``pile_sizes``, default ``1;3;5;7``; ``is_misere``, default true) numbers
-an action ``(take - 1) * piles + pile``; its convention is its ``is_misere``.
+an action ``(take - 1) * piles + pile``; its convention is its ``is_misere``. nim_evo's own
+OpenSpiel games (``nim_evo_kayles(heaps=8,misere=False)``, :mod:`nim_evo.games.spielnames`)
+number actions as the board's alphabet.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 
 from nim_evo.games.base import Game
 from nim_evo.games.nim import Rules
+from nim_evo.games.spielnames import PREFIX, from_spiel
 from nim_evo.transcripts.formats.common import SEATS, board, graded_as, take_action
 from nim_evo.transcripts.record import MAX_PLIES, Record, TranscriptError
 from nim_evo.validation import UserError
@@ -40,8 +43,18 @@ class SpielGame:
                                          "nim(pile_sizes=3;4;5,is_misere=False)")
         self.short_name, params = match.group(1), match.group(2)
         self.params = dict(_parameter(item, where) for item in params.split(",") if item.strip())
+        if self.short_name.startswith(PREFIX):  # nim_evo's own games: the board's action ids
+            try:
+                self.game: Game = from_spiel(self.short_name, self.params)
+            except UserError as error:
+                raise TranscriptError(where, str(error)) from None
+            self.own = True
+            default = " (its default)" if "misere" not in self.params else ""
+            self.why = f"OpenSpiel's {self.short_name} with misere={self.game.misere}{default}"
+            return
         if self.short_name != "nim":
-            raise TranscriptError(where, f"OpenSpiel's {self.short_name!r} is no game nim_evo plays (it reads nim)")
+            raise TranscriptError(where, f"OpenSpiel's {self.short_name!r} is no game nim_evo plays (it reads nim "
+                                         "and nim_evo_<family>)")
         unknown = set(self.params) - {"pile_sizes", "is_misere"}
         if unknown:
             raise TranscriptError(where, f"OpenSpiel's nim has no parameter {sorted(unknown)[0]!r}")
@@ -53,14 +66,17 @@ class SpielGame:
         if misere not in ("true", "false"):
             raise TranscriptError(where, f"is_misere={self.params['is_misere']!r} is neither True nor False")
         try:
-            self.game: Game = Rules(piles, misere=misere == "true")
+            self.game = Rules(piles, misere=misere == "true")
         except UserError as error:
             raise TranscriptError(where, str(error)) from None
+        self.own = False
         default = " (its default)" if "is_misere" not in self.params else ""
         self.why = f"OpenSpiel's nim with is_misere={misere.capitalize()}{default}"
 
     def action(self, spiel_action: int) -> int | None:
         """The board's action of OpenSpiel's ``spiel_action`` (``None``: no action of the board)."""
+        if self.own:
+            return spiel_action if 0 <= spiel_action < self.game.n_actions else None
         n = self.game.width
         if spiel_action < 0:
             return None
