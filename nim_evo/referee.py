@@ -25,7 +25,7 @@ from pathlib import Path
 
 from nim_evo.cli.args import Parser, UsageError, check_folder, command, printable, prog, refuse_overwrite
 
-FORMATS = ("nim-evo", "openspiel", "textarena")  # as nim_evo.transcripts.reading says (not imported: --help answers at once)
+FORMATS = ("nim-evo", "openspiel", "textarena", "gtbench", "pigbench")  # as nim_evo.transcripts.reading says (not imported: --help answers at once)
 PICTURES = ("png", "svg", "pdf")
 
 

@@ -4,6 +4,8 @@
 ``nim-evo``     nim_evo's JSON Lines (:mod:`~nim_evo.transcripts.formats.nimevo`)
 ``openspiel``   OpenSpiel game strings and histories (:mod:`~nim_evo.transcripts.formats.openspiel`)
 ``textarena``   TextArena's Nim game logs (:mod:`~nim_evo.transcripts.formats.textarena`)
+``gtbench``     GTBench's Nim records (:mod:`~nim_evo.transcripts.formats.gtbench`)
+``pigbench``    a published LLM benchmark's seven impartial titles (:mod:`~nim_evo.transcripts.formats.pigbench`)
 ==============  =========================================================================
 """
 
@@ -13,14 +15,15 @@ import json
 from collections.abc import Callable, Iterable
 
 from nim_evo.io import read_regular
-from nim_evo.transcripts.formats import nimevo, openspiel, textarena
+from nim_evo.transcripts.formats import gtbench, nimevo, openspiel, pigbench, textarena
 from nim_evo.transcripts.formats.common import CONVENTIONS
 from nim_evo.transcripts.record import Record, TranscriptError
 from nim_evo.validation import UserError
 
 Reader = Callable[[str, str, "str | None", "str | None"], list[Record]]
 
-FORMATS: dict[str, Reader] = {nimevo.NAME: nimevo.read, openspiel.NAME: openspiel.read, textarena.NAME: textarena.read}
+FORMATS: dict[str, Reader] = {nimevo.NAME: nimevo.read, openspiel.NAME: openspiel.read, textarena.NAME: textarena.read,
+                              gtbench.NAME: gtbench.read, pigbench.NAME: pigbench.read}
 MAX_BYTES = 1 << 30  # a transcript file of at most 1 GiB
 
 
@@ -55,22 +58,40 @@ def read_transcripts(paths: Iterable, fmt: str | None = None, game: str | None =
 
 
 def recognise(text: str, path: str) -> str:
-    """The format of a transcript file, from its first characters; a one-line
-    :class:`TranscriptError` asking for ``--format`` where it cannot tell."""
+    """The format of a transcript file, from its content; a one-line :class:`TranscriptError`
+    asking for ``--format`` where it cannot tell."""
     lines = (line.strip() for line in text[:1 << 20].splitlines())
     first = next((line for line in lines if line and (not line.startswith("#") or line == openspiel.HEADER)), "")
     if first in (openspiel.HEADER, "[Meta]") or openspiel._GAME.match(first):
         return openspiel.NAME
-    if first.startswith("{"):
+    if first.startswith(("{", "[")):
         try:
-            line = json.loads(first)
-        except ValueError:
-            line = None
-        if isinstance(line, dict) and ("actions" in line or "moves" in line):
-            return nimevo.NAME
-        if isinstance(line, dict) and "logs" in line:
-            return textarena.NAME
-    if first.startswith("[") and '"logs"' in text[:1 << 20] or first.startswith("[[") or first.startswith("[ ["):
-        return textarena.NAME
+            data = json.loads(first)
+        except ValueError:  # a JSON value over several lines
+            try:
+                data = json.loads(text)
+            except ValueError:
+                data = None
+        found = _shape(data)
+        if found:
+            return found
     raise TranscriptError(path, "cannot tell which harness wrote it: name its format with --format "
                                 f"({', '.join(FORMATS)})")
+
+
+def _shape(data) -> str | None:
+    """The format whose JSON ``data`` (one value, or a file's first line) looks like."""
+    if isinstance(data, dict):
+        if "actions" in data or "moves" in data:
+            return nimevo.NAME
+        if "logs" in data:
+            return textarena.NAME
+        if "matches" in data:
+            return gtbench.NAME
+        if "messages" in data and "game_class_name" in data:
+            return pigbench.NAME
+    if isinstance(data, list) and data:
+        if all(isinstance(pair, list) and len(pair) == 2 for pair in data):
+            return textarena.NAME  # a bare log
+        return _shape(data[0])
+    return None
