@@ -45,6 +45,7 @@ _EXPORTS = {
     "play_matches": "nim_evo.evaluation.batched",
     "tournament": "nim_evo.evaluation.tournament",
     "win_probabilities": "nim_evo.evaluation.exact",
+    "referee_transcripts": "nim_evo.transcripts.grading",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -72,6 +73,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and the docs (which read 
     from nim_evo.evaluation.batched import play_games as play_games, play_matches as play_matches
     from nim_evo.evaluation.exact import win_probabilities as win_probabilities
     from nim_evo.evaluation.tournament import tournament as tournament
+    from nim_evo.transcripts.grading import referee_transcripts as referee_transcripts
 
 
 def __getattr__(name: str):

@@ -51,12 +51,9 @@ def main(argv) -> int:
     args = build_parser().parse_args(argv)
     picture = _picture_path(args.picture, args.force) if args.picture else None
     from nim_evo.console.refereeing import format_report  # after parsing: --help answers at once
-    from nim_evo.transcripts.judge import judge
-    from nim_evo.transcripts.reading import read_transcripts
-    from nim_evo.transcripts.summary import summarise
+    from nim_evo.transcripts.grading import referee_transcripts
 
-    records = read_transcripts(args.files, args.format, args.game, args.convention)
-    report = summarise(judge(records))
+    report = referee_transcripts(args.files, args.format, args.game, args.convention)
     print(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json else format_report(report))
     if picture is not None:
         from nim_evo.plots import save_figure

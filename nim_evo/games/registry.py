@@ -38,7 +38,7 @@ def _check_family(name: str, family) -> None:
 # Boards people play beyond the write-ups' presets (Nim's, in nim.PRESETS), each a name in its
 # family's grammar: what --list-games shows after Nim's
 PRESETS: dict[str, str] = {
-    "3-4-5-misere": "piles 3-4-5, last take loses (a published LLM benchmark's misère Nim)",
+    "3-4-5-misere": "piles 3-4-5, last take loses (a published LLM benchmark's Book Nim; its list plays 1-3-4)",
     "1-3-5-7-misere": "piles 1-3-5-7, last take loses (OpenSpiel's nim with its default parameters)",
     "21-sub1.2.3": "count to 21: one heap of 21, take 1 to 3, whoever says 21 wins (a published LLM benchmark's; "
                    "seeds 000 and 001 play it as 21-cap3)",

@@ -173,6 +173,31 @@ class SplitGame(Game):
             block[rows[:, None], two[None, :], free[:, None]] = rest[:, two]
         return children, legal
 
+    def step(self, positions: np.ndarray, actions) -> tuple[np.ndarray, np.ndarray]:
+        """The rule at one action per position without the others (a fast path check_game holds
+        to the rule): the heap's slot keeps the smaller part (or the one heap left), the first
+        empty slot takes the larger."""
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.int64)
+        actions = np.asarray(actions, dtype=np.int64)
+        pairs = np.array(self.pairs, dtype=np.int64).reshape(-1, 2)
+        inside = (actions >= 0) & (actions < self.n_actions)
+        slot, pair = np.divmod(np.where(inside, actions, 0), len(pairs))
+        take, part = pairs[pair, 0], pairs[pair, 1]
+        rows = np.arange(len(positions))
+        n = positions[rows, slot]
+        rest = n - take - part
+        empty = positions == 0
+        free, has_free = empty.argmax(axis=1), empty.any(axis=1)
+        legal = inside & (n > 0) & (rest >= part) & self.allows(n, take, part)
+        legal &= (part == 0) | (has_free & (free != slot))
+        children = positions.copy()
+        children[rows, slot] = np.where(legal, np.where(part > 0, part, rest), n)
+        two = np.flatnonzero(legal & (part > 0))
+        children[two, free[two]] = rest[two]
+        return children, legal
+
     def legal_mask(self, positions: np.ndarray) -> np.ndarray:
         """The rule's mask without its children (a fast path check_game holds to the rule)."""
         import numpy as np

@@ -17,6 +17,7 @@ A move that is no move of the board ends the game there, labelled illegal.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 from nim_evo.games.base import Game
@@ -29,13 +30,14 @@ NAME = "nim-evo"
 
 
 def read(text: str, path: str, game: str | None, convention: str | None) -> list[Record]:
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), 1)
+             if line.strip() and not line.lstrip().startswith("#")]
+    values = _parsed([line for _, line in lines])
     records = []
     boards: dict = {}  # each name read once
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
+    for k, (number, line) in enumerate(lines):
         where = f"{path}:{number}"
-        data = parse_json(line, where)
+        data = values[k] if values is not None else parse_json(line, where)
         if not isinstance(data, dict):
             raise TranscriptError(where, f"a line of a nim-evo transcript is a JSON object, got {shown(data)}")
         unknown = set(data) - {"game", "players", "actions", "moves"}
@@ -55,6 +57,18 @@ def read(text: str, path: str, game: str | None, convention: str | None) -> list
         named, why = graded_as(named, convention, why)
         records.append(_record(data, named, why, where))
     return records
+
+
+def _parsed(lines: list[str]) -> list | None:
+    """Every line's JSON value by one decoder of the C parser, or ``None`` where a line is not
+    plain JSON (each line is then read by :func:`~nim_evo.io.parse_json`, for its message)."""
+    try:
+        return [_DECODER.decode(line) for line in lines]
+    except (ValueError, RecursionError):  # a bad line, an integer past CPython's digit limit, deep nesting
+        return None
+
+
+_DECODER = json.JSONDecoder()
 
 
 @lru_cache(maxsize=1 << 16)
@@ -83,7 +97,7 @@ def _record(data: dict, game: Game, why: str, where: str) -> Record:
         raise TranscriptError(where, f"{len(listed):,} moves in one game; nim_evo reads at most {MAX_PLIES:,}", game)
     record = Record(game, why, (players[0], players[1]), where)
     if "actions" in data:
-        if not all(type(a) is int for a in listed):
+        if not set(map(type, listed)) <= {int}:  # (bool and float are no action)
             bad = next(a for a in listed if type(a) is not int)
             raise TranscriptError(where, f"an action is a whole number, got {shown(bad)}", game)
         record.actions = listed

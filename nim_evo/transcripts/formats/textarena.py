@@ -84,7 +84,8 @@ def _record(data, where: str, named: str | None, convention: str | None) -> Reco
     if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) and p for p in players)):
         raise TranscriptError(where, f"players are two names, got {shown(players)}", played)
     record = Record(played, why, (players[0], players[1]), where, actions=[])
-    for seat, (who, message) in enumerate((who, message) for who, message in logs if who in (0, 1)):
+    moves = [(k, who, message) for k, (who, message) in enumerate(logs) if who in (0, 1)]
+    for seat, (k, who, message) in enumerate(moves):
         if who != seat % 2:
             raise TranscriptError(where, f"player {who} moves at ply {seat}, where player {seat % 2} is to move",
                                   played)
@@ -95,7 +96,20 @@ def _record(data, where: str, named: str | None, convention: str | None) -> Reco
             break
         record.actions.append(action)  # type: ignore[union-attr]
         record.texts.append(match.group(0))  # type: ignore[union-attr]
+        if _rejected(logs, k, who):
+            break  # illegal where it was played (the judge says so); the retry TextArena allows is not graded
     return record
+
+
+def _rejected(logs: list, k: int, who: int) -> bool:
+    """Whether TextArena announced the move at ``logs[k]`` invalid (its state's words, before the
+    next player's message): a move with a pile and a quantity that the position does not allow."""
+    for later, message in logs[k + 1:]:
+        if later in (0, 1):
+            return False
+        if message.startswith(f"Player {who} attempted an invalid move"):
+            return True
+    return False
 
 
 def _announced(logs: list) -> tuple[int, ...] | None:
