@@ -5,7 +5,9 @@ Every family is an OpenSpiel game ``nim_evo_<family>`` (``nim_evo_nim``, ``nim_e
 ``nim_evo_kayles`` and ``nim_evo_dawson``. A board is three parameters, read back to the same
 board::
 
-    heaps     the starting heaps, joined by ";" as OpenSpiel's nim joins pile_sizes ("3;4;5")
+    heaps     the starting heaps, joined by ";" as OpenSpiel's nim joins pile_sizes ("3;4;5"),
+              a ";" after the last allowed (heaps=10;: a game string's bare 10 is a number to
+              OpenSpiel, and heaps is a string)
     rule      what the board's name says after its heaps (sub1.3.4, cap3, moore2, octal.137;
               empty for Nim without a cap, and no parameter at all for kayles and dawson)
     misere    False for normal play, True for misère play
@@ -28,7 +30,7 @@ FIXED = {"kayles": ("octal", "kayles"), "dawson": ("octal", "dawson")}  # a shor
 DEFAULTS = {"nim": "1-3-5-7", "subtraction": "21-sub1.2.3", "squares": "13-squares", "wythoff": "5-6-wythoff",
             "moore": "1-3-5-7-9-moore2", "octal": "10-octal.137", "lasker": "3-5-7-lasker", "grundy": "11-grundy",
             "kayles": "10-kayles", "dawson": "12-dawson"}  # each short name's board when no parameter says one
-_NAME = re.compile(r"(?P<heaps>\d+(?:-\d+)*)(?:-(?P<rule>.*?))?(?P<misere>-misere)?")
+_NAME = re.compile(r"(?P<heaps>\d+(?:-\d+)*)(?:-(?!misere$)(?P<rule>.*?))?(?P<misere>-misere)?")  # Nim's rule may be none
 
 
 def short_names() -> list[str]:
@@ -69,7 +71,7 @@ def from_spiel(short_name: str, params: dict) -> Game:
     if default is None and ("heaps" not in params or (fixed is None and "rule" not in params)):
         raise UserError(f"{short_name} has no default board: give its heaps and rule")
     heaps = str(params.get("heaps", default.group("heaps").replace("-", ";") if default else ""))
-    if not re.fullmatch(r"\d+(;\d+)*", heaps.strip()):
+    if not re.fullmatch(r"\d+(;\d+)*;?", heaps.strip()):  # one heap may say "10;": a string in a game string
         raise UserError(f"{short_name}: heaps={heaps!r} is not heap sizes joined by ;")
     rule = fixed if fixed is not None else str(params.get("rule", default.group("rule") or "" if default else ""))
     misere = params.get("misere", False)
@@ -77,7 +79,8 @@ def from_spiel(short_name: str, params: dict) -> Game:
         if misere.lower() not in ("true", "false"):
             raise UserError(f"{short_name}: misere={misere!r} is neither True nor False")
         misere = misere.lower() == "true"
-    name = "-".join(heaps.strip().split(";")) + (f"-{rule}" if rule else "") + ("-misere" if misere else "")
+    sizes = heaps.strip().removesuffix(";").split(";")
+    name = "-".join(sizes) + (f"-{rule}" if rule else "") + ("-misere" if misere else "")
     board = game(name)
     if board.family != family:
         raise UserError(f"{short_name}: heaps={heaps} and rule={rule!r} say {board.name}, a board of {board.family}")
