@@ -68,6 +68,8 @@ def _picture_path(name: str, force: bool) -> Path:
     if path.suffix.lstrip(".").lower() not in PICTURES:
         raise UsageError(f"--picture {name}: nim_evo draws " + ", ".join(f".{f}" for f in PICTURES) + " pictures")
     check_folder(path, "--picture must name a picture in a folder")
+    if path.is_dir():
+        raise UsageError(f"--picture {name} is a folder: name the picture's file in it")
     refuse_overwrite(path, force)
     return path
 

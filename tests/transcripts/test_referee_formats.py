@@ -105,6 +105,12 @@ def test_the_command_prints_the_labels_json_and_a_picture(tmp_path, capsys):
     captured = capsys.readouterr()
     data = json.loads(captured.out)
     assert str(picture) in captured.err and picture.stat().st_size > 10_000
+    written = picture.read_bytes()
+    assert referee_main([str(path), "--picture", str(picture)]) == 2  # a file is never replaced unasked
+    assert "exists" in capsys.readouterr().err and picture.read_bytes() == written
+    (tmp_path / "folder.png").mkdir()
+    assert referee_main([str(path), "--picture", str(tmp_path / "folder.png"), "--force"]) == 2
+    assert "is a folder" in capsys.readouterr().err
     players = {line["player"]: line for line in data["players"]}
     model, mcts = players["model"], players["mcts"]  # seat 0: forced, forced, winning; seat 1: W, B, X
     assert (model["moves"], model["forced"], model["winning_positions"], model["winning_moves"]) == (3, 2, 1, 1)
@@ -132,6 +138,12 @@ def test_the_command_prints_the_labels_json_and_a_picture(tmp_path, capsys):
     ("hello\n", [], r"games.txt: cannot tell which harness wrote it"),
     ("", ["--format", "nim-evo"], r"games.txt: no game in it"),
     ('{"game": "3-4-5", "actions": [1]}\n', ["--picture", "x.txt"], r"--picture x.txt"),
+    ('{"game": "3-4-5", "actions": [1]}\n', ["--picture", "games.txt/a.png"], r"games.txt is not a folder"),
+    ('{"game": "3-4-5", "actions": [1]}\n', ["--format", "chess"], r"argument --format: invalid choice"),
+    ('{"game": "3-4-5", "actions": [1]}\n', ["--convention", "both"], r"argument --convention: invalid choice"),
+    ('{"game": "3-4-5", "actions": [1]}\n', ["missing.jsonl"], r"no such file: missing.jsonl"),
+    ('{"game": "3-4-5", "actions": [1]}\n', ["."], r"\. is a directory"),
+    ("\udcff".encode("utf-8", "surrogateescape").decode("latin-1"), [], r"games.txt: cannot tell"),
 ])
 def test_bad_transcripts_are_one_line_exit_2(content, argv, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)

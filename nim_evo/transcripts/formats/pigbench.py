@@ -47,7 +47,7 @@ _THEIRS = re.compile(r"(?:Your opponent made move (\S+)\n|The opponent made move
 BOARDS = {"BookNim": "3-4-5-misere", "BookNimEasy": "1-3-4-misere", "BookNimHard": "2-4-5-misere",
           "CountToTwentyOne": "21-sub1.2.3", "SubtractSquare": "13-squares", "WythofsNim": "5-6-wythoff",
           "GrundysGame": "11-grundy", "Kayles": "8-kayles", "TurningTurtles": "1-2-3-4-5"}
-RULES = {"BookNim": "Book Nim: whoever takes the last book loses", "CountToTwentyOne": "whoever says 21 wins",
+RULES = {"BookNim": "whoever takes the last book loses", "CountToTwentyOne": "whoever says 21 wins",
          "SubtractSquare": "whoever reaches 0 wins", "WythofsNim": "whoever takes the last token wins",
          "GrundysGame": "the last player able to move wins", "Kayles": "whoever removes the last pin wins",
          "TurningTurtles": "whoever flips the last heads coin wins"}
