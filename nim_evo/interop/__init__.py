@@ -5,6 +5,8 @@
   (``gymnasium.make("nim_evo.envs:Nim-v0", ...)``);
 * :mod:`nim_evo.interop.openspiel`: nim_evo players as ``pyspiel.Bot``\\ s in OpenSpiel's
   ``nim``, and pyspiel bots as nim_evo agents.
+* :mod:`nim_evo.interop.spielgames`: every family as an OpenSpiel game (``nim_evo_kayles``,
+  ``nim_evo_subtraction``, ...), registered with pyspiel when it is imported.
 
 Course-style players (``choose_action(piles)`` objects, functions of a state with ``rows``)
 are agents like any other (:mod:`nim_evo.agents.course`). Each ecosystem's package is an
