@@ -40,6 +40,8 @@ class Periodic:
     def __call__(self, n) -> np.ndarray:
         """The value at each ``n`` (any shape of whole numbers >= 0)."""
         n = np.asarray(n, dtype=np.int64)
+        if n.size and int(n.max()) < len(self.values):  # within the values held: read them
+            return self.values[n]
         beyond = n >= self.preperiod
         index = np.where(beyond, self.preperiod + (n - self.preperiod) % self.period, n)
         return self.values[index]
