@@ -153,3 +153,23 @@ def test_bad_transcripts_are_one_line_exit_2(content, argv, message, tmp_path, c
     assert len(err) == 1 and err[0].startswith("nim_evo: error: "), err
     assert pytest.importorskip("re").search(message, err[0]), err[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.txt"]
+
+
+def test_openspiel_games_of_nim_evo_serialized_by_pyspiel(tmp_path):
+    pyspiel = pytest.importorskip("pyspiel")
+    import nim_evo.interop.spielgames  # noqa: F401  (registers nim_evo_<family>)
+    from nim_evo import game as board
+
+    kayles = board("8-kayles")
+    # 8 pins (Kayles values 0 1 2 3 1 4 3 2 1): 2 from the middle, rows 3 and 3 (winning);
+    # 1 from the end of a row (2 and 3: forced); 1 from the row of 2 (1 and 3: blunder)
+    moves = [(0, 2, 3), (0, 1, 0), (0, 1, 0)]
+    game = pyspiel.load_game("nim_evo_kayles(heaps=8;)")
+    state = game.new_initial_state()
+    for move in moves:
+        state.apply_action(kayles.action_of(move))
+    path = tmp_path / "kayles.txt"
+    path.write_text(pyspiel.serialize_game_and_state(game, state) + f"{game} {state.history_str()}\n")
+    labels, judgement = _labels([path])
+    assert labels == [["winning", "forced", "blunder"]] * 2
+    assert [r.game.name for r in judgement.records] == ["8-kayles"] * 2

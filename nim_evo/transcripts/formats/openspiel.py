@@ -3,7 +3,9 @@
 Two shapes, mixed freely in one file:
 
 * what ``pyspiel.serialize_game_and_state(game, state)`` writes: a ``[Game]`` section (the game
-  string) and a ``[State]`` section (one action id per line);
+  string) and a ``[State]`` section (one action id per line; for a game written in Python, as
+  nim_evo's are, a ``history=`` line of ``player:action`` pairs, beside the state's pickle,
+  which is never read);
 * one game per line: the game string, then the history as ``state.history_str()`` gives it
   (``0, 5, 3``) or as a list (``[0, 5, 3]``): ``nim(pile_sizes=3;4;5,is_misere=False) 0, 5, 3``.
   A line of a history alone takes its game from ``--game`` (an OpenSpiel game string, or a
@@ -112,8 +114,8 @@ def _block(lines: list[str], number: int, path: str, convention: str | None, rec
     section, game_text, history = "", None, []
     while number < len(lines):
         line = lines[number].strip()
-        if line in (HEADER, "[Meta]") and section:
-            break
+        if (line in (HEADER, "[Meta]") and section) or (section == "[State]" and _GAME.match(line)):
+            break  # the next game
         number += 1
         if line.startswith("[") and line.endswith("]"):
             section = line
@@ -121,6 +123,13 @@ def _block(lines: list[str], number: int, path: str, convention: str | None, rec
             continue
         elif section == "[Game]":
             game_text = line
+        elif section == "[State]" and line.startswith("history="):  # a Python game's: player:action pairs
+            pairs = line[len("history="):]
+            if not re.fullmatch(r"(-?\d+:-?\d+(,-?\d+:-?\d+)*)?", pairs):
+                raise TranscriptError(f"{path}:{number}", f"a history= line is player:action pairs, got {line[:40]!r}")
+            history += [int(pair.split(":")[1]) for pair in pairs.split(",") if pair]
+        elif section == "[State]" and line.startswith(("move_number=", "__dict__=")):
+            continue  # a Python game's state as a pickle: never read (a file is data)
         elif section == "[State]":
             if not re.fullmatch(r"-?\d+", line):
                 raise TranscriptError(f"{path}:{number}", f"a [State] line is one action id, got {line[:40]!r}")
