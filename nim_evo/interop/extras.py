@@ -8,6 +8,7 @@ from nim_evo.validation import UserError
 
 RL = "nim-evo[rl]"  # pettingzoo and gymnasium
 OPENSPIEL = "nim-evo[openspiel]"
+TEXTARENA = "nim-evo[textarena]"
 
 
 class MissingExtra(UserError, ImportError):
