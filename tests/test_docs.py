@@ -98,10 +98,12 @@ SCRATCH: dict[Path, Path] = {}
 
 @pytest.fixture
 def scratch(page, tmp_path_factory):
-    """The page's own folder, made on its first case, with a copy of the shipped genomes/."""
+    """The page's own folder, made on its first case, with a copy of the shipped genomes/ and of
+    docs/transcripts/ (the referee's example files)."""
     if page not in SCRATCH:
         SCRATCH[page] = tmp_path_factory.mktemp(page.stem)
         shutil.copytree(ROOT / "genomes", SCRATCH[page] / "genomes")
+        shutil.copytree(ROOT / "docs" / "transcripts", SCRATCH[page] / "docs" / "transcripts")  # the referee's examples
     return SCRATCH[page]
 
 
