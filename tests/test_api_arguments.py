@@ -15,6 +15,7 @@ from __future__ import annotations
 import inspect
 import math
 import re
+from pathlib import Path
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,6 +67,7 @@ def cases(function: str, parameter: str, values, call, says: str | None = None) 
     return [Case(function, parameter, value, call, says) for value in values]
 
 
+TRANSCRIPT = Path(__file__).parents[1] / "docs" / "transcripts" / "nim-evo.jsonl"
 UNKNOWN_AGENT = "unknown agent"  # a name that names no agent is said so, the known ones listed
 
 # the bad values most parameters share
@@ -198,6 +200,11 @@ TABLE: list[Case] = [
     *cases("grade_player", "positions", [0, "9", 1.5, 10**7], lambda v: grade(positions=v)),
     *cases("grade_player", "games", [0, -1, "9", 10**7], lambda v: grade(games=v)),
     *cases("grade_player", "seed", [-1, "1", 1.5], lambda v: grade(seed=v)),
+    *cases("referee_transcripts", "paths", [None, 5, [], [5]], lambda v: nim_evo.referee_transcripts(v)),
+    *cases("referee_transcripts", "fmt", ["chess", 5], lambda v: nim_evo.referee_transcripts(TRANSCRIPT, fmt=v)),
+    *cases("referee_transcripts", "game", [5, ["3-4-5"]], lambda v: nim_evo.referee_transcripts(TRANSCRIPT, game=v)),
+    *cases("referee_transcripts", "convention", ["both", True],
+           lambda v: nim_evo.referee_transcripts(TRANSCRIPT, convention=v)),
     *cases("tournament", "rules", NOT_RULES + ["2-3"], lambda v: tournament(rules=v)),
     *cases("tournament", "player", NOT_AN_AGENT + [{"a": 1}], lambda v: tournament(player=v)),
     *cases("tournament", "player", ["nosuch"], lambda v: tournament(player=v), says=UNKNOWN_AGENT),

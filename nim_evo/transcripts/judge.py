@@ -81,9 +81,10 @@ def judge(records: Sequence[Record]) -> Judgement:
                 continue
             if kind == "actions":
                 flat, offsets, lengths, stops = _replay(game, [records[i].actions for i in chosen])  # type: ignore[misc]
-                for i, stop in zip(chosen, stops):
-                    if stop is not None:
-                        illegal[i] = stop
+                for i, stop, ply in zip(chosen, stops, lengths.tolist()):
+                    if stop is not None:  # the move as the transcript wrote it, where it says
+                        texts = records[i].texts
+                        illegal[i] = texts[ply] if ply < len(texts) else stop
             else:
                 flat, offsets, lengths = _stacked(game, [records[i].positions for i in chosen])  # type: ignore[misc]
             parts.append(_labels(game, oracle, records, np.asarray(chosen), flat, offsets, lengths, illegal,

@@ -42,7 +42,7 @@ def test_nim_evo_lines_in_words_labels_and_actions(tmp_path):
     path.write_text("# a comment\n\n" + "\n".join(json.dumps(line) for line in lines) + "\n")
     labels, judgement = _labels([path])
     assert labels == [LONG_LABELS, SHORT_LABELS["normal"], SHORT_LABELS["misere"], [labels[3][0], "illegal"]]
-    assert judgement.illegal == ["3 5", None, None, "999"]
+    assert judgement.illegal == ["[2, 5]", None, None, "999"]  # as the transcript wrote it
     assert [r.source for r in judgement.records] == [f"{path}:{n}" for n in (3, 4, 5, 6)]
     assert judgement.winner.tolist() == [0, 0, 1, 0]  # b's illegal move; the last take wins; loses (misère)
     assert judgement.over.tolist() == [False, True, True, False]
@@ -99,7 +99,7 @@ def test_the_command_prints_the_labels_json_and_a_picture(tmp_path, capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert out.startswith("1 game, 6 moves graded")
     assert "1-3-5-7: normal play (the transcript's board name), 1 game" in out
-    assert f"{path}:1: 1-3-5-7, model first: fWfBWX (model won; illegal move '3 5')" in out
+    assert f"{path}:1: 1-3-5-7, model first: fWfBWX (model won; illegal move '[2, 5]')" in out
     picture = tmp_path / "accuracy.png"
     assert referee_main([str(path), "--json", "--picture", str(picture)]) == 0
     captured = capsys.readouterr()

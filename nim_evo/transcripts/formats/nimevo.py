@@ -103,6 +103,7 @@ def _record(data: dict, game: Game, why: str, where: str) -> Record:
         record.actions = listed
         return record
     actions: list[int] = []
+    record.texts = [move if isinstance(move, str) else json.dumps(move) for move in listed]  # as written
     for move in listed:
         try:
             actions.append(game.parse_action(move) if isinstance(move, str) else _action(game, move))
