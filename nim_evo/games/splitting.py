@@ -209,7 +209,7 @@ class SplitGame(Game):
         empty = positions == 0
         free_elsewhere = (empty.sum(axis=1, keepdims=True) - empty > 0)[:, :, None]   # another slot is empty
         ok = (n - take - part >= part) & self.allows(n, take, part) & ((part == 0) | free_elsewhere)
-        return ok.reshape(len(positions), -1)
+        return ok.reshape(len(positions), self.n_actions)  # (none too: a batch may be empty)
 
     def is_legal(self, position: Position, move) -> bool:
         """Is ``move`` a ``(heap, take, part)`` of the board that may be played in ``position``?"""

@@ -159,7 +159,9 @@ def _labels(game: Game, oracle: Oracle, records: list[Record], chosen: np.ndarra
             if counted is not None:
                 objects[owner == k] = np.asarray(counted, dtype=np.int64)[: int(counts[k])]
     ends = flat[offsets + lengths]
-    finished = ~game.legal_mask(ends).any(axis=1)
+    finished = np.zeros(len(ends), dtype=bool)  # a game with no move left is lost for the player to move
+    maybe = np.flatnonzero(wins[offsets + lengths] == bool(game.misere))  # (won in misère): ask only those
+    finished[maybe] = game.over_mask(ends[maybe])
     graded[chosen] = counts
     over[chosen] = finished & ~tails
     last_mover = (lengths - 1) % 2
