@@ -27,11 +27,10 @@ import sys
 from numbers import Integral, Real
 from pathlib import Path
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_folder, command, list_games,
-                              printable, prog, refuse_overwrite, rules_from_args)
+from nim_evo.cli.args import (PICTURES, Parser, UsageError, add_game_arguments, check_flags, command, list_games,
+                              picture_path, printable, prog, rules_from_args)
 from nim_evo.validation import SEED, Interval
 
-FORMATS = ("png", "svg", "pdf")
 MAX_SAMPLE = 1_000_000  # as nim_evo.evaluation.grading says (not imported: --help answers at once)
 
 
@@ -83,15 +82,10 @@ def main(argv) -> int:
 def _picture_path(name: str, force: bool, rules) -> Path:
     from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
 
-    path = Path(name)
-    if path.suffix.lstrip(".").lower() not in FORMATS:
-        raise UsageError(f"--picture {name}: nim_evo draws " + ", ".join(f".{f}" for f in FORMATS) + " pictures")
-    if not enumerable(rules):
+    if Path(name).suffix.lstrip(".").lower() in PICTURES and not enumerable(rules):
         raise UsageError(f"--picture: the board {rules.name} has {space_size(rules):,} positions, too many to picture "
                          f"(limit {DEFAULT_MAX_POSITIONS:,})")
-    check_folder(path, "--picture must name a picture in a folder")
-    refuse_overwrite(path, force)
-    return path
+    return picture_path(name, force)
 
 
 def _draw(player, report, path: Path) -> None:

@@ -21,12 +21,10 @@ if __name__ == "__main__":  # Ctrl-C during the imports below: one line
 
 import json
 import sys
-from pathlib import Path
 
-from nim_evo.cli.args import Parser, UsageError, check_folder, command, printable, prog, refuse_overwrite
+from nim_evo.cli.args import Parser, command, picture_path, printable, prog
 
 FORMATS = ("nim-evo", "openspiel", "textarena", "gtbench", "pigbench")  # as nim_evo.transcripts.reading says (not imported: --help answers at once)
-PICTURES = ("png", "svg", "pdf")
 
 
 def build_parser() -> Parser:
@@ -49,7 +47,7 @@ def build_parser() -> Parser:
 @command()
 def main(argv) -> int:
     args = build_parser().parse_args(argv)
-    picture = _picture_path(args.picture, args.force) if args.picture else None
+    picture = picture_path(args.picture, args.force) if args.picture else None
     from nim_evo.console.refereeing import format_report  # after parsing: --help answers at once
     from nim_evo.transcripts.grading import referee_transcripts
 
@@ -61,17 +59,6 @@ def main(argv) -> int:
 
         print(printable(save_figure(draw_accuracy(report), picture)), file=sys.stderr)
     return 0
-
-
-def _picture_path(name: str, force: bool) -> Path:
-    path = Path(name)
-    if path.suffix.lstrip(".").lower() not in PICTURES:
-        raise UsageError(f"--picture {name}: nim_evo draws " + ", ".join(f".{f}" for f in PICTURES) + " pictures")
-    check_folder(path, "--picture must name a picture in a folder")
-    if path.is_dir():
-        raise UsageError(f"--picture {name} is a folder: name the picture's file in it")
-    refuse_overwrite(path, force)
-    return path
 
 
 if __name__ == "__main__":

@@ -178,6 +178,22 @@ def refuse_overwrite(path: Path, force: bool) -> None:
         raise UsageError(error.command) from None
 
 
+PICTURES = ("png", "svg", "pdf")  # the pictures the commands draw (as nim_evo.plots says: not imported here)
+
+
+def picture_path(name: str, force: bool, flag: str = "--picture") -> Path:
+    """The path a picture flag names, or a one-line :class:`UsageError`: a known picture suffix,
+    in a folder, not a folder itself, and no file replaced without ``--force``."""
+    path = Path(name)
+    if path.suffix.lstrip(".").lower() not in PICTURES:
+        raise UsageError(f"{flag} {name}: nim_evo draws " + ", ".join(f".{f}" for f in PICTURES) + " pictures")
+    check_folder(path, f"{flag} must name a picture in a folder")
+    if path.is_dir():
+        raise UsageError(f"{flag} {name} is a folder: name the picture's file in it")
+    refuse_overwrite(path, force)
+    return path
+
+
 def check_folder(path, need: str, itself: bool = False) -> None:
     """A one-line :class:`UsageError` if a file (or anything else that is no folder) stands where
     ``path`` needs a folder: at the nearest of its parent folders that exists, and with ``itself``
