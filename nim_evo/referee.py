@@ -52,7 +52,7 @@ def main(argv) -> int:
     from nim_evo.transcripts.grading import referee_transcripts
 
     report = referee_transcripts(args.files, args.format, args.game, args.convention)
-    print(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json else format_report(report))
+    print(json.dumps(report.to_json(), indent=2) if args.json else format_report(report))  # (ASCII: any name prints)
     if picture is not None:
         from nim_evo.plots import save_figure
         from nim_evo.plots.referee import draw_accuracy

@@ -44,6 +44,17 @@ class MultiTake(Game):
         children = positions[:, None, :] - _vectors(self)[None, :, :]
         return children, (children >= 0).all(axis=-1)
 
+    def step(self, positions: np.ndarray, actions) -> tuple[np.ndarray, np.ndarray]:
+        """The rule at one action per position without the others: its vector off the heaps."""
+        import numpy as np
+
+        positions = np.asarray(positions, dtype=np.int64)
+        actions = np.asarray(actions, dtype=np.int64)
+        inside = (actions >= 0) & (actions < self.n_actions)
+        children = positions - _vectors(self)[np.where(inside, actions, 0)]
+        legal = inside & (children >= 0).all(axis=-1)
+        return np.where(legal[:, None], children, positions), legal
+
     def move_of(self, action: int) -> Takes:
         if not is_whole(action) or not 0 <= action < self.n_actions:
             raise UserError(f"{shown(action)} is not an action of {self.name} (0..{self.n_actions - 1})")

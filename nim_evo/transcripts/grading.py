@@ -38,10 +38,10 @@ def referee_transcripts(paths: Iterable, fmt: str | None = None, game: str | Non
         paths = [paths]
     if not isinstance(paths, (list, tuple)) or not paths or not all(isinstance(p, (str, os.PathLike)) for p in paths):
         raise UserError(f"paths must be a transcript file's path or a list of them, got {shown(paths)}")
-    if fmt is not None and fmt not in FORMATS:
+    if fmt is not None and not (isinstance(fmt, str) and fmt in FORMATS):
         raise UserError(f"fmt must be None or a transcript format ({', '.join(FORMATS)}), got {shown(fmt)}")
     if game is not None and not isinstance(game, str):
         raise UserError(f"game must be None or a board's name (3-4-5-misere), got {shown(game)}")
-    if convention is not None and convention not in CONVENTIONS:
+    if convention is not None and not (isinstance(convention, str) and convention in CONVENTIONS):
         raise UserError(f"convention must be None, 'normal' or 'misere', got {shown(convention)}")
     return summarise(judge(read_transcripts(paths, fmt, game, convention)))

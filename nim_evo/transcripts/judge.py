@@ -37,8 +37,10 @@ class Judgement:
         graded: ``(records,) int64``, moves graded in each game (its illegal one included).
         illegal: each game's illegal move as recorded (``None`` where it has none).
         over: ``(records,) bool``, whether the game reached a position with no legal move.
-        winner: ``(records,) int8``, the seat that won (the convention's, or the other seat
-            of one who moved illegally); -1 where the game is not over.
+        winner: ``(records,) int8``, the seat that won: the convention's where the game is
+            over, else the other seat of one who moved illegally, unless the harness recorded
+            who won (TextArena, whose player may try again after an invalid move); -1 where the
+            game is not over.
     """
 
     records: list[Record]
@@ -163,8 +165,9 @@ def _labels(game: Game, oracle: Oracle, records: list[Record], chosen: np.ndarra
     maybe = np.flatnonzero(wins[offsets + lengths] == bool(game.misere))  # (won in misère): ask only those
     finished[maybe] = game.over_mask(ends[maybe])
     graded[chosen] = counts
-    over[chosen] = finished & ~tails
+    over[chosen] = finished  # (a move recorded after the end is illegal, and changes no result)
     last_mover = (lengths - 1) % 2
-    won = np.where(tails, 1 - lengths % 2, np.where(game.last_mover_wins, last_mover, 1 - last_mover))
-    winner[chosen] = np.where(tails | finished, won, -1)
+    won = np.where(finished, np.where(game.last_mover_wins, last_mover, 1 - last_mover), 1 - lengths % 2)
+    recorded = np.array([-1 if records[i].winner is None else records[i].winner for i in chosen], dtype=np.int64)
+    winner[chosen] = np.where(recorded >= 0, recorded, np.where(tails | finished, won, -1))
     return chosen[owner], ply, label, objects

@@ -38,9 +38,9 @@ def read_transcripts(paths: Iterable, fmt: str | None = None, game: str | None =
         convention: ``"normal"`` or ``"misere"`` to grade every game under, overriding each
             harness's own; ``None`` keeps each harness's (every report says which, and why).
     """
-    if fmt is not None and fmt not in FORMATS:
+    if fmt is not None and not (isinstance(fmt, str) and fmt in FORMATS):
         raise UserError(f"unknown transcript format {fmt!r}; known: {', '.join(FORMATS)}")
-    if convention is not None and convention not in CONVENTIONS:
+    if convention is not None and not (isinstance(convention, str) and convention in CONVENTIONS):
         raise UserError(f"the convention is normal or misere, got {convention!r}")
     records: list[Record] = []
     for path in paths:
@@ -60,18 +60,20 @@ def read_transcripts(paths: Iterable, fmt: str | None = None, game: str | None =
 def recognise(text: str, path: str) -> str:
     """The format of a transcript file, from its content; a one-line :class:`TranscriptError`
     asking for ``--format`` where it cannot tell."""
-    lines = (line.strip() for line in text[:1 << 20].splitlines())
-    first = next((line for line in lines if line and (not line.startswith("#") or line == openspiel.HEADER)), "")
+    offset = 0  # the first line that is neither blank nor a comment (OpenSpiel's header is no comment)
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped and (not stripped.startswith("#") or stripped == openspiel.HEADER):
+            break
+        offset += len(line)
+    first = text[offset:offset + 4096].split("\n", 1)[0].strip()
     if first in (openspiel.HEADER, "[Meta]") or openspiel._GAME.match(first):
         return openspiel.NAME
     if first.startswith(("{", "[")):
-        try:
-            data = json.loads(first)
-        except ValueError:  # a JSON value over several lines
-            try:
-                data = json.loads(text)
-            except ValueError:
-                data = None
+        try:  # the first JSON value, however long its line (a TextArena log of long messages)
+            data = json.JSONDecoder().raw_decode(text, offset + len(text[offset:]) - len(text[offset:].lstrip()))[0]
+        except (ValueError, RecursionError):
+            data = None
         found = _shape(data)
         if found:
             return found

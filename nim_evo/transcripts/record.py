@@ -49,6 +49,8 @@ class Record:
             them otherwise than the heaps' sum (coins showing heads).
         illegal: the text of a move that was no legal move, after the others (the game ends there).
         texts: the text of each move as recorded, for the report (optional).
+        winner: the seat that won as the harness recorded it, where its games go on past a move
+            the referee grades illegal (TextArena lets a player try again); ``None`` otherwise.
     """
 
     game: Game
@@ -60,6 +62,7 @@ class Record:
     objects: np.ndarray | None = None
     illegal: str | None = None
     texts: list[str] = field(default_factory=list)
+    winner: int | None = None
 
     @property
     def plies(self) -> int:

@@ -1,8 +1,8 @@
 """What the referee reports: per player (over all boards, and per board), per position size, and
 per game, from a :class:`~nim_evo.transcripts.judge.Judgement`.
 
-A player's **winning-move rate** is the share of its moves from winning positions that win
-(Wilson's 95% interval beside it); its **blunder rate** is the share of all its graded legal
+A player's **winning-move rate** is the share of its legal moves from winning positions that win
+(Wilson's 95% interval beside it; its illegal moves are counted apart); its **blunder rate** is the share of all its graded legal
 moves that hand a won game over; its **first blunder** is the ply of its first blunder in each
 game (0: the game's first move), summarised by the median over the games that have one.
 """

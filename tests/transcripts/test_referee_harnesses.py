@@ -73,8 +73,9 @@ def test_gtbench_records(tmp_path):
     assert labels == [["forced", "winning", "forced", "blunder", "winning", "illegal"], ["forced"]]
     assert judgement.records[0].players == ("prompt_agent_gpt-4", "mcts_agent_mcts")
     assert judgement.records[0].game.name == "1-3-5-7-misere" and "is_misere=True" in judgement.records[0].convention
-    # 1-1-2: the conventions part. GTBench's own (misère): a blunder; under --convention normal: winning
-    short = {"matches": [_gtbench(["<pile:3, take:2>"], piles=("1", "1", "2"))]}
+    # 1-1-1-2: the conventions part. 1 off pile 4 leaves four heaps of 1: under GTBench's own misère
+    # play a blunder (the player to move then wins), under --convention normal a winning move
+    short = {"matches": [_gtbench(["<pile:4, take:1>"], piles=("1", "1", "1", "2"))]}
     path.write_text(json.dumps(short))
     assert _graded(path)[0] == [["blunder"]]
     assert _graded(path, convention="normal")[0] == [["winning"]]
@@ -137,6 +138,32 @@ def test_pigbench_results_every_impartial_title(tmp_path, capsys):
     assert "1-3-4: normal play (--convention normal (the harness's own: PigBench's BookNimEasy" in out
 
 
+def test_pigbench_results_hold_its_other_titles_too_which_are_skipped(tmp_path):
+    path = tmp_path / "full_results.json"
+    path.write_text(json.dumps([_pigbench("TicTacToe3x4", ["0,0", "1,1"]), _pigbench("Kayles", ["3,4"]),
+                                _pigbench("Domineering", ["0,0"])]))
+    labels, judgement = _graded(path)
+    assert labels == [["winning"]] and judgement.records[0].game.name == "8-kayles"
+
+
+def test_gtbench_reads_a_move_as_gtbench_does(tmp_path):
+    # GTBench makes <pile:0, take:2> the id (2 - 1) * 4 + 0 - 1 = 3, which OpenSpiel plays as pile 4, take 1
+    path = tmp_path / "nim.json"
+    # (1-3-5-7 misère, lost: forced), then 1 off pile 1 (0-3-5-6, nim-sum 0: winning)
+    path.write_text(json.dumps({"matches": [_gtbench(["<pile:0, take:2>", "<pile:1, take:1>"])]}))
+    labels, judgement = _graded(path)
+    assert judgement.records[0].actions[:1] == [judgement.records[0].game.action_of((3, 1))]
+    assert labels == [["forced", "winning"]]
+
+
+def test_textarena_a_retry_after_an_invalid_move_keeps_textarenas_result(tmp_path):
+    logs = _textarena_log(["[0 9]"])[:-1] + [[-1, "Player 0 attempted an invalid move. Reason: ..."]]
+    path = tmp_path / "log.jsonl"
+    path.write_text(json.dumps({"env_id": "Nim-v0", "logs": logs + [[0, "[0 3]"]], "rewards": {"0": 1, "1": -1}}))
+    labels, judgement = _graded(path)
+    assert labels == [["illegal"]] and judgement.winner.tolist() == [0]  # TextArena's result, not the referee's guess
+
+
 def test_a_move_in_no_harness_words_is_illegal_and_the_rest_not_graded(tmp_path):
     path = tmp_path / "full_results.json"
     path.write_text(json.dumps([_pigbench("Kayles", ["3,5", "0"]), _pigbench("GrundysGame", ["0:5,5"]),
@@ -149,7 +176,8 @@ def test_a_move_in_no_harness_words_is_illegal_and_the_rest_not_graded(tmp_path)
 def test_a_harness_file_that_says_no_game_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     cases = [
-        ([_pigbench("TicTacToe3x4", ["0,0"])], [], r"PigBench's 'TicTacToe3x4' is not one of its impartial titles"),
+        ([_pigbench("TicTacToe3x4", ["0,0"])], [], r"no impartial title in it \(it holds TicTacToe3x4"),
+        ([_pigbench("TurningTurtles", ["0"])], ["--convention", "misere"], r"holds in normal play only"),
         ([{**_pigbench("Kayles", ["3"]), "messages": [{"role": "user", "content": "x"},
                                                       {"role": "assistant", "content": "no tags"}]}], [],
          r"game 1: message 2, the model's, holds no <move>"),

@@ -4,8 +4,10 @@ GTBench plays OpenSpiel's ``nim`` with its default parameters (piles 1-3-5-7, ``
 true: whoever takes the last match loses). A record holds ``matches``, each with ``steps``: the
 agent that moved, its ``observation`` (``piles``: the pile sizes before the move) and its
 ``move`` in GTBench's words, ``<pile:x, take:y>`` (piles from 1). GTBench reads a move as its
-first and last numbers (pile, take) and ends a match at a move OpenSpiel refuses
-(``status`` "Abnormal"); so does the referee, labelling that move illegal. A player is its
+first and last numbers, pile and take, made OpenSpiel's action id ``(take - 1) * 4 + pile - 1``
+(it assumes 4 piles: ``<pile:0, take:2>`` is id 3, pile 4 take 1, which it plays), and ends a
+match at an id OpenSpiel refuses (``status`` "Abnormal"); the referee reads it the same way
+and labels that move illegal. ``--game`` names the board of records whose steps show no piles. A player is its
 agent's name and model (``prompt_agent_gpt-4``), as GTBench names a match's winner.
 """
 
@@ -39,7 +41,8 @@ def _record(match, where: str, named: str | None, convention: str | None) -> Rec
     for k, step in enumerate(steps):
         if not (isinstance(step, dict) and isinstance(step.get("agent"), str) and isinstance(step.get("move"), str)):
             raise TranscriptError(where, f"step {k + 1} has no agent and move: {shown(step)}")
-    played = board(named, "--game") if named is not None else _start(steps[0], where)
+    observed = _start(steps[0], where, required=named is None)  # --game is for records that show no piles
+    played = observed if observed is not None else board(named, "--game")
     played, why = graded_as(played, convention, HARNESS)
     names = [_player(step) for step in steps[:2]]
     if len(names) == 1:
@@ -49,8 +52,7 @@ def _record(match, where: str, named: str | None, convention: str | None) -> Rec
         if _player(step) != names[k % 2]:
             raise TranscriptError(where, f"step {k + 1} is {_player(step)}'s, where {names[k % 2]} is to move",
                                   played)
-        numbers = [int(n) for n in re.findall(r"\d+", step["move"])]  # GTBench's own reading
-        action = take_action(played, numbers[0] - 1, numbers[-1]) if numbers and numbers[0] >= 1 else None
+        action = _action(played, step["move"])
         record.texts.append(step["move"])
         if action is None:
             record.illegal = step["move"].strip()[:200] or "(an empty move)"
@@ -61,16 +63,34 @@ def _record(match, where: str, named: str | None, convention: str | None) -> Rec
     return record
 
 
+def _action(played: Game, move: str) -> int | None:
+    """GTBench's reading of a move, exactly: its first and last numbers as pile (from 1) and take,
+    made OpenSpiel's action id ``(take - 1) * 4 + pile - 1`` (4: its piles, which it assumes) and
+    played as OpenSpiel numbers that id on the board; ``None`` where that is no move of it."""
+    numbers = re.findall(r"[0-9]+", move)
+    if not numbers or max(map(len, numbers)) > 18:
+        return None
+    spiel = (int(numbers[-1]) - 1) * 4 + int(numbers[0]) - 1  # 4 whatever the board: GTBench's own arithmetic
+    if spiel < 0:
+        return None
+    return take_action(played, spiel % played.width, spiel // played.width + 1)
+
+
 def _player(step: dict) -> str:
     model = step.get("model_name")
     return f"{step['agent']}_{model}" if isinstance(model, str) and model else step["agent"]
 
 
-def _start(step: dict, where: str) -> Game:
+def _start(step: dict, where: str, required: bool) -> Game | None:
+    """The board of the piles the first step observed (``None`` where it shows none and
+    ``required`` is False: ``--game`` names it)."""
     observation = step.get("observation")
     piles = observation.get("piles") if isinstance(observation, dict) else None
-    if not (isinstance(piles, list) and piles and all(isinstance(p, (str, int)) and str(p).isdigit() for p in piles)):
-        raise TranscriptError(where, "the first step's observation holds no piles (GTBench's Nim observation)")
+    if not (isinstance(piles, list) and piles and all(isinstance(p, (str, int)) and not isinstance(p, bool)
+                                                       and re.fullmatch(r"[0-9]{1,18}", str(p)) for p in piles)):
+        if required:
+            raise TranscriptError(where, "the first step's observation holds no piles (GTBench's Nim observation)")
+        return None
     try:
         return Rules(tuple(int(p) for p in piles), misere=True)
     except UserError as error:

@@ -100,7 +100,10 @@ def _record(data: dict, game: Game, why: str, where: str) -> Record:
         if not set(map(type, listed)) <= {int}:  # (bool and float are no action)
             bad = next(a for a in listed if type(a) is not int)
             raise TranscriptError(where, f"an action is a whole number, got {shown(bad)}", game)
-        record.actions = listed
+        inside = not listed or (min(listed) >= 0 and max(listed) < 1 << 62)
+        cut = len(listed) if inside else next(k for k, a in enumerate(listed) if not 0 <= a < 1 << 62)
+        record.actions = listed[:cut]  # an action past any alphabet ends the game there, illegal
+        record.illegal = None if inside else shown(listed[cut])[:40]
         return record
     actions: list[int] = []
     record.texts = [move if isinstance(move, str) else json.dumps(move) for move in listed]  # as written

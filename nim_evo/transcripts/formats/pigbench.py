@@ -5,7 +5,9 @@ Each entry (one game) has ``game_class_name``, ``model``, ``mcts_iterations``, `
 and ``messages``: the model's moves are what its answers hold inside ``<move>...</move>`` (the
 harness reads the first such pair), MCTS's are the ``... made move X`` its next prompt reports.
 A move the harness refused is not in the messages (the game ends with ``invalid_moves`` 1): it
-is graded as an illegal move whose text was not recorded. Its seven impartial titles, each in
+is graded as an illegal move whose text was not recorded. The benchmark's other titles (tic-tac-toe,
+Domineering, Connect 3, Coin Counter) are skipped: they are no heap games. A title names its
+board: ``--game`` does not apply. Its seven impartial titles, each in
 its own move texts, and the nim_evo board that plays it:
 
 =====================  ==================  ============================================  =========
@@ -78,7 +80,7 @@ class Title:
 
 def _numbers(text: str, pattern: str) -> tuple[int, ...]:
     match = re.fullmatch(pattern, text.strip())
-    if not match:
+    if not match or any(len(group) > 18 for group in match.groups() if group):  # no heap that big
         raise Illegal
     return tuple(int(group) for group in match.groups() if group is not None)
 
@@ -92,7 +94,7 @@ def _of(board: Game, move) -> int:
 
 class BookNim(Title):
     def action(self, text):
-        shelf, books = _numbers(text, r"(\d+),(\d+)")
+        shelf, books = _numbers(text, r"([0-9]+),([0-9]+)")
         action = take_action(self.board, shelf, books)
         if action is None:
             raise Illegal
@@ -101,7 +103,7 @@ class BookNim(Title):
 
 class CountToTwentyOne(Title):
     def action(self, text):
-        (target,) = _numbers(text, r"(\d+)")
+        (target,) = _numbers(text, r"([0-9]+)")
         action = take_action(self.board, 0, target - (21 - self.row[0]))
         if action is None:
             raise Illegal
@@ -110,7 +112,7 @@ class CountToTwentyOne(Title):
 
 class SubtractSquare(Title):
     def action(self, text):
-        (square,) = _numbers(text, r"(\d+)")
+        (square,) = _numbers(text, r"([0-9]+)")
         action = take_action(self.board, 0, square)
         if action is None:
             raise Illegal
@@ -119,10 +121,10 @@ class SubtractSquare(Title):
 
 class WythofsNim(Title):
     def action(self, text):
-        both = re.fullmatch(r"both,(\d+)", text.strip())
-        if both:
-            return _of(self.board, (int(both.group(1)),) * 2)
-        pile, tokens = _numbers(text, r"(\d+),(\d+)")
+        if text.strip().startswith("both,"):
+            (tokens,) = _numbers(text.strip()[len("both,"):], r"([0-9]+)")
+            return _of(self.board, (tokens, tokens))
+        pile, tokens = _numbers(text, r"([0-9]+),([0-9]+)")
         if pile not in (0, 1):
             raise Illegal
         return _of(self.board, (tokens, 0) if pile == 0 else (0, tokens))
@@ -136,14 +138,14 @@ class GrundysGame(Title):
         self.heaps = [n for n in board.start if n]
 
     def action(self, text):
-        index, a, b = _numbers(text, r"(\d+):(\d+),(\d+)")
+        index, a, b = _numbers(text, r"([0-9]+):([0-9]+),([0-9]+)")
         if index >= len(self.heaps) or a + b != self.heaps[index] or a == b or not a or not b:
             raise Illegal
         return _of(self.board, (self.row.index(self.heaps[index]), 0, min(a, b)))
 
     def play(self, text):
         action = super().play(text)
-        index, a, b = _numbers(text, r"(\d+):(\d+),(\d+)")
+        index, a, b = _numbers(text, r"([0-9]+):([0-9]+),([0-9]+)")
         self.heaps[index:index + 1] = [a, b]
         self.heaps.sort(reverse=True)
         return action
@@ -157,7 +159,7 @@ class Kayles(Title):
         self.pins = [True] * board.start[0]
 
     def _removed(self, text):
-        pins = _numbers(text, r"(\d+)(?:,(\d+))?")
+        pins = _numbers(text, r"([0-9]+)(?:,([0-9]+))?")
         if any(p >= len(self.pins) or not self.pins[p] for p in pins) or (len(pins) == 2 and abs(pins[0] - pins[1]) != 1):
             raise Illegal
         return min(pins), max(pins)
@@ -191,16 +193,22 @@ def read(text: str, path: str, game: str | None, convention: str | None) -> list
         data = [data]
     if not isinstance(data, list):
         raise TranscriptError(path, "PigBench's full_results.json is a list of games")
-    records = []
+    records, others = [], []
     for number, entry in enumerate(data, 1):
         where = f"{path}: game {number}"
         if not isinstance(entry, dict) or not isinstance(entry.get("messages"), list):
             raise TranscriptError(where, "a PigBench game is an object with game_class_name and messages")
         title = entry.get("game_class_name")
-        if title not in BOARDS:
-            known = ", ".join(sorted(BOARDS))
-            raise TranscriptError(where, f"PigBench's {shown(title)} is not one of its impartial titles ({known})")
-        records.append(_record(entry, str(title), where, game, convention))
+        if not isinstance(title, str):
+            raise TranscriptError(where, f"game_class_name is a title's class name, got {shown(title)}")
+        if title not in BOARDS:  # its partisan and board games (tic-tac-toe, Domineering, Connect 3): no theory here
+            others.append(title)
+            continue
+        records.append(_record(entry, title, where, convention))
+    if others and not records:
+        known = ", ".join(sorted(BOARDS))
+        raise TranscriptError(path, f"no impartial title in it (it holds {', '.join(sorted(set(others)))}; "
+                                    f"nim_evo grades {known})")
     return records
 
 
@@ -225,8 +233,11 @@ def _moves(entry: dict, where: str) -> list[str]:
     return moves
 
 
-def _record(entry: dict, title: str, where: str, named: str | None, convention: str | None) -> Record:
-    board = game_named(BOARDS[title]) if named is None else game_named(named)
+def _record(entry: dict, title: str, where: str, convention: str | None) -> Record:
+    board = game_named(BOARDS[title])  # a title names its board (--game is for transcripts that name none)
+    if title == "TurningTurtles" and convention == "misere":
+        raise TranscriptError(where, "Turning Turtles is graded as the Nim it is, which holds in normal play only: "
+                                     "misère Turning Turtles is another game", board)
     harness = f"PigBench's {title}: " + RULES.get(title, RULES["BookNim"])
     board, why = graded_as(board, convention, harness)
     players = (str(entry.get("model", "model")), f"mcts({entry.get('mcts_iterations', '?')})")
@@ -254,7 +265,7 @@ def _turtles(board: Game, why: str, players, where: str, moves: list[str], entry
     rows, objects, illegal = [_row(coins)], [sum(coins)], None
     for text in moves:
         try:
-            flips = _numbers(text, r"(\d+)(?:,(\d+))?")
+            flips = _numbers(text, r"([0-9]+)(?:,([0-9]+))?")
         except Illegal:
             illegal = text
             break

@@ -32,15 +32,16 @@ NAME = "textarena"
 PILES = {"Nim-v0": (3, 4, 5), "Nim-v0-medium": (4, 2, 3, 7), "Nim-v0-large": (5, 7, 9, 11, 2)}  # TextArena's registry
 HARNESS = "TextArena's Nim plays normal play (whoever takes the last object wins)"
 _MOVE = re.compile(r"\[\s*(\d+)\s+(\d+)\s*\]")  # TextArena's own pattern (envs/Nim/env.py)
-_PILE = re.compile(r"\s*pile (\d+): (\d+)\s*")
+DIGITS = 18  # a pile or a quantity of more digits is no move of any board (and no int() of 4,300 digits)
+_PILE = re.compile(r"\s*pile ([0-9]{1,18}): ([0-9]{1,18})\s*")
 
 
 def games_of(text: str, path: str) -> list[tuple[object, str]]:
     """Each game's JSON value in the file, with where it is (a JSON value, a list of them, or lines)."""
     stripped = text.strip()
     try:
-        whole = json.loads(stripped, parse_int=int) if stripped.startswith("[") else None
-    except ValueError:
+        whole = json.loads(stripped) if stripped.startswith("[") else None
+    except (ValueError, RecursionError):
         whole = None
     if isinstance(whole, list):
         if whole and all(isinstance(pair, list) and len(pair) == 2 for pair in whole):
@@ -69,13 +70,15 @@ def _record(data, where: str, named: str | None, convention: str | None) -> Reco
         if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], str)):
             raise TranscriptError(where, f"a log entry is [from_id, message], got {shown(entry)}")
     env_id = data.get("env_id")
+    env_id = env_id if isinstance(env_id, str) else None
     start = _announced(logs)
-    if named is not None:
-        played = board(named, "--game")
-    elif start is not None:
+    base = env_id.rsplit("-", 1)[0] if env_id and env_id not in PILES else env_id
+    if start is not None:  # the board the game announced (--game is for logs that name none)
         played = _nim(start, where)
-    elif env_id in PILES or (isinstance(env_id, str) and env_id.rsplit("-", 1)[0] in PILES):
-        played = _nim(PILES.get(env_id) or PILES[env_id.rsplit("-", 1)[0]], where)
+    elif base in PILES:
+        played = _nim(PILES[base], where)
+    elif named is not None:
+        played = board(named, "--game")
     else:
         raise TranscriptError(where, "the log announces no piles (Current Pile) and names no Nim environment: "
                                      "--game names the board")
@@ -90,7 +93,8 @@ def _record(data, where: str, named: str | None, convention: str | None) -> Reco
             raise TranscriptError(where, f"player {who} moves at ply {seat}, where player {seat % 2} is to move",
                                   played)
         match = _MOVE.search(message.strip())
-        action = take_action(played, int(match.group(1)), int(match.group(2))) if match else None
+        small = match is not None and max(map(len, match.groups())) <= DIGITS
+        action = take_action(played, int(match.group(1)), int(match.group(2))) if match and small else None
         if action is None:
             record.illegal = message.strip()[:200] or "(an empty message)"
             break
@@ -98,6 +102,12 @@ def _record(data, where: str, named: str | None, convention: str | None) -> Reco
         record.texts.append(match.group(0))  # type: ignore[union-attr]
         if _rejected(logs, k, who):
             break  # illegal where it was played (the judge says so); the retry TextArena allows is not graded
+    rewards = data.get("rewards")
+    if isinstance(rewards, dict) and sorted(map(str, rewards)) == ["0", "1"]:
+        values = {str(k): v for k, v in rewards.items()}
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values.values()) \
+                and values["0"] != values["1"]:
+            record.winner = 0 if values["0"] > values["1"] else 1  # TextArena's own result
     return record
 
 
