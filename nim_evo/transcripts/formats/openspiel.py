@@ -60,10 +60,10 @@ class SpielGame:
         unknown = set(self.params) - {"pile_sizes", "is_misere"}
         if unknown:
             raise TranscriptError(where, f"OpenSpiel's nim has no parameter {sorted(unknown)[0]!r}")
-        try:
-            piles = tuple(int(size) for size in self.params.get("pile_sizes", "1;3;5;7").split(";"))
-        except ValueError:
-            raise TranscriptError(where, f"pile_sizes={self.params['pile_sizes']!r} is not sizes joined by ;") from None
+        sizes = self.params.get("pile_sizes", "1;3;5;7")
+        if not re.fullmatch(r"[0-9]{1,18}(;[0-9]{1,18})*", sizes):
+            raise TranscriptError(where, f"pile_sizes={sizes[:40]!r} is not sizes joined by ;")
+        piles = tuple(int(size) for size in sizes.split(";"))
         misere = self.params.get("is_misere", "True").lower()
         if misere not in ("true", "false"):
             raise TranscriptError(where, f"is_misere={self.params['is_misere']!r} is neither True nor False")

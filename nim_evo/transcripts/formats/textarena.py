@@ -41,7 +41,7 @@ def games_of(text: str, path: str) -> list[tuple[object, str]]:
     stripped = text.strip()
     try:
         whole = json.loads(stripped) if stripped.startswith("[") else None
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError):  # not one JSON value (lines), an integer past the digit limit, deep nesting
         whole = None
     if isinstance(whole, list):
         if whole and all(isinstance(pair, list) and len(pair) == 2 for pair in whole):
