@@ -39,7 +39,7 @@ import numpy as np
 from nim_evo.games.base import Game
 from nim_evo.games.registry import game as game_named
 from nim_evo.io import parse_json
-from nim_evo.transcripts.formats.common import graded_as, take_action
+from nim_evo.transcripts.formats.common import graded_as
 from nim_evo.transcripts.record import MAX_PLIES, Record, TranscriptError
 from nim_evo.validation import UserError, shown
 
@@ -95,28 +95,19 @@ def _of(board: Game, move) -> int:
 class BookNim(Title):
     def action(self, text):
         shelf, books = _numbers(text, r"([0-9]+),([0-9]+)")
-        action = take_action(self.board, shelf, books)
-        if action is None:
-            raise Illegal
-        return action
+        return _of(self.board, (shelf, books))
 
 
 class CountToTwentyOne(Title):
     def action(self, text):
         (target,) = _numbers(text, r"([0-9]+)")
-        action = take_action(self.board, 0, target - (21 - self.row[0]))
-        if action is None:
-            raise Illegal
-        return action
+        return _of(self.board, (0, target - (21 - self.row[0])))
 
 
 class SubtractSquare(Title):
     def action(self, text):
         (square,) = _numbers(text, r"([0-9]+)")
-        action = take_action(self.board, 0, square)
-        if action is None:
-            raise Illegal
-        return action
+        return _of(self.board, (0, square))
 
 
 class WythofsNim(Title):
