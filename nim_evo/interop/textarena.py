@@ -234,10 +234,9 @@ def play(env_id: str, agents: Sequence[Callable[[str], str]], seed: int, path=No
     if len(names) != 2 or not all(isinstance(n, str) and n for n in names):
         raise UserError(f"players are two names, got {shown(players)}")
     kwargs = dict(env_kwargs or {})
-    try:
-        env = ta.make(env_id, **kwargs)
-    except ValueError as error:  # not registered
-        raise UserError(f"TextArena: {str(error).splitlines()[0]}") from None
+    if not isinstance(env_id, str) or env_id not in ta.envs.registration.ENV_REGISTRY:
+        raise UserError(f"TextArena: environment {shown(env_id)} not found in its registry")
+    env = ta.make(env_id, **kwargs)
     if path is not None:
         old = _existing(Path(path))
     caller = random.getstate()

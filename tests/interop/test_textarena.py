@@ -148,7 +148,7 @@ def test_an_observation_without_a_nim_board_is_one_line(tmp_path):
         agent("perfekt")
     with pytest.raises(UserError, match="normal play without a cap"):
         agent("perfect", rules="3-4-5-misere")
-    with pytest.raises(UserError, match="Nim-v9 not found"):
+    with pytest.raises(UserError, match="Nim-v9. not found"):
         play("Nim-v9", [perfect, perfect], seed=0)
 
 
