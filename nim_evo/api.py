@@ -164,8 +164,7 @@ class Run:
         several = len(self.config.family_pairs) > 1  # then each family's random boards are named
         report = {}
         for rules in self.config.home_rules():
-            for board, share in held_out_accuracy(self.config.genome, self.genes, nim_board(rules),
-                                                  self.config.seed).items():
+            for board, share in held_out_accuracy(self.config.genome, self.genes, rules, self.config.seed).items():
                 report[f"{board} of {family_name(family_of(nim_board(rules)))}" if several and board == RANDOM
                        else board] = share
         return report
@@ -284,7 +283,7 @@ def config_from(genome: str = "table", rules: Game | None = None, opponents=None
     if unknown:
         raise UserError(f"{who} has no setting {unknown[0]!r}; its settings are {', '.join(sorted(fields))}")
     if genome in kind_names():  # the kind's own settings where not given (an unknown kind: Config says so)
-        settings = {**get_kind(genome).defaults, **settings}
+        settings = {**get_kind(genome).settings_for(rules or Rules((1, 3, 5, 7, 9))), **settings}
     given: dict = {}
     if opponents is not None:
         settings["opponents"], given = named_opponents(opponents)

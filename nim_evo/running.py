@@ -170,7 +170,7 @@ class Evolution:
                               None if top is None else top[0]):
             return False
         perfect = target.parse(self.config.until) in (("accuracy", 1.0), (target.CEILING, None))
-        return not perfect or stages.beyond_its_boards(self.config, champion, self.config.family_pairs)
+        return not perfect or stages.beyond_its_boards(self.config, champion)
 
     def _generations(self, progress: bool, on_generation) -> tuple[bool, bool]:
         """The generations of :meth:`evolve`: ``(reached, stopped)``."""

@@ -120,7 +120,8 @@ def config_from_args(args) -> Config:
     from nim_evo.genomes import get_kind, kind_names
 
     genome = args.genome if args.genome is not None else defaults()["genome"]
-    own = get_kind(genome).defaults if genome in kind_names() else {}  # (an unknown kind: Config says so)
+    rules = rules_from_args(args)
+    own = get_kind(genome).settings_for(rules) if genome in kind_names() else {}  # (an unknown kind: Config says so)
     own = {key: ",".join(value) if key == "opponents" else value for key, value in own.items()}
     values = {key: getattr(args, key) if getattr(args, key) is not None else own.get(key, default)
               for key, default in defaults().items()}
@@ -128,7 +129,6 @@ def config_from_args(args) -> Config:
                   families=None if args.families is None else tuple(name.strip() for name in args.families.split(",")))
     families = values["families"]
     opponents = tuple(name.strip() for name in values.pop("opponents").split(","))
-    rules = rules_from_args(args)
     boards = None if args.train_boards is None else train_boards(args.train_boards)
     try:
         return Config(rules=rules, opponents=opponents, train_boards=boards, **values)

@@ -15,15 +15,17 @@ Accuracy is the share of those winning positions where the genome plays a winnin
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 import numpy as np
 
 from nim_evo.games.base import Game
-from nim_evo.games.nim import nim_board
+from nim_evo.games.takeaway import TakeAway
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.games.nimtheory import known_wins
 from nim_evo.genomes import get_kind
+from nim_evo.validation import UserError
 
 SEVEN_HEAPS = (1, 3, 5, 7, 9, 11, 13)
 RANDOM = "random boards"  # the held-out report's name for them
@@ -43,25 +45,94 @@ def board_accuracy(kind: str, genes, rules: Game) -> float:
     return solve(space).accuracy(genome_kind.policies([genes], space)[0])
 
 
-def held_out_accuracy(kind: str, genes, family: Rules, seed: int = 0) -> dict[str, float]:
+def held_out_accuracy(kind: str, genes, family: Game, seed: int = 0) -> dict[str, float]:
     """``{"1-3-5-7-9-11-13": ..., "random boards": ...}``: the genome's accuracy on boards it
-    was not trained on."""
-    seven = Rules(SEVEN_HEAPS, family.max_take, family.misere)
-    return {seven.name: board_accuracy(kind, genes, seven),
-            RANDOM: random_boards_accuracy(kind, genes, family, np.random.default_rng([seed, 7]))}
+    was not trained on (in a game other than Nim, its :func:`held_out_board` and random
+    boards of :data:`GAME_BOARD_HEAPS` heaps up to :func:`largest_heap`)."""
+    return dict(_remembered(_HELD_OUT, (kind, _text(get_kind(kind).plain(genes)), family, seed),
+                            lambda: _held_out_accuracy(kind, genes, family, seed)))
 
 
-def random_boards_accuracy(kind: str, genes, family: Rules, rng: np.random.Generator, piles: tuple = RANDOM_BOARD_PILES,
-                           max_pile: int = RANDOM_BOARD_MAX_PILE) -> float:
-    """The share of sampled winning positions of random big boards (``piles`` many, each of
-    up to ``max_pile``) where the genome plays a winning move."""
+def _held_out_accuracy(kind: str, genes, family: Game, seed: int) -> dict[str, float]:
+    board = held_out_board(family)
+    rng = np.random.default_rng([seed, 7])
+    if isinstance(family, Rules):
+        return {board.name: board_accuracy(kind, genes, board), RANDOM: random_boards_accuracy(kind, genes, family, rng)}
+    return {board.name: board_accuracy(kind, genes, board),
+            RANDOM: random_boards_accuracy(kind, genes, family, rng, GAME_BOARD_HEAPS, GAME_MAX_HEAP)}
+
+
+# in a game other than Nim: the random boards hold 3 to 12 heaps, up to a million objects each
+# where the engine builds such a board and the family's theory reaches it (largest_heap)
+GAME_BOARD_HEAPS, GAME_MAX_HEAP = (3, 12), 10**6
+# a splitting family's held-out board: the last of these within HELD_OUT_POSITIONS multisets and
+# HELD_OUT_CELLS multiset-action pairs (counted in this order, up to the first beyond them)
+SPLIT_HELD_OUT = ((20,), (24,), (30,), (36,), (40,))
+HELD_OUT_POSITIONS, HELD_OUT_CELLS = 30_000, 20_000_000
+
+
+def held_out_board(family: Game) -> Game:
+    """The board of ``family`` (its rule and convention) every position of which a
+    board-free genome is judged on: 1-3-5-7-9-11-13 where a move only takes from a heap,
+    else the biggest of :data:`SPLIT_HELD_OUT` within :data:`HELD_OUT_POSITIONS` and
+    :data:`HELD_OUT_CELLS`."""
+    if isinstance(family, (Rules, TakeAway)):
+        return family.board(SEVEN_HEAPS)
+    return _split_held_out(family.board(SPLIT_HELD_OUT[0]))
+
+
+@lru_cache(maxsize=16)
+def _split_held_out(family: Game) -> Game:
+    from nim_evo.engine.sizes import enumerable, space_size
+
+    chosen = family
+    for heaps in SPLIT_HELD_OUT:
+        board = family.board(heaps)
+        if not enumerable(board, HELD_OUT_POSITIONS, multiset=True) or \
+                space_size(board, multiset=True) * board.n_actions > HELD_OUT_CELLS:
+            break
+        chosen = board
+    return chosen
+
+
+def largest_heap(family: Game, heaps: int = GAME_BOARD_HEAPS[1], most: int = GAME_MAX_HEAP) -> int:
+    """The largest heap size, ``most`` or ``most`` halved until it fits (at least 1), of
+    which the engine builds a board of ``heaps`` heaps in ``family`` and its theory judges it
+    (a splitting family's board holds a row for every heap a split may make, and an action
+    for every split: it stays far below a million)."""
+    return _largest_heap(family, heaps, most)
+
+
+@lru_cache(maxsize=64)
+def _largest_heap(family: Game, heaps: int, most: int) -> int:
+    size = most
+    while size > 1:
+        try:
+            board = family.board((size,) * heaps)
+        except UserError:  # refused: too many actions or rows
+            size //= 2
+            continue
+        if board.theory_wins(np.array([board.start])) is not None:
+            return size
+        size //= 2
+    return 1
+
+
+def random_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple = RANDOM_BOARD_PILES,
+                           max_pile: int = RANDOM_BOARD_MAX_PILE, count: int = RANDOM_BOARDS,
+                           each: int = POSITIONS_EACH) -> float:
+    """The share of sampled winning positions of random big boards (``count`` boards of ``piles``
+    many heaps, each of up to ``max_pile``, in ``family``'s family, rule and convention; ``each``
+    positions a board) where the genome plays a winning move, judged by the family's theory."""
+    if not isinstance(family, Rules):
+        return _game_boards_accuracy(kind, genes, family, rng, piles, max_pile, count, each)
     right = total = 0
-    for _ in range(RANDOM_BOARDS):
+    for _ in range(count):
         sizes = rng.integers(1, max_pile + 1, size=int(rng.integers(piles[0], piles[1] + 1)))
         rules = Rules(tuple(int(s) for s in sizes), family.max_take, family.misere)
         positions = rng.integers(0, sizes + 1, size=(4 * POSITIONS_EACH, len(sizes)))
         winning = known_wins(rules, positions)[0] & positions.any(axis=1)
-        positions = positions[winning][:POSITIONS_EACH]
+        positions = positions[winning][:each]
         chosen = get_kind(kind).choose(genes, rules, positions, rng)
         moves = boards.move_list(rules)[chosen]
         after = positions.copy()
@@ -70,6 +141,35 @@ def random_boards_accuracy(kind: str, genes, family: Rules, rng: np.random.Gener
         right += int((legal & ~known_wins(rules, np.maximum(after, 0))[0]).sum())
         total += len(positions)
     return right / total
+
+
+def _game_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
+                          count: int, each: int) -> float:
+    """:func:`random_boards_accuracy` in a game other than Nim: heaps up to ``max_pile`` where
+    the engine builds such boards, else the :func:`largest_heap` it does; each heap of a
+    position drawn from empty to its board's, judged by the family's theory (a one-line
+    :class:`UserError` where it has none there)."""
+    right = total = 0
+    max_pile = largest_heap(family, piles[1], max_pile)
+    for _ in range(count):
+        sizes = rng.integers(1, max_pile + 1, size=int(rng.integers(piles[0], piles[1] + 1)))
+        board = family.board(int(s) for s in sizes)
+        drawn = rng.integers(0, sizes + 1, size=(4 * each, len(sizes)))
+        positions = np.zeros((len(drawn), board.width), dtype=np.int64)
+        positions[:, :len(sizes)] = drawn
+        winning = _theory(board, positions) & board.legal_mask(positions).any(axis=1)
+        positions = positions[winning][:each]
+        children, legal = board.step(positions, get_kind(kind).choose(genes, board, positions, rng))
+        right += int((legal & ~_theory(board, children)).sum())
+        total += len(positions)
+    return right / total
+
+
+def _theory(board: Game, positions: np.ndarray) -> np.ndarray:
+    wins = board.theory_wins(positions)
+    if wins is None:
+        raise UserError(f"{board.name} cannot be judged by theory: {board.theory_scope() or 'its family has none'}")
+    return np.asarray(wins, dtype=bool)
 
 
 # A stage hands its champion on only if it also plays a validation sample right: random boards
@@ -81,29 +181,35 @@ _VALIDATED: dict = {}
 
 def validates(kind: str, genes, families) -> bool:
     """Whether the genome plays a winning move at every sampled winning position of the
-    validation boards (:data:`VALIDATION_PILES`, judged by theory) in each of ``families``
-    (``(max_take, misere)`` pairs): a program right on every training board by a trick of
-    small or few piles fails it."""
-    key = (kind, json.dumps(genes, sort_keys=True, default=np.ndarray.tolist), tuple(families))
-    if key not in _VALIDATED:
-        if len(_VALIDATED) >= 64:
-            _VALIDATED.pop(next(iter(_VALIDATED)))
-        _VALIDATED[key] = all(
-            random_boards_accuracy(kind, genes, Rules((1,), cap, misere), np.random.default_rng(VALIDATION_SEED),
-                                   VALIDATION_PILES, VALIDATION_MAX_PILE) == 1.0 for cap, misere in families)
-    return _VALIDATED[key]
+    validation boards (:data:`VALIDATION_PILES`, judged by theory) in the family of each of
+    ``families`` (a board of each, whose heaps are not read, or Nim's ``(max_take, misere)``
+    pairs): a program right on every training board by a trick of small or few piles fails it."""
+    families = tuple(family if isinstance(family, Game) else Rules((1,), *family) for family in families)
+    return _remembered(_VALIDATED, (kind, _text(genes), families), lambda: all(
+        random_boards_accuracy(kind, genes, family, np.random.default_rng(VALIDATION_SEED), VALIDATION_PILES,
+                               VALIDATION_MAX_PILE) == 1.0 for family in families))
 
 
 _SEVEN_HEAPS: dict = {}  # the accuracies measured last, by champion: a champion stays for many generations
+_HELD_OUT: dict = {}
 
 
 def seven_heaps_accuracy(kind: str, genes, rules: Game) -> float:
-    """A board-free champion's accuracy on 1-3-5-7-9-11-13 of its family (the held-out board
-    the logbook follows, generation by generation; the sampled big boards are measured at the end)."""
-    rules = nim_board(rules)  # board-free kinds play Nim alone
-    key = (kind, json.dumps(genes, sort_keys=True, default=np.ndarray.tolist), rules.max_take, rules.misere)
-    if key not in _SEVEN_HEAPS:
-        if len(_SEVEN_HEAPS) >= 64:
-            _SEVEN_HEAPS.pop(next(iter(_SEVEN_HEAPS)))
-        _SEVEN_HEAPS[key] = board_accuracy(kind, genes, Rules(SEVEN_HEAPS, rules.max_take, rules.misere))
-    return _SEVEN_HEAPS[key]
+    """A board-free champion's accuracy on 1-3-5-7-9-11-13 of its family (its
+    :func:`held_out_board`: the board the logbook follows, generation by generation; the
+    sampled big boards are measured at the end)."""
+    board = held_out_board(rules)
+    return _remembered(_SEVEN_HEAPS, (kind, _text(genes), board), lambda: board_accuracy(kind, genes, board))
+
+
+def _remembered(store: dict, key, compute):
+    """``store[key]``, computed once (the 64 asked last are kept)."""
+    if key not in store:
+        if len(store) >= 64:
+            store.pop(next(iter(store)))
+        store[key] = compute()
+    return store[key]
+
+
+def _text(genes) -> str:
+    return json.dumps(genes, sort_keys=True, default=lambda value: np.asarray(value).tolist())

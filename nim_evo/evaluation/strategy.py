@@ -77,8 +77,11 @@ def load_strategy(path: StrPath, rules: Game | None = None, stochastic: bool = F
     if rules is None or rules == agent.rules:
         return agent
     if isinstance(agent, GenomeAgent) and get_kind(agent.kind).board_free:  # it plays any board of its family
-        if not isinstance(rules, Rules):
-            raise UserError(f"{path} was {verb} for Nim and plays Nim only, not {rules.name} (a {rules.family} game)")
+        if not isinstance(rules, Rules) or not isinstance(agent.rules, Rules):  # a game of another family
+            if _same_rule(agent.rules, rules):
+                return GenomeAgent(agent.kind, agent.genes, rules, name=agent.name)
+            raise UserError(f"{path} was {verb} for {agent.rules.name} and plays any board of its family and "
+                            f"rule, not {rules.name} (a {rules.family} game)")
         families = [parse_family(name) for name in data.get("families") or ()] or [family_of(nim_board(agent.rules))]
         if family_of(rules) in families:
             return GenomeAgent(agent.kind, agent.genes, rules, name=agent.name)
@@ -131,3 +134,11 @@ def _check_fields(path, prefix: str, constraints: dict, data: dict) -> None:
         if not any(value is None if c is None else c(value) for c in allowed):
             what = " or ".join(str(c) for c in allowed if c is not None)
             raise UserError(f"{path}: {prefix}{key} must be {what}, got {shown(value)}")
+
+
+def _same_rule(game: Game, other: Game) -> bool:
+    """Whether ``other`` is a board of ``game``'s family, rule and convention."""
+    try:
+        return type(game) is type(other) and game.board(other.start) == other
+    except UserError:  # (no move on those heaps under game's rule)
+        return False

@@ -131,6 +131,13 @@ class Config:
             return (family_of(self.rules),)
         return tuple(parse_family(name) for name in self.families)
 
+    def stage_games(self, stage: int) -> tuple[Game, ...]:
+        """A board of each family ``stage`` plays in: what random validation boards are drawn
+        like (their heaps are the sampler's)."""
+        if not isinstance(self.rules, Rules) and not self.stages[stage].nim:
+            return (self.rules,)
+        return tuple(Rules((1,), cap, misere) for cap, misere in self.stages[stage].families)
+
     def home_rules(self) -> tuple[Game, ...]:
         """The run's board in each of its families (what its accuracy is measured on)."""
         if not isinstance(self.rules, Rules):
@@ -141,7 +148,7 @@ class Config:
     def stages(self) -> tuple[Stage, ...]:
         """How the search goes (:meth:`GenomeKind.stages`): one stage on the run's families,
         or several, each handing on parts of its champion to the next."""
-        return get_kind(self.genome).stages(self.family_pairs, single=not self.staged)
+        return get_kind(self.genome).stages(self.family_pairs, single=not self.staged, game=self.rules)
 
     def training_rules(self, stage: int = -1) -> tuple[Game, ...]:
         """The boards fitness is measured on in ``stage`` (default: the last, the run's own):
@@ -150,7 +157,9 @@ class Config:
         of the stage's families (cap and misère flag)."""
         kind = get_kind(self.genome)
         if not isinstance(self.rules, Rules):
-            return (self.rules,)
+            if self.stages[stage].nim:  # (a heap game's program evolves Nim's fold first)
+                return tuple(Rules(tuple(board)) for board in kind.train_boards or ())
+            return kind.training_boards(self.rules)
         boards = self.train_boards or kind.train_boards or (self.rules.piles,)
         families = self.stages[stage].families
         plain = [board for board in boards if not isinstance(board, str)]
@@ -202,7 +211,8 @@ def _check_game(config: Config) -> None:
     """A genome kind that plays the run's game; Nim's variants (families, training boards) for Nim alone."""
     kind = get_kind(config.genome)
     if kind.families is not None and config.rules.family not in kind.families:
-        raise ParameterError("genome", f"{config.genome!r} plays Nim only, not {config.rules.name} (a "
+        plays = "Nim only" if kind.families == ("nim",) else f"the families {', '.join(kind.families)} only"
+        raise ParameterError("genome", f"{config.genome!r} plays {plays}, not {config.rules.name} (a "
                              f"{config.rules.family} game); the table genome plays every game")
     if not isinstance(config.rules, Rules):
         for name in ("families", "train_boards"):

@@ -26,7 +26,6 @@ credit from the exact evaluator.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -165,7 +164,8 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generatio
     first = list(range(len(individuals)))
     if config.fitness == "exact" and not kind.uses_credit:
         seen: dict[str, int] = {}
-        first = [seen.setdefault(json.dumps(genes, default=np.ndarray.tolist), k) for k, genes in enumerate(plain)]
+        largest = max(max(panel.rules.start) for panel in toolbox.stage_panels[toolbox.stage])
+        first = [seen.setdefault(kind.play_key(genes, largest), k) for k, genes in enumerate(plain)]
     unique = sorted(set(first))
     groups = fitness.chunks(unique, fitness.chunk_size(toolbox.panel, config.fitness))
     seeds = np.random.SeedSequence([config.seed, generation, 1]).spawn(len(groups))

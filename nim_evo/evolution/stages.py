@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from deap import base
 
-from nim_evo.evaluation.heldout import validates
+from nim_evo.engine.rules import Rules
+from nim_evo.evaluation.heldout import held_out_accuracy, validates
 from nim_evo.evolution import fitness, target
 from nim_evo.genomes import get_kind
 
@@ -45,14 +46,25 @@ def stage_done(state, config, toolbox: base.Toolbox) -> bool:
     champion = state.halloffame[0]
     if top is None or champion.fitness.values[0] < top[0] - target.TOLERANCE:
         return False
-    return beyond_its_boards(config, champion, config.stages[stage].families)
+    return beyond_its_boards(config, champion, stage)
 
 
-def beyond_its_boards(config, champion, families) -> bool:
+def beyond_its_boards(config, champion, stage: int = -1) -> bool:
     """Whether a champion perfect on its boards is right beyond them too: for a genome that
-    plays any board, on the validation sample in each of ``families``; any other, always."""
+    plays any board, on the validation sample in each family of ``stage`` (default: the
+    last, the run's own), and in a heap game other than Nim, in its last stage, on both
+    held-out sets too (:func:`~nim_evo.evaluation.heldout.held_out_accuracy`: every position
+    of the family's held-out board, and random boards of up to a million objects a heap);
+    any other, always."""
     kind = get_kind(config.genome)
-    return not kind.board_free or validates(config.genome, kind.plain(champion), families)
+    if not kind.board_free:
+        return True
+    plain = kind.plain(champion)
+    if not validates(config.genome, plain, config.stage_games(stage)):
+        return False
+    if isinstance(config.rules, Rules) or config.stages[stage].nim:
+        return True
+    return all(share == 1.0 for share in held_out_accuracy(config.genome, plain, config.rules, config.seed).values())
 
 
 def stage_ceiling(toolbox: base.Toolbox, state) -> float | None:

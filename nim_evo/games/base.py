@@ -94,6 +94,13 @@ class Game:
         """How many actions the board's alphabet holds."""
         raise NotImplementedError
 
+    def board(self, heaps: Iterable[int]) -> Game:
+        """The same family, rule and convention on other starting heaps (a family whose
+        start is not its ``heaps`` field says how)."""
+        import dataclasses
+
+        return dataclasses.replace(self, heaps=tuple(heaps))  # type: ignore[type-var]
+
     def successors(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The primary rule: the child of each of ``positions (k, width)`` under every action,
         ``(k, n_actions, width) int64``, and which actions are legal there, ``(k, n_actions)

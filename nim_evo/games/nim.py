@@ -82,6 +82,9 @@ class Rules(TakeAway):
 
     # -- names ---------------------------------------------------------------------------
 
+    def board(self, heaps) -> Rules:
+        return Rules(tuple(heaps), self.max_take, self.misere)
+
     @property
     def name(self) -> str:
         """Canonical short name, e.g. ``1-3-5-7-9`` or ``17-cap3-misere``; see :meth:`parse`."""

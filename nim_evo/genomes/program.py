@@ -70,6 +70,7 @@ compiled, and each distinct genome once a generation.
 from __future__ import annotations
 
 import contextlib
+import json
 import operator
 import random
 from functools import lru_cache
@@ -77,18 +78,19 @@ from functools import lru_cache
 import numpy as np
 from deap import gp
 
-from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
-from nim_evo.games.nim import nim_board
-from nim_evo.engine.space import Space
-from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, code, parse, run
-from nim_evo.genomes.protocol import GenomeKind, Stage, deterministic_move_probabilities, individual_type
+from nim_evo.engine.sizes import enumerable
+from nim_evo.games.base import Game
+from nim_evo.games.takeaway import TakeAway
+from nim_evo.genomes import heaps
+from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, parse
+from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
+from nim_evo.genomes.scoring import NOTHING, PARTS, SETS, move_probabilities, moves, parts, policy, scores
 from nim_evo.validation import UserError
 
 NAME = "program"
-PARTS = ("step", "score", "second")  # (the second fold last: files of two trees are [step, score])
-SETS = (STEP, SCORE, SECOND)
-NOTHING = "0"  # a part no stage varies: the second fold of a family that does not need it
+__all__ = ["KIND", "Program", "create", "crossover", "expression", "from_json", "move_probabilities", "moves",
+           "mutate", "policy", "readable", "scores", "to_json"]
 INITIAL_HEIGHT = (1, 3)  # genHalfAndHalf's heights for a new tree
 MUTANT_HEIGHT = (0, 2)  # and for the subtree mutUniform grows
 # what fitness is measured on by default: small boards of 2 to 4 piles (every one enumerated,
@@ -103,6 +105,16 @@ TRAIN_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (1, 2, 5, 7), (7, 12
 # 3 (and 1-3-5-7-9) but 76-86% of big boards; 6-19-27 catches them (94-98%), and with a cap its
 # 2,037 multisets have 9 moves each, about what 7-12-15 costs without one
 CAPPED_TRAIN_BOARDS = ((6, 19, 27),)
+# the heap games a program plays (Nim's fold over a value per heap: Sprague and Grundy's theorem)
+HEAP_FAMILIES = ("nim", "subtraction", "squares", "lasker", "octal", "grundy")
+# and what fitness is measured on in a heap game other than Nim, by the shape of its moves:
+# take-away games, Nim's boards and one of heaps up to 23 (three periods of most subtraction
+# sets); games that split a heap, smaller boards (a heap of n reaches about as many positions as
+# n has partitions) and single heaps up to 40; of these, the boards of at most TRAIN_POSITIONS
+# multisets and TRAIN_CELLS multiset-action pairs (an exact evaluation's tables stay small)
+TAKE_AWAY_BOARDS = (*TRAIN_BOARDS, (13, 17, 23))
+SPLIT_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (12,), (20,), (9, 14), (30,), (40,))
+TRAIN_POSITIONS, TRAIN_CELLS = 20_000, 4_000_000
 VARIATION_HEIGHT = 5  # staticLimit on variation (the answers are 3 deep; taller trees only slow the search and
 # fit the training boards without the rule)
 _LIMIT = gp.staticLimit(key=operator.attrgetter("height"), max_value=VARIATION_HEIGHT)
@@ -110,8 +122,9 @@ _LIMIT = gp.staticLimit(key=operator.attrgetter("height"), max_value=VARIATION_H
 
 class Program(list):
     """The three trees ``[step, score, second]``, each a new ``PrimitiveTree`` (variation
-    changes a tree in place: a copy never shares one); expressions given are parsed; given
-    two, ``[step, score]``, the second fold is ``0``."""
+    changes a tree in place: a copy never shares one), and for a heap game other than Nim a
+    fourth part, the :class:`~nim_evo.genomes.heaps.HeapPart` (immutable: variation replaces
+    it); expressions given are parsed; given two, ``[step, score]``, the second fold is ``0``."""
 
     def __init__(self, trees=()):
         trees = list(trees)
@@ -119,6 +132,8 @@ class Program(list):
             trees.append(NOTHING)
         super().__init__(gp.PrimitiveTree(tree) if isinstance(tree, gp.PrimitiveTree) else
                          parse(tree, pset, f"the program's {part}") for tree, pset, part in zip(trees, SETS, PARTS))
+        if len(trees) == 4:
+            self.append(trees[3] if isinstance(trees[3], heaps.HeapPart) else heaps.parse(trees[3], "the heap part"))
 
     def __str__(self) -> str:
         return expression(self)
@@ -135,14 +150,19 @@ def _seeded(rng: np.random.Generator):
         random.setstate(state)
 
 
-def create(rules: Rules, rng: np.random.Generator, container=Program, held: dict | None = None):
-    """A random program; ``held``: trees it takes as given, by part name (a stage's; ``None``:
-    the constant ``0``, for a part no stage before has evolved)."""
+def create(rules: Game, rng: np.random.Generator, container=Program, held: dict | None = None):
+    """A random program, with a heap part in a game other than Nim; ``held``: parts it takes
+    as given, by name (a stage's; ``None``: the kind's own, the constant ``0`` for a tree and
+    Nim's heap value, the heap itself, for the heap part)."""
+    held = held or {}
     with _seeded(rng):
-        trees = [gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS]
-    for part, tree in (held or {}).items():
+        trees: list = [gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS]
+    if not isinstance(rules, Rules) or "heap" in held:
+        trees.append(heaps.create(rng) if "heap" not in held else held["heap"] or heaps.parse(heaps.IDENTITY, "heap"))
+    for part, tree in held.items():
         k = PARTS.index(part)
-        trees[k] = parse(NOTHING, SETS[k], part) if tree is None else gp.PrimitiveTree(tree)
+        if part != "heap":
+            trees[k] = parse(NOTHING, SETS[k], part) if tree is None else gp.PrimitiveTree(tree)
     return container(trees)
 
 
@@ -166,16 +186,20 @@ def _cross_trees(a, b):
     return gp.cxOnePoint(a, b)
 
 
-def _free(held) -> list[int]:
-    """The trees variation may change: those no stage holds."""
-    return [k for k, part in enumerate(PARTS) if part not in held]
+def _free(genes, held) -> list[int]:
+    """The parts variation may change: those of the program no stage holds."""
+    return [k for k, part in enumerate(PARTS[:len(genes)]) if part not in held]
 
 
-def mutate(genes, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = ()):
-    """One of DEAP's mutations (:data:`MUTATIONS`, by :data:`MUTATION_WEIGHTS`) on one of the
-    trees (of those not ``held``)."""
-    free = _free(held)
+def mutate(genes, rules: Game, rng: np.random.Generator, held: tuple[str, ...] = ()):
+    """One change to one of the parts not ``held``: to a tree, one of DEAP's mutations
+    (:data:`MUTATIONS`, by :data:`MUTATION_WEIGHTS`); to the heap part, one of its own
+    (:func:`nim_evo.genomes.heaps.mutate`)."""
+    free = _free(genes, held)
     part = free[int(rng.integers(len(free)))]
+    if PARTS[part] == "heap":
+        genes[part] = heaps.mutate(genes[part], rng)
+        return (genes,)
     how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
     with _seeded(rng):
         (genes[part],) = _mutate_tree(genes[part], pset=SETS[part], how=how)
@@ -185,14 +209,18 @@ def mutate(genes, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] 
 SWAP = 1 / 3  # the share of crossovers that swap a whole tree
 
 
-def crossover(a, b, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = ()):
-    """Between the same tree of both parents (one not ``held``): DEAP's ``cxOnePoint`` (a
-    subtree each, never the root), or with probability :data:`SWAP` the whole trees, so that
-    a step evolved in one lineage meets a score evolved in another."""
-    free = _free(held)
+def crossover(a, b, rules: Game, rng: np.random.Generator, held: tuple[str, ...] = ()):
+    """Between the same part of both parents (one not ``held``): for a tree, DEAP's
+    ``cxOnePoint`` (a subtree each, never the root), for the heap part, one-point crossover of
+    the tables (:func:`nim_evo.genomes.heaps.crossover`); or with probability :data:`SWAP`
+    the whole parts, so that a step evolved in one lineage meets a score evolved in another."""
+    free = _free(a, held)
     part = free[int(rng.integers(len(free)))]
     if rng.random() < SWAP:
         a[part], b[part] = b[part], a[part]
+        return a, b
+    if PARTS[part] == "heap":
+        a[part], b[part] = heaps.crossover(a[part], b[part], rng)
         return a, b
     with _seeded(rng):
         a[part], b[part] = _cross_trees(a[part], b[part])
@@ -201,76 +229,20 @@ def crossover(a, b, rules: Rules, rng: np.random.Generator, held: tuple[str, ...
 
 def expression(genes) -> str:
     """The program in one line, step then score, e.g. ``fold(sub(or(a, p), and(a, p))) -> v``
-    (and with a second fold, ``fold(...), fold(max(b, p)) -> ...``)."""
-    step, score, second = _trees(genes)
+    (and with a second fold, ``fold(...), fold(max(b, p)) -> ...``; with a heap part, the
+    value it gives a heap first: ``p = 0 (1 2 4 3) +4; fold(...) -> v``)."""
+    step, score, second, heap = parts(genes)
     folds = f"fold({step})" if str(second) == NOTHING else f"fold({step}), fold({second})"
-    return f"{folds} -> {score}"
+    return ("" if heap is None else f"p = {heap}; ") + f"{folds} -> {score}"
 
 
-def scores(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
-    """``(k,)`` int64: the score of each of ``positions (k, n_piles)`` (lower: better to leave)."""
-    step, score, second = (code(tree) for tree in _trees(genes))
-    positions = np.sort(np.asarray(positions, dtype=np.int64), axis=1)
-    k = np.int64(0 if rules.max_take is None else rules.max_take + 1)
-    value = np.zeros(len(positions), dtype=np.int64)
-    other = np.zeros(len(positions), dtype=np.int64)
-    with np.errstate(over="ignore"):
-        for column in positions.T:
-            value = _as_ints(run(step, {"a": value, "p": column, "k": k}), len(positions))
-            if second != _NOTHING_CODE:
-                other = _as_ints(run(second, {"b": other, "p": column, "k": k}), len(positions))
-        answer = run(score, {"v": value, "m": positions[:, -1] if positions.size else value, "w": other,
-                             "x": np.bool_(rules.misere)})
-    return _as_ints(answer, len(positions))
+def to_json(genes, rules: Game) -> dict:
+    step, score, second, heap = parts(genes)
+    more = {} if heap is None else {"heap": str(heap)}
+    return {"step": str(step), "score": str(score), "second": str(second), **more, "expression": expression(genes)}
 
 
-def _lowest(successors: np.ndarray, legal: np.ndarray, sizes: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Per row, the legal column of lowest score; among equal scores the one taking from the
-    smallest pile (``sizes``, each column's pile size), then the fewest (``counts``), then the
-    first (0 where none is legal; a legal score as high as int64 goes still beats an illegal column)."""
-    top = np.iinfo(np.int64).max
-    best = legal & (successors == np.where(legal, successors, top).min(axis=1, keepdims=True))
-    for key in (sizes, np.broadcast_to(counts, sizes.shape)):
-        best &= key == np.where(best, key, top).min(axis=1, keepdims=True)
-    return np.where(legal.any(axis=1), best.argmax(axis=1), 0)
-
-
-def policy(genes, space: Space) -> np.ndarray:
-    """The move array over an enumerated space: at each position the legal move into a
-    position of lowest score (ties by pile size, then count; over multisets, on the representative)."""
-    values = scores(genes, nim_board(space.rules), space.positions)
-    sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
-    return _lowest(values[np.maximum(space.next, 0)], space.legal, sizes, space.moves[:, 1].astype(np.int64))
-
-
-def moves(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
-    """``(k,)`` the move index (the rules' move list) chosen in each of ``positions`` (0 for
-    an empty one), boards too big to enumerate included (every successor is scored)."""
-    positions = np.asarray(positions, dtype=np.int64)
-    move_list = boards.move_list(rules)
-    pile, count = move_list[:, 0], move_list[:, 1]
-    chosen = np.zeros(len(positions), dtype=np.int64)
-    batch = max(1, 2_000_000 // max(1, len(pile) * positions.shape[1]))
-    for start in range(0, len(positions), batch):
-        part = positions[start:start + batch]
-        legal = part[:, pile] >= count
-        after = np.repeat(part[:, None, :], len(pile), axis=1)
-        after[:, np.arange(len(pile)), pile] -= count
-        values = scores(genes, rules, np.maximum(after, 0).reshape(-1, part.shape[1])).reshape(len(part), len(pile))
-        chosen[start:start + batch] = _lowest(values, legal, part[:, pile], count)
-    return chosen
-
-
-def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
-    return deterministic_move_probabilities(rules, positions, lambda live: moves(genes, rules, live))
-
-
-def to_json(genes, rules: Rules) -> dict:
-    step, score, second = _trees(genes)
-    return {"step": str(step), "score": str(score), "second": str(second), "expression": expression(genes)}
-
-
-def from_json(data: dict, rules: Rules, container=Program):
+def from_json(data: dict, rules: Game, container=Program):
     """The program of a file; a file of the first programs, a yes/no ``verdict`` ("is this
     position lost?") in place of the score, is read as the score ``if(verdict, 0, 1)``,
     which plays exactly as that verdict did (the first move into a position called lost)."""
@@ -279,10 +251,13 @@ def from_json(data: dict, rules: Rules, container=Program):
                           _score(data["verdict"], "the program's verdict", verdict=True),
                           parse(NOTHING, SECOND, "the program's second fold")])
     data = {"second": NOTHING, **data}  # (files of two trees: no second fold)
-    return container(parse(data.get(part), pset, f"the program's {part}") for part, pset in zip(PARTS, SETS))
+    trees = [parse(data.get(part), pset, f"the program's {part}") for part, pset in zip(PARTS, SETS)]
+    if "heap" in data:
+        trees.append(heaps.parse(data["heap"], "the program's heap part"))
+    return container(trees)
 
 
-def readable(genes, rules: Rules) -> Program:
+def readable(genes, rules: Game) -> Program:
     """The program simplified (:func:`nim_evo.genomes.simplify.simplify`: identities and dead
     branches removed, each tree computing exactly what it did), checked to play as the
     evolved program does on every position of the training boards of ``rules``' family (the
@@ -290,10 +265,14 @@ def readable(genes, rules: Rules) -> Program:
     from nim_evo.engine.space import space_for
     from nim_evo.genomes.simplify import simplify
 
-    original = Program(_trees(genes))
-    simple = Program([simplify(tree, pset) for tree, pset in zip(original, SETS)])
-    for board in TRAIN_BOARDS:
-        space = space_for(Rules(board, rules.max_take, rules.misere), multiset=True)
+    *trees, heap = parts(genes)
+    original = Program([*trees, heap] if heap is not None else trees)
+    simple = Program([simplify(tree, pset) for tree, pset in zip(trees, SETS)]
+                     + ([heap.simplest()] if heap is not None else []))
+    boards = (tuple(Rules(board, rules.max_take, rules.misere) for board in TRAIN_BOARDS) if isinstance(rules, Rules)
+              else heap_boards(rules))
+    for board in boards:
+        space = space_for(board, multiset=True)
         if not np.array_equal(policy(original, space), policy(simple, space)):
             return original
     return simple
@@ -314,26 +293,25 @@ def _score(text, where: str, verdict: bool = False) -> gp.PrimitiveTree:
             raise error from None
 
 
-@lru_cache(maxsize=256)
-def _parsed(*texts: str) -> tuple:
-    return tuple(parse(text, pset, f"the program's {part}") for text, pset, part in zip(texts, SETS, PARTS))
+@lru_cache(maxsize=32)
+def heap_boards(game: Game) -> tuple[Game, ...]:
+    """The boards a program's fitness is measured on in ``game``'s family (its rule and
+    convention): :data:`TAKE_AWAY_BOARDS` where a move only takes from a heap, else
+    :data:`SPLIT_BOARDS`; boards the rule allows no move on, and boards over
+    :data:`TRAIN_POSITIONS` or :data:`TRAIN_CELLS`, left out."""
+    from nim_evo.engine.sizes import space_size
 
-
-def _trees(genes) -> tuple:
-    """The three trees of a program, or of its plain form (two or three expressions)."""
-    if isinstance(genes, (tuple, list)) and all(isinstance(g, str) for g in genes):
-        return _parsed(*genes, NOTHING) if len(genes) == 2 else _parsed(*genes)
-    return tuple(genes) if len(genes) == 3 else (*genes, parse(NOTHING, SECOND, "the program's second fold"))
-
-
-_NOTHING_CODE = code(parse(NOTHING, SECOND, "the second fold"))
-
-
-def _as_ints(value, size: int) -> np.ndarray:
-    """A tree's value as an int64 array (a tree may be a constant)."""
-    if isinstance(value, np.ndarray) and value.dtype == np.int64 and value.shape == (size,):
-        return value
-    return np.broadcast_to(np.asarray(value, dtype=np.int64), (size,))
+    shapes = TAKE_AWAY_BOARDS if isinstance(game, TakeAway) else SPLIT_BOARDS
+    boards = []
+    for heaps_ in shapes:
+        try:
+            board = game.board(heaps_)
+        except UserError:  # (a subtraction set whose least member is above every heap)
+            continue
+        if enumerable(board, TRAIN_POSITIONS, multiset=True) and \
+                space_size(board, multiset=True) * board.n_actions <= TRAIN_CELLS:
+            boards.append(board)
+    return tuple(boards)
 
 
 class ProgramKind(GenomeKind):
@@ -354,8 +332,17 @@ class ProgramKind(GenomeKind):
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 
-    def order_blind(self, genes, rules: Rules) -> bool:
-        return True  # it scores multisets, and breaks ties by pile size and count
+    families = HEAP_FAMILIES
+
+    def order_blind(self, genes, rules: Game) -> bool:
+        return True  # it scores multisets, and breaks ties by what the multiset alone says
+
+    def settings_for(self, game: Game) -> dict:
+        """Its defaults; perfect play is ``perfect`` in a game other than Nim (``nimsum`` is Nim's)."""
+        return {**self.defaults, "opponents": ("nimsum",) if isinstance(game, Rules) else ("perfect",)}
+
+    def training_boards(self, game: Game) -> tuple[Game, ...]:
+        return heap_boards(game)
 
     def create(self, rules: Rules, rng: np.random.Generator, container=Program, multiset: bool = True,
                held: dict | None = None):
@@ -364,8 +351,15 @@ class ProgramKind(GenomeKind):
     def mutate(self, genes, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = (), **parameters):
         return mutate(genes, rules, rng, held)
 
-    def stages(self, families, single: bool = False) -> tuple[Stage, ...]:
-        """Normal play: one stage. With misère play among the families: two. The first
+    def stages(self, families, single: bool = False, game: Game | None = None) -> tuple[Stage, ...]:
+        """In a heap game other than Nim: two stages. The first evolves the step on Nim's
+        training boards in normal play (the heap part held as Nim's, the heap itself), where the
+        path to exclusive or pays at every step; its champion hands the step on, and the
+        second evolves the heap part and the score, the step held, in the game itself. (The
+        fold is the same in every heap game, Sprague and Grundy's theorem says: what a family
+        adds is its heaps' values.)
+
+        In Nim, normal play: one stage. With misère play among the families: two. The first
         evolves the program in normal play (same boards, same caps), where the step's path to
         exclusive or pays at every step; its champion hands its step on, and the second
         evolves the score, the step held, in the families themselves. (From scratch in misère
@@ -380,6 +374,9 @@ class ProgramKind(GenomeKind):
         after 200 generations, where cap 3 alone had found the rule at generation 78. Runs of
         several caps, ``--families cap2,cap3,cap4``, train so when asked.)"""
         families = tuple(families)
+        if game is not None and not isinstance(game, Rules) and not single:
+            return (Stage(((None, False),), held=("second", "heap"), nim=True),
+                    Stage(families, held=("step", "second")))
         second = () if any(cap is not None and misere for cap, misere in families) else ("second",)
         if single:  # a run begun before stages and the second fold: one stage, its two trees
             return (Stage(families, held=("second",)),)
@@ -388,11 +385,11 @@ class ProgramKind(GenomeKind):
         normal = tuple(dict.fromkeys((cap, False) for cap, _ in families))
         return (Stage(normal, held=("second",)), Stage(families, held=("step", *second)))
 
-    def describe(self, genes, rules: Rules) -> str:
+    def describe(self, genes, rules: Game) -> str:
         return expression(readable(genes, rules))
 
-    def trees(self, genes, rules: Rules) -> list:
-        step, score, second = _trees(readable(genes, rules))
+    def trees(self, genes, rules: Game) -> list:
+        step, score, second, _ = parts(readable(genes, rules))
         named = [("step f(a, p, k), folded to v", step)]
         if str(second) != NOTHING:
             named.append(("second fold h(b, p, k), folded to w", second))
@@ -400,7 +397,7 @@ class ProgramKind(GenomeKind):
 
     @staticmethod
     def part(genes, name: str):
-        """The tree ``name`` (``step``, ``score`` or ``second``) of a program."""
+        """The part ``name`` (``step``, ``score``, ``second`` or ``heap``) of a program."""
         return genes[PARTS.index(name)]
 
     def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -418,17 +415,26 @@ class ProgramKind(GenomeKind):
         return stacked
 
     def plain(self, genes) -> list:
-        return [str(tree) for tree in _trees(genes)]
+        return [str(part) for part in parts(genes) if part is not None]
 
-    def check_plain(self, genes, rules: Rules, multiset: bool = True):
-        if not isinstance(genes, list) or len(genes) not in (2, 3):
-            raise UserError("genes must be the program's expressions: step, score and (optional) second fold")
-        second = genes[2] if len(genes) == 3 else NOTHING
+    def check_plain(self, genes, rules: Game, multiset: bool = True):
+        if not isinstance(genes, list) or len(genes) not in (2, 3, 4):
+            raise UserError("genes must be the program's expressions: step, score, (optional) second fold and "
+                            "heap part")
+        second = genes[2] if len(genes) >= 3 else NOTHING
+        heap = [str(heaps.parse(genes[3], "genes[3]"))] if len(genes) == 4 else []
         return [str(parse(genes[0], STEP, "genes[0]")), str(_score(genes[1], "genes[1]")),
-                str(parse(second, SECOND, "genes[2]"))]
+                str(parse(second, SECOND, "genes[2]")), *heap]
 
     def size(self, genes) -> int:
-        return sum(len(tree) for tree in _trees(genes))
+        *trees, heap = parts(genes)
+        return sum(len(tree) for tree in trees) + (0 if heap is None else heap.size())
+
+    def play_key(self, genes, largest: int) -> str:
+        """Its trees, and its heap part's values on heaps up to ``largest`` (parts alike there play alike)."""
+        *trees, heap = parts(genes)
+        values = [] if heap is None else heap(np.arange(largest + 1)).tolist()
+        return json.dumps([str(tree) for tree in trees] + values)
 
     def same(self, a, b) -> bool:
         return self.plain(a) == self.plain(b)

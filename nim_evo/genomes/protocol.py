@@ -46,7 +46,8 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   progress before a new population, 0 for never) and ``defaults`` (run settings such as
   ``population`` used where the user gives none): how its runs search, unless told otherwise;
   ``size(genes)`` is what lexicase selection minimises among genomes that play alike.
-- ``stages(families)``: how its search goes on the run's families (``(max_take, misere)``
+- ``training_boards(game)``: the same, in a game other than Nim (by default, the board).
+- ``stages(families, single, game)``: how its search goes on the run's families (``(max_take, misere)``
   pairs), as a sequence of :class:`Stage`: each the families its training boards are played
   in, and the parts of the genome it holds (never varied: the stage before's champion's, or
   the kind's own where no stage before had them; ``create``, ``mutate`` and ``crossover``
@@ -70,6 +71,7 @@ shapes, with a kind's ranges from :meth:`GenomeKind.check_ranges`),
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -118,11 +120,13 @@ def _deepcopy_individual(ind, memo):
 @dataclass(frozen=True)
 class Stage:
     """A stage of a kind's search: the families ``(max_take, misere)`` its training boards
-    are played in, and the parts of the genome it holds (never varied). A stage hands on to
+    are played in, and the parts of the genome it holds (never varied); with ``nim``, its
+    boards are Nim's (the kind's ``train_boards``) in a run of another game. A stage hands on to
     the next once its champion is perfect against its panel (see :func:`~nim_evo.evolution.stages.stage_done`)."""
 
     families: tuple[tuple[int | None, bool], ...]
     held: tuple[str, ...] = ()
+    nim: bool = False
 
 
 class GenomeKind:
@@ -151,10 +155,20 @@ class GenomeKind:
         """Its expression trees to draw, ``[(name, tree), ...]`` (``[]``: it has none)."""
         return []
 
-    def stages(self, families: tuple[tuple[int | None, bool], ...], single: bool = False) -> tuple[Stage, ...]:
-        """How its search goes on the run's ``families``: one stage, on them (``single``: a run
-        begun before stages asks for the one stage it began in)."""
+    def settings_for(self, game: Game) -> dict:
+        """Its own run settings (``defaults``) for a run of ``game``."""
+        return dict(self.defaults)
+
+    def stages(self, families: tuple[tuple[int | None, bool], ...], single: bool = False,
+               game: Game | None = None) -> tuple[Stage, ...]:
+        """How its search goes on the run's ``families`` (of its ``game``): one stage, on
+        them (``single``: a run begun before stages asks for the one stage it began in)."""
         return (Stage(tuple(families)),)
+
+    def training_boards(self, game: Game) -> tuple[Game, ...]:
+        """The boards fitness is measured on in a run of ``game``, a game other than Nim
+        (Nim's are ``train_boards``, in the run's families): by default the board itself."""
+        return (game,)
 
     if TYPE_CHECKING:  # defined by a kind whose stages hold parts only (no default)
         @staticmethod
@@ -244,6 +258,11 @@ class GenomeKind:
     def check_ranges(self, genes, rules: Game) -> None:
         """A one-line :class:`UserError` if plain genes of the right shape hold a value out of
         range (by default, none is)."""
+
+    def play_key(self, genes, largest: int) -> str:
+        """A text equal for genomes that play alike on every board of heaps up to ``largest``
+        (fitness is then measured once for them): by default, the genes themselves."""
+        return json.dumps(self.plain(genes), default=np.ndarray.tolist)
 
     def same(self, a, b) -> bool:
         """Hall-of-fame similarity: equal genes."""

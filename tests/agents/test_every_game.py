@@ -66,10 +66,16 @@ def test_nim_s_own_agents_refuse_another_family_in_one_line(agent):
         nim_evo.make_agent(agent, game("20-sub1.3.4"))
 
 
-@pytest.mark.parametrize("kind", ["rules", "thresholds", "program"])
+@pytest.mark.parametrize("kind", ["rules", "thresholds"])
 def test_nim_s_own_genome_kinds_refuse_another_family_in_one_line(kind):
     with pytest.raises(UserError, match=f"'{kind}' plays Nim only, not 20-sub1.3.4 .*the table genome plays every game"):
         nim_evo.evolve(kind, game("20-sub1.3.4"), generations=1, progress=False)
+
+
+def test_programs_refuse_a_game_that_is_no_heap_game_in_one_line():
+    with pytest.raises(UserError, match="'program' plays the families nim, subtraction, .* only, not 5-6-wythoff "
+                                        r"\(a wythoff game\); the table genome plays every game$"):
+        nim_evo.evolve("program", game("5-6-wythoff"), generations=1, progress=False)
 
 
 def test_perfect_play_without_theory_beyond_the_solver_is_refused_in_one_line():

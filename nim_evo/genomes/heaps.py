@@ -1,0 +1,168 @@
+"""A program's heap part: the value it gives one heap, a small table and a periodic part beyond it.
+
+In a heap game every heap is a game of its own, and by the Sprague-Grundy theorem a position
+is lost exactly when the exclusive or of its heaps' Grundy values is 0. The program genome
+plays such a game by folding its step over a value per heap; :class:`HeapPart` is where that
+value comes from, evolved from play alone. It holds a table of values for the heaps
+``0 .. L - 1`` (``L = len(values)``) and, beyond it, repeats the table's last ``period``
+values, each time adding ``saltus``::
+
+    u(n) = values[n]                      for n < L
+    u(n) = u(n - period) + saltus         for n >= L
+
+which is the shape the Guy-Smith theorem gives every finite octal game (eventually periodic,
+saltus 0) and arithmetic periodicity gives Lasker's Nim (period 4, saltus 4). Nim's own value,
+the heap itself, is ``(0) +1``. Written as in *Winning Ways*: the values before the period,
+then the period's values in parentheses, then the saltus if any: ``0 (1 2 4 3) +4``.
+Nothing here knows a game: the contents are the search's (:func:`mutate`, :func:`crossover`),
+read back from files by :func:`parse` (never evaluated as code). The value of an empty heap is
+always 0 (a padded column is no heap).
+
+Variation draws a new value from ``0`` to one more than the part's largest (a heap's Grundy
+value is the least value none of its options has, so it is at most one more than theirs: a
+range, not a rule, and never the value).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from nim_evo.validation import UserError
+
+MAX_VALUES = 4096  # the table's length in a file, at most
+MAX_VALUE = 1 << 20  # a value or a saltus in a file, at most
+INITIAL_LENGTH = 16  # a new part's table is 1 to this long
+IDENTITY = "(0) +1"  # Nim's heap value: the heap itself
+_SYNTAX = re.compile(r"\s*((?:\d+\s+)*)\(\s*((?:\d+\s+)*\d+)\s*\)\s*(?:\+\s*(\d+))?\s*")
+
+
+@dataclass(frozen=True)
+class HeapPart:
+    """The value of one heap: ``values`` for heaps ``0 .. L - 1``, then the last ``period``
+    repeated, ``saltus`` added each time (see the module docstring). Immutable: variation
+    makes new ones.
+
+    Attributes:
+        values: the table, ``values[0] == 0``.
+        period: how many of its last values repeat (1 to ``len(values)``).
+        saltus: what each repetition adds (0: purely periodic).
+    """
+
+    values: tuple[int, ...]
+    period: int
+    saltus: int = 0
+
+    def __call__(self, heaps) -> np.ndarray:
+        """``u`` of every heap size in ``heaps`` (an int64 array of any shape, sizes >= 0)."""
+        heaps = np.asarray(heaps, dtype=np.int64)
+        table = np.asarray(self.values, dtype=np.int64)
+        length = len(table)
+        if heaps.size == 0 or int(heaps.max()) < length:
+            return table[heaps]
+        beyond = np.maximum(heaps - length, 0)
+        turns, offset = np.divmod(beyond, self.period)
+        periodic = table[length - self.period + offset] + self.saltus * (turns + 1)
+        return np.where(heaps < length, table[np.minimum(heaps, length - 1)], periodic)
+
+    def __str__(self) -> str:
+        head = " ".join(map(str, self.values[:len(self.values) - self.period]))
+        cycle = " ".join(map(str, self.values[len(self.values) - self.period:]))
+        return f"{head + ' ' if head else ''}({cycle})" + (f" +{self.saltus}" if self.saltus else "")
+
+    @property
+    def preperiod(self) -> int:
+        """The heaps before the periodic part (its values do not repeat)."""
+        return len(self.values) - self.period
+
+    def simplest(self) -> HeapPart:
+        """The same values in the shortest table: the period cut to the least that repeats
+        (its saltus in proportion), then the table cut while its last value is what the
+        periodic part gives there."""
+        values, period, saltus = list(self.values), self.period, self.saltus
+        cycle = values[len(values) - period:]
+        for shorter in range(1, period):
+            if period % shorter == 0 and (saltus * shorter) % period == 0:
+                step = saltus * shorter // period
+                if all(cycle[i + shorter] == cycle[i] + step for i in range(period - shorter)):
+                    period, saltus = shorter, step
+                    break
+        while len(values) > period and values[-1] == values[-1 - period] + saltus:
+            values.pop()
+        return HeapPart(tuple(values), period, saltus)
+
+    def size(self) -> int:
+        """How big it is (what parsimony minimises): the table's length, and one for a saltus."""
+        return len(self.values) + (self.saltus != 0)
+
+
+def parse(text, where: str) -> HeapPart:
+    """The part ``text`` writes (``0 (1 2 4 3) +4``), checked; a one-line :class:`UserError`
+    naming ``where`` otherwise."""
+    if not isinstance(text, str) or len(text) > 12 * MAX_VALUES:
+        raise UserError(f"{where} must be a heap part such as '0 (1 2 4 3) +4', of at most {MAX_VALUES} values")
+    match = _SYNTAX.fullmatch(text)
+    if match is None:
+        raise UserError(f"{where}: {text[:60]!r} is no heap part: values, the period's in parentheses, then "
+                        "optionally +saltus (e.g. '0 (1 2 4 3) +4')")
+    head, cycle = match.group(1).split(), match.group(2).split()
+    numbers = [*head, *cycle, match.group(3) or "0"]
+    if len(head) + len(cycle) > MAX_VALUES or any(len(n) > 7 or int(n) > MAX_VALUE for n in numbers):
+        raise UserError(f"{where}: at most {MAX_VALUES} values, each and the saltus at most {MAX_VALUE:,}")
+    values = tuple(int(n) for n in (*head, *cycle))
+    if values[0] != 0:
+        raise UserError(f"{where}: the value of an empty heap (the first) must be 0, got {values[0]}")
+    return HeapPart(values, len(cycle), int(numbers[-1]))
+
+
+def create(rng: np.random.Generator) -> HeapPart:
+    """A random part: a table of 1 to :data:`INITIAL_LENGTH` values from 0 to 3 (the first
+    0), a random period, a saltus (0 half the time, else 1 to the period)."""
+    length = int(rng.integers(1, INITIAL_LENGTH + 1))
+    values = (0, *(int(v) for v in rng.integers(0, 4, size=length - 1)))
+    period = int(rng.integers(1, length + 1))
+    return HeapPart(values, period, _saltus(rng, period))
+
+
+MUTATIONS = ("value", "grow", "shrink", "period", "saltus")
+MUTATION_WEIGHTS = (0.55, 0.15, 0.1, 0.12, 0.08)
+
+
+def mutate(part: HeapPart, rng: np.random.Generator) -> HeapPart:
+    """One change, by :data:`MUTATION_WEIGHTS`: a heap's value redrawn (``value``); the
+    table one longer, the new entry what the periodic part gave there, so the part plays
+    alike until a value of it changes (``grow``), or one shorter (``shrink``); a new period
+    (``period``) or saltus (``saltus``)."""
+    how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
+    values, period, saltus = list(part.values), part.period, part.saltus
+    if how == "value" and len(values) > 1:
+        values[int(rng.integers(1, len(values)))] = int(rng.integers(0, max(values) + 2))
+    elif how == "grow" and len(values) < MAX_VALUES:
+        values.append(int(part(np.int64(len(values)))))
+    elif how == "shrink" and len(values) > 1:
+        values.pop()
+        period = min(period, len(values))
+    elif how == "period":
+        period = int(rng.integers(1, len(values) + 1))
+    elif how == "saltus":
+        saltus = _saltus(rng, period)
+    return HeapPart(tuple(values), period, saltus)
+
+
+def crossover(a: HeapPart, b: HeapPart, rng: np.random.Generator) -> tuple[HeapPart, HeapPart]:
+    """One-point crossover of the two tables (past the first value, within the shorter),
+    each child keeping its own length's periodic part (the period cut to fit)."""
+    shorter = min(len(a.values), len(b.values))
+    if shorter < 2:
+        return a, b
+    cut = int(rng.integers(1, shorter))
+    first = (*a.values[:cut], *b.values[cut:])
+    second = (*b.values[:cut], *a.values[cut:])
+    return (HeapPart(first, min(b.period, len(first)), b.saltus),
+            HeapPart(second, min(a.period, len(second)), a.saltus))
+
+
+def _saltus(rng: np.random.Generator, period: int) -> int:
+    return 0 if rng.random() < 0.5 else int(rng.integers(1, period + 1))

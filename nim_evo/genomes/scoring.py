@@ -1,0 +1,172 @@
+"""How a program plays: the score of a position, and the move into the position of lowest score.
+
+A program (:mod:`nim_evo.genomes.program`) is three trees, the step, the score and a second
+fold, and in a heap game other than Nim a fourth part, the heap part
+(:class:`~nim_evo.genomes.heaps.HeapPart`). A position's score:
+
+- its heap sizes sorted ascending, the step ``f(a, p, k)`` folded over them from ``a = 0``
+  to ``v`` (and the second fold ``h(b, p, k)`` to ``w``), where ``p`` is the heap's size, or
+  with a heap part the heap's value under it (an empty heap is then skipped: it is no heap,
+  only a padded column); ``k`` is Nim's cap plus one (0 without a cap, and in other games);
+- the score ``g(v, m, w, x)``, ``m`` the largest heap, ``x`` whether the game is misère.
+
+The program plays the legal move into the position of lowest score. Ties: on a Nim board,
+the move from the smallest pile, then the one that takes fewest (as programs always have);
+in other games, the move to the smallest position (heap sizes sorted ascending, compared
+lexicographically), then the first action. Both depend on the multiset of heaps alone, so the
+program is the same player over multisets (fitness) as on any arrangement of a board.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from deap import gp
+
+from nim_evo.engine import boards
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import Space
+from nim_evo.games.base import Game
+from nim_evo.genomes import heaps
+from nim_evo.genomes.expressions import SCORE, SECOND, STEP, code, parse, run
+from nim_evo.genomes.protocol import deterministic_move_probabilities
+
+PARTS = ("step", "score", "second", "heap")  # (the second fold third: files of two trees are [step, score])
+SETS = (STEP, SCORE, SECOND)  # the trees' languages, in PARTS' order
+NOTHING = "0"  # a part no stage varies: the second fold of a family that does not need it
+_BATCH_CELLS = 2_000_000  # heap sizes of the children scored at once, in moves()
+_TABLED = 1 << 16  # heaps up to this size read a heap part's values from a table made once per call
+
+
+def parts(genes) -> tuple:
+    """``(step, score, second, heap)`` of a program or of its plain form (two to four
+    expressions); ``heap`` is ``None`` for a program of Nim without one."""
+    if isinstance(genes, (tuple, list)) and all(isinstance(g, str) for g in genes):
+        texts = (*genes, NOTHING) if len(genes) == 2 else tuple(genes)
+        return _parsed(*texts[:3]) + (_heap(texts[3]) if len(texts) == 4 else None,)
+    genes = list(genes)
+    if len(genes) == 2:
+        genes.append(parse(NOTHING, SECOND, "the program's second fold"))
+    return (*genes[:3], genes[3] if len(genes) == 4 else None)
+
+
+def scores(genes, rules: Game, positions: np.ndarray) -> np.ndarray:
+    """``(k,)`` int64: the score of each of ``positions (k, width)`` (lower: better to leave)."""
+    step, score, second, heap = parts(genes)
+    step, score, second = code(step), code(score), code(second)
+    positions = np.sort(np.asarray(positions, dtype=np.int64), axis=1)
+    cap = getattr(rules, "max_take", None)
+    k = np.int64(0 if cap is None else cap + 1)
+    value = np.zeros(len(positions), dtype=np.int64)
+    other = np.zeros(len(positions), dtype=np.int64)
+    largest = min(int(positions.max(initial=0)), _TABLED)
+    tabled = np.zeros(0, dtype=np.int64) if heap is None else heap(np.arange(largest + 1))  # (read, not computed)
+    with np.errstate(over="ignore"):
+        for column in positions.T:
+            p = column if heap is None else tabled[column] if int(column.max(initial=0)) < len(tabled) else heap(column)
+            folded = _as_ints(run(step, {"a": value, "p": p, "k": k}), len(positions))
+            value = folded if heap is None else np.where(column > 0, folded, value)
+            if second != _NOTHING_CODE:
+                folded = _as_ints(run(second, {"b": other, "p": p, "k": k}), len(positions))
+                other = folded if heap is None else np.where(column > 0, folded, other)
+        answer = run(score, {"v": value, "m": positions[:, -1] if positions.size else value, "w": other,
+                             "x": np.bool_(rules.misere)})
+    return _as_ints(answer, len(positions))
+
+
+def policy(genes, space: Space) -> np.ndarray:
+    """The move array over an enumerated space: at each position the legal move into a
+    position of lowest score (ties as the module says; over multisets, on the representative)."""
+    values = scores(genes, space.rules, space.positions)
+    if isinstance(space.rules, Rules):
+        after = values[np.maximum(space.next, 0)]
+        sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
+        return _lowest(after, space.legal, sizes, space.moves[:, 1].astype(np.int64))
+    # every position's place in the order (score, then rank), one past the last for no move:
+    # the first legal column of least place is the move (one gather, one argmin)
+    place = np.empty(space.n_positions + 1, dtype=np.int32)
+    place[np.lexsort((_ranks(space), values))] = np.arange(space.n_positions, dtype=np.int32)
+    place[-1] = space.n_positions
+    return place[_children(space)].argmin(axis=1)
+
+
+def moves(genes, rules: Game, positions: np.ndarray) -> np.ndarray:
+    """``(k,)`` the action chosen in each of ``positions`` (0 where none is legal), boards too
+    big to enumerate included (every child is scored)."""
+    positions = np.asarray(positions, dtype=np.int64)
+    chosen = np.zeros(len(positions), dtype=np.int64)
+    if isinstance(rules, Rules):
+        move_list = boards.move_list(rules)
+        pile, count = move_list[:, 0], move_list[:, 1]
+        batch = max(1, _BATCH_CELLS // max(1, len(pile) * positions.shape[1]))
+        for start in range(0, len(positions), batch):
+            part = positions[start:start + batch]
+            legal = part[:, pile] >= count
+            after = np.repeat(part[:, None, :], len(pile), axis=1)
+            after[:, np.arange(len(pile)), pile] -= count
+            values = scores(genes, rules, np.maximum(after, 0).reshape(-1, part.shape[1])).reshape(len(part), len(pile))
+            chosen[start:start + batch] = _lowest(values, legal, part[:, pile], count)
+        return chosen
+    batch = max(1, _BATCH_CELLS // max(1, rules.n_actions * positions.shape[1]))
+    for start in range(0, len(positions), batch):
+        children, legal = rules.successors(positions[start:start + batch])
+        size, actions, width = children.shape
+        children = np.sort(np.maximum(children, 0), axis=2)
+        values = scores(genes, rules, children.reshape(-1, width)).reshape(size, actions)
+        chosen[start:start + batch] = _lowest(values, legal, *np.moveaxis(children, 2, 0))
+    return chosen
+
+
+def move_probabilities(genes, rules: Game, positions: np.ndarray) -> np.ndarray:
+    """``(k, n_actions)``: a 1 at the move :func:`moves` chooses in each position with one."""
+    return deterministic_move_probabilities(rules, positions, lambda live: moves(genes, rules, live))
+
+
+def _lowest(values: np.ndarray, legal: np.ndarray, *keys: np.ndarray) -> np.ndarray:
+    """Per row, the legal column of lowest value; among equal values the one of lowest first
+    key, then second, ... (each ``(k, columns)`` or broadcast to it), then the first column
+    (0 where none is legal; a legal value as high as int64 goes still beats an illegal column)."""
+    top = np.iinfo(np.int64).max
+    best = legal & (values == np.where(legal, values, top).min(axis=1, keepdims=True))
+    for key in keys:
+        key = np.broadcast_to(key, values.shape)
+        best &= key == np.where(best, key, top).min(axis=1, keepdims=True)
+    return np.where(legal.any(axis=1), best.argmax(axis=1), 0)
+
+
+@lru_cache(maxsize=8)
+def _ranks(space: Space) -> np.ndarray:
+    """``(n_positions,)``: each position's rank among the space's by its heap sizes sorted
+    ascending, compared lexicographically (the tie-break :func:`moves` applies to children)."""
+    ordered = np.sort(space.positions, axis=1)
+    rank = np.empty(len(ordered), dtype=np.int64)
+    rank[np.lexsort(ordered.T[::-1])] = np.arange(len(ordered))
+    return rank
+
+
+@lru_cache(maxsize=8)
+def _children(space: Space) -> np.ndarray:
+    """``(n_positions, n_moves)``: the index each legal column leads to, ``n_positions`` where illegal."""
+    return np.where(space.legal, space.next, space.n_positions).astype(np.int32)
+
+
+@lru_cache(maxsize=256)
+def _parsed(*texts: str) -> tuple:
+    return tuple(parse(text, pset, f"the program's {part}") for text, pset, part in zip(texts, SETS, PARTS))
+
+
+@lru_cache(maxsize=256)
+def _heap(text: str) -> heaps.HeapPart:
+    return heaps.parse(text, "the program's heap part")
+
+
+_NOTHING_CODE = code(parse(NOTHING, SECOND, "the second fold"))
+
+
+def _as_ints(value, size: int) -> np.ndarray:
+    """A tree's value as an int64 array (a tree may be a constant)."""
+    if isinstance(value, np.ndarray) and value.dtype == np.int64 and value.shape == (size,):
+        return value
+    return np.broadcast_to(np.asarray(value, dtype=np.int64), (size,))
+

@@ -1,0 +1,158 @@
+"""Programs in heap games other than Nim: the fold over a heap part's values plays each
+family perfectly where the part holds its Grundy sequence, play on any arrangement is play
+over multisets (one conformance suite), files carry the part, and a run evolves the fold on
+Nim's boards first."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+import nim_evo
+from nim_evo.evaluation.heldout import board_accuracy, held_out_board, largest_heap, random_boards_accuracy
+from nim_evo.evolution.config import Config
+from nim_evo.games import Rules, game
+from nim_evo.genomes import GenomeAgent, genome_document, genome_from_document
+from nim_evo.genomes.program import KIND, Program, from_json, heap_boards, to_json
+from nim_evo.genomes.scoring import scores
+from nim_evo.engine.space import space_for
+from nim_evo.validation import UserError
+
+XOR = "sub(or(a, p), and(a, p))"
+
+
+def notation(values, preperiod: int) -> str:
+    """A heap part's text for a sequence of values whose last ``len - preperiod`` repeat."""
+    values = [int(v) for v in values]
+    head = " ".join(map(str, values[:preperiod]))
+    return f"{head + ' ' if head else ''}({' '.join(map(str, values[preperiod:]))})"
+
+
+def theory(board) -> str:
+    """The family's own Grundy sequence as a heap part (its period where certified, else its
+    computed values, enough for the boards here)."""
+    values = board.grundy()
+    if values.periodic is not None:
+        return notation(values.periodic.values, values.periodic.preperiod)
+    return notation(values.values[:64], 63)
+
+
+KNOWN = {  # a board of each family, and its Grundy sequence as a heap part
+    "13-17-23-sub1.3.4": "(0 1 0 1 2 3 2)",
+    "9-12-sub2.3": "(0 0 1 1 2)",
+    "10-14-sub1.2.4.8": "(0 1 2)",
+    "3-5-7-lasker": "0 (1 2 4 3) +4",
+    "20-kayles": None, "9-14-kayles": None, "24-dawson": None, "20-grundy": None,
+}
+
+
+@pytest.mark.parametrize("name", KNOWN)
+def test_the_fold_over_the_grundy_sequence_plays_every_family_perfectly(name):
+    board = game(name)
+    part = KNOWN[name] or theory(board)
+    assert board_accuracy("program", [XOR, "v", "0", part], board) == 1.0
+    wrong = re.sub(r"(?<=[ (])1(?=[ )])", "0", part, count=1)  # the first heap of value 1 taken for lost
+    assert board_accuracy("program", [XOR, "v", "0", wrong], board) < 1.0
+
+
+def test_subtract_a_square_by_its_computed_values():
+    from nim_evo.games.squares import square_grundy
+
+    board = game("5-9-13-squares")
+    assert board_accuracy("program", [XOR, "v", "0", notation(square_grundy(40), 39)], board) == 1.0
+
+
+@pytest.mark.parametrize("name", ["13-17-23-sub1.3.4", "3-5-7-lasker", "9-14-kayles", "20-grundy", "5-9-13-squares"])
+def test_play_on_positions_is_play_over_multisets(name):
+    board = game(name)
+    space = space_for(board, multiset=True)
+    rng = np.random.default_rng(1)
+    live = np.flatnonzero(space.legal.any(axis=1))
+    for program in [KIND.create(board, rng) for _ in range(4)]:
+        assert len(program) == 4
+        assert np.array_equal(KIND.choose(program, board, space.positions[live], rng), KIND.policy(program, space)[live])
+
+
+@pytest.mark.parametrize("name", ["4-5-sub1.3.4", "2-3-lasker", "7-kayles"])
+def test_a_heap_program_passes_the_conformance_suite(name):
+    board = game(name)
+    rng = np.random.default_rng(2)
+    for genes in ([XOR, "v", "0", theory(board) if board.family != "subtraction" else "(0 1 0 1 2 3 2)"],
+                  KIND.plain(KIND.create(board, rng))):
+        report = nim_evo.check_player(GenomeAgent("program", genes, board), board)
+        assert report.order_blind
+
+
+def test_an_empty_heap_is_no_heap():
+    """A padded column changes no score: the fold skips empty heaps, whatever its step does at 0."""
+    board = game("7-kayles")
+    program = ["add(a, add(p, 1))", "v", "0", "(0 1 2)"]
+    narrow = np.array([[1, 2, 4], [3, 3, 0]])
+    wide = np.concatenate([narrow, np.zeros((2, 5), dtype=np.int64)], axis=1)
+    assert np.array_equal(scores(program, board, narrow), scores(program, board, wide))
+    assert scores(program, board, narrow).tolist() == [1 + 2 + 1 + 1 + 1 + 0 + 1, 0 + 1 + 0 + 1]
+
+
+def test_a_heap_program_file_round_trips_and_plays_its_family_and_rule_only(tmp_path):
+    board = game("20-sub1.3.4")
+    program = Program([XOR, "v", "0", "(0 1 0 1 2 3 2)"])
+    data = to_json(program, board)
+    assert data["heap"] == "(0 1 0 1 2 3 2)"
+    assert data["expression"] == f"p = (0 1 0 1 2 3 2); fold({XOR}) -> v"
+    assert KIND.plain(from_json(data, board)) == KIND.plain(program)
+    path = tmp_path / "sub.json"
+    path.write_text(json.dumps(genome_document("program", KIND.plain(program), board)))
+    kind, genes, rules = genome_from_document(json.loads(path.read_text()))
+    assert (kind, rules, str(genes[3])) == ("program", board, "(0 1 0 1 2 3 2)")
+    other = game("9-13-30-sub1.3.4")
+    agent = nim_evo.load_strategy(path, other)
+    assert board_accuracy("program", agent.genes, other) == 1.0
+    for wrong, message in (("20-sub2.3", "plays any board of its family and rule, not 20-sub2.3 \\(a subtraction"),
+                           ("20-sub1.3.4-misere", "not 20-sub1.3.4-misere"), ("7-5-3", "not 7-5-3 \\(a nim game\\)")):
+        with pytest.raises(UserError, match=message):
+            nim_evo.load_strategy(path, game(wrong))
+
+
+def test_a_nim_program_of_three_trees_reads_and_plays_as_before():
+    assert KIND.plain(Program([XOR, "v"])) == [XOR, "v", "0"]
+    assert KIND.check_plain([XOR, "v", "0"], Rules((3, 4))) == [XOR, "v", "0"]
+    assert KIND.check_plain([XOR, "v", "0", "(0) +1"], Rules((3, 4)))[3] == "(0) +1"
+    with pytest.raises(UserError, match="genes\\[3\\]: .* is no heap part"):
+        KIND.check_plain([XOR, "v", "0", "xor"], Rules((3, 4)))
+
+
+def test_a_heap_game_run_evolves_nims_fold_first_then_the_heap_part():
+    config = Config("program", game("20-sub1.3.4"), opponents=("perfect",))
+    first, second = config.stages
+    assert first.nim and first.held == ("second", "heap") and second.held == ("step", "second")
+    assert config.training_rules(0) == tuple(Rules(board) for board in KIND.train_boards)
+    assert config.training_rules(1) == heap_boards(game("20-sub1.3.4"))
+    assert config.stage_games(1) == (game("20-sub1.3.4"),)
+    assert [b.name for b in heap_boards(game("7-kayles"))] == [
+        "2-3-kayles", "1-4-6-kayles", "3-5-7-kayles", "2-4-6-7-kayles", "12-kayles", "20-kayles", "9-14-kayles",
+        "30-kayles"]
+    assert all(b.name.endswith("-sub2.3") for b in heap_boards(game("9-sub2.3")))
+
+
+def test_a_short_heap_game_run_holds_nims_heap_value_in_its_first_stage(tmp_path):
+    run = nim_evo.evolve("program", game("20-sub1.3.4"), generations=2, population=30, offspring=30, seed=4,
+                         out=tmp_path / "run", progress=False)
+    assert str(run.genes[3]) == "(0) +1"  # still in the first stage: Nim's boards, the heap itself
+    assert list(run.held_out) == ["1-3-5-7-9-11-13-sub1.3.4", "random boards"]
+    champion = json.loads((tmp_path / "run" / "champion.json").read_text())
+    assert champion["genome"]["heap"] == "(0) +1"
+
+
+def test_held_out_boards_and_heap_sizes_by_family():
+    assert held_out_board(game("20-sub1.3.4")).name == "1-3-5-7-9-11-13-sub1.3.4"
+    assert [held_out_board(game(f"7-{family}")).name for family in ("kayles", "dawson", "lasker")] == [
+        "36-kayles", "40-dawson", "24-lasker"]
+    assert largest_heap(game("20-sub1.3.4")) == 10**6
+    assert largest_heap(game("5-squares")) == 125_000  # its values are computed to 131,072
+    assert (largest_heap(game("3-lasker")), largest_heap(game("3-lasker"), 10, 100)) == (15, 25)  # rows for every split
+    program = [XOR, "v", "0", "(0 1 0 1 2 3 2)"]
+    rng = np.random.default_rng(0)
+    assert random_boards_accuracy("program", program, game("20-sub1.3.4"), rng, (3, 12), 10**6) == 1.0
+    assert random_boards_accuracy("program", [XOR, "v", "0", "(0 1 0 1 2 3 3)"], game("20-sub1.3.4"), rng,
+                                  (3, 12), 10**6) < 0.95

@@ -1,0 +1,117 @@
+"""A program's heap part: the Winning Ways notation read back and written, the values it
+gives (the known Grundy sequences of Nim, a subtraction set and Lasker's Nim), files never run,
+and variation that keeps its shape."""
+
+import numpy as np
+import pytest
+
+from nim_evo.games.lasker import lasker_grundy
+from nim_evo.games.subtraction import grundy_sequence
+from nim_evo.genomes import heaps
+from nim_evo.validation import UserError
+
+BIG = np.array([10**6, 10**9 + 7, 10**15 - 1, 123_456_789_012])
+
+
+def test_nims_heap_value_is_the_heap_itself():
+    nim = heaps.parse(heaps.IDENTITY, "test")
+    assert (nim.values, nim.period, nim.saltus) == ((0,), 1, 1)
+    assert np.array_equal(nim(np.arange(200)), np.arange(200))
+    assert np.array_equal(nim(BIG), BIG)
+
+
+def test_a_subtraction_sets_period_is_its_grundy_sequence_at_every_size():
+    part = heaps.parse("(0 1 0 1 2 3 2)", "test")
+    truth = grundy_sequence((1, 3, 4))
+    sizes = np.concatenate([np.arange(1000), BIG])
+    assert np.array_equal(part(sizes), truth(sizes))
+    assert not np.array_equal(heaps.parse("(0 1 0 1 2 3 3)", "test")(sizes), truth(sizes))
+
+
+def test_lasker_s_nim_is_arithmetic_periodic_with_saltus_four():
+    part = heaps.parse("0 (1 2 4 3) +4", "test")
+    sizes = np.concatenate([np.arange(1000), BIG])
+    assert np.array_equal(part(sizes), lasker_grundy(sizes))
+    assert (part.preperiod, part.period, part.saltus, part.size()) == (1, 4, 4, 6)
+
+
+def test_values_of_any_shape_and_the_table_read_directly():
+    part = heaps.parse("0 5 (1 2)", "test")
+    assert part(np.array([[0, 1], [2, 3]])).tolist() == [[0, 5], [1, 2]]
+    assert part(np.array([4, 5, 6], dtype=np.int64)).tolist() == [1, 2, 1]
+    assert part(np.zeros((0, 3), dtype=np.int64)).shape == (0, 3)
+
+
+@pytest.mark.parametrize("text", ["(0)", "0 (1 2 4 3) +4", "0 1 2 3 1 4 (3 2 1)", "(0 1 0 1 2 3 2)", "(0) +1"])
+def test_notation_round_trips(text):
+    assert str(heaps.parse(text, "test")) == text
+    assert str(heaps.parse(f"  {text.replace(' ', '   ')} ", "test")) == text
+
+
+@pytest.mark.parametrize("text, message", [
+    ("0 1 2", "is no heap part"),
+    ("(1 2)", "the value of an empty heap \\(the first\\) must be 0, got 1"),
+    ("0 (1 x)", "is no heap part"),
+    ("0 (1 2) -4", "is no heap part"),
+    ("0 (1 2) +4; import os", "is no heap part"),
+    ("0 (1 99999999)", "at most 4096 values, each and the saltus at most 1,048,576"),
+    ("0 (" + " 1" * 5000 + ")", "at most 4096 values"),
+    (7, "must be a heap part"),
+    (None, "must be a heap part"),
+])
+def test_a_heap_part_in_a_file_is_read_never_run(text, message):
+    with pytest.raises(UserError, match=f"^the file's heap.*{message}"):
+        heaps.parse(text, "the file's heap part")
+
+
+def test_variation_keeps_the_shape_and_growing_plays_alike():
+    rng = np.random.default_rng(3)
+    part = heaps.create(rng)
+    sizes = np.arange(300)
+    seen = set()
+    for _ in range(2000):
+        child = heaps.mutate(part, rng)
+        assert child.values[0] == 0 and 1 <= child.period <= len(child.values)
+        assert heaps.parse(str(child), "test") == child
+        if len(child.values) == len(part.values) + 1:  # grown: the new entry is what the period gave there
+            assert np.array_equal(child(sizes), part(sizes))
+            seen.add("grow")
+        part = child if len(child.values) < 40 else heaps.create(rng)
+    assert "grow" in seen
+
+
+def test_variation_is_reproducible_and_crossover_mixes_tables():
+    a, b = heaps.parse("0 1 2 3 4 (5 6)", "a"), heaps.parse("0 7 7 (7 7 7) +2", "b")
+    first = [heaps.mutate(a, np.random.default_rng(s)) for s in range(20)]
+    assert first == [heaps.mutate(a, np.random.default_rng(s)) for s in range(20)]
+    for seed in range(20):
+        c, d = heaps.crossover(a, b, np.random.default_rng(seed))
+        cut = next(k for k in range(1, 7) if c.values[k] != a.values[k])
+        assert c.values == a.values[:cut] + b.values[cut:] and d.values == b.values[:cut] + a.values[cut:]
+        assert (c.period, c.saltus, d.period, d.saltus) == (3, 2, 2, 0)
+
+
+@pytest.mark.parametrize("text, simplest", [
+    ("0 2 0 2 3 1 3 (0 2 0 2 3 1 3)", "(0 2 0 2 3 1 3)"),
+    ("(0 1 0 1 0 1)", "(0 1)"),
+    ("0 (1 2 4 3 5 6 8 7) +8", "0 (1 2 4 3) +4"),
+    ("0 1 2 3 (4) +1", "(0) +1"),
+    ("0 1 (1 2 4 3) +4", "0 1 (1 2 4 3) +4"),  # (not Lasker's: 2 is 1 + 4 short, so the table stays)
+    ("0 5 (1 2 1 2 1)", "0 5 (1 2 1 2 1)"),  # a period of 5 has no shorter one
+])
+def test_the_simplest_table_has_the_same_values(text, simplest):
+    part = heaps.parse(text, "test")
+    assert str(part.simplest()) == simplest
+    sizes = np.concatenate([np.arange(500), BIG])
+    assert np.array_equal(part.simplest()(sizes), part(sizes))
+
+
+def test_simplest_keeps_every_random_parts_values():
+    rng = np.random.default_rng(5)
+    sizes = np.arange(400)
+    for _ in range(300):
+        part = heaps.create(rng)
+        for _ in range(int(rng.integers(0, 8))):
+            part = heaps.mutate(part, rng)
+        simple = part.simplest()
+        assert np.array_equal(simple(sizes), part(sizes)) and simple.size() <= part.size()
