@@ -55,6 +55,13 @@ def enumerable(rules: Game, max_positions: int = DEFAULT_MAX_POSITIONS, multiset
     return size <= max_positions and size * rules.n_actions <= MAX_CELLS
 
 
+def within(rules: Game, positions: int, cells: int) -> bool:
+    """Whether the space of ``rules``' multisets holds at most ``positions`` positions and
+    ``cells`` position-action pairs (counted once, searched no further than ``positions``)."""
+    size = _size_within(rules, True, positions)
+    return size <= positions and size * rules.n_actions <= cells
+
+
 def _size_within(rules: Game, multiset: bool, max_positions: int) -> int:
     """:func:`space_size`, or one more than ``max_positions`` for a searched board beyond it
     (found without searching further)."""

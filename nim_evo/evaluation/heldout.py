@@ -83,13 +83,12 @@ def held_out_board(family: Game) -> Game:
 
 @lru_cache(maxsize=16)
 def _split_held_out(family: Game) -> Game:
-    from nim_evo.engine.sizes import enumerable, space_size
+    from nim_evo.engine.sizes import within
 
     chosen = family
     for heaps in SPLIT_HELD_OUT:
         board = family.board(heaps)
-        if not enumerable(board, HELD_OUT_POSITIONS, multiset=True) or \
-                space_size(board, multiset=True) * board.n_actions > HELD_OUT_CELLS:
+        if not within(board, HELD_OUT_POSITIONS, HELD_OUT_CELLS):
             break
         chosen = board
     return chosen

@@ -79,7 +79,7 @@ import numpy as np
 from deap import gp
 
 from nim_evo.engine.rules import Rules
-from nim_evo.engine.sizes import enumerable
+from nim_evo.engine.sizes import within
 from nim_evo.games.base import Game
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.genomes import heaps
@@ -299,8 +299,6 @@ def heap_boards(game: Game) -> tuple[Game, ...]:
     convention): :data:`TAKE_AWAY_BOARDS` where a move only takes from a heap, else
     :data:`SPLIT_BOARDS`; boards the rule allows no move on, and boards over
     :data:`TRAIN_POSITIONS` or :data:`TRAIN_CELLS`, left out."""
-    from nim_evo.engine.sizes import space_size
-
     shapes = TAKE_AWAY_BOARDS if isinstance(game, TakeAway) else SPLIT_BOARDS
     boards = []
     for heaps_ in shapes:
@@ -308,8 +306,7 @@ def heap_boards(game: Game) -> tuple[Game, ...]:
             board = game.board(heaps_)
         except UserError:  # (a subtraction set whose least member is above every heap)
             continue
-        if enumerable(board, TRAIN_POSITIONS, multiset=True) and \
-                space_size(board, multiset=True) * board.n_actions <= TRAIN_CELLS:
+        if within(board, TRAIN_POSITIONS, TRAIN_CELLS):
             boards.append(board)
     return tuple(boards)
 

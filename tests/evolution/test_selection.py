@@ -122,3 +122,18 @@ def test_the_hall_of_fame_is_deaps_where_sizes_are_equal():
         ours.update(population[start:start + 2])
         deaps.update(population[start:start + 2])
         assert [ind[0] for ind in ours] == [ind[0] for ind in deaps]
+
+
+def test_unique_rows_are_numpys_by_bytes():
+    from nim_evo.evolution.selection import unique_rows
+
+    rng = np.random.default_rng(0)
+    for dtype in (np.float32, np.float64):
+        base = rng.choice([0.0, 0.25, 0.5, 1.0, 1e-40, 0.3333], size=(40, 30)).astype(dtype)
+        values = base[rng.integers(0, 40, size=300)]
+        values[5, 3] = -0.0  # the same row as its 0.0 twin, for numpy
+        rows, group = unique_rows(values)
+        expected_rows, expected_group = np.unique(values, axis=0, return_inverse=True)
+        assert np.array_equal(rows, expected_rows) and np.array_equal(group, expected_group.reshape(-1))
+    negative = np.array([[-1.0, 2.0], [0.5, 0.0], [-1.0, 2.0]])  # (not win probabilities: numpy's own way)
+    assert unique_rows(negative)[1].tolist() == [0, 1, 0]
