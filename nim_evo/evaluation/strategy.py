@@ -139,6 +139,6 @@ def _check_fields(path, prefix: str, constraints: dict, data: dict) -> None:
 def _same_rule(game: Game, other: Game) -> bool:
     """Whether ``other`` is a board of ``game``'s family, rule and convention."""
     try:
-        return type(game) is type(other) and game.board(other.start) == other
+        return type(game) is type(other) and game.board(getattr(other, "heaps", other.start)) == other
     except UserError:  # (no move on those heaps under game's rule)
         return False

@@ -44,8 +44,10 @@ def _asset(name: str) -> str:
 
 
 def board_free(agent) -> bool:
-    """Whether the page plays ``agent`` by its translated rule (on any board of its family)."""
-    return isinstance(agent, GenomeAgent) and get_kind(agent.kind).board_free
+    """Whether the page plays ``agent`` by its translated rule (on any board of its family):
+    a board-free genome of Nim (the script knows Nim's moves; elsewhere, and for a program's
+    heap part, the page plays the exported board by its table)."""
+    return isinstance(agent, GenomeAgent) and get_kind(agent.kind).board_free and isinstance(agent.rules, Rules)
 
 
 def strategy_script(agent) -> str:

@@ -105,6 +105,9 @@ def test_a_heap_program_file_round_trips_and_plays_its_family_and_rule_only(tmp_
     path.write_text(json.dumps(genome_document("program", KIND.plain(program), board)))
     kind, genes, rules = genome_from_document(json.loads(path.read_text()))
     assert (kind, rules, str(genes[3])) == ("program", board, "(0 1 0 1 2 3 2)")
+    lasker = game("3-5-7-lasker")
+    (tmp_path / "lasker.json").write_text(json.dumps(genome_document("program", [XOR, "v", "0", "0 (1 2 4 3) +4"], lasker)))
+    assert nim_evo.load_strategy(tmp_path / "lasker.json", game("30-40-50-lasker")).rules == game("30-40-50-lasker")
     other = game("9-13-30-sub1.3.4")
     agent = nim_evo.load_strategy(path, other)
     assert board_accuracy("program", agent.genes, other) == 1.0

@@ -210,6 +210,28 @@ def test_exported_pages_of_every_kind_play_as_the_engine(tmp_path, champion):
             assert as_dict(moves) == pytest.approx(python_moves(agent, piles)), (strategy.name, piles)
 
 
+@needs_node
+def test_a_heap_game_programs_page_plays_its_board_as_the_engine(tmp_path):
+    """A program of another heap game (a heap part the page's interpreter does not read) is
+    played on its own board by its table: every position's move is the Python agent's."""
+    from nim_evo.games import game
+    from nim_evo.genomes import genome_document
+    from nim_evo.io import write_json
+
+    strategy = tmp_path / "sub.json"
+    board = game("9-12-sub1.3.4")
+    write_json(strategy, genome_document("program", ["add(a, p)", "v", "0", "(0 1 0 1 2 3 3)"], board, name="sub"))
+    page = tmp_path / "sub.html"
+    assert export(["--html", str(page), str(strategy)]) == 0
+    agent = load_strategy(strategy)
+    positions = [p for p in product(range(10), range(13)) if any(p)]
+    script = page_scripts(page) + f"\nconsole.log(JSON.stringify({script_json([list(p) for p in positions])}" \
+                                  ".map((p) => nimDistribution(p))));"
+    done = subprocess.run([NODE, "-"], input=script, capture_output=True, text=True, timeout=300, check=True)
+    for piles, moves in zip(positions, json.loads(done.stdout), strict=True):
+        assert as_dict(moves) == pytest.approx(python_moves(agent, piles)), piles
+
+
 def test_the_page_needs_a_strategy_file(tmp_path, capsys):
     assert export(["--html", str(tmp_path / "x.html"), str(GENOMES / "README.md")]) == 2
     assert not (tmp_path / "x.html").exists()
