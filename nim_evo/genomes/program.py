@@ -1,70 +1,39 @@
-"""Program genome: an evolved rule that scores positions, played on any board.
+"""Program genome: an evolved rule that scores positions, played on any board of its family.
 
 A program is three typed trees (DEAP strongly-typed genetic programming; their language is in
-:mod:`nim_evo.genomes.expressions`):
+:mod:`nim_evo.genomes.expressions`) and, in a heap game other than Nim, a heap part
+(:mod:`nim_evo.genomes.heaps`):
 
-- the **step** ``f(a, p, k) -> int``, folded over a position's pile sizes in ascending order
-  from ``a = 0`` (so a position's value does not depend on how its piles are arranged, and
-  the fold reads any number of piles): ``v = f(...f(f(0, p1, k), p2, k)..., pn, k)``;
+- the **step** ``f(a, p, k) -> int``, folded over a position's heaps in ascending order from
+  ``a = 0`` to ``v`` (``p`` the heap's size, or its value under the heap part);
 - a **second fold** ``h(b, p, k) -> int``, folded the same way to ``w`` (``0`` where the
   families evolved for do not need it: see :meth:`ProgramKind.stages`);
-- the **score** ``g(v, m, w, x) -> int`` of the position (value ``v``, largest pile ``m``,
-  second value ``w``, ``x`` whether the game is misère): how good it is to leave to the
-  opponent, the lower the better.
+- the **score** ``g(v, m, w, x) -> int``: how good the position is to leave to the opponent
+  (``m`` its largest heap, ``x`` whether the game is misère), the lower the better.
 
-The program plays the legal move into the position of lowest score; among equal scores, the
-one from the smallest pile, then the one that takes fewest (then the first of equal piles):
-so its choice depends on the multiset of pile sizes alone, never on their order, and the
-program is the same player over multisets (what fitness reads) as on the board (what
-``play``, ``export`` and the page run). Why this design: a program
-that scores positions, not moves, states a theory of the game, which is what plays boards
-never seen (a move's score would have to relearn the theory for each move); the fold reads
-boards of any size; splitting the score from the fold lets one fold serve normal play (the
-score ``v``), the cap (the step reads ``mod(p, k)``) and misère play (``if(lt(1, m), v, if(eq(v,
-1), 0, 1))``), none of which the primitives give. A score, not a yes/no verdict, because it
-grades the near misses the search has to climb through: with a verdict ("is this position
-lost?"), a step that is not exclusive or yet claims wrong positions lost and plays worse than
-claiming none, so most programs sit on one plateau (lose only when the largest pile is 0);
-with a score, moving to the lowest value of ``p``, of ``or(a, p)``, of ``sub(or(a, p), a)``
-and of ``sub(or(a, p), and(a, p))`` (exclusive or) wins more sub-games at each step, a path
-DEAP's ``mutInsert`` walks one insertion at a time. A verdict is the score ``if(verdict, 0,
-1)``: files written with one (``"verdict"``) are read as that score and play as they did.
-Normal play's answer: step ``sub(or(a, p), and(a, p))``, score ``v``.
+It plays the legal move into the position of lowest score (ties and play in
+:mod:`nim_evo.genomes.scoring`): a choice by the multiset of heaps alone, so it is the same
+player over multisets (fitness) as on any arrangement (``play``, ``export``). Normal Nim's
+answer: step ``sub(or(a, p), and(a, p))`` (exclusive or), score ``v``; Lasker's Nim adds the
+heap part ``0 (1 2 4 3) +4``. A file of the first programs, a yes/no ``verdict`` in place of
+the score, is read as the score ``if(verdict, 0, 1)`` and plays as it did. Why a score and
+a fold, and what the search found: ``docs/explanation/programs.md``.
 
-Fitness: the program kind plays its tournaments against a perfect opponent by default
-(``nimsum``; ``minimax`` to full depth would add the same values at twice the cost). Against
-a random opponent, the move made from a lost position changes the odds, so a program can
-score above the exact rule by choosing those moves to suit the training boards; against
-perfect play only winning every winnable sub-game counts, and only the rule does that on
-every board. ``--opponents`` sets another panel.
-
-Randomness: DEAP's ``gp`` operators draw from the module-level ``random``. Each operator
-here seeds it from the run's Generator (a draw of ``rng``, which a run derives from its seed
-and generation) and puts its state back after, so a program run gives the same champion with
-any number of workers and after ``--resume``, and leaves Python's ``random`` as it found it.
-Search (measured in ``benchmarks/program.py``): mutation is one of DEAP's ``mutUniform``
-(a subtree regrown), ``mutNodeReplacement`` (one primitive or terminal swapped),
-``mutInsert`` (a new primitive above a subtree: ``p`` to ``or(a, p)``) and ``mutShrink``;
-crossover is DEAP's ``cxOnePoint`` within one of the trees, or swaps that whole tree;
-survivors are chosen by lexicase selection over every sub-game of the training boards
-(:func:`nim_evo.evolution.selection.select_lexicase`), which keeps programs that win sub-games
-the best ones lose; and a stalled population is replaced by a new one
+Fitness: exact tournaments against perfect play (``nimsum``, on Nim; ``perfect`` elsewhere),
+every sub-game of the training boards a case of lexicase selection
+(:func:`nim_evo.evolution.selection.select_lexicase`); a stalled population is replaced
 (:attr:`ProgramKind.restart`), the hall of fame keeping the best, the smaller first among
-equals (:class:`nim_evo.evolution.selection.HallOfFame`). Bloat: variation is under DEAP's
-``staticLimit`` of :data:`VARIATION_HEIGHT` (files may hold trees up to
-:data:`~expressions.MAX_HEIGHT`); among programs that play alike, lexicase prefers the
-smaller. Misère play is the hard family: with the score ``v`` even the exact step plays
-worse than a random program (it moves into the endgame's losing positions), so the step's
-path to exclusive or pays only under the misère score, eleven nodes found with no signal (no
-seed of ten found both at once). So a misère run goes in two stages (:meth:`ProgramKind.stages`):
-normal play on the same boards first, where the step's path pays at every step, and once its
-champion is perfect there (and on a validation sample of bigger boards) a new population,
-every program holding that champion's step, evolves the score in misère play.
-The pitfalls of typed GP: ``genFull``/``genGrow`` raise ``IndexError`` when a type has no
-terminal at the depth reached (both types have terminals in both sets, so they never do;
-``mutInsert`` fills the new primitive's other arguments with terminals); evaluation is
-vectorised, each tree interpreted once over all positions of a board (numpy arrays), never
-compiled, and each distinct genome once a generation.
+equals. The search goes in stages (:meth:`ProgramKind.stages`): misère play after normal play,
+a heap game's heap part after Nim's fold, each stage holding what the one before found.
+
+Variation: one of DEAP's ``mutUniform``, ``mutNodeReplacement``, ``mutInsert`` and
+``mutShrink`` on one tree under DEAP's ``staticLimit`` of :data:`VARIATION_HEIGHT` (files may
+hold trees up to :data:`~expressions.MAX_HEIGHT`), or the heap part's own mutations;
+crossover is DEAP's ``cxOnePoint`` within one tree, the heap part's one-point crossover, or a
+whole part swapped. DEAP's ``gp`` operators draw from the module-level ``random``: each
+operator here seeds it from the run's Generator and puts its state back after, so a run gives
+the same champion with any number of workers and after ``--resume``. (Both tree types have
+terminals in every set, so ``genFull``/``genGrow`` never raise ``IndexError``.)
 """
 
 from __future__ import annotations
