@@ -125,6 +125,8 @@ def main(argv=None, stdin=None, stdout=None) -> int:
             if isinstance(agent, GenomeAgent) and get_kind(agent.kind).describe(agent.genes, rules) is not None:
                 console.say(printable(f"{name} plays the {agent.kind} "
                                       f"{get_kind(agent.kind).describe(agent.genes, rules)}"))
+                if rules.grundy_words() is not None:
+                    console.say(f"(the game's Grundy values of one heap: {rules.grundy_words()})")
         if args.opponents is None:
             return play_human(console, rules, agents[0], names[0], args.first, rng)
         return play_computers(console, rules, agents, names, args.games or 1, args.first or "alternate",

@@ -39,6 +39,8 @@ def print_summary(run, panel, jobs: int) -> None:
     described = get_kind(config.genome).describe(champion, config.rules)
     if described is not None:
         print(wrapped(f"  {config.genome}: {described}", "    "))
+        if config.rules.grundy_words() is not None:  # what theory says, beside what evolution found
+            print(wrapped(f"  the game's Grundy values of one heap: {config.rules.grundy_words()}", "    "))
     if run.held_out is not None:
         print(wrapped("  on boards it never saw, a winning move in " + ", ".join(
             f"{100 * share:.2f}% of winning positions of {board}" for board, share in run.held_out.items()), "    "))

@@ -155,6 +155,12 @@ class Game:
         family's theory; ``None`` where the family has none for this board."""
         return None
 
+    def grundy_words(self) -> str | None:
+        """One heap's Grundy values in normal play, as a person reads them (``None``: the
+        family has no value per heap): its period where one is known, in *Winning Ways*'
+        notation, ``0 (1 2 4 3) +4``, else its first values."""
+        return None
+
     def theory_scope(self) -> str:
         """Where the family's theory holds, for a message that says why it is silent (empty
         when it holds on every board of the family, or the family has none)."""
@@ -346,6 +352,11 @@ class Game:
         digest = hashlib.sha256(name.encode()).hexdigest()[:8]
         head, tail = name[:24], name[-(FILE_NAME_LENGTH - 34):]
         return f"{head.rsplit('-', 1)[0]}~{digest}~{tail.split('-', 1)[-1]}"  # whole numbers at both ends
+
+
+def first_values(values, shown: int = 24) -> str:
+    """The first ``shown`` of ``values``, then an ellipsis: a sequence with no known period."""
+    return " ".join(str(int(v)) for v in values[:shown]) + " ..."
 
 
 def whole_tuple(value, length: int) -> tuple[int, ...] | None:

@@ -49,6 +49,9 @@ class Lasker(SplitGame):
     def most_heaps(self) -> int:
         return sum(self.heaps)  # a split keeps the objects; a heap holds one at least
 
+    def grundy_words(self) -> str:
+        return "0 (1 2 4 3) +4"  # (lasker_grundy: each period of 4 adds 4)
+
     def heap_values(self, count: int) -> HeapValues:
         return HeapValues(grundy_values(self, count).values, formula=lasker_grundy)
 

@@ -46,6 +46,12 @@ class Periodic:
         index = np.where(beyond, self.preperiod + (n - self.preperiod) % self.period, n)
         return self.values[index]
 
+    def notation(self) -> str:
+        """The values before the period, then the period's in parentheses: ``0 1 (2 3)``."""
+        head = " ".join(map(str, self.values[:self.preperiod]))
+        cycle = " ".join(map(str, self.values[self.preperiod:]))
+        return f"{head + ' ' if head else ''}({cycle})"
+
     def __str__(self) -> str:
         head = " ".join(map(str, self.values[:self.preperiod]))
         cycle = " ".join(map(str, self.values[self.preperiod:]))

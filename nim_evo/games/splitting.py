@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache, cached_property
 from typing import TYPE_CHECKING, ClassVar
 
-from nim_evo.games.base import MAX_HEAP, Game, Position, board_heaps, is_whole, whole_tuple
+from nim_evo.games.base import MAX_HEAP, Game, Position, board_heaps, first_values, is_whole, whole_tuple
 from nim_evo.validation import UserError, shown
 
 if TYPE_CHECKING:  # numpy loads on first use: every --help answers without it
@@ -259,6 +259,10 @@ class SplitGame(Game):
                 _GRUNDY.clear()
             _GRUNDY[key] = self.heap_values(key[-1])
         return _GRUNDY[key]
+
+    def grundy_words(self) -> str | None:
+        values = self.grundy()
+        return first_values(values.values) if values.periodic is None else values.periodic.notation()
 
     def theory_scope(self) -> str:
         values = self.grundy()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from nim_evo.games.base import Position, is_whole
+from nim_evo.games.base import Position, first_values, is_whole
 from nim_evo.games.base import board_heaps, heaps_of, name_pattern
 from nim_evo.games.takeaway import TakeAway
 
@@ -79,6 +79,9 @@ class Squares(TakeAway):
     @property
     def box(self) -> bool:
         return True
+
+    def grundy_words(self) -> str:
+        return first_values(square_grundy(64))
 
     def theory_scope(self) -> str:
         return f"Grundy values are computed for heaps up to {MAX_COMPUTED - 1:,}, in normal play"

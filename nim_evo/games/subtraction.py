@@ -113,6 +113,10 @@ class Subtraction(TakeAway):
         """Whether the set is ``{1, ..., k}``: Nim with a cap of ``k``."""
         return self.subtraction == tuple(range(1, len(self.subtraction) + 1))
 
+    def grundy_words(self) -> str | None:
+        sequence = grundy_sequence(self.subtraction)
+        return None if sequence is None else sequence.notation()
+
     def theory_wins(self, positions: np.ndarray) -> np.ndarray | None:
         import numpy as np
 

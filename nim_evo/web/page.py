@@ -157,6 +157,8 @@ def champion_facts(path, data: dict, agent, run_config: dict | None = None) -> d
     described = get_kind(agent.kind).describe(agent.genes, agent.rules) if getattr(agent, "kind", None) else None
     if described is not None:
         facts["program"] = described
+        if agent.rules.grundy_words() is not None:
+            facts["the game's Grundy values"] = agent.rules.grundy_words()
     if data.get("accuracy") is not None:
         facts["accuracy"] = f"a winning move in {100 * data['accuracy']:.2f}% of winning positions of its board"
     for key in ("seed", "generations", "population"):

@@ -15,6 +15,7 @@ from nim_evo.evolution.config import Config
 from nim_evo.games import Rules, game
 from nim_evo.genomes import GenomeAgent, genome_document, genome_from_document
 from nim_evo.genomes.program import KIND, Program, from_json, heap_boards, to_json
+from nim_evo.games.subtraction import grundy_sequence
 from nim_evo.genomes.scoring import scores
 from nim_evo.engine.space import space_for
 from nim_evo.validation import UserError
@@ -159,3 +160,33 @@ def test_held_out_boards_and_heap_sizes_by_family():
     assert random_boards_accuracy("program", program, game("20-sub1.3.4"), rng, (3, 12), 10**6) == 1.0
     assert random_boards_accuracy("program", [XOR, "v", "0", "(0 1 0 1 2 3 3)"], game("20-sub1.3.4"), rng,
                                   (3, 12), 10**6) < 0.95
+
+
+@pytest.mark.parametrize("name", ["20-sub1.3.4", "9-sub2.3", "3-lasker", "10-kayles", "12-dawson"])
+def test_the_games_grundy_words_are_its_values(name):
+    """What ``play``, the run's summary and the page show beside a program is the theory: the
+    notation read back gives the family's Grundy values of every heap."""
+    from nim_evo.genomes import heaps
+
+    board = game(name)
+    sizes = np.concatenate([np.arange(600), [10**6 + 3, 10**12 + 5]])
+    truth = board.heap_values(16)(sizes) if hasattr(board, "heap_values") else grundy_sequence(board.subtraction)(sizes)
+    assert np.array_equal(heaps.parse(board.grundy_words(), "words")(sizes), truth)
+
+
+def test_sequences_with_no_known_period_show_their_first_values():
+    assert game("11-grundy").grundy_words() == "0 0 0 1 0 2 1 0 2 1 0 2 1 3 2 1 3 2 4 3 0 4 3 0 ..."
+    assert game("13-squares").grundy_words().startswith("0 1 0 1 2 0 1 0 1 2 ")
+    assert game("7-5-3").grundy_words() is None and game("5-6-wythoff").grundy_words() is None
+
+
+def test_play_shows_the_program_beside_the_games_theory(tmp_path, capsys):
+    from nim_evo.play import main as play
+
+    path = tmp_path / "lasker.json"
+    path.write_text(json.dumps(genome_document("program", [XOR, "v", "0", "0 (2 1) +2"], game("3-5-7-lasker"))))
+    assert play([str(path), "--game", "30-40-50-lasker", "--opponents", "perfect", "--games", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"plays the program p = 0 (2 1) +2; fold({XOR}) -> v\n(the game's Grundy values of one heap: 0 (1 2 4 3) +4)" \
+        in out
+    assert "lasker   1 win,  50.0% (1 of 1 first, 0 of 1 second)" in out  # (the start is a win: first seat wins)
