@@ -148,7 +148,8 @@ class Config:
     def stages(self) -> tuple[Stage, ...]:
         """How the search goes (:meth:`GenomeKind.stages`): one stage on the run's families,
         or several, each handing on parts of its champion to the next."""
-        return get_kind(self.genome).stages(self.family_pairs, single=not self.staged, game=self.rules)
+        other = {} if isinstance(self.rules, Rules) else {"game": self.rules}  # (a kind of before games: Nim alone)
+        return get_kind(self.genome).stages(self.family_pairs, single=not self.staged, **other)
 
     def training_rules(self, stage: int = -1) -> tuple[Game, ...]:
         """The boards fitness is measured on in ``stage`` (default: the last, the run's own):
