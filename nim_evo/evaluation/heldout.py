@@ -1,6 +1,8 @@
 """How a board-free genome generalises: its accuracy on boards it was never trained on.
 
-Two held-out sets, both of the genome's family (its cap and misère flag):
+Two held-out sets, both of the genome's family (its cap and misère flag; in a heap game other
+than Nim, its rule and convention: :func:`held_out_board` and random boards of 3 to 12 heaps up
+to :func:`largest_heap`, judged by the family's Grundy values):
 
 - every winning position of 1-3-5-7-9-11-13 (its 21,318 multisets of piles, each counted for
   the positions it stands for), judged by the solver;
@@ -94,16 +96,12 @@ def _split_held_out(family: Game) -> Game:
     return chosen
 
 
+@lru_cache(maxsize=64)
 def largest_heap(family: Game, heaps: int = GAME_BOARD_HEAPS[1], most: int = GAME_MAX_HEAP) -> int:
     """The largest heap size, ``most`` or ``most`` halved until it fits (at least 1), of
     which the engine builds a board of ``heaps`` heaps in ``family`` and its theory judges it
     (a splitting family's board holds a row for every heap a split may make, and an action
     for every split: it stays far below a million)."""
-    return _largest_heap(family, heaps, most)
-
-
-@lru_cache(maxsize=64)
-def _largest_heap(family: Game, heaps: int, most: int) -> int:
     size = most
     while size > 1:
         try:
