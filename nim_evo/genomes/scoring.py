@@ -135,7 +135,7 @@ def _lowest(values: np.ndarray, legal: np.ndarray, *keys: np.ndarray) -> np.ndar
     return np.where(legal.any(axis=1), best.argmax(axis=1), 0)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)  # (a heap stage's boards and the held-out board, each kept)
 def _ranks(space: Space) -> np.ndarray:
     """``(n_positions,)``: each position's rank among the space's by its heap sizes sorted
     ascending, compared lexicographically (the tie-break :func:`moves` applies to children)."""
@@ -145,7 +145,7 @@ def _ranks(space: Space) -> np.ndarray:
     return rank
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)  # (a heap stage's boards and the held-out board, each kept)
 def _children(space: Space) -> np.ndarray:
     """``(n_positions, n_moves)``: the index each legal column leads to, ``n_positions`` where illegal."""
     return np.where(space.legal, space.next, space.n_positions).astype(np.int32)
