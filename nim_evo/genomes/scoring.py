@@ -36,7 +36,6 @@ PARTS = ("step", "score", "second", "heap")  # (the second fold third: files of 
 SETS = (STEP, SCORE, SECOND)  # the trees' languages, in PARTS' order
 NOTHING = "0"  # a part no stage varies: the second fold of a family that does not need it
 _BATCH_CELLS = 2_000_000  # heap sizes of the children scored at once, in moves()
-_TABLED = 1 << 16  # heaps up to this size read a heap part's values from a table made once per call
 
 
 def parts(genes) -> tuple:
@@ -60,11 +59,9 @@ def scores(genes, rules: Game, positions: np.ndarray) -> np.ndarray:
     k = np.int64(0 if cap is None else cap + 1)
     value = np.zeros(len(positions), dtype=np.int64)
     other = np.zeros(len(positions), dtype=np.int64)
-    largest = min(int(positions.max(initial=0)), _TABLED)
-    tabled = np.zeros(0, dtype=np.int64) if heap is None else heap(np.arange(largest + 1))  # (read, not computed)
+    read = positions if heap is None else heap(positions)  # what the step reads of each heap
     with np.errstate(over="ignore"):
-        for column in positions.T:
-            p = column if heap is None else tabled[column] if int(column.max(initial=0)) < len(tabled) else heap(column)
+        for column, p in zip(positions.T, read.T):
             folded = _as_ints(run(step, {"a": value, "p": p, "k": k}), len(positions))
             value = folded if heap is None else np.where(column > 0, folded, value)
             if second != _NOTHING_CODE:
