@@ -213,7 +213,7 @@ class Evolution:
             if config.fitness == "sampled":  # a win rate of 2 x games games: its 95% margin at worst (p = 1/2)
                 print(f"  sampled fitness: each win rate within about ±{1.96 * (0.125 / config.games) ** 0.5:.3f} (95%),"
                       " the best of a population's reading high", file=sys.stderr)
-            ordered = [panel for panel in self.toolbox.panels if panel.tables is not None and not panel.multiset]
+            ordered = [panel for panel in self.toolbox.panels if getattr(panel, "tables", None) is not None and not panel.multiset]
             if config.multiset and ordered:  # an order-reading opponent (or genome): the game as it is played
                 print(wrapped(f"  an opponent reads the order of the piles: fitness is measured on the ordered "
                               f"board ({ordered[0].space.n_positions:,} positions of {ordered[0].rules.name}), not "

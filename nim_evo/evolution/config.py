@@ -25,6 +25,7 @@ from nim_evo.validation import (GAMES, GENERATIONS, OFFSPRING, POPULATION, PROBA
 SPACES = ("multiset", "ordered")
 DEFAULT_OPPONENTS = ("random", "nimsum", "minimax")  # random, perfect and full-depth minimax play
 SELECTIONS = ("tournament", "lexicase")
+PERFECT = {"perfect", "nimsum", "minimax"}  # opponents that play perfectly (a decision beyond the boards stands for them)
 
 
 CONFIG_CONSTRAINTS: dict[str, list]
@@ -171,6 +172,16 @@ class Config:
                                                     if cap is not None for board in kind.capped_train_boards)
         every = (*(Rules(tuple(board), cap, misere) for cap, misere in families for board in plain), *own, *capped)
         return tuple(dict.fromkeys(every))  # a board given twice (plain, and by its name) counts once
+
+    def decision_rules(self, stage: int = -1) -> tuple[Game, ...]:
+        """The families whose decisions beyond the boards fitness also reads in ``stage``
+        (:mod:`nim_evo.evaluation.decisions`): the run's game where its kind says so, in a
+        stage played in the game itself, against perfect play alone (the games after a
+        decision are perfect play's)."""
+        if (isinstance(self.rules, Rules) or self.stages[stage].nim or not get_kind(self.genome).decides_beyond(self.rules)
+                or not set(self.opponents) <= PERFECT):
+            return ()
+        return (self.rules,)
 
     @property
     def patience(self) -> int:

@@ -25,6 +25,7 @@ from nim_evo.engine.policy import AliasSampler, as_table
 from nim_evo.engine.space import MAX_TABLE_CELLS, enumerable, space_for, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.batched import play_games
+from nim_evo.evaluation.decisions import Decisions
 from nim_evo.evaluation.exact import Transitions, best_response, win_probabilities_each
 from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.judging import judging_space
@@ -192,7 +193,10 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
                    cases: bool = False) -> list[Evaluation]:
     """Evaluate a chunk of genomes against the panel (``mode`` is ``exact`` or ``sampled``);
     ``seed`` (a SeedSequence) draws the sampled games; ``cases``: keep each genome's
-    sub-game win probabilities (exact mode only)."""
+    sub-game win probabilities (exact mode only). ``panel`` may be a set of
+    :class:`~nim_evo.evaluation.decisions.Decisions` (each its own case, won or lost)."""
+    if isinstance(panel, Decisions):
+        return _decided(kind, panel, genomes, cases)
     if panel.tables is None or mode != "exact":
         if cases:
             raise KeywordError("lexicase selection reads every sub-game's exact win probability: use "
@@ -286,6 +290,16 @@ def _credit_on(own, space, values: np.ndarray) -> np.ndarray:
     counts = np.maximum(np.bincount(index, minlength=own.n_positions), 1)
     return np.stack([np.bincount(index, weights=row, minlength=own.n_positions) / counts
                      for row in values]).astype(values.dtype)
+
+
+def _decided(kind: str, decisions: Decisions, genomes: list, cases: bool) -> list[Evaluation]:
+    """Evaluations of the one-move games of ``decisions``: fitness, sub-games and the win
+    rate against each opponent are all the share won (the games after the move are perfect
+    play's, whoever plays them); no game is played out."""
+    right = decisions.right(kind, genomes).astype(np.float32)
+    shares = right.mean(axis=1)
+    return [Evaluation(float(share), float(share), {name: (float(share), float(share)) for name in decisions.names},
+                       0, None, right[j] if cases else None) for j, share in enumerate(shares)]
 
 
 def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> list[Evaluation]:

@@ -35,6 +35,7 @@ from deap import base, tools
 from joblib import Parallel, delayed
 
 from nim_evo.engine.sizes import SpaceTooLarge
+from nim_evo.evaluation.decisions import Decisions
 from nim_evo.evaluation.heldout import seven_heaps_accuracy
 from nim_evo.evolution import cluster, fitness, stages
 from nim_evo.evolution.config import Config
@@ -64,7 +65,10 @@ def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> ba
     for rules in dict.fromkeys(r for stage in range(len(config.stages)) for r in config.training_rules(stage)):
         built[rules] = fitness.Panel.build(rules, config.opponents, config.starts, config.fitness, config.seed,
                                            multiset=config.multiset, order_blind=_order_blind(config), given=given)
+    decided = {rules: Decisions.build(rules, config.opponents) for stage in range(len(config.stages))
+               for rules in config.decision_rules(stage)}  # (None where theory does not reach: misère play)
     toolbox.stage_panels = tuple(tuple(built[rules] for rules in config.training_rules(stage))
+                                 + tuple(decided[r] for r in config.decision_rules(stage) if decided[r] is not None)
                                  for stage in range(len(config.stages)))
     # the run's workers: on Dask, each stage's panels go to every one now, once (a task carries their key)
     toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, *toolbox.stage_panels) if jobs != 1

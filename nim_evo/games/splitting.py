@@ -148,6 +148,8 @@ class SplitGame(Game):
         return f"{heap + 1} {take} {part}"
 
     def successors(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rule's children; rows narrower than the board's (a few heaps, however big,
+        and an empty slot for a split) give the actions of their own slots, ``width x pairs``."""
         import numpy as np
 
         positions = np.asarray(positions, dtype=np.int64)
@@ -156,8 +158,9 @@ class SplitGame(Game):
         take, part = pairs[:, 0], pairs[:, 1]
         free = (positions == 0).argmax(axis=1)  # the first empty slot takes a split's larger part
         has_free = (positions == 0).any(axis=1)
-        children = np.repeat(positions[:, None, :], self.n_actions, axis=1)
-        legal = np.zeros((k, self.n_actions), dtype=bool)
+        actions = width * len(pairs)  # (the board's n_actions on its own rows)
+        children = np.repeat(positions[:, None, :], actions, axis=1)
+        legal = np.zeros((k, actions), dtype=bool)
         allowed = self.allows(positions[:, :, None], take, part)   # (k, width, pairs)
         rows = np.arange(k)
         for slot in np.flatnonzero(positions.any(axis=0)):  # an empty heap has no move: its columns stay copies

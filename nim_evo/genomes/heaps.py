@@ -36,6 +36,8 @@ MAX_VALUES = 4096  # the table's length in a file, at most
 MAX_VALUE = 1 << 20  # a value or a saltus in a file, at most
 INITIAL_LENGTH = 16  # a new part's table is 1 to this long
 IDENTITY = "(0) +1"  # Nim's heap value: the heap itself
+EXTENDED = 1 << 21  # heaps below this are read from the part's values extended that far (16 MB at most)
+_EXTENDED: dict = {}  # those values, for the parts asked last
 _SYNTAX = re.compile(r"\s*((?:\d+\s+)*)\(\s*((?:\d+\s+)*\d+)\s*\)\s*(?:\+\s*(\d+))?\s*")
 
 
@@ -58,14 +60,33 @@ class HeapPart:
     def __call__(self, heaps) -> np.ndarray:
         """``u`` of every heap size in ``heaps`` (an int64 array of any shape, sizes >= 0)."""
         heaps = np.asarray(heaps, dtype=np.int64)
+        largest = int(heaps.max()) if heaps.size else 0
+        if largest < EXTENDED:  # one gather from the values of every heap up to the largest
+            return self.upto(largest + 1)[heaps]
         table = np.asarray(self.values, dtype=np.int64)
         length = len(table)
-        if heaps.size == 0 or int(heaps.max()) < length:
-            return table[heaps]
         beyond = np.maximum(heaps - length, 0)
         turns, offset = np.divmod(beyond, self.period)
         periodic = table[length - self.period + offset] + self.saltus * (turns + 1)
         return np.where(heaps < length, table[np.minimum(heaps, length - 1)], periodic)
+
+    def upto(self, count: int) -> np.ndarray:
+        """``(count,)`` the values of heaps ``0 .. count - 1`` (read-only; the part's table
+        extended by its periodic part, kept for the largest asked)."""
+        known = _EXTENDED.get(self)
+        if known is None or len(known) < count:
+            length = len(self.values)
+            size = max(count, length, 2 * len(known) if known is not None else 0)
+            beyond = np.maximum(np.arange(size, dtype=np.int64) - length, 0)
+            turns, offset = np.divmod(beyond, self.period)
+            table = np.asarray(self.values, dtype=np.int64)
+            known = np.where(np.arange(size) < length, table[np.minimum(np.arange(size), length - 1)],
+                             table[length - self.period + offset] + self.saltus * (turns + 1))
+            known.flags.writeable = False
+            if len(_EXTENDED) >= 64:
+                _EXTENDED.pop(next(iter(_EXTENDED)))
+            _EXTENDED[self] = known
+        return known[:count]
 
     def __str__(self) -> str:
         head = " ".join(map(str, self.values[:len(self.values) - self.period]))

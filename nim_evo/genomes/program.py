@@ -50,11 +50,13 @@ from deap import gp
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.sizes import within
 from nim_evo.games.base import Game
+from nim_evo.games.splitting import SplitGame
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.genomes import heaps
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, parse
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
-from nim_evo.genomes.scoring import NOTHING, PARTS, SETS, move_probabilities, moves, parts, policy, scores
+from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, lowest_child, move_probabilities, moves, parts, policy,
+                                     scores)
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -310,6 +312,11 @@ class ProgramKind(GenomeKind):
     def training_boards(self, game: Game) -> tuple[Game, ...]:
         return heap_boards(game)
 
+    def decides_beyond(self, game: Game) -> bool:
+        """In a splitting game (whose boards stop at heaps of 40, where Kayles' values are not
+        yet periodic): yes."""
+        return isinstance(game, SplitGame)
+
     def create(self, rules: Rules, rng: np.random.Generator, container=Program, multiset: bool = True,
                held: dict | None = None):
         return create(rules, rng, container, held)
@@ -374,6 +381,11 @@ class ProgramKind(GenomeKind):
                 chosen[rows] = moves(program, rules, np.asarray(positions)[rows])
             return chosen
         return moves(genes, rules, positions)
+
+    def decide(self, genes, rules: Game, decisions) -> np.ndarray:
+        """The move into the child of lowest score, as :func:`moves` plays it, each child
+        scored once."""
+        return lowest_child(genes, rules, decisions.children, decisions.ranks, decisions.index)
 
     def stack(self, genomes: list) -> np.ndarray:
         stacked = np.empty(len(genomes), dtype=object)

@@ -165,6 +165,12 @@ class GenomeKind:
         them (``single``: a run begun before stages asks for the one stage it began in)."""
         return (Stage(tuple(families)),)
 
+    def decides_beyond(self, game: Game) -> bool:
+        """Whether its fitness in a run of ``game`` (a game other than Nim) also reads its
+        moves at positions of heaps bigger than its boards
+        (:mod:`nim_evo.evaluation.decisions`): by default not."""
+        return False
+
     def training_boards(self, game: Game) -> tuple[Game, ...]:
         """The boards fitness is measured on in a run of ``game``, a game other than Nim
         (Nim's are ``train_boards``, in the run's families): by default the board itself."""
@@ -220,6 +226,13 @@ class GenomeKind:
         cumulative = probabilities.cumsum(axis=1)
         u = rng.random((len(positions), 1)) * cumulative[:, -1:]
         return np.minimum((cumulative <= u).sum(axis=1), probabilities.shape[1] - 1)
+
+    def decide(self, genes, rules: Game, decisions) -> np.ndarray:
+        """``(k,)`` the action chosen at each of a :class:`~nim_evo.evaluation.decisions.Decisions`'
+        positions (few heaps in rows narrower than ``rules``' board, whose actions are those of
+        their own slots): by default :meth:`choose` there (a kind that scores children may
+        read the decisions' children, made once)."""
+        return self.choose(genes, rules, decisions.positions, np.random.default_rng(0))
 
     def stack(self, genomes: list) -> np.ndarray:
         """Many genomes as one array whose rows :meth:`choose` reads, one per game."""

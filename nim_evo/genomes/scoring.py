@@ -50,11 +50,14 @@ def parts(genes) -> tuple:
     return (*genes[:3], genes[3] if len(genes) == 4 else None)
 
 
-def scores(genes, rules: Game, positions: np.ndarray) -> np.ndarray:
-    """``(k,)`` int64: the score of each of ``positions (k, width)`` (lower: better to leave)."""
+def scores(genes, rules: Game, positions: np.ndarray, ascending: bool = False) -> np.ndarray:
+    """``(k,)`` int64: the score of each of ``positions (k, width)`` (lower: better to leave;
+    ``ascending``: each row's heaps are sorted ascending already)."""
     step, score, second, heap = parts(genes)
     step, score, second = code(step), code(score), code(second)
-    positions = np.sort(np.asarray(positions, dtype=np.int64), axis=1)
+    positions = np.asarray(positions, dtype=np.int64)
+    if not ascending:
+        positions = np.sort(positions, axis=1)
     cap = getattr(rules, "max_take", None)
     k = np.int64(0 if cap is None else cap + 1)
     value = np.zeros(len(positions), dtype=np.int64)
@@ -80,12 +83,15 @@ def policy(genes, space: Space) -> np.ndarray:
         after = values[np.maximum(space.next, 0)]
         sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
         return _lowest(after, space.legal, sizes, space.moves[:, 1].astype(np.int64))
-    # every position's place in the order (score, then rank), one past the last for no move:
-    # the first legal column of least place is the move (one gather, one argmin)
-    place = np.empty(space.n_positions + 1, dtype=np.int32)
-    place[np.lexsort((_ranks(space), values))] = np.arange(space.n_positions, dtype=np.int32)
-    place[-1] = space.n_positions
-    return place[_children(space)].argmin(axis=1)
+    return _first_lowest(values, _ranks(space), _space_legal(space))
+
+
+def lowest_child(genes, rules: Game, children: np.ndarray, ranks: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """The move of each position, as :func:`moves` chooses it, given every child once:
+    ``children (u, width)`` (each row's heaps sorted ascending), their ``ranks (u,)`` (rows
+    compared lexicographically)
+    and ``index (k, actions)``, the child of each action (``u`` where illegal)."""
+    return _first_lowest(scores(genes, rules, children, ascending=True), ranks, _Legal.of(index, len(children)))
 
 
 def moves(genes, rules: Game, positions: np.ndarray) -> np.ndarray:
@@ -132,6 +138,44 @@ def _lowest(values: np.ndarray, legal: np.ndarray, *keys: np.ndarray) -> np.ndar
     return np.where(legal.any(axis=1), best.argmax(axis=1), 0)
 
 
+class _Legal:
+    """The legal actions of an ``(n, actions)`` child index (``u``, its children's count,
+    where illegal), flat: the rows that have one, where each row's run starts, each
+    action's column and child. A policy reads only these (a splitting board's rows are
+    mostly empty slots)."""
+
+    def __init__(self, index: np.ndarray, missing: int):
+        self.shape = index.shape
+        rows, self.columns = np.nonzero(index != missing)
+        self.children = index[rows, self.columns]
+        self.rows, self.starts = np.unique(rows, return_index=True)
+
+    @staticmethod
+    def of(index: np.ndarray, missing: int) -> _Legal:
+        """The legal actions of a read-only ``index``, made once (the 16 asked last are kept)."""
+        key = (id(index), missing)
+        if _LEGAL.get(key, (None,))[0] is not index:
+            if len(_LEGAL) >= 16:
+                _LEGAL.pop(next(iter(_LEGAL)))
+            _LEGAL[key] = (index, _Legal(index, missing))
+        return _LEGAL[key][1]
+
+
+_LEGAL: dict = {}  # by the index array itself (kept alive here): a space's or a set of decisions'
+
+
+def _first_lowest(values: np.ndarray, ranks: np.ndarray, legal: _Legal) -> np.ndarray:
+    """Each row's first legal column of least (score, rank) child (0 in a row with none):
+    every child's place in that order, then per row the least of place x actions + column."""
+    place = np.empty(len(values), dtype=np.int64)
+    place[np.lexsort((ranks, values))] = np.arange(len(values))
+    chosen = np.zeros(legal.shape[0], dtype=np.int64)
+    if len(legal.rows):
+        key = place[legal.children] * legal.shape[1] + legal.columns
+        chosen[legal.rows] = np.minimum.reduceat(key, legal.starts) % legal.shape[1]
+    return chosen
+
+
 @lru_cache(maxsize=16)  # (a heap stage's boards and the held-out board, each kept)
 def _ranks(space: Space) -> np.ndarray:
     """``(n_positions,)``: each position's rank among the space's by its heap sizes sorted
@@ -143,9 +187,9 @@ def _ranks(space: Space) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)  # (a heap stage's boards and the held-out board, each kept)
-def _children(space: Space) -> np.ndarray:
-    """``(n_positions, n_moves)``: the index each legal column leads to, ``n_positions`` where illegal."""
-    return np.where(space.legal, space.next, space.n_positions).astype(np.int32)
+def _space_legal(space: Space) -> _Legal:
+    """A space's legal actions and the position each leads to."""
+    return _Legal(np.where(space.legal, space.next, space.n_positions), space.n_positions)
 
 
 @lru_cache(maxsize=256)
