@@ -250,6 +250,18 @@ class SplitGame(Game):
             position = position + (0,) * (self.width - len(position))
         return super().check_position(position)
 
+    def heap_moves(self, n: int, largest: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """What each move from one heap of ``n`` leaves, however big: ``(smaller, larger)``,
+        two int64 arrays, ``0`` for no heap (no board is built: the family's candidates are
+        made once for heaps up to ``largest``, default ``n``, and kept for the next heap)."""
+        import numpy as np
+
+        take, part = _candidates(self, max(n, largest or n))
+        rest = n - take - part
+        ok = rest >= part
+        ok[ok] = self.allows(np.int64(n), take[ok], part[ok])
+        return part[ok], rest[ok]
+
     # -- theory ----------------------------------------------------------------------------
 
     def grundy(self) -> HeapValues:
@@ -401,6 +413,26 @@ def _pairs(game: SplitGame) -> tuple[tuple[int, int], ...]:
     sizes = take + 2 * part + np.arange(2)[:, None]                         # (2, pairs)
     fits = (sizes <= largest) & game.allows(sizes, take, part)
     return tuple(sorted((int(t), int(p)) for t, p in pairs[fits.any(axis=0)]))
+
+
+def _candidates(game: SplitGame, largest: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(take, part)`` of every candidate pair for heaps up to ``largest``, read-only (the
+    family's and rule's last, kept while no bigger heap is asked)."""
+    import numpy as np
+
+    fields = tuple((f, getattr(game, f)) for f in game.__dataclass_fields__ if f not in ("heaps", "misere"))
+    key = (type(game), fields)
+    known = _CANDIDATES.get(key)
+    if known is None or known[0] < largest:
+        pairs = np.array(game.candidate_pairs(largest), dtype=np.int64).reshape(-1, 2)
+        pairs.flags.writeable = False
+        if len(_CANDIDATES) >= 8:
+            _CANDIDATES.clear()
+        known = _CANDIDATES[key] = (largest, pairs[:, 0], pairs[:, 1])
+    return known[1], known[2]
+
+
+_CANDIDATES: dict[tuple, tuple] = {}
 
 
 @lru_cache(maxsize=64)

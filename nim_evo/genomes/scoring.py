@@ -28,6 +28,7 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
 from nim_evo.games.base import Game
+from nim_evo.games.splitting import SplitGame
 from nim_evo.genomes import heaps
 from nim_evo.genomes.expressions import SCORE, SECOND, STEP, code, parse, run
 from nim_evo.genomes.protocol import deterministic_move_probabilities
@@ -60,19 +61,78 @@ def scores(genes, rules: Game, positions: np.ndarray, ascending: bool = False) -
         positions = np.sort(positions, axis=1)
     cap = getattr(rules, "max_take", None)
     k = np.int64(0 if cap is None else cap + 1)
-    value = np.zeros(len(positions), dtype=np.int64)
-    other = np.zeros(len(positions), dtype=np.int64)
     read = positions if heap is None else heap(positions)  # what the step reads of each heap
+    present = None if heap is None else positions > 0  # (with a heap part, an empty heap is no heap)
     with np.errstate(over="ignore"):
-        for column, p in zip(positions.T, read.T):
-            folded = _as_ints(run(step, {"a": value, "p": p, "k": k}), len(positions))
-            value = folded if heap is None else np.where(column > 0, folded, value)
-            if second != _NOTHING_CODE:
-                folded = _as_ints(run(second, {"b": other, "p": p, "k": k}), len(positions))
-                other = folded if heap is None else np.where(column > 0, folded, other)
+        value = _fold(step, "a", read, present, k)
+        other = np.zeros(len(positions), dtype=np.int64) if second == _NOTHING_CODE else _fold(second, "b", read,
+                                                                                               present, k)
         answer = run(score, {"v": value, "m": positions[:, -1] if positions.size else value, "w": other,
                              "x": np.bool_(rules.misere)})
     return _as_ints(answer, len(positions))
+
+
+def _fold(tree: tuple, name: str, read: np.ndarray, present: np.ndarray | None, k: np.int64) -> np.ndarray:
+    """``tree(name, p, k)`` folded over ``read``'s columns from 0 (a column skipped in a row
+    where ``present`` is false). Where what it reads is small (heap values, or a small
+    board's heaps) and the values the fold reaches from 0 are few, the tree is run once on
+    each (value so far, heap read) pair (:func:`_step_table`) and the fold is a gather per
+    column; else it is run on every column."""
+    size = len(read)
+    low, high = (int(read.min()), int(read.max())) if read.size else (-1, -1)
+    table = _step_table(tree, name, high, int(k)) if 0 <= low and high < _TABLE_READ else None
+    if table is None:
+        value = np.zeros(size, dtype=np.int64)
+        for j, p in enumerate(read.T):
+            folded = _as_ints(run(tree, {name: value, "p": p, "k": k}), size)
+            value = folded if present is None else np.where(present[:, j], folded, value)
+        return value
+    reached, steps = table  # (steps' last column: no heap, the value kept)
+    wide = steps.shape[1]
+    columns = np.ascontiguousarray((read if present is None else np.where(present, read, wide - 1)).T, dtype=np.int32)
+    flat = steps.ravel()
+    at = np.full(size, int(np.searchsorted(reached, 0)) * wide, dtype=np.int32)
+    for column in columns:
+        at = flat[at + column]  # (steps hold each value's row start: its index times wide)
+    return reached[at // wide]
+
+
+_TABLE_READ = 1 << 12  # a step is tabulated where what it reads is below this
+_TABLE_REACHED = 1 << 10  # and the values its fold reaches from 0 are at most this many
+_TABLE_ROUNDS = 8  # found within this many heaps
+
+
+@lru_cache(maxsize=1024)  # (a stage holds its step: every program of it folds with one table)
+def _step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(reached, steps)``: the values the fold of ``tree`` over heaps read ``0 .. high``
+    reaches from 0 (sorted), and ``steps[i, p]``, where ``tree(reached[i], p, k)`` is in
+    ``reached`` times ``high + 2`` (the start of its row in ``steps`` flattened; a last
+    column, ``p = high + 1``, keeps the value: no heap); ``None`` where it reaches more than :data:`_TABLE_REACHED`
+    values, or has not reached them all after :data:`_TABLE_ROUNDS` heaps (a growing fold).
+    (Read-only arrays: they are kept for the next call.)"""
+    heaps = np.arange(high + 1, dtype=np.int64)
+    reached = np.zeros(1, dtype=np.int64)
+    frontier = reached
+    with np.errstate(over="ignore"):
+        for _ in range(_TABLE_ROUNDS):  # every value the fold reaches: from those found last, one more heap
+            after = _as_ints(run(tree, {name: np.repeat(frontier, len(heaps)), "p": np.tile(heaps, len(frontier)),
+                                        "k": np.int64(k)}), len(frontier) * len(heaps))
+            frontier = np.setdiff1d(after, reached)
+            reached = np.union1d(reached, frontier)
+            if len(reached) > _TABLE_REACHED:
+                return None
+            if not len(frontier):
+                break
+        else:
+            return None
+        after = _as_ints(run(tree, {name: np.repeat(reached, len(heaps)), "p": np.tile(heaps, len(reached)),
+                                    "k": np.int64(k)}), len(reached) * len(heaps))
+    steps = np.empty((len(reached), len(heaps) + 1), dtype=np.int32)
+    steps[:, :-1] = np.searchsorted(reached, after).reshape(len(reached), len(heaps))
+    steps[:, -1] = np.arange(len(reached))  # (no heap: the value kept)
+    steps *= steps.shape[1]  # each as its row's start in the flat table
+    reached.flags.writeable = steps.flags.writeable = False
+    return reached, steps
 
 
 def policy(genes, space: Space) -> np.ndarray:
@@ -119,6 +179,34 @@ def moves(genes, rules: Game, positions: np.ndarray) -> np.ndarray:
         values = scores(genes, rules, children.reshape(-1, width)).reshape(size, actions)
         chosen[start:start + batch] = _lowest(values, legal, *np.moveaxis(children, 2, 0))
     return chosen
+
+
+def split_child(genes, game: SplitGame, heaps) -> np.ndarray:
+    """The heaps left by the move :func:`moves` chooses in the position ``heaps`` of a
+    splitting game, heaps of any size (no board is built, whose rows and actions would be
+    too many): every child scored, a heap's at a time, in chunks; the least score, then the
+    smallest child (sorted ascending, compared lexicographically; equal children are one).
+    Sorted ascending, one wider than the position's non-empty heaps, 0 for none."""
+    heaps = np.sort(np.asarray([h for h in heaps if h > 0], dtype=np.int64))
+    width = len(heaps) + 1
+    largest = int(heaps[-1])
+    best: tuple | None = None
+    for i in np.unique(heaps, return_index=True)[1]:  # (equal heaps leave the same children)
+        small, large = game.heap_moves(int(heaps[i]), largest)
+        others = np.delete(heaps, i)
+        chunk = max(1, _BATCH_CELLS // width)
+        for start in range(0, len(small), chunk):
+            rows = np.empty((min(chunk, len(small) - start), width), dtype=np.int64)
+            rows[:, :-2] = others
+            rows[:, -2], rows[:, -1] = small[start:start + chunk], large[start:start + chunk]
+            rows.sort(axis=1)
+            values = scores(genes, game, rows, ascending=True)
+            low = rows[values == values.min()]
+            candidate = (int(values.min()), tuple(low[np.lexsort(low.T[::-1])[0]]))
+            best = candidate if best is None or candidate < best else best
+    if best is None:
+        raise ValueError("no move from a position with no heap")  # (callers ask only where a move is)
+    return np.array(best[1], dtype=np.int64)
 
 
 def move_probabilities(genes, rules: Game, positions: np.ndarray) -> np.ndarray:

@@ -1,0 +1,66 @@
+"""How a program's scores are computed: the fold run once per (value so far, heap read) pair
+gives every score the tree run on every column gives, and a splitting game's move at heaps of
+any size is the move it plays on a board."""
+
+import numpy as np
+import pytest
+
+from nim_evo.games import Rules, game
+from nim_evo.genomes import scoring
+from nim_evo.genomes.program import KIND
+
+XOR = "sub(or(a, p), and(a, p))"
+
+
+def untabulated(monkeypatch, genes, rules, positions):
+    with monkeypatch.context() as patch:
+        patch.setattr(scoring, "_TABLE_READ", 0)  # every step run on every column
+        return scoring.scores(genes, rules, positions)
+
+
+@pytest.mark.parametrize("name", ["10-kayles", "20-sub1.3.4", "3-5-7-lasker", "1-3-5-7"])
+def test_a_tabulated_fold_scores_as_the_tree_run_on_every_column(monkeypatch, name):
+    rules = Rules.parse(name) if name == "1-3-5-7" else game(name)
+    rng = np.random.default_rng(5)
+    positions = rng.integers(0, 40, size=(500, 6))
+    tabulated = 0
+    for seed in range(120):
+        genes = KIND.plain(KIND.create(rules, np.random.default_rng(seed)))
+        assert np.array_equal(scoring.scores(genes, rules, positions), untabulated(monkeypatch, genes, rules, positions))
+        step, _, _, heap = scoring.parts(genes)
+        read = positions if heap is None else heap(positions)
+        tabulated += scoring._step_table(scoring.code(step), "a", int(read.max()), 0) is not None
+    assert tabulated > 60  # (most random steps fold into few values; the rest fall back)
+
+
+def test_a_growing_fold_falls_back_to_the_tree():
+    assert scoring._step_table(scoring.code(scoring.parse("add(a, p)", scoring.STEP, "step")), "a", 30, 0) is None
+    reached, steps = scoring._step_table(scoring.code(scoring.parse(XOR, scoring.STEP, "step")), "a", 5, 0)
+    assert list(reached) == list(range(8)) and steps.shape == (8, 7)
+
+
+def kayles_program() -> list[str]:
+    values = game("10-kayles").grundy().periodic
+    head = " ".join(map(str, values.values[:values.preperiod]))
+    return [XOR, "v", "0", f"{head} ({' '.join(map(str, values.values[values.preperiod:]))})"]
+
+
+def test_a_split_child_is_the_move_played_on_a_board():
+    kayles = game("10-kayles")
+    rng = np.random.default_rng(2)
+    for trial in range(40):
+        genes = kayles_program() if trial % 2 else KIND.plain(KIND.create(kayles, np.random.default_rng(trial)))
+        heaps = tuple(int(h) for h in rng.integers(1, 12, size=int(rng.integers(1, 4))))
+        board = kayles.board(heaps)
+        start = np.array([board.start])
+        child, _ = board.step(start, scoring.moves(genes, board, start))
+        assert sorted(int(h) for h in child[0] if h) == [int(h) for h in scoring.split_child(genes, kayles, heaps) if h]
+
+
+def test_the_true_values_move_to_a_lost_position_among_heaps_of_a_million():
+    kayles = game("10-kayles")
+    values = kayles.grundy()
+    heaps = np.random.default_rng(0).integers(1, 10**6, size=5)
+    assert np.bitwise_xor.reduce(values(heaps)) != 0
+    child = scoring.split_child(kayles_program(), kayles, heaps)
+    assert np.bitwise_xor.reduce(values(child)) == 0 and child.sum() in (heaps.sum() - 1, heaps.sum() - 2)
