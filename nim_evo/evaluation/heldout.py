@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from nim_evo.games.base import Game
+from nim_evo.games.splitting import SplitGame
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
@@ -143,9 +144,12 @@ def random_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Genera
 def _game_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
                           count: int, each: int) -> float:
     """:func:`random_boards_accuracy` in a game other than Nim: heaps up to ``max_pile`` where
-    the engine builds such boards, else the :func:`largest_heap` it does; each heap of a
+    the engine builds such boards, else the :func:`largest_heap` it does (a splitting game in
+    normal play: :func:`_split_boards_accuracy`, up to ``max_pile`` itself); each heap of a
     position drawn from empty to its board's, judged by the family's theory (a one-line
     :class:`UserError` where it has none there)."""
+    if isinstance(family, SplitGame) and not family.misere:
+        return _split_boards_accuracy(kind, genes, family, rng, piles, max_pile, count, min(each, SPLIT_EACH))
     right = total = 0
     max_pile = largest_heap(family, piles[1], max_pile)
     for _ in range(count):
@@ -159,6 +163,28 @@ def _game_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generat
         children, legal = board.step(positions, get_kind(kind).choose(genes, board, positions, rng))
         right += int((legal & ~_theory(board, children)).sum())
         total += len(positions)
+    return right / total
+
+
+SPLIT_EACH = 2  # positions a board in a splitting game (each asks for every child of up to 12 heaps of a million)
+
+
+def _split_boards_accuracy(kind: str, genes, family: SplitGame, rng: np.random.Generator, piles: tuple,
+                           max_pile: int, count: int, each: int) -> float:
+    """:func:`random_boards_accuracy` in a splitting game in normal play, heaps up to
+    ``max_pile`` where the family's Grundy values are known there (certified or computed),
+    with no board built: the genome's move by its kind's
+    :meth:`~nim_evo.genomes.protocol.GenomeKind.child_of`, judged by those values."""
+    values = family.values_for(max_pile)
+    max_pile = min(max_pile, values.known)
+    right = total = 0
+    for _ in range(count):
+        sizes = rng.integers(1, max_pile + 1, size=int(rng.integers(piles[0], piles[1] + 1)))
+        drawn = rng.integers(0, sizes + 1, size=(4 * each, len(sizes)))
+        for heaps in drawn[np.bitwise_xor.reduce(values(drawn), axis=1) != 0][:each]:  # (a won position has a move)
+            child = get_kind(kind).child_of(genes, family, heaps)
+            right += int(np.bitwise_xor.reduce(values(child)) == 0)
+            total += 1
     return right / total
 
 

@@ -267,8 +267,14 @@ class SplitGame(Game):
     def grundy(self) -> HeapValues:
         """The Grundy values of one heap, for heaps up to this board's largest at least (cached
         per family, rule and size)."""
+        return self.values_for(max(self.heaps))
+
+    def values_for(self, largest: int) -> HeapValues:
+        """The family's Grundy values of one heap for heaps up to ``largest`` where it can
+        (computed to at most :data:`MAX_COMPUTED`; for any heap where a period is certified or
+        a closed form proved: see :attr:`HeapValues.known`), with no board built."""
         fields = tuple((f, getattr(self, f)) for f in self.__dataclass_fields__ if f not in ("heaps", "misere"))
-        key = (type(self), fields, _computed(max(self.heaps)))
+        key = (type(self), fields, _computed(largest))
         if key not in _GRUNDY:
             if len(_GRUNDY) >= 32:
                 _GRUNDY.clear()

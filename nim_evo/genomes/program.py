@@ -56,7 +56,7 @@ from nim_evo.genomes import heaps
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, parse
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
 from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, lowest_child, move_probabilities, moves, parts, policy,
-                                     scores)
+                                     scores, split_child)
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -386,6 +386,12 @@ class ProgramKind(GenomeKind):
         """The move into the child of lowest score, as :func:`moves` plays it, each child
         scored once."""
         return lowest_child(genes, rules, decisions.children, decisions.ranks, decisions.index)
+
+    def child_of(self, genes, family: Game, heaps) -> np.ndarray:
+        """In a splitting game, among heaps of any size (:func:`split_child`)."""
+        if isinstance(family, SplitGame):
+            return split_child(genes, family, heaps)
+        return super().child_of(genes, family, heaps)
 
     def stack(self, genomes: list) -> np.ndarray:
         stacked = np.empty(len(genomes), dtype=object)

@@ -234,6 +234,15 @@ class GenomeKind:
         read the decisions' children, made once)."""
         return self.choose(genes, rules, decisions.positions, np.random.default_rng(0))
 
+    def child_of(self, genes, family: Game, heaps) -> np.ndarray:
+        """The heaps its move leaves in the position ``heaps`` of ``family``'s game (sorted
+        ascending, zero-padded; a position with a move): by default on the board of those
+        heaps (a kind that plays heaps too big for a board says how)."""
+        board = family.board(tuple(int(h) for h in heaps))
+        start = np.array([board.start], dtype=np.int64)
+        child, _ = board.step(start, self.choose(genes, board, start, np.random.default_rng(0)))
+        return np.sort(child[0])
+
     def stack(self, genomes: list) -> np.ndarray:
         """Many genomes as one array whose rows :meth:`choose` reads, one per game."""
         return np.stack([np.asarray(genes) for genes in genomes])

@@ -64,3 +64,18 @@ def test_the_true_values_move_to_a_lost_position_among_heaps_of_a_million():
     assert np.bitwise_xor.reduce(values(heaps)) != 0
     child = scoring.split_child(kayles_program(), kayles, heaps)
     assert np.bitwise_xor.reduce(values(child)) == 0 and child.sum() in (heaps.sum() - 1, heaps.sum() - 2)
+
+
+def test_held_out_boards_of_a_splitting_game_reach_a_million_and_catch_a_wrong_period():
+    from nim_evo.evaluation.heldout import random_boards_accuracy
+
+    kayles = game("10-kayles")
+    values = kayles.grundy().periodic
+    cycle = list(values.values[values.preperiod:])
+    right = kayles_program()
+    wrong = right[:3] + [right[3].replace(f"({' '.join(map(str, cycle))})",
+                                          f"{' '.join(map(str, cycle))} ({' '.join(map(str, cycle[:-1] + [6]))})")]
+    assert wrong != right  # (one value of the period's second turn changed: right up to heap 94)
+    judged = [random_boards_accuracy("program", genes, kayles, np.random.default_rng(1), (3, 5), 10**6, count=6)
+              for genes in (right, wrong)]
+    assert judged[0] == 1.0 and judged[1] < 1.0
