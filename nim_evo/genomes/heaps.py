@@ -147,19 +147,24 @@ def create(rng: np.random.Generator) -> HeapPart:
     return HeapPart(values, period, _saltus(rng, period))
 
 
+REACH = 8  # a value mutation reaches heaps up to twice the table's length, or this many past it
 MUTATIONS = ("value", "grow", "shrink", "period", "saltus")
 MUTATION_WEIGHTS = (0.55, 0.15, 0.1, 0.12, 0.08)
 
 
 def mutate(part: HeapPart, rng: np.random.Generator) -> HeapPart:
-    """One change, by :data:`MUTATION_WEIGHTS`: a heap's value redrawn (``value``); the
+    """One change, by :data:`MUTATION_WEIGHTS`: a heap's value redrawn (``value``: a heap up
+    to twice the table's length, or :data:`REACH` past it, the table first grown to it by what
+    its periodic part gave there, so that one change reaches a heap the table does not hold); the
     table one longer, the new entry what the periodic part gave there, so the part plays
     alike until a value of it changes (``grow``), or one shorter (``shrink``); a new period
     (``period``) or saltus (``saltus``)."""
     how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
     values, period, saltus = list(part.values), part.period, part.saltus
-    if how == "value" and len(values) > 1:
-        values[int(rng.integers(1, len(values)))] = int(rng.integers(0, max(values) + 2))
+    if how == "value":  # (a heap past the table: the table grown to it first, by what the periodic part gave)
+        heap = int(rng.integers(1, min(MAX_VALUES, max(2 * len(values), len(values) + REACH))))
+        values += [int(v) for v in part(np.arange(len(values), heap + 1))]
+        values[heap] = int(rng.integers(0, max(values) + 2))
     elif how == "grow" and len(values) < MAX_VALUES:
         values.append(int(part(np.int64(len(values)))))
     elif how == "shrink" and len(values) > 1:

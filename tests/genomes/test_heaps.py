@@ -73,11 +73,17 @@ def test_variation_keeps_the_shape_and_growing_plays_alike():
         child = heaps.mutate(part, rng)
         assert child.values[0] == 0 and 1 <= child.period <= len(child.values)
         assert heaps.parse(str(child), "test") == child
-        if len(child.values) == len(part.values) + 1:  # grown: the new entry is what the period gave there
-            assert np.array_equal(child(sizes), part(sizes))
-            seen.add("grow")
+        if len(child.values) > len(part.values):  # grown: the new entries what the period gave there, but a
+            grown = np.arange(len(part.values), len(child.values))  # value mutation's last, redrawn
+            assert child.values[:len(part.values)] == part.values
+            assert list(child.values[len(part.values):-1]) == list(part(grown[:-1]))
+            if child.values[-1] == part(np.int64(grown[-1])) and child.period == part.period:
+                assert np.array_equal(child(sizes), part(sizes))  # (grown alone: it plays alike)
+                seen.add("grow")
+            else:
+                seen.add("reach")
         part = child if len(child.values) < 40 else heaps.create(rng)
-    assert "grow" in seen
+    assert seen == {"grow", "reach"}
 
 
 def test_variation_is_reproducible_and_crossover_mixes_tables():
