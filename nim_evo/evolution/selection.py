@@ -44,10 +44,17 @@ def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=le
     chosen = tools.selBest(individuals, 1)
     for _ in range(k - 1):
         candidates = np.arange(len(rows))
-        for case in rng.permutation(rows.shape[1]):
-            if len(candidates) == 1:
-                break
-            scores = rows[candidates, case]
+        order = rng.permutation(rows.shape[1])
+        at = 0  # the next case in order
+        while len(candidates) > 1 and at < len(order):
+            if len(candidates) <= _FEW:  # the next case that separates the few left, found at once
+                left = rows[candidates]
+                separates = np.flatnonzero((left != left[:1]).any(axis=0)[order[at:]])
+                if not len(separates):
+                    break
+                at += int(separates[0])
+            scores = rows[candidates, order[at]]
+            at += 1
             top = scores.max()
             if scores.min() == top:  # all alike: the case keeps them all
                 continue
@@ -57,6 +64,9 @@ def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=le
         first, second = alike[rng.integers(len(alike), size=2)]
         chosen.append(individuals[second if sizes[second] < sizes[first] else first])
     return chosen
+
+
+_FEW = 16  # candidates few enough that lexicase finds the next case separating them in one pass
 
 
 def unique_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
