@@ -21,6 +21,7 @@ import numpy as np
 
 from nim_evo.games.base import Game
 from nim_evo.genomes import get_kind
+from nim_evo.validation import UserError
 
 LARGEST = 120  # the biggest heap of a decision (Kayles' period, 12, from 71 on; Dawson's, 34, from 53)
 PAIRS, TRIPLES = 400, 200  # positions of two and of three heaps drawn (before the lost ones are left out)
@@ -55,8 +56,12 @@ class Decisions:
     @classmethod
     def build(cls, family: Game, names: tuple[str, ...] = ("perfect",)) -> Decisions | None:
         """The decisions of ``family``'s rule and convention; ``None`` where its theory does not
-        reach :data:`LARGEST` (misère play, a sequence not computed that far)."""
-        board = family.board((LARGEST,))
+        reach :data:`LARGEST` (misère play, a sequence not computed that far) or the engine
+        builds no board of one heap that big."""
+        try:
+            board = family.board((LARGEST,))
+        except UserError:
+            return None
         rng = np.random.default_rng(SEED)
         drawn = [np.arange(1, LARGEST + 1)[:, None], rng.integers(1, LARGEST + 1, size=(PAIRS, 2)),
                  rng.integers(1, LARGEST + 1, size=(TRIPLES, 3))]
