@@ -100,15 +100,17 @@ def _fold(tree: tuple, name: str, read: np.ndarray, present: np.ndarray | None, 
 _TABLE_READ = 1 << 12  # a step is tabulated where what it reads is below this
 _TABLE_REACHED = 1 << 10  # and the values its fold reaches from 0 are at most this many
 _TABLE_ROUNDS = 8  # found within this many heaps
+_TABLE_CELLS = 1 << 18  # and the table of (value so far, heap read) pairs holds at most this many (1 MB)
 
 
-@lru_cache(maxsize=1024)  # (a stage holds its step: every program of it folds with one table)
+@lru_cache(maxsize=256)  # (a stage holds its step: every program of it folds with one table; 256 MB at most)
 def _step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, np.ndarray] | None:
     """``(reached, steps)``: the values the fold of ``tree`` over heaps read ``0 .. high``
     reaches from 0 (sorted), and ``steps[i, p]``, where ``tree(reached[i], p, k)`` is in
     ``reached`` times ``high + 2`` (the start of its row in ``steps`` flattened; a last
-    column, ``p = high + 1``, keeps the value: no heap); ``None`` where it reaches more than :data:`_TABLE_REACHED`
-    values, or has not reached them all after :data:`_TABLE_ROUNDS` heaps (a growing fold).
+    column, ``p = high + 1``, keeps the value: no heap); ``None`` where it reaches more than
+    :data:`_TABLE_REACHED` values or :data:`_TABLE_CELLS` pairs, or has not reached them all
+    after :data:`_TABLE_ROUNDS` heaps (a growing fold).
     (Read-only arrays: they are kept for the next call.)"""
     heaps = np.arange(high + 1, dtype=np.int64)
     reached = np.zeros(1, dtype=np.int64)
@@ -119,7 +121,7 @@ def _step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, 
                                         "k": np.int64(k)}), len(frontier) * len(heaps))
             frontier = np.setdiff1d(after, reached)
             reached = np.union1d(reached, frontier)
-            if len(reached) > _TABLE_REACHED:
+            if len(reached) > _TABLE_REACHED or len(reached) * (high + 2) > _TABLE_CELLS:
                 return None
             if not len(frontier):
                 break
