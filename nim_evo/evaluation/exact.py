@@ -144,6 +144,8 @@ def _as_stack(player, space: Space):
         player = [compiled(p, space.rules) for p in player]
         if player and all(hasattr(p, "policy") or np.ndim(p) == 2 for p in player):
             return True, np.stack([as_table(p, space) for p in player]), None
+        if player and all(np.ndim(p) == 1 for p in player):  # move arrays: never a table, however many
+            return True, None, _check_moves(np.stack([np.asarray(p) for p in player]), space)
         player = np.stack([np.asarray(p) for p in player])
     array = np.asarray(player)
     table_shape = (space.n_positions, space.n_moves)

@@ -204,7 +204,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
         if panel.tables is None:
             return _evaluate_on_piles(kind, panel, games, genomes, seed)
     space = panel.space
-    policies = _policies(kind, genomes, space)
+    policies = list(_policies(kind, genomes, space))  # (a list: a stack, even of n_moves genomes on n_moves positions)
     k = len(genomes)
     rates = np.zeros((k, len(panel.names), 2))
     subgames = np.zeros(k)

@@ -330,3 +330,22 @@ def test_seven_heaps_give_the_same_result_with_1_and_2_jobs():
         assert np.array_equal(a, b)
         assert a.fitness.values == b.fitness.values and a.rates == b.rates
         assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit))
+
+
+def test_a_chunk_of_as_many_genomes_as_a_board_has_positions_and_moves_is_a_stack_not_a_table():
+    """1-4-6 of Dawson's Kayles has 21 multisets and 21 actions: a chunk of 21 programs' move
+    arrays is shaped like one policy table, and was once read as one (a run of seed 0 failed so)."""
+    import numpy as np
+
+    from nim_evo.evolution.fitness import Panel, evaluate_chunk
+    from nim_evo.games import game
+    from nim_evo.genomes.program import KIND
+
+    board = game("1-4-6-dawson")
+    panel = Panel.build(board, ("perfect",), "all", "exact", multiset=True)
+    assert (panel.space.n_positions, panel.space.n_moves) == (21, 21)
+    genomes = [KIND.plain(KIND.create(board, np.random.default_rng(seed))) for seed in range(21)]
+    together = evaluate_chunk("program", panel, "exact", 0, genomes, None, cases=True)
+    alone = [evaluate_chunk("program", panel, "exact", 0, [genes], None, cases=True)[0] for genes in genomes]
+    assert [e.fitness for e in together] == [e.fitness for e in alone]
+    assert all(np.array_equal(a.cases, b.cases) for a, b in zip(together, alone))
