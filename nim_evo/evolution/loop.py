@@ -226,7 +226,7 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
         stages.bind_stage(toolbox, config, stage, {part: kind.part(state.population[0], part)
                                             for part in config.stages[stage].held})
     bind_generation(toolbox, config, generation)
-    restart = moving or stalled(state.logbook, config.patience)
+    restart = moving or config.stages[stage].restarts and stalled(state.logbook, config.patience)
     if restart:  # a new random population; the hall of fame keeps the run's best
         offspring = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
     else:

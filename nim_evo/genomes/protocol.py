@@ -122,11 +122,14 @@ class Stage:
     """A stage of a kind's search: the families ``(max_take, misere)`` its training boards
     are played in, and the parts of the genome it holds (never varied); with ``nim``, its
     boards are Nim's (the kind's ``train_boards``) in a run of another game. A stage hands on to
-    the next once its champion is perfect against its panel (see :func:`~nim_evo.evolution.stages.stage_done`)."""
+    the next once its champion is perfect against its panel (see :func:`~nim_evo.evolution.stages.stage_done`).
+    Without ``restarts``, a stalled population is never replaced by a random one there (the
+    run's ``restart`` patience does not apply)."""
 
     families: tuple[tuple[int | None, bool], ...]
     held: tuple[str, ...] = ()
     nim: bool = False
+    restarts: bool = True
 
 
 class GenomeKind:

@@ -130,6 +130,7 @@ def test_a_heap_game_run_evolves_nims_fold_first_then_the_heap_part():
     config = Config("program", game("20-sub1.3.4"), opponents=("perfect",))
     first, second = config.stages
     assert first.nim and first.held == ("second", "heap") and second.held == ("step", "second")
+    assert first.restarts and not second.restarts  # (a heap part accumulates: a stalled one is not replaced)
     assert config.training_rules(0) == tuple(Rules(board) for board in KIND.train_boards)
     assert config.training_rules(1) == heap_boards(game("20-sub1.3.4"))
     assert config.stage_games(1) == (game("20-sub1.3.4"),)
