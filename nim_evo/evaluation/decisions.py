@@ -81,8 +81,7 @@ class Decisions:
         child = np.full(legal.shape, len(children), dtype=np.int32)
         child[legal] = inverse.reshape(-1)
         lost = np.append(~np.asarray(board.theory_wins(children), dtype=bool), False)
-        ranks = np.empty(len(children), dtype=np.int64)
-        ranks[np.lexsort(children.T[::-1])] = np.arange(len(children))
+        ranks = np.arange(len(children))  # (np.unique's rows are in lexicographic order already)
         for array in (positions, children, ranks, child, lost):
             array.flags.writeable = False
         return cls(board, tuple(names), positions, children, ranks, child, lost)

@@ -63,10 +63,13 @@ class HeapPart:
         largest = int(heaps.max()) if heaps.size else 0
         if largest < EXTENDED:  # one gather from the values of every heap up to the largest
             return self.upto(largest + 1)[heaps]
+        return self._computed(heaps)
+
+    def _computed(self, heaps: np.ndarray) -> np.ndarray:
+        """The values of ``heaps`` by arithmetic: the table, then the periodic part."""
         table = np.asarray(self.values, dtype=np.int64)
         length = len(table)
-        beyond = np.maximum(heaps - length, 0)
-        turns, offset = np.divmod(beyond, self.period)
+        turns, offset = np.divmod(np.maximum(heaps - length, 0), self.period)
         periodic = table[length - self.period + offset] + self.saltus * (turns + 1)
         return np.where(heaps < length, table[np.minimum(heaps, length - 1)], periodic)
 
@@ -75,13 +78,8 @@ class HeapPart:
         extended by its periodic part, kept for the largest asked)."""
         known = _EXTENDED.get(self)
         if known is None or len(known) < count:
-            length = len(self.values)
-            size = max(count, length, 2 * len(known) if known is not None else 0)
-            beyond = np.maximum(np.arange(size, dtype=np.int64) - length, 0)
-            turns, offset = np.divmod(beyond, self.period)
-            table = np.asarray(self.values, dtype=np.int64)
-            known = np.where(np.arange(size) < length, table[np.minimum(np.arange(size), length - 1)],
-                             table[length - self.period + offset] + self.saltus * (turns + 1))
+            size = max(count, len(self.values), 2 * len(known) if known is not None else 0)
+            known = self._computed(np.arange(size, dtype=np.int64))
             known.flags.writeable = False
             if len(_EXTENDED) >= 64:
                 _EXTENDED.pop(next(iter(_EXTENDED)))
