@@ -29,9 +29,11 @@ from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flag
 from nim_evo.cli.interrupt import at_main
 from nim_evo.console.session import Console, EndOfInput
 from nim_evo.console.games import COMPUTER_FIRST, HUMAN_FIRST, play_computers, play_human
+from nim_evo.console import bigplay
 from nim_evo.console.opponents import resolve_saying
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.strategy import load_strategy
+from nim_evo.games import bigheaps
 from nim_evo.genomes import GenomeAgent, get_kind
 from nim_evo.learners import LEARNERS
 from nim_evo.learners.base import Learner
@@ -74,6 +76,51 @@ def _prepare(args):
         if names[0] == names[1]:
             names = [f"{names[0]} (1)", f"{names[1]} (2)"]
     return rules, agents, names
+
+
+def _big_board(args):
+    """The splitting game's board ``--game`` names where the engine refuses it as too big
+    (twelve rows of Kayles of 100,000 pins), else ``None``."""
+    if args.game is None or args.piles is not None or args.max_take is not None or args.misere:
+        return None
+    try:
+        rules_from_args(args)
+        return None
+    except UsageError as refused:
+        try:
+            board = bigheaps.open_board(args.game)
+        except UserError:
+            board = None
+        if board is None:
+            raise refused from None
+        return board
+
+
+def _big_mover(args, board, console: Console):
+    """The strategy that plays ``board`` (too big for the engine) against you: ``(mover, name)``."""
+    if args.opponents is not None or args.games is not None or args.watch:
+        raise UsageError(f"{board.name} is too big for a match between computers (a game lasts some "
+                         f"{sum(board.heaps) // 2:,} moves): play it yourself, without --opponents")
+    if args.first not in (None, *HUMAN_FIRST):
+        raise UsageError(f"against you, --first is {', '.join(HUMAN_FIRST)}; got {args.first!r}")
+    if args.stochastic:
+        raise UsageError("--stochastic is for learners, and no learner plays a board this big")
+    strategy = args.strategy or "perfect"
+    if strategy in ("perfect", "random"):
+        return (bigplay.perfect_mover(board) if strategy == "perfect" else bigplay.random_mover(board)), strategy
+    agent = load_strategy(strategy) if opponents.is_path(strategy) else None
+    if not (isinstance(agent, GenomeAgent) and agent.kind == "program"
+            and get_kind("program").part(agent.genes, "heap") is not None):
+        raise UsageError(f"{board.name} is too big for the engine's boards: perfect, random or a program file with a "
+                         f"heap part plays it, not {strategy}")
+    if not bigheaps.same_rule(agent.rules, board):
+        raise UsageError(f"{strategy} was evolved for {agent.rules.name} and plays any board of its family and rule, "
+                         f"not {board.name}")
+    name = opponents.label(strategy)
+    console.say(printable(f"{name} plays the program {get_kind('program').describe(agent.genes, agent.rules)}"))
+    if board.grundy_words() is not None:
+        console.say(f"(the game's Grundy values of one heap: {board.grundy_words()})")
+    return bigplay.program_mover(agent.genes, board), name
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,8 +166,13 @@ def main(argv=None, stdin=None, stdout=None) -> int:
         if args.list_games:
             with contextlib.redirect_stdout(console.stdout):
                 return list_games()
-        rules, agents, names = _prepare(args)
+        check_flags(args, {"games": [GAMES], "seed": [SEED]})
         rng = np.random.default_rng(args.seed)
+        big = _big_board(args)
+        if big is not None:
+            mover, name = _big_mover(args, big, console)
+            return bigplay.play_big(console, big, mover, name, args.first, rng)
+        rules, agents, names = _prepare(args)
         for agent, name in zip(agents, names):  # an evolved program, as a person reads it
             if isinstance(agent, GenomeAgent) and get_kind(agent.kind).describe(agent.genes, rules) is not None:
                 console.say(printable(f"{name} plays the {agent.kind} "

@@ -164,7 +164,7 @@ def _help(piles: Position, rules: Game) -> str:
     return how + " Also: hint (the solver's advice), quit."
 
 
-def _choose(console: Console, prompt: str, answers: dict, again: str):
+def choose(console: Console, prompt: str, answers: dict, again: str):
     """Ask until the answer is one of ``answers`` (lower-cased keys); return its value."""
     while True:
         text = console.ask(prompt).lower()
@@ -173,10 +173,10 @@ def _choose(console: Console, prompt: str, answers: dict, again: str):
         console.say(again)
 
 
-def _you_first(console: Console, first: str | None, game: int, rng, name: str) -> bool | None:
+def you_first(console: Console, first: str | None, game: int, rng, name: str) -> bool | None:
     """Do you move first in this game? ``None`` if you quit instead of answering."""
     if first is None:
-        first = _choose(console, "Do you want to start? [Y/n/r(andom)]",
+        first = choose(console, "Do you want to start? [Y/n/r(andom)]",
                         {"": "you", "y": "you", "yes": "you", "n": "computer", "no": "computer",
                          "r": "random", "random": "random", "q": None, "quit": None},
                         f"Please answer y (you start), n ({name} starts) or r (a coin decides).")
@@ -242,10 +242,10 @@ def play_human(console: Console, rules: Game, agent, name: str, first: str | Non
     while True:
         game += 1
         console.say(f"— Game {game} —")
-        you_first = _you_first(console, first, game, rng, name)
-        if you_first is None or _human_game(console, rules, agent, name, you_first, rng) is None:
+        first_here = you_first(console, first, game, rng, name)
+        if first_here is None or _human_game(console, rules, agent, name, first_here, rng) is None:
             break
-        if not _choose(console, "Play again? [Y/n]", {"": True, "y": True, "yes": True, "n": False, "no": False,
+        if not choose(console, "Play again? [Y/n]", {"": True, "y": True, "yes": True, "n": False, "no": False,
                                                       "q": False, "quit": False}, "Please answer y or n."):
             break
     console.say("Goodbye.")

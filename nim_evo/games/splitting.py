@@ -22,7 +22,9 @@ is computed and certified, theory is silent and the solved board is the truth.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache, cached_property
 from typing import TYPE_CHECKING, ClassVar
@@ -42,6 +44,19 @@ MAX_CHILD_CELLS = 4_000_000  # heap sizes of one position's children under every
 MAX_COMPUTED = 1 << 15  # heap sizes whose Grundy values are computed (mex over O(n) options each)
 
 Split = tuple[int, int, int]  # (heap, take, part): a move in the family's words, the heap from 0
+_UNBOUNDED: ContextVar[bool] = ContextVar("unbounded", default=False)
+
+
+@contextmanager
+def unbounded() -> Iterator[None]:
+    """Within it, a splitting game is built past the engine's limits on its rows and alphabet,
+    for a caller that never makes them (:mod:`nim_evo.games.bigheaps`: heaps however big, their
+    moves one heap at a time)."""
+    token = _UNBOUNDED.set(True)
+    try:
+        yield
+    finally:
+        _UNBOUNDED.reset(token)
 
 
 @dataclass(frozen=True)
@@ -62,7 +77,10 @@ class SplitGame(Game):
         object.__setattr__(self, "heaps", board_heaps(self.heaps, self.misere, MAX_HEAPS))
 
     def check_board(self) -> None:
-        """Refuse, in one line, a board whose rows or alphabet are too big (after the family's own fields)."""
+        """Refuse, in one line, a board whose rows or alphabet are too big (after the family's own
+        fields; not within :func:`unbounded`)."""
+        if _UNBOUNDED.get():
+            return
         if self.width > MAX_ROW:
             raise UserError(f"{self.name} may come to hold {self.width:,} heaps; a board here holds at most {MAX_ROW:,}")
         candidates = self.width * len(self.candidate_pairs(max(self.heaps)))
