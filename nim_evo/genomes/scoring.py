@@ -238,7 +238,8 @@ class _Legal:
         self.shape = index.shape
         rows, self.columns = np.nonzero(index != missing)
         self.children = index[rows, self.columns]
-        self.rows, self.starts = np.unique(rows, return_index=True)
+        self.rows, self.starts, counts = np.unique(rows, return_index=True, return_counts=True)
+        self.run = np.repeat(np.arange(len(self.rows)), counts)  # each legal action's run
 
     @staticmethod
     def of(index: np.ndarray, missing: int) -> _Legal:
@@ -255,13 +256,15 @@ _LEGAL: dict = {}  # by the index array itself (kept alive here): a space's or a
 
 
 def _first_lowest(values: np.ndarray, ranks: np.ndarray, legal: _Legal) -> np.ndarray:
-    """Each row's first legal column of least (score, rank) child (0 in a row with none):
-    every child's place in that order, then per row the least of place x actions + column."""
-    place = np.empty(len(values), dtype=np.int64)
-    place[np.lexsort((ranks, values))] = np.arange(len(values))
+    """Each row's first legal column of least (score, rank) child (0 in a row with none): per
+    row the least score of its legal children, then among the columns that reach it the least
+    of rank x actions + column (no sort)."""
     chosen = np.zeros(legal.shape[0], dtype=np.int64)
     if len(legal.rows):
-        key = place[legal.children] * legal.shape[1] + legal.columns
+        score = values[legal.children]
+        least = np.minimum.reduceat(score, legal.starts)
+        key = ranks[legal.children] * legal.shape[1] + legal.columns
+        key[score != least[legal.run]] = np.iinfo(np.int64).max
         chosen[legal.rows] = np.minimum.reduceat(key, legal.starts) % legal.shape[1]
     return chosen
 
