@@ -29,11 +29,13 @@ from pathlib import Path
 from string import Template
 
 from nim_evo.engine.rules import Rules
+from nim_evo.games.splitting import SplitGame
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.genomes import GenomeAgent, get_kind
 from nim_evo.web.lookup import lookup_script, script_json
 
 SETTABLE_PILE, SETTABLE_PILES = 40, 12  # the boards a person may set for a board-free champion (objects are drawn)
+SETTABLE_HEAP, SETTABLE_HEAPS = 100_000, 12  # and for a splitting game's program (heaps drawn as bars)
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src {script}; style-src {style}; img-src data:; "
           "base-uri 'none'; form-action 'none'")
 INLINE = re.compile(r"<(script|style)>(.*?)</\1>", re.S)  # the template's elements, as the browser reads them
@@ -76,6 +78,8 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
     """The page for ``agent`` (see the module docstring). ``facts``: what the champion is
     (label -> text, shown in a table); ``history_svg``: the run's fitness history, shown as an image."""
     rules = agent.rules
+    if plays_any_heaps(agent):
+        return _heaps_page(agent, facts, history_svg)
     if not isinstance(rules, TakeAway):
         return _fill(_graph_code(agent), f"Play {rules.title} against {getattr(agent, 'name', 'the champion')}",
                      rules.describe(), "", _about(facts, history_svg), verb="Play", keys=GRAPH_KEYS)
@@ -99,6 +103,37 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
                  verb="Take", keys=NIM_KEYS)
 
 
+def plays_any_heaps(agent) -> bool:
+    """Whether the page plays ``agent`` on heaps of any size: a program with a heap part of a
+    splitting game (its move computed by the page, :func:`nim_evo.web.translate.heaps_script`)."""
+    return (isinstance(agent, GenomeAgent) and agent.kind == "program" and isinstance(agent.rules, SplitGame)
+            and get_kind("program").part(agent.genes, "heap") is not None)
+
+
+def _heaps_page(agent, facts: dict, history_svg: str | None) -> str:
+    """The page of a splitting game's program: any heaps of its family the person sets, up to
+    :data:`SETTABLE_HEAPS` of up to :data:`SETTABLE_HEAP` (its own board to start, where it fits)."""
+    from nim_evo.web.translate import heaps_script
+
+    rules = agent.rules
+    own = [n for n in rules.heaps if n]
+    game = {"heaps": own if len(own) <= SETTABLE_HEAPS and max(own) <= SETTABLE_HEAP else [10, 20, 30],
+            "misere": bool(rules.misere), "maxHeap": SETTABLE_HEAP, "maxHeaps": SETTABLE_HEAPS,
+            "typing": rules.typing, "moveWords": rules.move_words}
+    end = "whoever makes the last move loses" if rules.misere else "whoever makes the last move wins"
+    text = (f"{rules.title}: {rules.move_words}; {end}. The champion plays any board of this game: set your own "
+            "heaps under New game.")
+    piles_field = ('<label>Heaps <input id="piles" size="40" aria-describedby="piles-help"></label>'
+                   f' <span class="keys" id="piles-help">up to {SETTABLE_HEAPS} heaps of up to {SETTABLE_HEAP:,}</span>')
+    code = {"css": _asset("page.css"), "data": f"const NIM_GAME = {script_json(game)};",
+            "strategy": heaps_script(agent.genes, rules), "game": _asset("heaps.js")}
+    return _fill(code, f"Play {rules.title} against {getattr(agent, 'name', 'the champion')}", text, piles_field,
+                 _about(facts, history_svg), verb="Play", keys=HEAPS_KEYS)
+
+
+HEAPS_KEYS = ('<label>Your move <input id="move" size="16" autocomplete="off" aria-describedby="move-help"></label> '
+              '<span id="move-help">heap, take, part: <code>2 1 30</code> takes one from heap 2, leaving 30 on one '
+              'side of the gap (Enter plays; a click on a heap starts a move)</span>')
 NIM_KEYS = "Keys: 1-9 or &uarr;&darr; pick a pile, &larr;&rarr; how many, Enter takes, N a new game."
 GRAPH_KEYS = "Click pins or objects, then Play (or Enter); or pick a move below. N: a new game."
 

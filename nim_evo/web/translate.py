@@ -33,11 +33,13 @@ from importlib import resources
 from deap import gp
 
 from nim_evo.engine.rules import MAX_LISTED_MOVES, Rules
-from nim_evo.genomes import get_kind, ruleset, thresholds
+from nim_evo.games import GrundysGame, Lasker, Octal
+from nim_evo.games.splitting import SplitGame
+from nim_evo.genomes import get_kind, heaps, ruleset, thresholds
 from nim_evo.genomes.expressions import SCORE, SECOND, STEP, parse
 from nim_evo.validation import UserError
 
-__all__ = ["PRIMITIVE_NAMES", "strategy_script", "translatable"]
+__all__ = ["PRIMITIVE_NAMES", "heaps_script", "strategy_script", "translatable"]
 
 # the names program.js knows, per part (the primitive set must hold no other)
 PRIMITIVE_NAMES = {
@@ -88,6 +90,42 @@ def strategy_script(kind: str, genes, rules: Rules) -> str:
         "})();", ""])
 
 
+def heaps_script(genes, board: SplitGame) -> str:
+    """JavaScript defining ``nimSplitMove(heaps) -> [heap, take, part]`` for a program with a
+    heap part of ``board``'s family (``assets/splitting.js``): the move Python's
+    :func:`~nim_evo.genomes.scoring.split_child` chooses among heaps of any size, named as
+    :func:`~nim_evo.games.bigheaps.move_to` names it; and ``nimHeapMoves(n)``, every
+    ``[take, part]`` a heap of ``n`` allows. A one-line :class:`UserError` for genes that are
+    no such program, or a family whose moves the script does not know."""
+    plain = get_kind("program").check_plain(get_kind("program").plain(genes), board)
+    if len(plain) != 4:
+        raise UserError("a program plays heaps of any size by its heap part, and this one has none")
+    family = _family(board)
+    heap = heaps.parse(plain[3], "the program's heap part")
+    program = {**_program_genes(plain), "heap": {"values": list(heap.values), "period": heap.period,
+                                                 "saltus": heap.saltus}}
+    return "\n".join([
+        f"// nim_evo: a program of {board.title}, {'misere' if board.misere else 'normal'} play, on heaps of any size",
+        "(function () {",
+        '"use strict";',
+        f"const RULES = {_literal({'maxTake': None, 'misere': board.misere})};",
+        f"const FAMILY = {_literal(family)};",
+        f"const GENES = {_literal(program)};",
+        _source("common.js"), _source("program.js"), _source("splitting.js"),
+        "})();", ""])
+
+
+def _family(board: SplitGame) -> dict:
+    """The family's moves as ``splitting.js`` reads them."""
+    if isinstance(board, Octal):
+        return {"rule": "octal", "digits": list(board.digits)}
+    if isinstance(board, Lasker):
+        return {"rule": "lasker"}
+    if isinstance(board, GrundysGame):
+        return {"rule": "grundy"}
+    raise UserError(f"the page does not know the moves of {board.title} on heaps of any size")
+
+
 def _rules_genes(plain: dict) -> dict:
     return {"rules": [[int(v) for v in plain[situation]] for situation in ruleset.SITUATIONS]}
 
@@ -100,7 +138,7 @@ def _program_genes(plain: list) -> dict:
     """Each tree's node names in prefix order, read back by the safe reader and every name
     checked against the primitive set and the script's table."""
     genes = {}
-    for text, pset, part in zip(plain, (STEP, SCORE, SECOND), ("step", "score", "second")):
+    for text, pset, part in zip(plain[:3], (STEP, SCORE, SECOND), ("step", "score", "second")):
         tree = parse(text, pset, f"the program's {part}")
         names = [node.name if isinstance(node, gp.Primitive) else str(node.value) for node in tree]
         for name in names:

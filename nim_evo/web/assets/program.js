@@ -38,8 +38,9 @@ const PARTS = {
                   "0", "1", "2", "True", "False"]},
 };
 
-// The tree of one part as a function of its arguments' array (in PARTS order).
-function compile(part) {
+// The tree of one part as a function of its arguments' array (in PARTS order), composed of
+// the functions of primitives and constants (these BigInt ones, or another arithmetic's).
+function compile(part, primitives = PRIMITIVES, constants = CONSTANTS) {
   const {args, names} = PARTS[part];
   const prefix = GENES[part];
   let at = 0;
@@ -49,11 +50,11 @@ function compile(part) {
     const arg = args.indexOf(name);
     if (arg >= 0) return (env) => env[arg];
     if (!names.includes(name)) throw new Error(`the program's ${part}: ${String(name)} is not one of its primitives`);
-    if (Object.prototype.hasOwnProperty.call(CONSTANTS, name)) {
-      const value = CONSTANTS[name];
+    if (Object.prototype.hasOwnProperty.call(constants, name)) {
+      const value = constants[name];
       return () => value;
     }
-    const [arity, f] = PRIMITIVES[name];
+    const [arity, f] = primitives[name];
     const children = [];
     for (let j = 0; j < arity; j++) children.push(node());
     if (arity === 1) {
