@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from nim_evo.console.games import choose, show_piles, you_first
+from nim_evo.console.games import games_with_you, show_piles
 from nim_evo.console.session import Console
 from nim_evo.console.text import wrapped
 from nim_evo.games import bigheaps
@@ -137,17 +137,5 @@ def _game(console: Console, board: SplitGame, mover: Mover, name: str, you_start
 def play_big(console: Console, board: SplitGame, mover: Mover, name: str, first: str | None, rng) -> int:
     """Games of you against ``mover`` on ``board`` until you stop; the exit status."""
     name = printable(name)
-    console.say(board.describe())
-    console.say(f"You play against {name}. Type help to see how to move.")
-    game = 0
-    while True:
-        game += 1
-        console.say(f"— Game {game} —")
-        first_here = you_first(console, first, game, rng, name)
-        if first_here is None or _game(console, board, mover, name, first_here, rng) is None:
-            break
-        if not choose(console, "Play again? [Y/n]", {"": True, "y": True, "yes": True, "n": False, "no": False,
-                                                      "q": False, "quit": False}, "Please answer y or n."):
-            break
-    console.say("Goodbye.")
-    return 0
+    return games_with_you(console, board.describe(), name, first, rng,
+                          lambda you_start: _game(console, board, mover, name, you_start, rng))

@@ -164,7 +164,7 @@ def _help(piles: Position, rules: Game) -> str:
     return how + " Also: hint (the solver's advice), quit."
 
 
-def choose(console: Console, prompt: str, answers: dict, again: str):
+def _choose(console: Console, prompt: str, answers: dict, again: str):
     """Ask until the answer is one of ``answers`` (lower-cased keys); return its value."""
     while True:
         text = console.ask(prompt).lower()
@@ -173,10 +173,10 @@ def choose(console: Console, prompt: str, answers: dict, again: str):
         console.say(again)
 
 
-def you_first(console: Console, first: str | None, game: int, rng, name: str) -> bool | None:
+def _you_first(console: Console, first: str | None, game: int, rng, name: str) -> bool | None:
     """Do you move first in this game? ``None`` if you quit instead of answering."""
     if first is None:
-        first = choose(console, "Do you want to start? [Y/n/r(andom)]",
+        first = _choose(console, "Do you want to start? [Y/n/r(andom)]",
                         {"": "you", "y": "you", "yes": "you", "n": "computer", "no": "computer",
                          "r": "random", "random": "random", "q": None, "quit": None},
                         f"Please answer y (you start), n ({name} starts) or r (a coin decides).")
@@ -236,16 +236,23 @@ def play_human(console: Console, rules: Game, agent, name: str, first: str | Non
     """Games of you against ``agent`` until you stop; the exit status. ``name`` is shown
     printable (:func:`~nim_evo.validation.printable`): a file's name may hold anything."""
     name = printable(name)
-    console.say(describe(rules))
+    return games_with_you(console, describe(rules), name, first, rng,
+                          lambda you_start: _human_game(console, rules, agent, name, you_start, rng))
+
+
+def games_with_you(console: Console, described: str, name: str, first: str | None, rng, one_game) -> int:
+    """Games of you against ``name`` (printable) until you stop, after the game ``described``;
+    ``one_game(you_start)`` plays one: True if you won, None if you quit. The exit status."""
+    console.say(described)
     console.say(f"You play against {name}. Type help to see how to move.")
     game = 0
     while True:
         game += 1
         console.say(f"— Game {game} —")
-        first_here = you_first(console, first, game, rng, name)
-        if first_here is None or _human_game(console, rules, agent, name, first_here, rng) is None:
+        first_here = _you_first(console, first, game, rng, name)
+        if first_here is None or one_game(first_here) is None:
             break
-        if not choose(console, "Play again? [Y/n]", {"": True, "y": True, "yes": True, "n": False, "no": False,
+        if not _choose(console, "Play again? [Y/n]", {"": True, "y": True, "yes": True, "n": False, "no": False,
                                                       "q": False, "quit": False}, "Please answer y or n."):
             break
     console.say("Goodbye.")
