@@ -61,12 +61,13 @@ def scores(genes, rules: Game, positions: np.ndarray, ascending: bool = False) -
         positions = np.sort(positions, axis=1)
     cap = getattr(rules, "max_take", None)
     k = np.int64(0 if cap is None else cap + 1)
-    read = positions if heap is None else heap(positions)  # what the step reads of each heap
-    present = None if heap is None else positions > 0  # (with a heap part, an empty heap is no heap)
     with np.errstate(over="ignore"):
-        value = _fold(step, "a", read, present, k)
-        other = np.zeros(len(positions), dtype=np.int64) if second == _NOTHING_CODE else _fold(second, "b", read,
-                                                                                               present, k)
+        value = _fold(step, "a", positions, None, k) if heap is None else _fold_heaps(step, heap, positions, k)
+        if second == _NOTHING_CODE:
+            other = np.zeros(len(positions), dtype=np.int64)
+        else:  # (with a heap part, the step reads each heap's value, and an empty heap is no heap)
+            other = _fold(second, "b", positions if heap is None else heap(positions),
+                          None if heap is None else positions > 0, k)
         answer = run(score, {"v": value, "m": positions[:, -1] if positions.size else value, "w": other,
                              "x": np.bool_(rules.misere)})
     return _as_ints(answer, len(positions))
@@ -94,6 +95,27 @@ def _fold(tree: tuple, name: str, read: np.ndarray, present: np.ndarray | None, 
     at = np.full(size, int(np.searchsorted(reached, 0)) * wide, dtype=np.int32)
     for column in columns:
         at = flat[at + column]  # (steps hold each value's row start: its index times wide)
+    return reached[at // wide]
+
+
+def _fold_heaps(tree: tuple, heap: heaps.HeapPart, positions: np.ndarray, k: np.int64) -> np.ndarray:
+    """:func:`_fold` of the step over the heap part's values of ``positions`` (an empty heap
+    no heap): where it is tabulated, each heap size's column in the table read in one gather
+    (the part's values of sizes up to the largest, an empty heap's column the table's last)."""
+    largest = int(positions.max()) if positions.size else 0
+    values = heap.upto(largest + 1) if largest < heaps.EXTENDED else None
+    low, high = (int(values.min()), int(values.max())) if values is not None else (-1, -1)
+    table = _step_table(tree, "a", high, int(k)) if 0 <= low and high < _TABLE_READ else None
+    if table is None:
+        return _fold(tree, "a", heap(positions), positions > 0, k)
+    reached, steps = table
+    wide = steps.shape[1]
+    column_of = values.astype(np.int32)
+    column_of[0] = wide - 1  # (no heap: the value kept)
+    flat = steps.ravel()
+    at = np.full(len(positions), int(np.searchsorted(reached, 0)) * wide, dtype=np.int32)
+    for column in column_of[positions.T]:
+        at = flat[at + column]
     return reached[at // wide]
 
 
