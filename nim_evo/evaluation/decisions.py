@@ -3,11 +3,13 @@
 A splitting game's board of one heap of 40 already has some 30,000 positions, so exact
 tournaments stop there; but Kayles' values break their period for the last time at a heap of
 70, Dawson's Kayles' at 51. A board-free genome meets bigger heaps here, in one-move games:
-each case is a winning position of one to three heaps of up to :data:`LARGEST` objects, and
+each case is a winning position of one to eight heaps of up to :data:`LARGEST` objects, and
 the genome's move there is played against perfect play (won if it leaves a position perfect
 play loses, which the family's theory says; lost otherwise). The positions are always the
-same (their own seed): every heap from 1 to :data:`LARGEST` alone, then pairs and triples
-drawn uniformly.
+same (their own seed): every heap from 1 to :data:`LARGEST` alone and with each heap up to
+:data:`SMALL` (a program that knows the small heaps' values must know the big one's to find
+the move there), then pairs, and positions of 3 to 8 heaps, drawn uniformly (a value no other
+heap shares is wrong unseen in one or two heaps, and plain in many).
 
 Every position's children are made and labelled once (:class:`Decisions`), each distinct
 child once: a genome then only scores them (:meth:`GenomeKind.decide`).
@@ -24,9 +26,10 @@ from nim_evo.genomes import get_kind
 from nim_evo.validation import UserError
 
 LARGEST = 120  # the biggest heap of a decision (Kayles' period, 12, from 71 on; Dawson's, 34, from 53)
-PAIRS, TRIPLES = 400, 200  # positions of two and of three heaps drawn (before the lost ones are left out)
+PAIRS, MANY = 400, 200  # positions of two heaps, and of 3 to WIDTH - 1 heaps, drawn (before the lost ones are left out)
+SMALL = 8  # every heap up to LARGEST also meets each heap up to this
 SEED = 31
-WIDTH = 4  # three heaps and an empty slot a split fills
+WIDTH = 9  # eight heaps and an empty slot a split fills
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,8 +66,10 @@ class Decisions:
         except UserError:
             return None
         rng = np.random.default_rng(SEED)
-        drawn = [np.arange(1, LARGEST + 1)[:, None], rng.integers(1, LARGEST + 1, size=(PAIRS, 2)),
-                 rng.integers(1, LARGEST + 1, size=(TRIPLES, 3))]
+        big, small = np.meshgrid(np.arange(1, LARGEST + 1), np.arange(1, SMALL + 1))
+        drawn = [np.arange(1, LARGEST + 1)[:, None], np.column_stack([big.ravel(), small.ravel()]), rng.integers(1, LARGEST + 1, size=(PAIRS, 2)),
+                 rng.integers(1, LARGEST + 1, size=(MANY, WIDTH - 1)) * (np.arange(WIDTH - 1) < rng.integers(
+                     3, WIDTH, size=(MANY, 1)))]  # (3 to WIDTH - 1 heaps: the rest empty)
         positions = np.zeros((sum(len(d) for d in drawn), WIDTH), dtype=np.int64)
         row = 0
         for heaps in drawn:

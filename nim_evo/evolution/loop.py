@@ -36,6 +36,7 @@ from joblib import Parallel, delayed
 
 from nim_evo.engine.sizes import SpaceTooLarge
 from nim_evo.evaluation.decisions import Decisions
+from nim_evo.evolution import localsearch
 from nim_evo.evaluation.heldout import seven_heaps_accuracy
 from nim_evo.evolution import cluster, fitness, stages
 from nim_evo.evolution.config import Config
@@ -105,6 +106,9 @@ def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> n
                       if getattr(config, name) is not None}
     held = {"held": toolbox.held} if getattr(toolbox, "held", ()) else {}  # parts a stage holds: never varied
     mutate_options.update(held)
+    decisions = [panel for panel in toolbox.stage_panels[toolbox.stage] if isinstance(panel, Decisions)]
+    if decisions:  # (the last of a genome's cases: a heap mutation may read where its play first fails)
+        mutate_options["decided"] = np.concatenate([d.positions for d in decisions])
     toolbox.register("mate", kind.crossover, rules=config.rules, rng=rng, **held)
     toolbox.register("mutate", kind.mutate, rules=config.rules, rng=rng, **mutate_options)
     if config.selector == "lexicase":
@@ -231,6 +235,7 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
         offspring = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
     else:
         offspring = vary(state.population, toolbox, config.offspring, config.cxpb, config.mutpb, toolbox.rng)
+        offspring += localsearch.improved(state.population, toolbox, config.genome, toolbox.rng)
     invalid = [ind for ind in offspring if not ind.fitness.valid]
     games = evaluate(toolbox, config, invalid, generation)
     state.halloffame.update(offspring)

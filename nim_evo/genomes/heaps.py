@@ -150,19 +150,27 @@ MUTATIONS = ("value", "grow", "shrink", "period", "saltus")
 MUTATION_WEIGHTS = (0.55, 0.15, 0.1, 0.12, 0.08)
 
 
-def mutate(part: HeapPart, rng: np.random.Generator) -> HeapPart:
+FOCUS = 0.5  # the share of value mutations at the heap where the parent's play first fails, when known
+REUSE = 0.5  # the share of redrawn values that are one the table holds already
+
+
+def mutate(part: HeapPart, rng: np.random.Generator, focus: int | None = None) -> HeapPart:
     """One change, by :data:`MUTATION_WEIGHTS`: a heap's value redrawn (``value``: a heap up
     to twice the table's length, or :data:`REACH` past it, the table first grown to it by what
-    its periodic part gave there, so that one change reaches a heap the table does not hold); the
-    table one longer, the new entry what the periodic part gave there, so the part plays
-    alike until a value of it changes (``grow``), or one shorter (``shrink``); a new period
-    (``period``) or saltus (``saltus``)."""
+    its periodic part gave there, so that one change reaches a heap the table does not hold;
+    or, a :data:`FOCUS` share of the time, the heap ``focus``, where the parent's play first
+    failed; the value, a :data:`REUSE` share of the time, one the table holds, else one from 0
+    to one more than its largest); the table one longer, the new entry what the periodic part
+    gave there, so the part plays alike until a value of it changes (``grow``), or one
+    shorter (``shrink``); a new period (``period``) or saltus (``saltus``)."""
     how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
     values, period, saltus = list(part.values), part.period, part.saltus
     if how == "value":  # (a heap past the table: the table grown to it first, by what the periodic part gave)
         heap = int(rng.integers(1, min(MAX_VALUES, max(2 * len(values), len(values) + REACH))))
+        if focus is not None and 0 < focus < MAX_VALUES and rng.random() < FOCUS:
+            heap = focus
         values += [int(v) for v in part(np.arange(len(values), heap + 1))]
-        values[heap] = int(rng.integers(0, max(values) + 2))
+        values[heap] = draw_value(values, rng)
     elif how == "grow" and len(values) < MAX_VALUES:
         values.append(int(part(np.int64(len(values)))))
     elif how == "shrink" and len(values) > 1:
@@ -173,6 +181,31 @@ def mutate(part: HeapPart, rng: np.random.Generator) -> HeapPart:
     elif how == "saltus":
         saltus = _saltus(rng, period)
     return HeapPart(tuple(values), period, saltus)
+
+
+def with_value(part: HeapPart, heap: int, value: int, alone: bool = False) -> HeapPart:
+    """``part`` with the value of ``heap`` set, the table grown to it first by what its
+    periodic part gave there, as a value mutation grows it (a value of the period then stands
+    for every heap of its residue past the table); ``alone``: grown a period past it, so that
+    the value is this heap's alone."""
+    values = list(part.values)
+    end = heap + 1 + (part.period if alone else 0)
+    values += [int(v) for v in part(np.arange(len(values), end))]
+    values[heap] = value
+    return HeapPart(tuple(values), part.period, part.saltus)
+
+
+def candidates(part: HeapPart, heap: int) -> list[int]:
+    """The values a local search tries at ``heap``: every value the table holds and one more
+    than the largest (the range a value mutation draws from), but the one it has."""
+    held = sorted(set(part.values))
+    return [v for v in [*held, held[-1] + 1] if v != int(part(np.int64(heap)))]
+
+
+def draw_value(values: list[int], rng: np.random.Generator) -> int:
+    """A value for a heap: a :data:`REUSE` share of the time one of ``values`` (drawn from the
+    table, so the most common most often), else one from 0 to one more than their largest."""
+    return int(rng.choice(values) if rng.random() < REUSE else rng.integers(0, max(values) + 2))
 
 
 def crossover(a: HeapPart, b: HeapPart, rng: np.random.Generator) -> tuple[HeapPart, HeapPart]:

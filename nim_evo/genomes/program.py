@@ -82,9 +82,11 @@ HEAP_FAMILIES = ("nim", "subtraction", "squares", "lasker", "octal", "grundy")
 # take-away games, Nim's boards and one of heaps up to 23 (three periods of most subtraction
 # sets); games that split a heap, smaller boards (a heap of n reaches about as many positions as
 # n has partitions) and single heaps up to 40; of these, the boards of at most TRAIN_POSITIONS
-# multisets and TRAIN_CELLS multiset-action pairs (an exact evaluation's tables stay small)
+# multisets and TRAIN_CELLS multiset-action pairs (an exact evaluation's tables stay small). (A
+# heap of 30 was one: a third of a Kayles generation, for values the decisions beyond the boards
+# ask too; without it, a generation takes half the time.)
 TAKE_AWAY_BOARDS = (*TRAIN_BOARDS, (13, 17, 23))
-SPLIT_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (12,), (20,), (9, 14), (30,), (40,))
+SPLIT_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (12,), (20,), (9, 14), (40,))
 TRAIN_POSITIONS, TRAIN_CELLS = 20_000, 4_000_000
 VARIATION_HEIGHT = 5  # staticLimit on variation (the answers are 3 deep; taller trees only slow the search and
 # fit the training boards without the rule)
@@ -162,19 +164,36 @@ def _free(genes, held) -> list[int]:
     return [k for k, part in enumerate(PARTS[:len(genes)]) if part not in held]
 
 
-def mutate(genes, rules: Game, rng: np.random.Generator, held: tuple[str, ...] = ()):
+def mutate(genes, rules: Game, rng: np.random.Generator, held: tuple[str, ...] = (), decided=None):
     """One change to one of the parts not ``held``: to a tree, one of DEAP's mutations
     (:data:`MUTATIONS`, by :data:`MUTATION_WEIGHTS`); to the heap part, one of its own
-    (:func:`nim_evo.genomes.heaps.mutate`)."""
+    (:func:`nim_evo.genomes.heaps.mutate`), told where the parent's play first fails when it
+    is known: ``decided``, the decisions' positions (the last of the parent's ``cases``,
+    :mod:`nim_evo.evaluation.decisions`), and a heap of the first it lost."""
     free = _free(genes, held)
     part = free[int(rng.integers(len(free)))]
     if PARTS[part] == "heap":
-        genes[part] = heaps.mutate(genes[part], rng)
+        genes[part] = heaps.mutate(genes[part], rng, focus=_failing_heap(genes, decided, rng))
         return (genes,)
     how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
     with _seeded(rng):
         (genes[part],) = _mutate_tree(genes[part], pset=SETS[part], how=how)
     return (genes,)
+
+
+def _failing_heap(genes, decided, rng: np.random.Generator) -> int | None:
+    """A heap of the first decision the program lost, as its ``cases`` say (they end with the
+    decisions', ``decided`` their positions): the one whose largest heap is least, one of its
+    heaps drawn in proportion to its size; ``None`` where it lost none, or nothing says."""
+    cases = getattr(genes, "cases", None)
+    if decided is None or cases is None or len(cases) < len(decided):
+        return None
+    lost = decided[np.asarray(cases[len(cases) - len(decided):]) < 1]
+    if not len(lost):
+        return None
+    first = lost[int(np.argmin(lost.max(axis=1)))]
+    first = first[first > 0]
+    return int(rng.choice(first, p=first / first.sum()))  # (the bigger, the likelier: small heaps are learnt first)
 
 
 SWAP = 1 / 3  # the share of crossovers that swap a whole tree
@@ -321,8 +340,9 @@ class ProgramKind(GenomeKind):
                held: dict | None = None):
         return create(rules, rng, container, held)
 
-    def mutate(self, genes, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = (), **parameters):
-        return mutate(genes, rules, rng, held)
+    def mutate(self, genes, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = (), decided=None,
+               **parameters):
+        return mutate(genes, rules, rng, held, decided)
 
     def stages(self, families, single: bool = False, game: Game | None = None) -> tuple[Stage, ...]:
         """In a heap game other than Nim: two stages. The first evolves the step on Nim's
@@ -388,6 +408,18 @@ class ProgramKind(GenomeKind):
         """The move into the child of lowest score, as :func:`moves` plays it, each child
         scored once."""
         return lowest_child(genes, rules, decisions.children, decisions.ranks, decisions.index)
+
+    def value_variants(self, genes, decided: np.ndarray, rng: np.random.Generator) -> list:
+        """The heap part's value at a heap of the first decision the program lost, set to each
+        of :func:`~nim_evo.genomes.heaps.candidates`, there alone and for its whole residue
+        past the table (none without a heap part, or a lost decision)."""
+        part = parts(genes)[3] if len(genes) == 4 else None
+        heap = _failing_heap(genes, decided, rng)
+        if part is None or heap is None or heap >= heaps.MAX_VALUES:
+            return []
+        variants = {heaps.with_value(part, heap, value, alone): None for value in heaps.candidates(part, heap)
+                    for alone in (False, True)}  # (the same part both ways where the heap is before the period)
+        return [[*genes[:3], variant] for variant in variants]
 
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:
         """In a splitting game, among heaps of any size (:func:`split_child`)."""

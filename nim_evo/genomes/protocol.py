@@ -237,6 +237,12 @@ class GenomeKind:
         read the decisions' children, made once)."""
         return self.choose(genes, rules, decisions.positions, np.random.default_rng(0))
 
+    def value_variants(self, genes, decided: np.ndarray, rng: np.random.Generator) -> list:
+        """Genes that differ from ``genes`` in one value, each candidate there, where its play
+        first fails at the ``decided`` positions (the last of its ``cases``), for a local
+        search (:mod:`nim_evo.evolution.localsearch`): by default none."""
+        return []
+
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:
         """The heaps its move leaves in the position ``heaps`` of ``family``'s game (sorted
         ascending, zero-padded; a position with a move): by default on the board of those

@@ -106,7 +106,7 @@ def _fold_heaps(tree: tuple, heap: heaps.HeapPart, positions: np.ndarray, k: np.
     values = heap.upto(largest + 1) if largest < heaps.EXTENDED else None
     low, high = (int(values.min()), int(values.max())) if values is not None else (-1, -1)
     table = _step_table(tree, "a", high, int(k)) if 0 <= low and high < _TABLE_READ else None
-    if table is None:
+    if table is None or values is None:
         return _fold(tree, "a", heap(positions), positions > 0, k)
     reached, steps = table
     wide = steps.shape[1]

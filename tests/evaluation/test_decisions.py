@@ -6,7 +6,7 @@ stage, and nowhere else."""
 import numpy as np
 import pytest
 
-from nim_evo.evaluation.decisions import LARGEST, Decisions
+from nim_evo.evaluation.decisions import LARGEST, SMALL, WIDTH, Decisions
 from nim_evo.evolution import fitness
 from nim_evo.evolution.config import Config
 from nim_evo.games import game
@@ -38,6 +38,10 @@ def test_every_position_is_won_and_the_labels_are_the_grundy_sequences(kayles):
         return [np.bitwise_xor.reduce([KAYLES[h] for h in row]) == 0 for row in rows]
 
     assert not any(lost(kayles.positions))
+    held = {tuple(int(h) for h in row if h) for row in kayles.positions}
+    pairs = {(n, k) for n in range(1, LARGEST + 1) for k in range(1, SMALL + 1) if KAYLES[n] != KAYLES[k]}
+    assert {(max(p), min(p)) for p in pairs} <= held  # (every heap meets every small one where that is won)
+    assert max(len(row) for row in held) == WIDTH - 1 and sum(len(row) >= 4 for row in held) > 100
     assert kayles.positions.max() == LARGEST and len(kayles.positions) > 500
     assert list(kayles.lost[:-1]) == lost(kayles.children) and not kayles.lost[-1]
     singles = {int(row[0]) for row in kayles.positions if row[1] == 0}

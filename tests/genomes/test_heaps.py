@@ -121,3 +121,24 @@ def test_simplest_keeps_every_random_parts_values():
             part = heaps.mutate(part, rng)
         simple = part.simplest()
         assert np.array_equal(simple(sizes), part(sizes)) and simple.size() <= part.size()
+
+
+def test_a_value_mutation_goes_where_the_parent_s_play_first_fails_half_the_time():
+    part = heaps.parse("0 1 2 3 1 4 3 2 1 4 2 6 4 1 2 7 1 4 3 2 1 4 6 7 4 1 2 8 5 4 (7 2)", "kayles-like")
+    changed = {None: [], 13: []}
+    for focus in changed:
+        rng = np.random.default_rng(0)
+        for _ in range(3000):
+            child = heaps.mutate(part, rng, focus=focus)
+            if child.values[:len(part.values)] != part.values and len(child.values) == len(part.values):
+                changed[focus].append(next(i for i, (x, y) in enumerate(zip(part.values, child.values)) if x != y))
+    at = {focus: heaps_changed.count(13) / len(heaps_changed) for focus, heaps_changed in changed.items()}
+    assert at[None] < 0.06 and 0.4 < at[13] < 0.7  # (uniform: 1 of 59 heaps; focused: half, and by chance)
+
+
+def test_half_the_values_drawn_are_ones_the_table_holds():
+    rng = np.random.default_rng(1)
+    drawn = np.array([heaps.draw_value([0, 9, 9, 9, 9, 9, 9, 9, 9, 9], rng) for _ in range(4000)])
+    assert drawn.min() == 0 and drawn.max() == 10
+    assert 0.45 < np.mean(drawn == 9) < 0.55  # (half reused, nine in ten of them a 9; 1/11 of the fresh ones)
+    assert 0.03 < np.mean(drawn == 5) < 0.06  # (a value the table lacks: 1/11 of the fresh ones only)

@@ -1,0 +1,52 @@
+"""The local search beside variation: a Kayles program one value wrong is put right by trying
+every value at a heap of the first decision it lost; a program that loses none, or a stage
+without decisions, gives nothing."""
+
+import numpy as np
+import pytest
+from deap import base
+
+from nim_evo.evaluation.decisions import Decisions
+from nim_evo.evolution import localsearch
+from nim_evo.games import game
+from nim_evo.genomes import heaps
+from nim_evo.genomes.program import KIND
+
+XOR = "sub(or(a, p), and(a, p))"
+
+
+@pytest.fixture(scope="module")
+def decisions():
+    return Decisions.build(game("10-kayles"))
+
+
+def individual(heap: str, decisions: Decisions, fitness: float):
+    ind = KIND.individual(KIND.from_json({"step": XOR, "score": "v", "second": "0", "heap": heap}, game("10-kayles")))
+    ind.fitness.values = (fitness, 0.0)
+    ind.cases = np.concatenate([np.ones(30), decisions.right("program", [KIND.plain(ind)])[0]])  # (boards' first)
+    return ind
+
+
+def toolbox(*panels):
+    box = base.Toolbox()
+    box.stage_panels, box.stage = (tuple(panels),), 0
+    return box
+
+
+def test_one_wrong_value_is_put_right(decisions):
+    true = game("10-kayles").grundy_words()
+    wrong = heaps.with_value(heaps.parse(true, "Kayles"), 11, 5)  # (Kayles' heap 11 is worth 6)
+    broken = individual(str(wrong), decisions, 0.4)
+    assert not broken.cases.all()
+    fixed = []
+    for seed in range(6):  # (a heap of the first lost decision is drawn: 11 is one of its heaps)
+        fixed += localsearch.improved([broken], toolbox(decisions), "program", np.random.default_rng(seed))
+    assert fixed and all(not child.fitness.valid for child in fixed)
+    assert any(str(child[3].simplest()) == str(KIND.part(individual(true, decisions, 0), "heap").simplest())
+               for child in fixed)
+    assert all(child[0] is not broken[0] for child in fixed)  # (a clone's own trees)
+    assert all(decisions.right("program", [KIND.plain(c)]).sum() > broken.cases[30:].sum() for c in fixed)
+    perfect = individual(true, decisions, 0.5)
+    assert perfect.cases.all()
+    assert localsearch.improved([perfect], toolbox(decisions), "program", np.random.default_rng(0)) == []
+    assert localsearch.improved([broken], toolbox(), "program", np.random.default_rng(0)) == []
