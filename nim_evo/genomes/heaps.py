@@ -195,11 +195,18 @@ def with_value(part: HeapPart, heap: int, value: int, alone: bool = False) -> He
     return HeapPart(tuple(values), part.period, part.saltus)
 
 
-def candidates(part: HeapPart, heap: int) -> list[int]:
+CANDIDATES = 16  # values a local search tries at a heap, at most
+
+
+def candidates(part: HeapPart, heap: int, rng: np.random.Generator) -> list[int]:
     """The values a local search tries at ``heap``: every value the table holds and one more
-    than the largest (the range a value mutation draws from), but the one it has."""
+    than the largest (the range a value mutation draws from), but the one it has; where they
+    are more than :data:`CANDIDATES` (Lasker's Nim's values grow with the heap), as many drawn."""
     held = sorted(set(part.values))
-    return [v for v in [*held, held[-1] + 1] if v != int(part(np.int64(heap)))]
+    values = [v for v in [*held, held[-1] + 1] if v != int(part(np.int64(heap)))]
+    if len(values) > CANDIDATES:
+        values = sorted(int(v) for v in rng.choice(values, CANDIDATES, replace=False))
+    return values
 
 
 def draw_value(values: list[int], rng: np.random.Generator) -> int:

@@ -417,7 +417,7 @@ class ProgramKind(GenomeKind):
         heap = _failing_heap(genes, decided, rng)
         if part is None or heap is None or heap >= heaps.MAX_VALUES:
             return []
-        variants = {heaps.with_value(part, heap, value, alone): None for value in heaps.candidates(part, heap)
+        variants = {heaps.with_value(part, heap, value, alone): None for value in heaps.candidates(part, heap, rng)
                     for alone in (False, True)}  # (the same part both ways where the heap is before the period)
         return [[*genes[:3], variant] for variant in variants]
 

@@ -142,3 +142,15 @@ def test_half_the_values_drawn_are_ones_the_table_holds():
     assert drawn.min() == 0 and drawn.max() == 10
     assert 0.45 < np.mean(drawn == 9) < 0.55  # (half reused, nine in ten of them a 9; 1/11 of the fresh ones)
     assert 0.03 < np.mean(drawn == 5) < 0.06  # (a value the table lacks: 1/11 of the fresh ones only)
+
+
+def test_a_local_search_tries_every_value_held_and_one_more_or_sixteen_of_them():
+    kayles_like = heaps.parse("0 1 2 3 1 4 3 2 1 4 2 (6)", "few values")
+    assert heaps.candidates(kayles_like, 5, np.random.default_rng(0)) == [0, 1, 2, 3, 6, 7]  # (4 is heap 5's)
+    lasker_like = heaps.parse(" ".join(map(str, range(100))) + " (100)", "many values")
+    drawn = heaps.candidates(lasker_like, 50, np.random.default_rng(0))
+    assert len(drawn) == heaps.CANDIDATES and 50 not in drawn and set(drawn) <= set(range(102))
+    grown = heaps.with_value(kayles_like, 20, 9, alone=True)
+    assert grown(np.int64(20)) == 9 and all(grown(np.int64(h)) == kayles_like(np.int64(h)) for h in range(60) if h != 20)
+    residue = heaps.with_value(kayles_like, 20, 9)
+    assert [int(residue(np.int64(h))) for h in (20, 21, 22)] == [9, 9, 9]  # (the period's one value: its whole residue)
