@@ -412,10 +412,14 @@ class ProgramKind(GenomeKind):
     def value_variants(self, genes, decided: np.ndarray, rng: np.random.Generator) -> list:
         """The heap part's value at a heap of the first decision the program lost, set to each
         of :func:`~nim_evo.genomes.heaps.candidates`, there alone and for its whole residue
-        past the table (none without a heap part, or a lost decision)."""
+        past the table (none without a heap part, a lost decision, or with a saltus: Lasker's
+        Nim's values grow, and a search of single values grew its tables long while the period
+        and saltus it needed were one change away)."""
         part = parts(genes)[3] if len(genes) == 4 else None
+        if part is None or part.saltus:  # (values that grow by a saltus are learnt by it, not one by one)
+            return []
         heap = _failing_heap(genes, decided, rng)
-        if part is None or heap is None or heap >= heaps.MAX_VALUES:
+        if heap is None or heap >= heaps.MAX_VALUES:
             return []
         variants = {heaps.with_value(part, heap, value, alone): None for value in heaps.candidates(part, heap, rng)
                     for alone in (False, True)}  # (the same part both ways where the heap is before the period)

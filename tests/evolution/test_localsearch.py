@@ -50,3 +50,6 @@ def test_one_wrong_value_is_put_right(decisions):
     assert perfect.cases.all()
     assert localsearch.improved([perfect], toolbox(decisions), "program", np.random.default_rng(0)) == []
     assert localsearch.improved([broken], toolbox(), "program", np.random.default_rng(0)) == []
+    growing = individual(str(heaps.HeapPart(wrong.values, wrong.period, 2)), decisions, 0.3)
+    assert not growing.cases.all()  # (a part with a saltus: no single value is searched)
+    assert localsearch.improved([growing], toolbox(decisions), "program", np.random.default_rng(0)) == []
