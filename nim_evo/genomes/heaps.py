@@ -162,7 +162,8 @@ def mutate(part: HeapPart, rng: np.random.Generator, focus: int | None = None) -
     failed; the value, a :data:`REUSE` share of the time, one the table holds, else one from 0
     to one more than its largest); the table one longer, the new entry what the periodic part
     gave there, so the part plays alike until a value of it changes (``grow``), or one
-    shorter (``shrink``); a new period (``period``) or saltus (``saltus``)."""
+    shorter (``shrink``); a new period (``period``: half the time with the saltus its last
+    values keep, the last value less the one a period before it) or saltus (``saltus``)."""
     how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
     values, period, saltus = list(part.values), part.period, part.saltus
     if how == "value":  # (a heap past the table: the table grown to it first, by what the periodic part gave)
@@ -178,6 +179,8 @@ def mutate(part: HeapPart, rng: np.random.Generator, focus: int | None = None) -
         period = min(period, len(values))
     elif how == "period":
         period = int(rng.integers(1, len(values) + 1))
+        if period < len(values) and rng.random() < 0.5:  # (the saltus the table's last values keep, if any)
+            saltus = max(0, values[-1] - values[-1 - period])
     elif how == "saltus":
         saltus = _saltus(rng, period)
     return HeapPart(tuple(values), period, saltus)

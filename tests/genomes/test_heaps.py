@@ -133,7 +133,7 @@ def test_a_value_mutation_goes_where_the_parent_s_play_first_fails_half_the_time
             if child.values[:len(part.values)] != part.values and len(child.values) == len(part.values):
                 changed[focus].append(next(i for i, (x, y) in enumerate(zip(part.values, child.values)) if x != y))
     at = {focus: heaps_changed.count(13) / len(heaps_changed) for focus, heaps_changed in changed.items()}
-    assert at[None] < 0.06 and 0.4 < at[13] < 0.7  # (uniform: 1 of 59 heaps; focused: half, and by chance)
+    assert at[None] < 0.06 and 0.4 < at[13] < 0.8  # (uniform: 1 of 59 heaps; focused: half, and by chance)
 
 
 def test_half_the_values_drawn_are_ones_the_table_holds():
@@ -154,3 +154,9 @@ def test_a_local_search_tries_every_value_held_and_one_more_or_sixteen_of_them()
     assert grown(np.int64(20)) == 9 and all(grown(np.int64(h)) == kayles_like(np.int64(h)) for h in range(60) if h != 20)
     residue = heaps.with_value(kayles_like, 20, 9)
     assert [int(residue(np.int64(h))) for h in (20, 21, 22)] == [9, 9, 9]  # (the period's one value: its whole residue)
+
+
+def test_a_new_period_may_take_the_saltus_the_table_keeps():
+    table = heaps.parse("0 1 3 4 2 5 7 8 (6)", "Lasker's values relabelled, its period not yet found")
+    found = {str(child.simplest()) for child in (heaps.mutate(table, np.random.default_rng(s)) for s in range(600))}
+    assert "0 (1 3 4 2) +4" in found  # (period 4: the last value, 6, less the one four before, 2)
