@@ -91,7 +91,10 @@ def _big_board(args):
             board = bigheaps.open_board(args.game)
         except UserError:
             board = None
-        if board is None:
+        if board is not None and max(board.heaps) > bigheaps.MOST_OBJECTS:
+            raise UsageError(f"{board.name} is too big for the engine's boards, and heaps past them hold at most "
+                             f"{bigheaps.MOST_OBJECTS:,} objects here") from None
+        if board is None or not bigheaps.has_move(board, board.heaps):
             raise refused from None
         return board
 

@@ -35,6 +35,9 @@ def program_mover(genes, board: SplitGame) -> Mover:
 
 def perfect_mover(board: SplitGame) -> Mover:
     """Perfect play by the family's theory: the first winning move, else the first move."""
+    if board.misere:
+        raise UserError(f"perfect play on {board.name} is not known here (no theory of misère play past the engine's "
+                        "boards): play random or a program file")
     if bigheaps.winning_moves(board, board.heaps) is None:
         raise UserError(f"perfect play on {board.name} needs the Grundy values of heaps up to {max(board.heaps):,}; "
                         f"{board.theory_scope()}")

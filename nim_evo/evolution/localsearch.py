@@ -11,7 +11,9 @@ decisions alone, and the one that wins the most of them, if it wins more than it
 the offspring, to be evaluated and selected with them (a Lamarckian step: what the search finds
 is inherited). It reads only which decisions a program wins against perfect play, never a
 value of the game; its draws come from the generation's Generator. DEAP has no such operator:
-it is written here, on the toolbox's clone.
+it is written here, on the toolbox's clone. (A program's cases are kept under lexicase
+selection, the program kind's: under tournament selection nothing says which decisions a
+program lost, and neither this nor the focused value mutation does anything.)
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ def improved(population: list, toolbox: base.Toolbox, genome: str, rng: np.rando
     decided = np.concatenate([d.positions for d in decisions])
     made: list = []
     seen: set[str] = set()
+    searched = 0
     for parent in sorted(population, key=lambda ind: ind.fitness.values[0], reverse=True):
-        if len(made) >= SEARCHED:
+        if searched >= SEARCHED:
             break
         key = str(kind.plain(parent))
         if key in seen:
@@ -45,6 +48,7 @@ def improved(population: list, toolbox: base.Toolbox, genome: str, rng: np.rando
         variants = kind.value_variants(parent, decided, rng)
         if not variants:
             continue
+        searched += 1
         plain = [kind.plain(parent)] + [kind.plain(v) for v in variants]
         wins = sum(d.right(genome, plain).sum(axis=1) for d in decisions)
         best = int(np.argmax(wins[1:]))

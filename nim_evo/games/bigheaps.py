@@ -21,6 +21,9 @@ from nim_evo.games.splitting import Split, SplitGame, unbounded
 from nim_evo.validation import UserError
 
 
+MOST_OBJECTS = 10**6  # a heap here holds at most this many (each of its moves is listed when it moves)
+
+
 def open_board(name: str) -> SplitGame | None:
     """The splitting game's board ``name`` names, built past the engine's limits (its rows and
     actions never made); ``None`` where ``name`` names another family's board. A name no

@@ -421,8 +421,9 @@ class ProgramKind(GenomeKind):
         heap = _failing_heap(genes, decided, rng)
         if heap is None or heap >= heaps.MAX_VALUES:
             return []
+        ways = (False, True) if heap + 1 + part.period <= heaps.MAX_VALUES else (False,)
         variants = {heaps.with_value(part, heap, value, alone): None for value in heaps.candidates(part, heap, rng)
-                    for alone in (False, True)}  # (the same part both ways where the heap is before the period)
+                    for alone in ways}  # (the same part both ways where the heap is before the period)
         return [[*genes[:3], variant] for variant in variants]
 
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:

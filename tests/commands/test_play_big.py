@@ -82,9 +82,12 @@ def test_you_move_by_heap_take_part_and_bad_moves_are_explained():
     (["minimax"], "perfect, random or a program file with a heap part plays it, not minimax"),
     (["--opponents", "random"], "too big for a match between computers"),
     (["--stochastic"], "--stochastic is for learners"),
+    (["--game", f"{HEAPS}-kayles-misere"], "no theory of misère play past the engine's boards"),
+    (["random", "--game", "100000000000-kayles"], "heaps past them hold at most 1,000,000 objects"),
+    (["random", "--game", "1-dawson"], "no move from the start 1 of 1-dawson"),
 ])
 def test_what_cannot_play_a_big_board_is_one_line(capsys, argv, message):
-    status, text = played([*argv, "--game", f"{HEAPS}-kayles"], [])
+    status, text = played([*argv, *([] if "--game" in argv else ["--game", f"{HEAPS}-kayles"])], [])
     assert status == 2 and text == ""
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1

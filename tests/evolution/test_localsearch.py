@@ -53,3 +53,12 @@ def test_one_wrong_value_is_put_right(decisions):
     growing = individual(str(heaps.HeapPart(wrong.values, wrong.period, 2)), decisions, 0.3)
     assert not growing.cases.all()  # (a part with a saltus: no single value is searched)
     assert localsearch.improved([growing], toolbox(decisions), "program", np.random.default_rng(0)) == []
+
+
+def test_at_most_eight_programs_are_searched_a_generation(decisions, monkeypatch):
+    tried = []
+    monkeypatch.setattr(KIND, "value_variants", lambda genes, decided, rng: tried.append(genes) or [list(genes)])
+    wrong = heaps.with_value(heaps.parse(game("10-kayles").grundy_words(), "Kayles"), 11, 5)
+    population = [individual(str(heaps.with_value(wrong, 90 + k, 3)), decisions, 0.4 - k / 100) for k in range(20)]
+    assert localsearch.improved(population, toolbox(decisions), "program", np.random.default_rng(0)) == []
+    assert len(tried) == localsearch.SEARCHED  # (no variant wins more: none joins, and the search stops anyway)
