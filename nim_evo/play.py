@@ -50,7 +50,6 @@ def _prepare(args):
     if args.opponents is not None and args.first not in (None, *COMPUTER_FIRST):
         raise UsageError(f"with --opponents, --first names STRATEGY's seat: {', '.join(COMPUTER_FIRST)}; "
                          f"got {args.first!r}")
-    check_flags(args, {"games": [GAMES], "seed": [SEED]})
     if args.opponents is not None and opponents.several(args.opponents):
         raise UsageError(f"play is a match of two: --opponents {args.opponents!r} names several (the arena plays "
                          "many: nim-evo arena)")
