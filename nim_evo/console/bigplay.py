@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from nim_evo.console.games import games_with_you, show_piles
+from nim_evo.console.games import ask_move, games_with_you, show_piles
 from nim_evo.console.session import Console
 from nim_evo.console.text import wrapped
 from nim_evo.games import bigheaps
@@ -106,24 +106,12 @@ def _game(console: Console, board: SplitGame, mover: Mover, name: str, you_start
     while bigheaps.has_move(board, heaps):
         console.say(show_piles(heaps, max(board.heaps), "heap", empty=False))
         if seat == you:
-            while True:
-                text = console.ask("Your move:")
-                command = text.lower()
-                if command in ("q", "quit", "exit"):
-                    return None
-                if command in ("help", "?", "h"):
-                    console.say(wrapped(f"Type {board.typing}. Also: moves, hint (the theory's advice), quit."))
-                    continue
-                if command == "hint":
-                    console.say(_hint(board, heaps))
-                    continue
-                if command == "moves":
-                    console.say(wrapped(_moves_text(board, heaps)))
-                    continue
-                move = read_split(text, heaps, board)
-                if not isinstance(move, str):
-                    break
-                console.say(move)
+            move = ask_move(console, "Your move:",
+                            lambda: wrapped(f"Type {board.typing}. Also: moves, hint (the theory's advice), quit."),
+                            lambda: _hint(board, heaps), lambda: wrapped(_moves_text(board, heaps)),
+                            lambda text: read_split(text, heaps, board))
+            if move is None:
+                return None
         else:
             move = mover(heaps, rng)
         heaps = bigheaps.apply(heaps, move)

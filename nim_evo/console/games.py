@@ -164,6 +164,25 @@ def _help(piles: Position, rules: Game) -> str:
     return how + " Also: hint (the solver's advice), quit."
 
 
+def ask_move(console: Console, prompt: str, helped, hinted, listed, read):
+    """The move you type at ``prompt`` (``read(text)``: the move, or one sentence why the text
+    is none, said before asking again); ``help``, ``hint`` and ``moves`` say what the functions
+    give; ``None`` if you quit."""
+    while True:
+        text = console.ask(prompt)
+        command = text.lower()
+        if command in ("q", "quit", "exit"):
+            return None
+        answers = {"help": helped, "?": helped, "h": helped, "hint": hinted, "moves": listed}
+        if command in answers:
+            console.say(answers[command]())
+            continue
+        move = read(text)
+        if not isinstance(move, str):
+            return move
+        console.say(move)
+
+
 def _choose(console: Console, prompt: str, answers: dict, again: str):
     """Ask until the answer is one of ``answers`` (lower-cased keys); return its value."""
     while True:
@@ -198,24 +217,12 @@ def _human_game(console: Console, rules: Game, agent, name: str, you_first: bool
     while rules.count_moves(piles):
         console.say(_show(piles, rules))
         if seat == you:
-            while True:
-                text = console.ask(prompt)
-                command = text.lower()
-                if command in ("q", "quit", "exit"):
-                    return None
-                if command in ("help", "?", "h"):
-                    console.say(_help(piles, rules))
-                    continue
-                if command == "hint":
-                    console.say(hint(piles, rules))
-                    continue
-                if command == "moves":
-                    console.say(wrapped(_legal_list(piles, rules)))
-                    continue
-                move = read_move(text, piles, rules) if isinstance(rules, TakeAway) else read_action(text, piles, rules)
-                if not isinstance(move, str):
-                    break
-                console.say(move)
+            move = ask_move(console, prompt, lambda: _help(piles, rules), lambda: hint(piles, rules),
+                            lambda: wrapped(_legal_list(piles, rules)),
+                            lambda text: read_move(text, piles, rules) if isinstance(rules, TakeAway)
+                            else read_action(text, piles, rules))
+            if move is None:
+                return None
         else:
             move = rules.read_move(agent.move(piles, rng))  # the agent's move, in whole numbers
         piles = rules.apply(piles, move)
