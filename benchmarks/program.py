@@ -14,7 +14,8 @@ expression; per family, the sweep's success rate with Wilson's 95% interval and 
 computational effort.
 
 A run counts as a success when both held-out accuracies are 100% within the family's time
-bound (:data:`SECONDS`, of evolving).
+bound (:data:`SECONDS`, of evolving); the sweep stops each run at that bound
+(``minutes``).
 
 The heap games (:data:`HEAP_GAMES`: subtraction sets, Lasker's Nim, Kayles, Dawson's Kayles,
 Grundy's game, Subtract-a-Square) run the same way on a board of each, in two stages (Nim's
@@ -64,7 +65,8 @@ def family_sweep(family: str, seeds: int, generations: int | None, jobs: int, tm
         settings["rules"] = game(HEAP_GAMES[family])
     else:
         settings["rules"] = Rules.parse(GAMES[family])
-    return nim_evo.sweep(range(seeds), out=tmp / family, jobs=jobs, progress=False, **settings)
+    return nim_evo.sweep(range(seeds), out=tmp / family, jobs=jobs, progress=False, minutes=SECONDS[family] / 60,
+                         **settings)
 
 
 def readable(champion: dict) -> str:

@@ -35,7 +35,7 @@ from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
 from nim_evo.evolution.sweep import Setting, SweepFolder, Task, parse_seeds, plan, tables
 from nim_evo.running import Evolution, check_opponents
-from nim_evo.validation import (BOOL, JOBS, PATH, InstanceOf, KeywordError, Names, Options, UserError, check,
+from nim_evo.validation import (BOOL, JOBS, MINUTES, PATH, InstanceOf, KeywordError, Names, Options, UserError, check,
                                 printable)
 
 
@@ -98,7 +98,8 @@ def _text(value) -> str:
 
 def sweep(seeds: str | Iterable[int] | None, grid: dict | None = None, *, out: StrPath | None = None,
           jobs: int | None = None, backend: str = "local", scheduler: str | None = None, resume: bool = False,
-          progress: bool = True, code: Sequence[str] | None = None, **base: Any) -> SweepResult:
+          progress: bool = True, code: Sequence[str] | None = None, minutes: float | None = None,
+          **base: Any) -> SweepResult:
     """Run every setting of ``grid`` (a setting's name -> its values; a full product) with
     every seed of ``seeds`` (an iterable of ints, or text such as ``"0-29"``), each run a task
     on ``jobs`` local workers (default 1) or, with ``backend="dask"``, a Dask cluster (its own
@@ -108,7 +109,9 @@ def sweep(seeds: str | Iterable[int] | None, grid: dict | None = None, *, out: S
     :mod:`nim_evo.evolution.sweep`); ``resume=True`` continues the sweep there (its settings
     and seeds are its own: give ``seeds=None`` and no grid or settings). On a cluster of other
     machines, ``out`` must be a folder every worker reaches at the same path (a shared file
-    system). ``code``: on ``resume``, the code opponents (``module:NAME``, ``file.py:NAME``) its
+    system). ``minutes``: each run stops after that many minutes of evolving, its target
+    not reached (a success rate within a time bound; the bound makes a run's end depend on
+    the machine's speed). ``code``: on ``resume``, the code opponents (``module:NAME``, ``file.py:NAME``) its
     runs play, named again (a sweep folder never makes nim_evo run code unasked). Returns the
     :class:`SweepResult`."""
     check("out", out, [PATH])
@@ -116,20 +119,22 @@ def sweep(seeds: str | Iterable[int] | None, grid: dict | None = None, *, out: S
     check("progress", progress, [BOOL])
     check("resume", resume, [BOOL])
     check("code", code, [None, Names()])
+    check("minutes", minutes, [None, MINUTES])
     check("scheduler", scheduler, [None, InstanceOf(str, what="a scheduler's address")])
     check("backend", backend, [Options(*cluster.BACKENDS)])
     cluster.check_backend(backend, scheduler, jobs)
     folder = SweepFolder(Path(out).absolute())  # type: ignore[arg-type]  # checked: a path, never None
     if resume:
-        if seeds is not None or grid or base:
-            raise UserError("resume continues a sweep as it was begun: give seeds=None, and no grid or settings")
-        settings, seed_list, _ = folder.load()
-        return run_sweep(folder, settings, seed_list, jobs=jobs, backend=backend, scheduler=scheduler,
-                         progress=progress, trusted=tuple(code or ()))
+        if seeds is not None or grid or base or minutes is not None:
+            raise UserError("resume continues a sweep as it was begun: give seeds=None, and no grid, settings or "
+                            "minutes")
+        begun = folder.load()
+        return run_sweep(folder, begun.settings, begun.seeds, jobs=jobs, backend=backend, scheduler=scheduler,
+                         progress=progress, trusted=tuple(code or ()), minutes=begun.minutes)
     seed_list = parse_seeds(seeds) if isinstance(seeds, str) else _seeds(seeds)
     settings, grid_text = settings_from(grid, **base)
     return run_sweep(folder, settings, seed_list, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
-                     grid=grid_text)
+                     grid=grid_text, minutes=minutes)
 
 
 def _seeds(values) -> tuple[int, ...]:
@@ -153,7 +158,8 @@ def check_settings(settings: list[Setting]) -> None:
 
 
 def run_sweep(folder: SweepFolder, settings: list[Setting], seeds, jobs: int | None = 1, backend: str = "local",
-              scheduler: str | None = None, progress: bool = True, trusted=None, grid: dict | None = None) -> SweepResult:
+              scheduler: str | None = None, progress: bool = True, trusted=None, grid: dict | None = None,
+              minutes: float | None = None) -> SweepResult:
     """The sweep's runs not yet finished, as tasks; its tables rewritten as they end.
 
     Args:
@@ -162,14 +168,15 @@ def run_sweep(folder: SweepFolder, settings: list[Setting], seeds, jobs: int | N
         trusted: the code opponents (``module:NAME``) the person names again on a resumed
             sweep (a sweep folder never makes nim_evo run code unasked); ``None`` for a new
             sweep, whose own settings named them.
+        minutes: each run's bound, in minutes of evolving (``None``: none).
     """
-    tasks = plan(settings, seeds)
+    tasks = plan(settings, seeds, minutes)
     if grid is not None:
         check_settings(settings)
         folder.check_free()
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
         if grid is not None:
-            folder.begin(settings, seeds, grid)
+            folder.begin(settings, seeds, grid, minutes)
         hold = folder.lock()
         try:
             results = {t.index: done for t in tasks if (done := folder.done(t)) is not None}
@@ -235,7 +242,9 @@ def run_task(folder: str, task: Task, trusted=None) -> tuple[Task, dict]:
         evolution = Evolution.resume(run_dir.path, jobs=1, quiet=True, trusted=list(own), export=False)
     else:  # new, or begun and stopped before its first checkpoint (a folder of the sweep's own)
         evolution = Evolution.begin(task.config, out=run_dir.path, jobs=1, quiet=True, force=True)
-    run = Run.evolved(evolution, progress=False)
+    bound = None if task.minutes is None else 60 * task.minutes
+    run = Run.evolved(evolution, progress=False,
+                      on_generation=None if bound is None else lambda record: evolution.state.seconds >= bound)
     row, curve = row_of(task, task.label, run, evolution.reached())
     sweep.finish(task, row, curve)
     return task, {"row": row, "curve": curve}
@@ -270,6 +279,8 @@ def _said(task: Task, result: dict, done: int, total: int) -> str:
         how = f"generation {row['generation']}, accuracy {row['accuracy']}"
     elif row["success"]:
         how = f"reached its target at generation {row['generation']}"
+    elif task.minutes is not None and row["seconds"] >= 60 * task.minutes:
+        how = f"stopped at its bound of {task.minutes:g} minutes, at generation {row['generation']}"
     else:
         how = f"did not reach its target in {row['generation']} generations"
     return f"  [{done}/{total}] {task.run_id}: {how} ({row['seconds']:.1f} s evolving)"

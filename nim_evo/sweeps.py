@@ -13,6 +13,8 @@ product) varies one of them: ``genome``, ``game``, ``families``, ``opponents``, 
 ``space``, ``train-boards`` or ``until``; in a value, ``+`` stands for the comma of a list
 (``--grid opponents=nimsum,random+nimsum``). Each run is one task, single-process, on
 ``--jobs`` local workers or a Dask cluster; the rows do not depend on how many.
+``--minutes M`` stops each run after M minutes of evolving (then they depend on the
+machine's speed): a success rate within a time bound.
 
 Writes ``runs/sweep-<name>/`` (or ``--out``): each run's directory, ``runs.csv``,
 ``curves.csv``, ``summary.csv`` (success rates with Wilson's 95% interval, median and
@@ -35,7 +37,7 @@ from pathlib import Path
 
 from nim_evo.cli.args import Parser, UsageError, cap_jobs, check_flags, check_folder, command, printable, prog
 from nim_evo.evolution import cluster
-from nim_evo.validation import JOBS, UserError
+from nim_evo.validation import JOBS, MINUTES, UserError
 
 GRID_KEYS = ("genome", "game", "families", "opponents", "population", "offspring", "generations", "selection",
              "restart", "fitness", "games", "starts", "space", "train-boards", "until")
@@ -57,6 +59,9 @@ def build_parser() -> Parser:
     p.add_argument("--name", help="the sweep's name: its folder is runs/sweep-<name> (default from the board, "
                                   "genome and grid)")
     p.add_argument("--out", help="the sweep's folder instead of runs/sweep-<name>")
+    p.add_argument("--minutes", type=float, metavar="M",
+                   help="stop each run after M minutes of evolving, its target not reached (a success rate within a "
+                        "time bound; kept on --resume)")
     p.add_argument("--resume", metavar="SWEEP_DIR", help="continue a sweep: finished runs kept, the others resumed")
     p.add_argument("--jobs", type=int, help="runs at once on local workers (default 1), or the Dask workers of a "
                                             "local cluster (default one per core)")
@@ -71,7 +76,7 @@ def build_parser() -> Parser:
 @command()
 def main(argv) -> int:
     args, rest = build_parser().parse_known_args(argv)
-    check_flags(args, {"jobs": [JOBS]})
+    check_flags(args, {"jobs": [JOBS], "minutes": [MINUTES]})
     cluster.check_backend(args.backend, args.scheduler, args.jobs)
     if args.backend == "local":
         args.jobs = args.jobs or 1
@@ -81,12 +86,13 @@ def main(argv) -> int:
 
     grid = None
     if args.resume:
-        given = [flag for flag in ("seeds", "name", "out") if getattr(args, flag)] + (["grid"] if args.grid else [])
+        given = [flag for flag in ("seeds", "name", "out", "minutes") if getattr(args, flag)]
+        given += ["grid"] if args.grid else []
         trusted = _trusted(rest)
         if given or trusted is None:
             raise UsageError(f"--resume continues a sweep as it was begun; drop {(['--' + g for g in given] + rest)[0]}")
         folder = SweepFolder(Path(args.resume).absolute())
-        settings, seeds, _ = folder.load()
+        settings, seeds, _, minutes = folder.load()
     else:
         if args.seeds is None:
             raise UsageError("name the sweep's seeds: --seeds 0-29 (ranges and lists)")
@@ -99,9 +105,10 @@ def main(argv) -> int:
                      "sweep writes its folder in the folder runs (or name one with --out)", itself=True)
         folder = SweepFolder(where.absolute())
         trusted = None  # the code among its opponents is the person's own, named just now
+        minutes = args.minutes
     try:
         result = run_sweep(folder, settings, seeds, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                           progress=not args.quiet, trusted=trusted, grid=grid)
+                           progress=not args.quiet, trusted=trusted, grid=grid, minutes=minutes)
     except cluster.ClusterError as error:
         raise UserError(f"{error}; the finished runs are kept: continue with {_resume(folder)}") from None
     except KeyboardInterrupt:

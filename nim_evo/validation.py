@@ -172,6 +172,7 @@ OFFSPRING = Interval(Integral, 1, MAX_POPULATION)
 GENERATIONS = Interval(Integral, 1, MAX_GENERATIONS)
 EPISODES = Interval(Integral, 0, MAX_EPISODES)
 PROBABILITY = Interval(Real, 0, 1)
+MINUTES = Interval(Real, 1 / 60, 1e6)  # a sweep's bound on each run's evolving time
 PATH = InstanceOf(str, os.PathLike, what="a path (a str or os.PathLike)")  # a file or folder to read or write
 BOOL = InstanceOf(bool, what="True or False")
 

@@ -2,7 +2,8 @@
 
 A sweep folder holds::
 
-    sweep.json     what the sweep is: its settings (each a run's configuration) and its seeds
+    sweep.json     what the sweep is: its settings (each a run's configuration), its seeds and,
+                   if it has one, each run's time bound in minutes of evolving
     runs/<id>/     each run's directory, as ``nim-evo run`` writes it, with ``sweep-row.json``
                    once it is done (its row of runs.csv and its curve)
     runs.csv       a row per finished run: run id, seed, each grid setting, success (by the
@@ -26,11 +27,12 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from nim_evo.evolution import statistics
 from nim_evo.evolution.config import Config
 from nim_evo.io import atomic_write_text, check_envelope, hold_folder, read_json, write_json
-from nim_evo.validation import UserError
+from nim_evo.validation import MINUTES, UserError
 
 FORMAT, VERSION = "nim_evo/sweep", 1
 FORMER_FORMAT = "nim_evo-sweep"  # the record's format name until 0.1.0's manual: still read
@@ -49,6 +51,15 @@ class Setting:
     config: Config  # its seed is each task's
 
 
+class Begun(NamedTuple):
+    """What ``sweep.json`` says a sweep is."""
+
+    settings: list[Setting]
+    seeds: tuple[int, ...]
+    grid: dict
+    minutes: float | None  # each run's bound, in minutes of evolving (None: none)
+
+
 @dataclass(frozen=True)
 class Task:
     """One run of the sweep (all a worker needs: it reads nothing of the sweep but its run's folder)."""
@@ -59,6 +70,7 @@ class Task:
     run_id: str
     config: Config
     label: dict
+    minutes: float | None = None  # the run stops after this many minutes of evolving (None: no bound)
 
 
 RESULTS = ("run_id", "seed", "success", "generation", "evaluations", "seconds", "fitness", "accuracy")
@@ -89,8 +101,9 @@ def parse_seeds(text: str) -> tuple[int, ...]:
     return tuple(seeds)
 
 
-def plan(settings: list[Setting], seeds) -> list[Task]:
-    """Every setting times every seed, setting by setting."""
+def plan(settings: list[Setting], seeds, minutes: float | None = None) -> list[Task]:
+    """Every setting times every seed, setting by setting (each run bound to ``minutes`` of
+    evolving, if given)."""
     if len(settings) * len(seeds) > MAX_RUNS:
         raise UserError(f"the sweep has {len(settings) * len(seeds):,} runs; at most {MAX_RUNS:,}")
     if len(set(seeds)) != len(seeds):
@@ -100,7 +113,7 @@ def plan(settings: list[Setting], seeds) -> list[Task]:
         for seed in seeds:
             tasks.append(Task(len(tasks), s, seed, run_id(s, setting.label, seed),
                               dataclasses.replace(setting.config, seed=seed),
-                              {column(key): value for key, value in setting.label.items()}))
+                              {column(key): value for key, value in setting.label.items()}, minutes))
     return tasks
 
 
@@ -129,11 +142,12 @@ class SweepFolder:
                     if self.record_path.exists() else "files")
             raise UserError(f"{self.path} holds {what}; a new sweep needs an empty or new folder")
 
-    def begin(self, settings: list[Setting], seeds, grid: dict) -> None:
+    def begin(self, settings: list[Setting], seeds, grid: dict, minutes: float | None = None) -> None:
         """Write ``sweep.json`` (first: a folder holding it is a sweep), then its ``runs``."""
         self.check_free()
         self.path.mkdir(parents=True, exist_ok=True)
-        write_json(self.record_path, {"format": FORMAT, "version": VERSION, "grid": grid, "seeds": list(seeds),
+        bound = {} if minutes is None else {"minutes": minutes}
+        write_json(self.record_path, {"format": FORMAT, "version": VERSION, "grid": grid, "seeds": list(seeds), **bound,
                                       "settings": [{"label": s.label, "config": s.config.to_json()}
                                                    for s in settings]})
         self.runs.mkdir(exist_ok=True)
@@ -145,9 +159,9 @@ class SweepFolder:
         except BlockingIOError:
             raise UserError(f"{self.path} is being swept by another process; wait for it to end") from None
 
-    def load(self) -> tuple[list[Setting], tuple[int, ...], dict]:
-        """The settings, seeds and grid of the sweep begun here; a one-line error for a folder
-        that is no sweep."""
+    def load(self) -> Begun:
+        """The settings, seeds, grid and time bound of the sweep begun here; a one-line error
+        for a folder that is no sweep."""
         if not self.record_path.is_file():
             raise UserError(f"{self.path} is not a sweep folder (it has no {RECORD})")
         data = read_json(self.record_path)
@@ -161,11 +175,14 @@ class SweepFolder:
             if not all(isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed for seed in seeds):
                 raise TypeError("seeds")
             grid = {str(k): [str(v) for v in values] for k, values in data["grid"].items()}
+            minutes = data.get("minutes")
+            if minutes is not None and not MINUTES(minutes):
+                raise TypeError("minutes")
         except UserError as error:  # a setting's configuration, refused: said as Config says it
             raise UserError(f"{self.record_path}: {error}") from None
         except (KeyError, TypeError, AttributeError) as error:
             raise UserError(f"{self.record_path} does not read as a sweep ({type(error).__name__})") from None
-        return settings, seeds, grid
+        return Begun(settings, seeds, grid, minutes)
 
     def done(self, task: Task) -> dict | None:
         """The finished run's ``{"row", "curve"}``, or None if it has not finished."""

@@ -118,6 +118,9 @@ def test_the_library_sweep_is_the_command_s_and_resumes(tmp_path):
     (["--seeds", "0-99999", "--grid", "population=10,20"], "the sweep has 200,000 runs; at most 100,000"),
     (["--seeds", "0", "--name", "a/b"], "--name a/b: letters, digits"),
     (["--seeds", "0", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"], "scheduler|127.0.0.1:9"),
+    (["--seeds", "0", "--minutes", "0"], "--minutes must be a number between"),
+    (["--seeds", "0", "--minutes", "nan"], "--minutes must be a number between"),
+    (["--resume", "folder", "--minutes", "3"], "--resume continues a sweep as it was begun; drop --minutes"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(argv, message, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
@@ -263,6 +266,28 @@ def test_a_sweep_record_that_does_not_read_is_one_line(change, message, done_whe
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
     assert sorted(p.name for p in (tmp_path / "bad").iterdir()) == ["sweep.json"]
+
+
+def test_a_time_bound_stops_each_run_and_is_kept_on_resume(tmp_path, capsys):
+    """--minutes M: each run stops once it has evolved M minutes, its target not reached (a
+    failure in the success rate); sweep.json keeps the bound, so a resumed run stops alike."""
+    argv = ["--genome", "table", "--game", "1-3-5-7-9-11", "--seeds", "0-1", "--generations", "100000",
+            "--until", "accuracy=1", "--population", "4", "--minutes", "0.05", "--out", str(tmp_path / "s")]
+    assert sweep_main(argv) == 0
+    assert capsys.readouterr().err.count("stopped at its bound of 0.05 minutes, at generation") == 2
+    runs = _table(tmp_path / "s" / "runs.csv")
+    assert [r["success"] for r in runs] == ["0", "0"] and all(1 <= int(r["generation"]) < 100_000 for r in runs)
+    record = json.loads((tmp_path / "s" / "sweep.json").read_text())
+    assert record["minutes"] == 0.05
+    (tmp_path / "s" / "runs" / runs[1]["run_id"] / "sweep-row.json").unlink()
+    again = nim_evo.sweep(None, out=tmp_path / "s", resume=True, progress=False)
+    assert again.runs[1]["success"] == 0 and 3 <= again.runs[1]["seconds"] < 60
+    with pytest.raises(nim_evo.UserError, match="give seeds=None, and no grid, settings or minutes"):
+        nim_evo.sweep(None, out=tmp_path / "s", resume=True, minutes=1)
+    record["minutes"] = "soon"
+    (tmp_path / "s" / "sweep.json").write_text(json.dumps(record))
+    with pytest.raises(nim_evo.UserError, match="does not read as a sweep"):
+        nim_evo.sweep(None, out=tmp_path / "s", resume=True, progress=False)
 
 
 def test_a_sweep_s_files_carry_their_envelope_and_older_ones_still_read(tmp_path):
