@@ -11,7 +11,9 @@ to :func:`largest_heap`, judged by the family's Grundy values):
   nim-sum for normal play, pile sizes modulo ``k + 1`` under a cap of ``k``, Bouton's rule
   for misère play, on those residues under a cap (:mod:`nim_evo.games.nimtheory`).
 
-Accuracy is the share of those winning positions where the genome plays a winning move.
+Accuracy is the share of those winning positions where the genome plays a winning move. In a
+family with no theory (misère play of a heap game other than Nim) the random boards are small
+enough for the solver, which judges each whole.
 """
 
 from __future__ import annotations
@@ -147,9 +149,12 @@ def _game_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generat
     the engine builds such boards, else the :func:`largest_heap` it does (a splitting game in
     normal play: :func:`_split_boards_accuracy`, up to ``max_pile`` itself); each heap of a
     position drawn from empty to its board's, judged by the family's theory (a one-line
-    :class:`UserError` where it has none there)."""
+    :class:`UserError` where it has none there); in a family with none,
+    :func:`_solved_boards_accuracy`."""
     if isinstance(family, SplitGame) and not family.misere:
         return _split_boards_accuracy(kind, genes, family, rng, piles, max_pile, count, min(each, SPLIT_EACH))
+    if not _has_theory(family, piles[0]):
+        return _solved_boards_accuracy(kind, genes, family, rng, piles, max_pile, count)
     right = total = 0
     max_pile = largest_heap(family, piles[1], max_pile)
     for _ in range(count):
@@ -164,6 +169,47 @@ def _game_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generat
         right += int((legal & ~_theory(board, children)).sum())
         total += len(positions)
     return right / total
+
+
+# where a family has no theory (misère play of a heap game other than Nim): random boards the
+# solver judges whole, each heap drawn up to a size halved until the board's multisets fit these
+SOLVED_POSITIONS, SOLVED_CELLS = 20_000, 2_000_000
+
+
+def _has_theory(family: Game, heaps: int) -> bool:
+    """Whether ``family``'s theory judges a board of ``heaps`` heaps (of its own, if it builds
+    none of that many)."""
+    try:
+        board = family.board((1,) * heaps)
+    except UserError:
+        board = family
+    return board.theory_wins(np.array([board.start])) is not None
+
+
+def _solved_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
+                            count: int) -> float:
+    """:func:`random_boards_accuracy` in a family with no theory to judge by: ``count`` boards of
+    ``piles`` heaps, each heap drawn up to ``max_pile`` halved until the board has at most
+    :data:`SOLVED_POSITIONS` multisets and :data:`SOLVED_CELLS` multiset-action pairs, each
+    judged whole by the solver (:func:`board_accuracy`: every winning position); their mean."""
+    from nim_evo.engine.sizes import within
+
+    shares = []
+    for _ in range(count):
+        heaps, size = int(rng.integers(piles[0], piles[1] + 1)), max_pile
+        while True:
+            sizes = rng.integers(1, size + 1, size=heaps)
+            try:
+                board = family.board(int(s) for s in sizes)
+            except UserError:  # refused: too many actions or rows
+                board = None
+            if board is not None and (size == 1 or within(board, SOLVED_POSITIONS, SOLVED_CELLS)):
+                break
+            if size == 1:
+                raise UserError(f"{family.name}'s family builds no board of {heaps} heaps of 1 to judge by the solver")
+            size //= 2
+        shares.append(board_accuracy(kind, genes, board))
+    return float(np.mean(shares))
 
 
 SPLIT_EACH = 2  # positions a board in a splitting game (each asks for every child of up to 12 heaps of a million)

@@ -54,3 +54,21 @@ def test_a_stage_hands_on_only_a_program_that_validates_beyond_its_training_boar
     residues = "sub(or(a, mod(p, k)), and(a, mod(p, k)))"
     assert validates("program", [residues, "v"], ((None, False), (2, False), (3, False)))
     assert not validates("program", [XOR, "v"], ((None, False), (3, False)))
+
+
+def test_a_family_with_no_theory_is_judged_on_random_boards_the_solver_solves():
+    """Misère play of a subtraction game has no theory here: its random boards are small
+    enough for the solver, which judges each whole. Misère {1, 2, 3} is Nim's misère under a cap
+    of 3 in other words: Bouton's rule on the residues (the values (0 1 2 3)) plays it
+    perfectly, and normal play's rule misses its endgames."""
+    from nim_evo.evaluation.heldout import validates
+    from nim_evo.games import game
+
+    family = game("20-sub1.2.3-misere")
+    bouton = Program([XOR, "if(lt(1, w), v, if(eq(v, 1), 0, 1))", "max(b, p)", "(0 1 2 3)"])
+    normal = Program([XOR, "v", "0", "(0 1 2 3)"])
+    assert held_out_accuracy("program", bouton, family) == {"1-3-5-7-9-11-13-sub1.2.3-misere": 1.0,
+                                                            "random boards": 1.0}
+    assert held_out_accuracy("program", normal, family)["random boards"] < 0.99
+    assert validates("program", list(map(str, bouton)), (family,))
+    assert not validates("program", list(map(str, normal)), (family,))
