@@ -76,23 +76,31 @@ SPLIT_HELD_OUT = ((20,), (24,), (30,), (36,), (40,))
 HELD_OUT_POSITIONS, HELD_OUT_CELLS = 30_000, 20_000_000
 
 
+# where a move takes from several heaps: Wythoff's two heaps, and fewer of Moore's (its moves are many)
+MULTI_HELD_OUT = {"wythoff": ((50, 80), (100, 160), (150, 240)),
+                  "moore": ((1, 3, 5, 7, 9), (2, 5, 8, 11, 14), SEVEN_HEAPS)}
+
+
 def held_out_board(family: Game) -> Game:
     """The board of ``family`` (its rule and convention) every position of which a
     board-free genome is judged on: 1-3-5-7-9-11-13 where a move only takes from a heap,
-    else the biggest of :data:`SPLIT_HELD_OUT` within :data:`HELD_OUT_POSITIONS` and
-    :data:`HELD_OUT_CELLS`."""
+    else the biggest of :data:`SPLIT_HELD_OUT` (or, where a move takes from several heaps,
+    :data:`MULTI_HELD_OUT`) within :data:`HELD_OUT_POSITIONS` and :data:`HELD_OUT_CELLS`."""
     if isinstance(family, (Rules, TakeAway)):
         return family.board(SEVEN_HEAPS)
-    return _split_held_out(family.board(SPLIT_HELD_OUT[0]))
+    return _last_within(family, MULTI_HELD_OUT.get(family.family, SPLIT_HELD_OUT))
 
 
 @lru_cache(maxsize=16)
-def _split_held_out(family: Game) -> Game:
+def _last_within(family: Game, shapes: tuple) -> Game:
     from nim_evo.engine.sizes import within
 
-    chosen = family
-    for heaps in SPLIT_HELD_OUT:
-        board = family.board(heaps)
+    chosen = family.board(shapes[0])
+    for heaps in shapes[1:]:
+        try:
+            board = family.board(heaps)
+        except UserError:  # (a board past the engine's bounds)
+            break
         if not within(board, HELD_OUT_POSITIONS, HELD_OUT_CELLS):
             break
         chosen = board
@@ -156,10 +164,12 @@ def _game_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generat
     if not _has_theory(family, piles[0]):
         return _solved_boards_accuracy(kind, genes, family, rng, piles, max_pile, count)
     right = total = 0
-    max_pile = largest_heap(family, piles[1], max_pile)
+    counts = heap_counts(family, piles)
+    max_pile = largest_heap(family, counts[-1], max_pile)
     for _ in range(count):
-        sizes = rng.integers(1, max_pile + 1, size=int(rng.integers(piles[0], piles[1] + 1)))
+        sizes = rng.integers(1, max_pile + 1, size=int(rng.choice(counts)))
         board = family.board(int(s) for s in sizes)
+        each = max(1, min(each, CHILD_CELLS // (count * board.n_actions * board.width)))
         drawn = rng.integers(0, sizes + 1, size=(4 * each, len(sizes)))
         positions = np.zeros((len(drawn), board.width), dtype=np.int64)
         positions[:, :len(sizes)] = drawn
@@ -195,8 +205,9 @@ def _solved_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Gener
     from nim_evo.engine.sizes import within
 
     shares = []
+    counts = heap_counts(family, piles)
     for _ in range(count):
-        heaps, size = int(rng.integers(piles[0], piles[1] + 1)), max_pile
+        heaps, size = int(rng.choice(counts)), max_pile
         while True:
             sizes = rng.integers(1, size + 1, size=heaps)
             try:
@@ -210,6 +221,23 @@ def _solved_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Gener
             size //= 2
         shares.append(board_accuracy(kind, genes, board))
     return float(np.mean(shares))
+
+
+CHILD_CELLS = 50_000_000  # heap sizes of the children the genome's moves on the random boards look at, at most
+# (Wythoff's game on two heaps of 250,000 has 750,000 moves a position)
+
+
+def heap_counts(family: Game, piles: tuple) -> tuple[int, ...]:
+    """How many heaps the random boards of ``family`` hold: those of ``piles[0] .. piles[1]``
+    its rule takes (Wythoff's game: its own two)."""
+    counts = []
+    for heaps in range(piles[0], piles[1] + 1):
+        try:
+            family.board((1,) * heaps)
+        except UserError:
+            continue
+        counts.append(heaps)
+    return tuple(counts) or (len(family.start),)
 
 
 SPLIT_EACH = 2  # positions a board in a splitting game (each asks for every child of up to 12 heaps of a million)

@@ -51,7 +51,6 @@ from nim_evo.engine.rules import Rules
 from nim_evo.engine.sizes import within
 from nim_evo.games.base import Game
 from nim_evo.games.splitting import SplitGame
-from nim_evo.games.takeaway import TakeAway
 from nim_evo.genomes import heaps
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, parse
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
@@ -78,6 +77,11 @@ TRAIN_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (1, 2, 5, 7), (7, 12
 CAPPED_TRAIN_BOARDS = ((6, 19, 27),)
 # the heap games a program plays (Nim's fold over a value per heap: Sprague and Grundy's theorem)
 HEAP_FAMILIES = ("nim", "subtraction", "squares", "lasker", "octal", "grundy")
+# and games whose move takes from several heaps at once, no sum of one-heap games: the program
+# folds over the heap sizes themselves (no heap part), in one stage, every tree free; Wythoff's
+# on boards of its two heaps, Moore's on the take-away boards
+WHOLE_FAMILIES = ("wythoff", "moore")
+WYTHOFF_BOARDS = ((4, 7), (10, 16), (20, 30), (60, 90))
 # and what fitness is measured on in a heap game other than Nim, by the shape of its moves:
 # take-away games, Nim's boards and one of heaps up to 23 (three periods of most subtraction
 # sets); games that split a heap, smaller boards (a heap of n reaches about as many positions as
@@ -130,7 +134,7 @@ def create(rules: Game, rng: np.random.Generator, container=Program, held: dict 
     held = held or {}
     with _seeded(rng):
         trees: list = [gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS]
-    if not isinstance(rules, Rules) or "heap" in held:
+    if has_heap_part(rules) or "heap" in held:
         trees.append(heaps.create(rng) if "heap" not in held else held["heap"] or heaps.parse(heaps.IDENTITY, "heap"))
     for part, tree in held.items():
         k = PARTS.index(part)
@@ -283,13 +287,20 @@ def _score(text, where: str, verdict: bool = False) -> gp.PrimitiveTree:
             raise error from None
 
 
+def has_heap_part(game: Game) -> bool:
+    """Whether a program of ``game`` has a heap part: in a heap game other than Nim (not in
+    Nim, nor in :data:`WHOLE_FAMILIES`)."""
+    return not isinstance(game, Rules) and game.family not in WHOLE_FAMILIES
+
+
 @lru_cache(maxsize=32)
 def heap_boards(game: Game) -> tuple[Game, ...]:
     """The boards a program's fitness is measured on in ``game``'s family (its rule and
-    convention): :data:`TAKE_AWAY_BOARDS` where a move only takes from a heap, else
-    :data:`SPLIT_BOARDS`; boards the rule allows no move on, and boards over
-    :data:`TRAIN_POSITIONS` or :data:`TRAIN_CELLS`, left out."""
-    shapes = TAKE_AWAY_BOARDS if isinstance(game, TakeAway) else SPLIT_BOARDS
+    convention): :data:`TAKE_AWAY_BOARDS` where a move takes from heaps without splitting one
+    (:data:`WYTHOFF_BOARDS` in Wythoff's game), else :data:`SPLIT_BOARDS`; boards the rule
+    allows no move on, and boards over :data:`TRAIN_POSITIONS` or :data:`TRAIN_CELLS`, left out."""
+    shapes = (WYTHOFF_BOARDS if game.family == "wythoff" else
+              SPLIT_BOARDS if isinstance(game, SplitGame) else TAKE_AWAY_BOARDS)
     boards = []
     for heaps_ in shapes:
         try:
@@ -319,7 +330,7 @@ class ProgramKind(GenomeKind):
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 
-    families = HEAP_FAMILIES
+    families = HEAP_FAMILIES + WHOLE_FAMILIES
 
     def order_blind(self, genes, rules: Game) -> bool:
         return True  # it scores multisets, and breaks ties by what the multiset alone says
@@ -345,7 +356,10 @@ class ProgramKind(GenomeKind):
         return mutate(genes, rules, rng, held, decided)
 
     def stages(self, families, single: bool = False, game: Game | None = None) -> tuple[Stage, ...]:
-        """In a heap game other than Nim: two stages. The first evolves the step on Nim's
+        """In Wythoff's game and Moore's Nim (:data:`WHOLE_FAMILIES`): one stage, nothing held
+        (neither is a sum of one-heap games, so Nim's fold is no start there).
+
+        In a heap game other than Nim: two stages. The first evolves the step on Nim's
         training boards in normal play (the heap part held as Nim's, the heap itself), where the
         path to exclusive or pays at every step; its champion hands the step on, and the
         second evolves the heap part and the score, the step held, in the game itself. (The
@@ -369,6 +383,8 @@ class ProgramKind(GenomeKind):
         after 200 generations, where cap 3 alone had found the rule at generation 78. Runs of
         several caps, ``--families cap2,cap3,cap4``, train so when asked.)"""
         families = tuple(families)
+        if game is not None and game.family in WHOLE_FAMILIES:
+            return (Stage(families),)
         if game is not None and not isinstance(game, Rules) and not single:
             return (Stage(((None, False),), held=("second", "heap"), nim=True),
                     Stage(families, held=("step", "second"), restarts=False))

@@ -72,10 +72,22 @@ def test_nim_s_own_genome_kinds_refuse_another_family_in_one_line(kind):
         nim_evo.evolve(kind, game("20-sub1.3.4"), generations=1, progress=False)
 
 
-def test_programs_refuse_a_game_that_is_no_heap_game_in_one_line():
-    with pytest.raises(UserError, match="'program' plays the families nim, subtraction, .* only, not 5-6-wythoff "
-                                        r"\(a wythoff game\); the table genome plays every game$"):
-        nim_evo.evolve("program", game("5-6-wythoff"), generations=1, progress=False)
+def test_programs_play_games_whose_move_takes_from_several_heaps():
+    """Wythoff's game and Moore's Nim are no sums of one-heap games: a program of theirs has no
+    heap part and one stage, nothing held, on boards of the family's own (Wythoff's two heaps).
+    Moore's Nim_1 is Nim: exclusive or plays it perfectly, judged on Moore's boards."""
+    from nim_evo.evaluation.heldout import held_out_accuracy
+    from nim_evo.genomes.program import KIND, Program, heap_boards
+    from nim_evo.genomes.protocol import Stage
+
+    wythoff = game("5-6-wythoff")
+    assert KIND.stages(((None, False),), game=wythoff) == (Stage(((None, False),)),)
+    assert len(KIND.create(wythoff, np.random.default_rng(0))) == 3
+    assert all(len(board.heaps) == 2 for board in heap_boards(wythoff)) and len(heap_boards(wythoff)) == 4
+    xor = Program(["sub(or(a, p), and(a, p))", "v"])
+    assert held_out_accuracy("program", xor, game("1-3-5-moore1")) == {"1-3-5-7-9-11-13-moore1": 1.0,
+                                                                      "random boards": 1.0}
+    assert held_out_accuracy("program", xor, game("1-3-5-moore2"))["random boards"] < 0.5
 
 
 def test_perfect_play_without_theory_beyond_the_solver_is_refused_in_one_line():
