@@ -111,7 +111,8 @@ def sweep(seeds: str | Iterable[int] | None, grid: dict | None = None, *, out: S
     machines, ``out`` must be a folder every worker reaches at the same path (a shared file
     system). ``minutes``: each run stops after that many minutes of evolving, its target
     not reached (a success rate within a time bound; the bound makes a run's end depend on
-    the machine's speed). ``code``: on ``resume``, the code opponents (``module:NAME``, ``file.py:NAME``) its
+    the machine's speed). It is checked after each generation: a run ends the generation in
+    which it passes the bound (one resumed past it, after one generation more). ``code``: on ``resume``, the code opponents (``module:NAME``, ``file.py:NAME``) its
     runs play, named again (a sweep folder never makes nim_evo run code unasked). Returns the
     :class:`SweepResult`."""
     check("out", out, [PATH])

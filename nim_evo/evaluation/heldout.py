@@ -1,8 +1,9 @@
 """How a board-free genome generalises: its accuracy on boards it was never trained on.
 
 Two held-out sets, both of the genome's family (its cap and misère flag; in a heap game other
-than Nim, its rule and convention: :func:`held_out_board` and random boards of 3 to 12 heaps up
-to :func:`largest_heap`, judged by the family's Grundy values):
+than Nim, its rule and convention: :func:`held_out_board` and random boards of 3 to 12 heaps, as
+many of those as the rule is played on (Wythoff's game: two), up to :func:`largest_heap`, judged
+by the family's theory, its Grundy values where it has them):
 
 - every winning position of 1-3-5-7-9-11-13 (its 21,318 multisets of piles, each counted for
   the positions it stands for), judged by the solver;
@@ -24,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from nim_evo.games.base import Game
+from nim_evo.games.multitake import MultiTake
 from nim_evo.games.splitting import SplitGame
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.engine import boards
@@ -161,20 +163,22 @@ def _game_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generat
     :func:`_solved_boards_accuracy`."""
     if isinstance(family, SplitGame) and not family.misere:
         return _split_boards_accuracy(kind, genes, family, rng, piles, max_pile, count, min(each, SPLIT_EACH))
-    if not _has_theory(family, piles[0]):
+    counts = heap_counts(family, piles)
+    if not _has_theory(family, counts[0]):
         return _solved_boards_accuracy(kind, genes, family, rng, piles, max_pile, count)
     right = total = 0
-    counts = heap_counts(family, piles)
+    if isinstance(family, MultiTake):  # (a board's moves are listed: Wythoff's on two heaps of n, 3n of them)
+        max_pile = min(max_pile, MULTI_MAX_HEAP)
     max_pile = largest_heap(family, counts[-1], max_pile)
     for _ in range(count):
         sizes = rng.integers(1, max_pile + 1, size=int(rng.choice(counts)))
         board = family.board(int(s) for s in sizes)
-        each = max(1, min(each, CHILD_CELLS // (count * board.n_actions * board.width)))
-        drawn = rng.integers(0, sizes + 1, size=(4 * each, len(sizes)))
+        here = max(1, min(each, CHILD_CELLS // (count * board.n_actions * board.width)))
+        drawn = rng.integers(0, sizes + 1, size=(4 * here, len(sizes)))
         positions = np.zeros((len(drawn), board.width), dtype=np.int64)
         positions[:, :len(sizes)] = drawn
         winning = _theory(board, positions) & board.legal_mask(positions).any(axis=1)
-        positions = positions[winning][:each]
+        positions = positions[winning][:here]
         children, legal = board.step(positions, get_kind(kind).choose(genes, board, positions, rng))
         right += int((legal & ~_theory(board, children)).sum())
         total += len(positions)
@@ -187,10 +191,10 @@ SOLVED_POSITIONS, SOLVED_CELLS = 20_000, 2_000_000
 
 
 def _has_theory(family: Game, heaps: int) -> bool:
-    """Whether ``family``'s theory judges a board of ``heaps`` heaps (of its own, if it builds
-    none of that many)."""
+    """Whether ``family``'s theory judges a board of ``heaps`` heaps (each the largest of its
+    own; its own board, if it builds none such)."""
     try:
-        board = family.board((1,) * heaps)
+        board = family.board((max(family.heaps),) * heaps)  # type: ignore[attr-defined]  # (every family but Nim's)
     except UserError:
         board = family
     return board.theory_wins(np.array([board.start])) is not None
@@ -224,20 +228,15 @@ def _solved_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Gener
 
 
 CHILD_CELLS = 50_000_000  # heap sizes of the children the genome's moves on the random boards look at, at most
-# (Wythoff's game on two heaps of 250,000 has 750,000 moves a position)
+MULTI_MAX_HEAP = 10_000  # heaps of the random boards where a move takes from several (each board lists its moves)
 
 
 def heap_counts(family: Game, piles: tuple) -> tuple[int, ...]:
     """How many heaps the random boards of ``family`` hold: those of ``piles[0] .. piles[1]``
-    its rule takes (Wythoff's game: its own two)."""
-    counts = []
-    for heaps in range(piles[0], piles[1] + 1):
-        try:
-            family.board((1,) * heaps)
-        except UserError:
-            continue
-        counts.append(heaps)
-    return tuple(counts) or (len(family.start),)
+    its rule is played on (:meth:`~nim_evo.games.base.Game.takes_heaps`), else the fewest it
+    is (Wythoff's game: two)."""
+    counts = tuple(n for n in range(piles[0], piles[1] + 1) if family.takes_heaps(n))
+    return counts or (next(n for n in range(1, 10_000) if family.takes_heaps(n)),)
 
 
 SPLIT_EACH = 2  # positions a board in a splitting game (each asks for every child of up to 12 heaps of a million)

@@ -101,6 +101,11 @@ class Game:
 
         return dataclasses.replace(self, heaps=tuple(heaps))  # type: ignore[type-var]
 
+    def takes_heaps(self, count: int) -> bool:
+        """Whether the family's rule is played on ``count`` heaps (a board of that many may
+        still be refused for its size, or for having no move)."""
+        return count >= 1
+
     def successors(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The primary rule: the child of each of ``positions (k, width)`` under every action,
         ``(k, n_actions, width) int64``, and which actions are legal there, ``(k, n_actions)

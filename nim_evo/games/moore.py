@@ -64,6 +64,9 @@ class Moore(MultiTake):
     def start(self) -> Position:
         return self.heaps
 
+    def takes_heaps(self, count: int) -> bool:
+        return self.k <= count <= MAX_HEAPS
+
     def _count(self) -> int:
         """How many moves the start has: for each set of 1 to k heaps, the product of their sizes."""
         # e_j (elementary symmetric sums of the sizes) by the recurrence, without listing sets

@@ -57,6 +57,9 @@ class Wythoff(MultiTake):
     def start(self) -> Position:
         return self.heaps
 
+    def takes_heaps(self, count: int) -> bool:
+        return count == 2
+
     def vectors(self) -> list[Takes]:
         """From the first heap, from the second, then from both: by count each."""
         a, b = self.heaps

@@ -2,7 +2,7 @@
 
 A program is three typed trees (DEAP strongly-typed genetic programming; their language is in
 :mod:`nim_evo.genomes.expressions`) and, in a heap game other than Nim, a heap part
-(:mod:`nim_evo.genomes.heaps`):
+(:mod:`nim_evo.genomes.heaps`; none in Wythoff's game and Moore's Nim, :data:`WHOLE_FAMILIES`):
 
 - the **step** ``f(a, p, k) -> int``, folded over a position's heaps in ascending order from
   ``a = 0`` to ``v`` (``p`` the heap's size, or its value under the heap part);
@@ -128,7 +128,7 @@ def _seeded(rng: np.random.Generator):
 
 
 def create(rules: Game, rng: np.random.Generator, container=Program, held: dict | None = None):
-    """A random program, with a heap part in a game other than Nim; ``held``: parts it takes
+    """A random program, with a heap part where :func:`has_heap_part`; ``held``: parts it takes
     as given, by name (a stage's; ``None``: the kind's own, the constant ``0`` for a tree and
     Nim's heap value, the heap itself, for the heap part)."""
     held = held or {}
@@ -340,7 +340,13 @@ class ProgramKind(GenomeKind):
         return {**self.defaults, "opponents": ("nimsum",) if isinstance(game, Rules) else ("perfect",)}
 
     def training_boards(self, game: Game) -> tuple[Game, ...]:
-        return heap_boards(game)
+        """:func:`heap_boards`; a one-line error where none is a board of the family (Moore's
+        Nim_k past 4 heaps: the boards have 2 to 4)."""
+        boards = heap_boards(game)
+        if not boards:
+            raise UserError(f"a program trains on boards of 1 to 4 heaps of up to 40, and none is a board of "
+                            f"{game.name}'s family and rule")
+        return boards
 
     def decides_beyond(self, game: Game) -> bool:
         """In a splitting game (whose boards stop at heaps of 40, where Kayles' values are not

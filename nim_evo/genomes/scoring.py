@@ -1,7 +1,7 @@
 """How a program plays: the score of a position, and the move into the position of lowest score.
 
 A program (:mod:`nim_evo.genomes.program`) is three trees, the step, the score and a second
-fold, and in a heap game other than Nim a fourth part, the heap part
+fold, and in a heap game other than Nim (not Wythoff's or Moore's) a fourth part, the heap part
 (:class:`~nim_evo.genomes.heaps.HeapPart`). A position's score:
 
 - its heap sizes sorted ascending, the step ``f(a, p, k)`` folded over them from ``a = 0``

@@ -88,6 +88,9 @@ def test_programs_play_games_whose_move_takes_from_several_heaps():
     assert held_out_accuracy("program", xor, game("1-3-5-moore1")) == {"1-3-5-7-9-11-13-moore1": 1.0,
                                                                       "random boards": 1.0}
     assert held_out_accuracy("program", xor, game("1-3-5-moore2"))["random boards"] < 0.5
+    with pytest.raises(UserError, match="a program trains on boards of 1 to 4 heaps of up to 40, and none is a board "
+                                        "of 1-2-3-4-5-6-moore5's family and rule$"):
+        nim_evo.evolve("program", game("1-2-3-4-5-6-moore5"), generations=1, progress=False)
 
 
 def test_perfect_play_without_theory_beyond_the_solver_is_refused_in_one_line():

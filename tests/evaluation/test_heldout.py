@@ -57,18 +57,36 @@ def test_a_stage_hands_on_only_a_program_that_validates_beyond_its_training_boar
 
 
 def test_a_family_with_no_theory_is_judged_on_random_boards_the_solver_solves():
-    """Misère play of a subtraction game has no theory here: its random boards are small
+    """Misère play of subtraction {1, 3, 4} has no theory here: its random boards are small
     enough for the solver, which judges each whole. Misère {1, 2, 3} is Nim's misère under a cap
-    of 3 in other words: Bouton's rule on the residues (the values (0 1 2 3)) plays it
-    perfectly, and normal play's rule misses its endgames."""
-    from nim_evo.evaluation.heldout import validates
+    of 3 in other words, judged by theory (Bouton's rule on the residues): the solver's boards
+    judge its programs alike, Bouton's rule on the values (0 1 2 3) perfect, normal play's rule
+    missing endgames."""
+    from nim_evo.evaluation.heldout import _has_theory, _solved_boards_accuracy, validates
     from nim_evo.games import game
 
-    family = game("20-sub1.2.3-misere")
+    capped = game("20-sub1.2.3-misere")
     bouton = Program([XOR, "if(lt(1, w), v, if(eq(v, 1), 0, 1))", "max(b, p)", "(0 1 2 3)"])
     normal = Program([XOR, "v", "0", "(0 1 2 3)"])
-    assert held_out_accuracy("program", bouton, family) == {"1-3-5-7-9-11-13-sub1.2.3-misere": 1.0,
+    assert _has_theory(capped, 3) and not _has_theory(game("20-sub1.3.4-misere"), 3)
+    solved = {name: _solved_boards_accuracy("program", program, capped, np.random.default_rng(3), (3, 12), 10**6, 10)
+              for name, program in (("bouton", bouton), ("normal", normal))}
+    assert solved["bouton"] == 1.0 and solved["normal"] < 0.99
+    assert held_out_accuracy("program", bouton, capped) == {"1-3-5-7-9-11-13-sub1.2.3-misere": 1.0,
                                                             "random boards": 1.0}
-    assert held_out_accuracy("program", normal, family)["random boards"] < 0.99
-    assert validates("program", list(map(str, bouton)), (family,))
+    family = game("20-sub1.3.4-misere")
+    normal = Program([XOR, "v", "0", "(0 1 0 1 2 3 2)"])  # its Grundy values: right in normal play alone
+    report = held_out_accuracy("program", normal, family)
+    assert list(report) == ["1-3-5-7-9-11-13-sub1.3.4-misere", "random boards"] and report["random boards"] < 0.99
     assert not validates("program", list(map(str, normal)), (family,))
+    assert validates("program", list(map(str, normal)), (game("20-sub1.3.4"),))
+
+
+def test_random_boards_hold_as_many_heaps_as_the_rule_is_played_on():
+    from nim_evo.evaluation.heldout import heap_counts
+    from nim_evo.games import game
+
+    assert heap_counts(game("20-sub2.3"), (5, 10)) == (5, 6, 7, 8, 9, 10)  # (a heap of 1 has no move there)
+    assert heap_counts(game("5-6-wythoff"), (3, 12)) == (2,)
+    assert heap_counts(game("1-3-5-7-9-moore4"), (3, 6)) == (4, 5, 6)
+    assert heap_counts(game("1-1-1-1-1-1-1-moore7"), (3, 5)) == (7,)
