@@ -24,7 +24,9 @@ of the family's held-out board (1-3-5-7-9-11-13, or a single heap of 20 to 40 wh
 splits) and random boards of 3 to 12 heaps up to a million objects (to the largest the
 engine builds a board of where a move splits), judged by the family's Grundy values. Per
 family it also prints the largest heap up to which the champion's values xor as the
-family's Grundy values do (``right up to``).
+family's Grundy values do (``right up to``). Misère play of a subtraction game (judged on random
+boards the solver solves), Wythoff's game and Moore's Nim_2 (no heap part: the program folds over
+the heap sizes) are measured and reported, with no target.
 
     python benchmarks/program.py                                # the measurement (an hour or two)
     python benchmarks/program.py --seeds 3 --families misere    # part of it
@@ -47,13 +49,16 @@ from nim_evo.genomes.program import KIND
 GAMES = {"normal": "1-3-5-7-9", "cap3": "1-3-5-7-9-cap3", "misere": "1-3-5-7-9-misere",
          "cap3-misere": "1-3-5-7-9-cap3-misere"}
 HEAP_GAMES = {"sub1.3.4": "20-sub1.3.4", "sub2.3": "20-sub2.3", "sub1.2.4.8": "20-sub1.2.4.8", "lasker": "3-5-7-lasker",
-              "kayles": "10-kayles", "dawson": "12-dawson", "grundy": "11-grundy", "squares": "13-squares"}
+              "kayles": "10-kayles", "dawson": "12-dawson", "grundy": "11-grundy", "squares": "13-squares",
+              "sub1.3.4-misere": "20-sub1.3.4-misere", "wythoff": "5-6-wythoff", "moore2": "1-3-5-7-9-moore2"}
 FAMILIES = (*GAMES, "four", *HEAP_GAMES)  # four: one program for all four families
 TARGETS = {"normal": 10, "cap3": 9, "misere": 9, "cap3-misere": 7, "four": 7,  # successes of 10 (issue 29)
            "sub1.3.4": 9, "sub2.3": 9, "sub1.2.4.8": 9, "lasker": 9, "kayles": 8, "dawson": 8,  # (issue 43)
-           "grundy": 0, "squares": 0}  # (not known to be periodic: measured and reported)
+           "grundy": 0, "squares": 0,  # (not known to be periodic: measured and reported)
+           "sub1.3.4-misere": 0, "wythoff": 0, "moore2": 0}  # (measured and reported, whatever they give)
 SECONDS = {"normal": 300, "cap3": 300, "misere": 300, "cap3-misere": 600, "four": 600, "sub1.3.4": 300, "sub2.3": 300,
-           "sub1.2.4.8": 300, "lasker": 300, "kayles": 600, "dawson": 600, "grundy": 600, "squares": 600}
+           "sub1.2.4.8": 300, "lasker": 300, "kayles": 600, "dawson": 600, "grundy": 600, "squares": 600,
+           "sub1.3.4-misere": 600, "wythoff": 600, "moore2": 600}
 
 
 def family_sweep(family: str, seeds: int, generations: int | None, jobs: int, tmp: Path):
@@ -82,7 +87,7 @@ def right_up_to(champion: dict, most: int = 1024) -> int | str:
     (every pair of heaps, and every heap with a pair: what boards of up to three heaps of
     those sizes ask); ``""`` for a program of Nim."""
     genome, board = champion["genome"], game_from_json(champion["rules"])
-    if "heap" not in genome or not hasattr(board, "grundy") and not hasattr(board, "subtraction"):
+    if "heap" not in genome or board.misere or not hasattr(board, "grundy") and not hasattr(board, "subtraction"):
         return ""
     from nim_evo.games.squares import Squares, square_grundy
     from nim_evo.games.subtraction import grundy_sequence
