@@ -193,6 +193,7 @@ TABLE: list[Case] = [
     *cases("sweep", "resume", NOT_A_BOOL, lambda v: sweep(resume=v)),
     *cases("sweep", "progress", NOT_A_BOOL, lambda v: sweep(progress=v)),
     *cases("sweep", "code", [5, "a:B"], lambda v: sweep(code=v)),
+    *cases("sweep", "minutes", [0, -1, "5", float("nan"), True, 10**7], lambda v: sweep(minutes=v)),
     *cases("grade_player", "player", NOT_AN_AGENT + [{"a": 1}], lambda v: grade(player=v)),
     *cases("grade_player", "player", ["nosuch"], lambda v: grade(player=v), says=UNKNOWN_AGENT),
     *cases("grade_player", "rules", NOT_RULES + ["2-3"], lambda v: grade(rules=v)),
