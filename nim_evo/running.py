@@ -179,7 +179,7 @@ class Evolution:
             bar.ceiling = stages.stage_ceiling(self.toolbox, state) if progress else None
             bar.update(state.logbook[-1], config.opponents)
             reached = self.reached()
-            stopped = False
+            stopped = state.generation > 0 and on_generation is not None and bool(on_generation(dict(state.logbook[-1])))
             while state.generation < config.generations and not reached and not stopped:
                 loop.step(state, config, self.toolbox)
                 if self.run_dir is not None:
@@ -202,7 +202,8 @@ class Evolution:
         """Evolve to the configured number of generations, or until the champion reaches the
         run's target (checkpointing each generation in a run directory); whether it reached
         it. ``on_generation(record)`` is called after each generation with its logbook record
-        (a dict); a true answer stops the run there, as a target reached does. Then
+        (a dict); a true answer stops the run there, as a target reached does (a run resumed past
+        generation 0 asks it first of the last it holds, so that a run it stopped stays stopped). Then
         :meth:`finish` writes the run's outputs (:meth:`nim_evo.api.Run.evolved` does both)."""
         config, state = self.config, self.state
         if progress:

@@ -157,7 +157,8 @@ def test_a_target_short_of_perfection_stops_a_board_free_run_without_validation(
 def test_on_generation_sees_each_record_and_a_true_answer_stops_the_run(tmp_path):
     """evolve(on_generation=f): f gets every generation's record as a dict, in order; a true
     answer stops the run there (its outputs written, as at a target), and resuming goes on to
-    the same champion as a run never stopped."""
+    the same champion as a run never stopped. Resumed with the same answer, it stays stopped:
+    the last record it holds is asked first."""
     import nim_evo
 
     seen = []
@@ -172,6 +173,8 @@ def test_on_generation_sees_each_record_and_a_true_answer_stops_the_run(tmp_path
     assert [r["gen"] for r in seen] == [1, 2, 3] and all(isinstance(r, dict) and "max" in r for r in seen)
     assert run.state.generation == 3 and (tmp_path / "run" / "champion.json").exists()
     assert seen[-1]["max"] == run.logbook[-1]["max"]
+    again = nim_evo.resume(tmp_path / "run", progress=False, genomes_dir=tmp_path / "genomes", on_generation=watch)
+    assert again.state.generation == 3 and [r["gen"] for r in seen] == [1, 2, 3, 3]
     whole = nim_evo.evolve("table", rules, generations=8, seed=2, population=10, offspring=20, progress=False)
     resumed = nim_evo.resume(tmp_path / "run", progress=False, genomes_dir=tmp_path / "genomes")
     assert resumed.state.generation == 8 and list(resumed.genes) == list(whole.genes)
