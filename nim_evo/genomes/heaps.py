@@ -198,18 +198,46 @@ def with_value(part: HeapPart, heap: int, value: int, alone: bool = False) -> He
     return HeapPart(tuple(values), part.period, part.saltus)
 
 
+def swapped(part: HeapPart, heap: int, other: int, alone: bool = False) -> HeapPart:
+    """``part`` with the values of ``heap`` and ``other`` exchanged, the table grown to both
+    first, as :func:`with_value` grows it (``alone``: a period past them). Where a part gives
+    two heaps each other's values (Lasker's Nim's are Nim's with each pair 4k + 3, 4k + 4
+    exchanged), setting one value at a time makes two heaps alike, a worse player on the way."""
+    values = list(part.values)
+    end = max(heap, other) + 1 + (part.period if alone else 0)
+    values += [int(v) for v in part(np.arange(len(values), end))]
+    values[heap], values[other] = values[other], values[heap]
+    return HeapPart(tuple(values), part.period, part.saltus)
+
+
 CANDIDATES = 16  # values a local search tries at a heap, at most
+PERIODS = 12  # the longest period a local search reads a table with
 
 
 def candidates(part: HeapPart, heap: int, rng: np.random.Generator) -> list[int]:
-    """The values a local search tries at ``heap``: every value the table holds and one more
+    """The values a local search tries at ``heap``: every value the part gives a heap up to
+    it (the table's, and with a saltus the bigger ones its periodic part gives) and one more
     than the largest (the range a value mutation draws from), but the one it has; where they
     are more than :data:`CANDIDATES` (Lasker's Nim's values grow with the heap), as many drawn."""
-    held = sorted(set(part.values))
+    held = sorted(set(part.values) | {int(v) for v in part.upto(heap + 1)})
     values = [v for v in [*held, held[-1] + 1] if v != int(part(np.int64(heap)))]
     if len(values) > CANDIDATES:
         values = sorted(int(v) for v in rng.choice(values, CANDIDATES, replace=False))
     return values
+
+
+def periods(part: HeapPart) -> list[HeapPart]:
+    """The part's table read with each other period up to :data:`PERIODS`, purely periodic and
+    with the saltus its last values keep (the last value less the one a period before it), as
+    a ``period`` mutation reads it: where a table grown value by value holds a period and a
+    saltus, one of these plays every heap past it as the table's start does."""
+    values = part.values
+    read: dict[HeapPart, None] = {}
+    for period in range(1, min(len(values), PERIODS + 1)):
+        for saltus in {0, max(0, values[-1] - values[-1 - period])}:
+            read[HeapPart(values, period, saltus)] = None
+    read.pop(part, None)
+    return list(read)
 
 
 def draw_value(values: list[int], rng: np.random.Generator) -> int:

@@ -434,11 +434,11 @@ class ProgramKind(GenomeKind):
     def value_variants(self, genes, decided: np.ndarray, rng: np.random.Generator) -> list:
         """The heap part's value at a heap of the first decision the program lost, set to each
         of :func:`~nim_evo.genomes.heaps.candidates`, there alone and for its whole residue
-        past the table (none without a heap part, a lost decision, or with a saltus: Lasker's
-        Nim's values grow, and a search of single values grew its tables long while the period
-        and saltus it needed were one change away)."""
+        past the table; and the part's table read with each other period
+        (:func:`~nim_evo.genomes.heaps.periods`: values grown one by one, as Lasker's Nim's
+        are, meet their period and saltus there). None without a heap part or a lost decision."""
         part = parts(genes)[3] if len(genes) == 4 else None
-        if part is None or part.saltus:  # (values that grow by a saltus are learnt by it, not one by one)
+        if part is None:
             return []
         heap = _failing_heap(genes, decided, rng)
         if heap is None or heap >= heaps.MAX_VALUES:
@@ -446,6 +446,9 @@ class ProgramKind(GenomeKind):
         ways = (False, True) if heap + 1 + part.period <= heaps.MAX_VALUES else (False,)
         variants = {heaps.with_value(part, heap, value, alone): None for value in heaps.candidates(part, heap, rng)
                     for alone in ways}  # (the same part both ways where the heap is before the period)
+        variants.update(dict.fromkeys(heaps.swapped(part, heap, heap + step, alone) for step in (-1, 1)
+                                      for alone in ways if 0 < heap + step < heaps.MAX_VALUES - part.period))
+        variants.update(dict.fromkeys(heaps.periods(part)))
         return [[*genes[:3], variant] for variant in variants]
 
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:

@@ -1,6 +1,7 @@
 """The local search beside variation: a Kayles program one value wrong is put right by trying
-every value at a heap of the first decision it lost; a program that loses none, or a stage
-without decisions, gives nothing."""
+every value at a heap of the first decision it lost, and a table of Lasker's Nim's first values by
+reading it with each period; a program that loses none, or a stage without decisions, gives
+nothing."""
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ def decisions():
 
 
 def individual(heap: str, decisions: Decisions, fitness: float):
-    ind = KIND.individual(KIND.from_json({"step": XOR, "score": "v", "second": "0", "heap": heap}, game("10-kayles")))
+    ind = KIND.individual(KIND.from_json({"step": XOR, "score": "v", "second": "0", "heap": heap}, decisions.rules))
     ind.fitness.values = (fitness, 0.0)
     ind.cases = np.concatenate([np.ones(30), decisions.right("program", [KIND.plain(ind)])[0]])  # (boards' first)
     return ind
@@ -33,7 +34,12 @@ def toolbox(*panels):
     return box
 
 
-def test_one_wrong_value_is_put_right(decisions):
+@pytest.fixture(scope="module")
+def lasker():
+    return Decisions.build(game("10-lasker"))
+
+
+def test_one_wrong_value_is_put_right(decisions, lasker):
     true = game("10-kayles").grundy_words()
     wrong = heaps.with_value(heaps.parse(true, "Kayles"), 11, 5)  # (Kayles' heap 11 is worth 6)
     broken = individual(str(wrong), decisions, 0.4)
@@ -50,9 +56,10 @@ def test_one_wrong_value_is_put_right(decisions):
     assert perfect.cases.all()
     assert localsearch.improved([perfect], toolbox(decisions), "program", np.random.default_rng(0)) == []
     assert localsearch.improved([broken], toolbox(), "program", np.random.default_rng(0)) == []
-    growing = individual(str(heaps.HeapPart(wrong.values, wrong.period, 2)), decisions, 0.3)
-    assert not growing.cases.all()  # (a part with a saltus: no single value is searched)
-    assert localsearch.improved([growing], toolbox(decisions), "program", np.random.default_rng(0)) == []
+    growing = individual("0 1 2 4 3 5 6 8 (7) +1", lasker, 0.3)  # (Lasker's first values, then Nim's)
+    assert not growing.cases.all()
+    found = localsearch.improved([growing], toolbox(lasker), "program", np.random.default_rng(0))
+    assert [str(child[3].simplest()) for child in found] == ["0 (1 2 4 3) +4"]  # (its table read with period 4)
 
 
 def test_at_most_eight_programs_are_searched_a_generation(decisions, monkeypatch):

@@ -156,6 +156,25 @@ def test_a_local_search_tries_every_value_held_and_one_more_or_sixteen_of_them()
     assert [int(residue(np.int64(h))) for h in (20, 21, 22)] == [9, 9, 9]  # (the period's one value: its whole residue)
 
 
+def test_a_local_search_reads_values_past_the_table_and_the_table_with_each_period():
+    identity = heaps.parse(heaps.IDENTITY, "Nim's")
+    assert heaps.candidates(identity, 3, np.random.default_rng(0)) == [0, 1, 2, 4]  # (the values of heaps 0-3, and 4)
+    grown = heaps.parse("0 1 2 4 3 5 6 8 (7) +1", "Lasker's first values, Nim's after")
+    read = {str(part.simplest()) for part in heaps.periods(grown)}
+    assert "0 (1 2 4 3) +4" in read and str(grown) not in {str(part) for part in heaps.periods(grown)}
+    assert all(part.values == grown.values and 1 <= part.period <= heaps.PERIODS for part in heaps.periods(grown))
+    long = heaps.parse(" ".join(["0"] * 40) + " (1)", "long")
+    assert max(part.period for part in heaps.periods(long)) == heaps.PERIODS
+
+
+def test_a_swap_exchanges_two_heaps_values_alone_or_for_their_residues():
+    identity = heaps.parse(heaps.IDENTITY, "Nim's")
+    alone = heaps.swapped(identity, 19, 20, alone=True)
+    assert [int(alone(np.int64(h))) for h in range(17, 24)] == [17, 18, 20, 19, 21, 22, 23]
+    lasker = heaps.parse("0 (1 2 3 4) +4", "Nim's, period 4")
+    assert str(heaps.swapped(lasker, 3, 4).simplest()) == "0 (1 2 4 3) +4"  # (in the period: every residue)
+
+
 def test_a_new_period_may_take_the_saltus_the_table_keeps():
     table = heaps.parse("0 1 3 4 2 5 7 8 (6)", "Lasker's values relabelled, its period not yet found")
     found = {str(child.simplest()) for child in (heaps.mutate(table, np.random.default_rng(s)) for s in range(600))}
