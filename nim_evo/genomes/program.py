@@ -201,6 +201,7 @@ def _failing_heap(genes, decided, rng: np.random.Generator) -> int | None:
 
 
 SWAP = 1 / 3  # the share of crossovers that swap a whole tree
+GROWING_VARIANTS = 24  # variants of a heap part with a saltus a local search tries, at most
 
 
 def crossover(a, b, rules: Game, rng: np.random.Generator, held: tuple[str, ...] = ()):
@@ -434,9 +435,11 @@ class ProgramKind(GenomeKind):
     def value_variants(self, genes, decided: np.ndarray, rng: np.random.Generator) -> list:
         """The heap part's value at a heap of the first decision the program lost, set to each
         of :func:`~nim_evo.genomes.heaps.candidates`, there alone and for its whole residue
-        past the table; and the part's table read with each other period
-        (:func:`~nim_evo.genomes.heaps.periods`: values grown one by one, as Lasker's Nim's
-        are, meet their period and saltus there). None without a heap part or a lost decision."""
+        past the table. A part with a saltus (values that grow, as Lasker's Nim's do) also has
+        that heap's value swapped with each neighbour's, and its table read with each other
+        period (:func:`~nim_evo.genomes.heaps.periods`: values grown one by one meet their
+        period and saltus there); of these, :data:`GROWING_VARIANTS` at most, drawn. None
+        without a heap part or a lost decision."""
         part = parts(genes)[3] if len(genes) == 4 else None
         if part is None:
             return []
@@ -446,9 +449,13 @@ class ProgramKind(GenomeKind):
         ways = (False, True) if heap + 1 + part.period <= heaps.MAX_VALUES else (False,)
         variants = {heaps.with_value(part, heap, value, alone): None for value in heaps.candidates(part, heap, rng)
                     for alone in ways}  # (the same part both ways where the heap is before the period)
-        variants.update(dict.fromkeys(heaps.swapped(part, heap, heap + step, alone) for step in (-1, 1)
-                                      for alone in ways if 0 < heap + step < heaps.MAX_VALUES - part.period))
-        variants.update(dict.fromkeys(heaps.periods(part)))
+        if part.saltus:
+            variants.update(dict.fromkeys(heaps.swapped(part, heap, heap + step, alone) for step in (-1, 1)
+                                          for alone in ways if 0 < heap + step < heaps.MAX_VALUES - part.period))
+            variants.update(dict.fromkeys(heaps.periods(part)))
+            if len(variants) > GROWING_VARIANTS:  # (each plays every decision: a generation's time)
+                drawn = rng.choice(len(variants), GROWING_VARIANTS, replace=False)
+                variants = dict.fromkeys(list(variants)[i] for i in sorted(drawn))
         return [[*genes[:3], variant] for variant in variants]
 
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:
