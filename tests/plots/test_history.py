@@ -18,9 +18,10 @@ from nim_evo.plots.history import History, check_comparable, draw_history, load_
 
 
 def copy_run(runs, tmp_path, name, **changes):
-    """A copy of the table run whose config.json has ``changes``."""
+    """A copy of the table run whose config.json has ``changes`` (without the pictures other
+    tests of the session may have drawn into the run)."""
     target = tmp_path / name
-    shutil.copytree(runs / "table", target)
+    shutil.copytree(runs / "table", target, ignore=shutil.ignore_patterns("*.png"))
     config = json.loads((target / "config.json").read_text())
     config.update(changes)
     (target / "config.json").write_text(json.dumps(config))
