@@ -170,7 +170,7 @@ def mutate(part: HeapPart, rng: np.random.Generator, focus: int | None = None) -
         heap = int(rng.integers(1, min(MAX_VALUES, max(2 * len(values), len(values) + REACH))))
         if focus is not None and 0 < focus < MAX_VALUES and rng.random() < FOCUS:
             heap = focus
-        values += [int(v) for v in part(np.arange(len(values), heap + 1))]
+        values = _grown(part, heap + 1)
         values[heap] = draw_value(values, rng)
     elif how == "grow" and len(values) < MAX_VALUES:
         values.append(int(part(np.int64(len(values)))))
@@ -191,11 +191,14 @@ def with_value(part: HeapPart, heap: int, value: int, alone: bool = False) -> He
     periodic part gave there, as a value mutation grows it (a value of the period then stands
     for every heap of its residue past the table); ``alone``: grown a period past it, so that
     the value is this heap's alone."""
-    values = list(part.values)
-    end = heap + 1 + (part.period if alone else 0)
-    values += [int(v) for v in part(np.arange(len(values), end))]
+    values = _grown(part, heap + 1 + (part.period if alone else 0))
     values[heap] = value
     return HeapPart(tuple(values), part.period, part.saltus)
+
+
+def _grown(part: HeapPart, end: int) -> list[int]:
+    """The part's table grown to ``end`` values (at least its own) by what its periodic part gives there."""
+    return [*part.values, *(int(v) for v in part(np.arange(len(part.values), end)))]
 
 
 def swapped(part: HeapPart, heap: int, other: int, alone: bool = False) -> HeapPart:
@@ -203,9 +206,7 @@ def swapped(part: HeapPart, heap: int, other: int, alone: bool = False) -> HeapP
     first, as :func:`with_value` grows it (``alone``: a period past them). Where a part gives
     two heaps each other's values (Lasker's Nim's are Nim's with each pair 4k + 3, 4k + 4
     exchanged), setting one value at a time makes two heaps alike, a worse player on the way."""
-    values = list(part.values)
-    end = max(heap, other) + 1 + (part.period if alone else 0)
-    values += [int(v) for v in part(np.arange(len(values), end))]
+    values = _grown(part, max(heap, other) + 1 + (part.period if alone else 0))
     values[heap], values[other] = values[other], values[heap]
     return HeapPart(tuple(values), part.period, part.saltus)
 
