@@ -180,7 +180,7 @@ def mutate(part: HeapPart, rng: np.random.Generator, focus: int | None = None) -
     elif how == "period":
         period = int(rng.integers(1, len(values) + 1))
         if period < len(values) and rng.random() < 0.5:  # (the saltus the table's last values keep, if any)
-            saltus = max(0, values[-1] - values[-1 - period])
+            saltus = _kept_saltus(values, period)
     elif how == "saltus":
         saltus = _saltus(rng, period)
     return HeapPart(tuple(values), period, saltus)
@@ -235,7 +235,7 @@ def periods(part: HeapPart) -> list[HeapPart]:
     values = part.values
     read: dict[HeapPart, None] = {}
     for period in range(1, min(len(values), PERIODS + 1)):
-        for saltus in {0, max(0, values[-1] - values[-1 - period])}:
+        for saltus in {0, _kept_saltus(values, period)}:
             read[HeapPart(values, period, saltus)] = None
     read.pop(part, None)
     return list(read)
@@ -258,6 +258,12 @@ def crossover(a: HeapPart, b: HeapPart, rng: np.random.Generator) -> tuple[HeapP
     second = (*b.values[:cut], *a.values[cut:])
     return (HeapPart(first, min(b.period, len(first)), b.saltus),
             HeapPart(second, min(a.period, len(second)), a.saltus))
+
+
+def _kept_saltus(values, period: int) -> int:
+    """The saltus the table's last values keep with ``period``: the last value less the one a
+    period before it (0 where it falls; ``period`` below the table's length)."""
+    return max(0, values[-1] - values[-1 - period])
 
 
 def _saltus(rng: np.random.Generator, period: int) -> int:
