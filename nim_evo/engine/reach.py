@@ -37,9 +37,9 @@ def reachable(game: Game, canonical: bool, max_positions: int) -> np.ndarray:
             if canonical:
                 children = game.canonical(children)
             keys, first = np.unique(row_keys(children), return_index=True)
-            fresh = ~np.isin(keys, seen) & ~np.isin(keys, level_keys)
+            fresh = ~among(keys, seen) & ~among(keys, level_keys)
             level_rows.append(children[first[fresh]])
-            level_keys = np.sort(np.concatenate([level_keys, keys[fresh]]))
+            level_keys = merged(level_keys, keys[fresh])
             count += int(fresh.sum())
             if count > max_positions or count * game.n_actions > MAX_CELLS:
                 what = "multisets of heaps" if canonical else "positions"
@@ -49,8 +49,22 @@ def reachable(game: Game, canonical: bool, max_positions: int) -> np.ndarray:
                                     f"reachable, above {limit}: too many to enumerate")
         frontier = np.concatenate(level_rows)
         found.append(frontier)
-        seen = np.sort(np.concatenate([seen, level_keys]))
+        seen = merged(seen, level_keys)
     return np.concatenate(found)
+
+
+def among(keys: np.ndarray, ordered: np.ndarray) -> np.ndarray:
+    """Whether each of ``keys`` is in ``ordered`` (sorted): a binary search each, where
+    ``np.isin`` would sort both again (the search's set of positions seen grows each level)."""
+    if not len(ordered):
+        return np.zeros(len(keys), dtype=bool)
+    at = np.minimum(np.searchsorted(ordered, keys), len(ordered) - 1)
+    return ordered[at] == keys
+
+
+def merged(ordered: np.ndarray, more: np.ndarray) -> np.ndarray:
+    """Two sorted arrays as one (a stable sort finds the two runs and merges them)."""
+    return np.sort(np.concatenate([ordered, more]), kind="stable")
 
 
 def blocks(game: Game, n: int) -> list[slice]:

@@ -20,6 +20,7 @@ enough for the solver, which judges each whole.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
@@ -60,13 +61,33 @@ def held_out_accuracy(kind: str, genes, family: Game, seed: int = 0) -> dict[str
                             lambda: _held_out_accuracy(kind, genes, family, seed)))
 
 
+def held_out_perfect(kind: str, genes, family: Game, seed: int = 0) -> bool:
+    """Whether :func:`held_out_accuracy` is 1 on both sets, found with less work where it is
+    not: the board first (in a run, the logbook has measured it), then the random boards
+    judged a board (in a splitting game, a position) at a time up to the first wrong move
+    (each position of heaps of a million there asks the genome to score a million children)."""
+    plain = get_kind(kind).plain(genes)
+    key = (kind, _text(plain), family, seed)
+    if key in _HELD_OUT:
+        return all(share == 1.0 for share in _HELD_OUT[key].values())
+    if seven_heaps_accuracy(kind, plain, family) < 1.0:  # (the logbook's: measured already in a run)
+        return False
+    judged, _ = _random_boards(kind, genes, family, *_random_sample(family, seed), RANDOM_BOARDS, POSITIONS_EACH)
+    return all(right == total for right, total in judged)
+
+
 def _held_out_accuracy(kind: str, genes, family: Game, seed: int) -> dict[str, float]:
     board = held_out_board(family)
+    return {board.name: board_accuracy(kind, genes, board),
+            RANDOM: random_boards_accuracy(kind, genes, family, *_random_sample(family, seed))}
+
+
+def _random_sample(family: Game, seed: int) -> tuple[np.random.Generator, tuple, int]:
+    """The held-out random boards' generator, heap counts and largest heap, drawn from the run's seed."""
     rng = np.random.default_rng([seed, 7])
     if isinstance(family, Rules):
-        return {board.name: board_accuracy(kind, genes, board), RANDOM: random_boards_accuracy(kind, genes, family, rng)}
-    return {board.name: board_accuracy(kind, genes, board),
-            RANDOM: random_boards_accuracy(kind, genes, family, rng, GAME_BOARD_HEAPS, GAME_MAX_HEAP)}
+        return rng, RANDOM_BOARD_PILES, RANDOM_BOARD_MAX_PILE
+    return rng, GAME_BOARD_HEAPS, GAME_MAX_HEAP
 
 
 # in a game other than Nim: the random boards hold 3 to 12 heaps, up to a million objects each
@@ -133,10 +154,25 @@ def random_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Genera
                            each: int = POSITIONS_EACH) -> float:
     """The share of sampled winning positions of random big boards (``count`` boards of ``piles``
     many heaps, each of up to ``max_pile``, in ``family``'s family, rule and convention; ``each``
-    positions a board) where the genome plays a winning move, judged by the family's theory."""
+    positions a board) where the genome plays a winning move, judged by the family's theory
+    (in a family with none, the mean of each board's share: :func:`_solved_boards`)."""
+    judged, shares = _random_boards(kind, genes, family, rng, piles, max_pile, count, each)
+    rights, totals = zip(*judged)
+    return float(np.mean(rights)) if shares else sum(rights) / sum(totals)
+
+
+def _random_boards(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int, count: int,
+                   each: int) -> tuple[Iterator[tuple[float, int]], bool]:
+    """What :func:`random_boards_accuracy` judges, a board (or a position) at a time, as it is
+    judged: ``(right, judged)`` pairs, and whether they are each board's share instead
+    (``(share, 1)``). A perfect genome is right in each; the first miss ends the question."""
     if not isinstance(family, Rules):
-        return _game_boards_accuracy(kind, genes, family, rng, piles, max_pile, count, each)
-    right = total = 0
+        return _game_boards(kind, genes, family, rng, piles, max_pile, count, each)
+    return _nim_boards(kind, genes, family, rng, piles, max_pile, count, each), False
+
+
+def _nim_boards(kind: str, genes, family: Rules, rng: np.random.Generator, piles: tuple, max_pile: int, count: int,
+                each: int) -> Iterator[tuple[int, int]]:
     for _ in range(count):
         sizes = rng.integers(1, max_pile + 1, size=int(rng.integers(piles[0], piles[1] + 1)))
         rules = Rules(tuple(int(s) for s in sizes), family.max_take, family.misere)
@@ -148,28 +184,30 @@ def random_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Genera
         after = positions.copy()
         after[np.arange(len(after)), moves[:, 0]] -= moves[:, 1]
         legal = (after >= 0).all(axis=1)
-        right += int((legal & ~known_wins(rules, np.maximum(after, 0))[0]).sum())
-        total += len(positions)
-    return right / total
+        yield int((legal & ~known_wins(rules, np.maximum(after, 0))[0]).sum()), len(positions)
 
 
-def _game_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
-                          count: int, each: int) -> float:
-    """:func:`random_boards_accuracy` in a game other than Nim: heaps up to ``max_pile`` where
+def _game_boards(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
+                 count: int, each: int) -> tuple[Iterator[tuple[float, int]], bool]:
+    """:func:`_random_boards` in a game other than Nim: heaps up to ``max_pile`` where
     the engine builds such boards, else the :func:`largest_heap` it does (a splitting game in
-    normal play: :func:`_split_boards_accuracy`, up to ``max_pile`` itself); each heap of a
+    normal play: :func:`_split_boards`, up to ``max_pile`` itself); each heap of a
     position drawn from empty to its board's, judged by the family's theory (a one-line
     :class:`UserError` where it has none there); in a family with none,
-    :func:`_solved_boards_accuracy`."""
+    :func:`_solved_boards`."""
     if isinstance(family, SplitGame) and not family.misere:
-        return _split_boards_accuracy(kind, genes, family, rng, piles, max_pile, count, min(each, SPLIT_EACH))
+        return _split_boards(kind, genes, family, rng, piles, max_pile, count, min(each, SPLIT_EACH)), False
     counts = heap_counts(family, piles)
     if not _has_theory(family, counts[0]):
-        return _solved_boards_accuracy(kind, genes, family, rng, piles, max_pile, count)
-    right = total = 0
+        return ((share, 1) for share in _solved_boards(kind, genes, family, rng, piles, max_pile, count)), True
     if isinstance(family, MultiTake):  # (a board's moves are listed: Wythoff's on two heaps of n, 3n of them)
         max_pile = min(max_pile, MULTI_MAX_HEAP)
-    max_pile = largest_heap(family, counts[-1], max_pile)
+    return _theory_boards(kind, genes, family, rng, counts, largest_heap(family, counts[-1], max_pile), count,
+                          each), False
+
+
+def _theory_boards(kind: str, genes, family: Game, rng: np.random.Generator, counts: tuple, max_pile: int,
+                   count: int, each: int) -> Iterator[tuple[int, int]]:
     for _ in range(count):
         sizes = rng.integers(1, max_pile + 1, size=int(rng.choice(counts)))
         board = family.board(int(s) for s in sizes)
@@ -180,9 +218,7 @@ def _game_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generat
         winning = _theory(board, positions) & board.legal_mask(positions).any(axis=1)
         positions = positions[winning][:here]
         children, legal = board.step(positions, get_kind(kind).choose(genes, board, positions, rng))
-        right += int((legal & ~_theory(board, children)).sum())
-        total += len(positions)
-    return right / total
+        yield int((legal & ~_theory(board, children)).sum()), len(positions)
 
 
 # where a family has no theory (misère play of a heap game other than Nim): random boards the
@@ -200,15 +236,14 @@ def _has_theory(family: Game, heaps: int) -> bool:
     return board.theory_wins(np.array([board.start])) is not None
 
 
-def _solved_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
-                            count: int) -> float:
-    """:func:`random_boards_accuracy` in a family with no theory to judge by: ``count`` boards of
+def _solved_boards(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
+                   count: int) -> Iterator[float]:
+    """:func:`_random_boards` in a family with no theory to judge by: ``count`` boards of
     ``piles`` heaps, each heap drawn up to ``max_pile`` halved until the board has at most
     :data:`SOLVED_POSITIONS` multisets and :data:`SOLVED_CELLS` multiset-action pairs, each
-    judged whole by the solver (:func:`board_accuracy`: every winning position); their mean."""
+    judged whole by the solver (:func:`board_accuracy`: every winning position): each one's share."""
     from nim_evo.engine.sizes import within
 
-    shares = []
     counts = heap_counts(family, piles)
     for _ in range(count):
         heaps, size = int(rng.choice(counts)), max_pile
@@ -223,8 +258,7 @@ def _solved_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Gener
             if size == 1:
                 raise UserError(f"{family.name}'s family builds no board of {heaps} heaps of 1 to judge by the solver")
             size //= 2
-        shares.append(board_accuracy(kind, genes, board))
-    return float(np.mean(shares))
+        yield board_accuracy(kind, genes, board)
 
 
 CHILD_CELLS = 50_000_000  # heap sizes of the children the genome's moves on the random boards look at, at most
@@ -242,23 +276,20 @@ def heap_counts(family: Game, piles: tuple) -> tuple[int, ...]:
 SPLIT_EACH = 2  # positions a board in a splitting game (each asks for every child of up to 12 heaps of a million)
 
 
-def _split_boards_accuracy(kind: str, genes, family: SplitGame, rng: np.random.Generator, piles: tuple,
-                           max_pile: int, count: int, each: int) -> float:
-    """:func:`random_boards_accuracy` in a splitting game in normal play, heaps up to
+def _split_boards(kind: str, genes, family: SplitGame, rng: np.random.Generator, piles: tuple,
+                  max_pile: int, count: int, each: int) -> Iterator[tuple[int, int]]:
+    """:func:`_random_boards` in a splitting game in normal play, a position at a time, heaps up to
     ``max_pile`` where the family's Grundy values are known there (certified or computed),
     with no board built: the genome's move by its kind's
     :meth:`~nim_evo.genomes.protocol.GenomeKind.child_of`, judged by those values."""
     values = family.values_for(max_pile)
     max_pile = min(max_pile, values.known)
-    right = total = 0
     for _ in range(count):
         sizes = rng.integers(1, max_pile + 1, size=int(rng.integers(piles[0], piles[1] + 1)))
         drawn = rng.integers(0, sizes + 1, size=(4 * each, len(sizes)))
         for heaps in drawn[np.bitwise_xor.reduce(values(drawn), axis=1) != 0][:each]:  # (a won position has a move)
             child = get_kind(kind).child_of(genes, family, heaps)
-            right += int(np.bitwise_xor.reduce(values(child)) == 0)
-            total += 1
-    return right / total
+            yield int(np.bitwise_xor.reduce(values(child)) == 0), 1
 
 
 def _theory(board: Game, positions: np.ndarray) -> np.ndarray:

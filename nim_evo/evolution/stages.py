@@ -12,7 +12,7 @@ from __future__ import annotations
 from deap import base
 
 from nim_evo.engine.rules import Rules
-from nim_evo.evaluation.heldout import held_out_accuracy, validates
+from nim_evo.evaluation.heldout import held_out_perfect, validates
 from nim_evo.evolution import fitness, target
 from nim_evo.genomes import get_kind
 
@@ -53,7 +53,7 @@ def beyond_its_boards(config, champion, stage: int = -1) -> bool:
     """Whether a champion perfect on its boards is right beyond them too: for a genome that
     plays any board, on the validation sample in each family of ``stage`` (default: the
     last, the run's own), and in a heap game other than Nim, in its last stage, on both
-    held-out sets too (:func:`~nim_evo.evaluation.heldout.held_out_accuracy`: every position
+    held-out sets too (:func:`~nim_evo.evaluation.heldout.held_out_perfect`: every position
     of the family's held-out board, and random boards of up to a million objects a heap);
     any other, always."""
     kind = get_kind(config.genome)
@@ -64,7 +64,7 @@ def beyond_its_boards(config, champion, stage: int = -1) -> bool:
         return False
     if isinstance(config.rules, Rules) or config.stages[stage].nim:
         return True
-    return all(share == 1.0 for share in held_out_accuracy(config.genome, plain, config.rules, config.seed).values())
+    return held_out_perfect(config.genome, plain, config.rules, config.seed)
 
 
 def stage_ceiling(toolbox: base.Toolbox, state) -> float | None:

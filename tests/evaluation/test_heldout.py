@@ -62,14 +62,15 @@ def test_a_family_with_no_theory_is_judged_on_random_boards_the_solver_solves():
     of 3 in other words, judged by theory (Bouton's rule on the residues): the solver's boards
     judge its programs alike, Bouton's rule on the values (0 1 2 3) perfect, normal play's rule
     missing endgames."""
-    from nim_evo.evaluation.heldout import _has_theory, _solved_boards_accuracy, validates
+    from nim_evo.evaluation.heldout import _has_theory, _solved_boards, validates
     from nim_evo.games import game
 
     capped = game("20-sub1.2.3-misere")
     bouton = Program([XOR, "if(lt(1, w), v, if(eq(v, 1), 0, 1))", "max(b, p)", "(0 1 2 3)"])
     normal = Program([XOR, "v", "0", "(0 1 2 3)"])
     assert _has_theory(capped, 3) and not _has_theory(game("20-sub1.3.4-misere"), 3)
-    solved = {name: _solved_boards_accuracy("program", program, capped, np.random.default_rng(3), (3, 12), 10**6, 10)
+    solved = {name: np.mean(list(_solved_boards("program", program, capped, np.random.default_rng(3), (3, 12), 10**6,
+                                                10)))
               for name, program in (("bouton", bouton), ("normal", normal))}
     assert solved["bouton"] == 1.0 and solved["normal"] < 0.99
     assert held_out_accuracy("program", bouton, capped) == {"1-3-5-7-9-11-13-sub1.2.3-misere": 1.0,
@@ -90,3 +91,42 @@ def test_random_boards_hold_as_many_heaps_as_the_rule_is_played_on():
     assert heap_counts(game("5-6-wythoff"), (3, 12)) == (2,)
     assert heap_counts(game("1-3-5-7-9-moore4"), (3, 6)) == (4, 5, 6)
     assert heap_counts(game("1-1-1-1-1-1-1-moore7"), (3, 5)) == (7,)
+
+
+@pytest.mark.parametrize("program, family", [
+    (Program([XOR, "v"]), "nim"),
+    (Program(["and(1, add(a, p))", "v"]), "nim"),
+    (Program([XOR, "v", "0", "(0 1 0 1 2 3 2)"]), "20-sub1.3.4"),
+    (Program([XOR, "v", "0", "(0 1 0 1 2 3 3)"]), "20-sub1.3.4"),
+    (Program([XOR, "v", "0", "(0 1 0 1 2 3 2)"]), "20-sub1.3.4-misere"),
+])
+def test_held_out_perfection_is_what_the_accuracies_say(program, family):
+    """The stop and hand-on question (both held-out shares 1) answered from the first miss
+    on gives what the accuracies say, asked before them and after (then remembered)."""
+    from nim_evo.evaluation.heldout import held_out_perfect
+    from nim_evo.games import game
+
+    family = Rules((1, 2)) if family == "nim" else game(family)
+    first = held_out_perfect("program", program, family, seed=3)
+    report = held_out_accuracy("program", program, family, seed=3)
+    assert first == held_out_perfect("program", program, family, seed=3) == all(v == 1.0 for v in report.values())
+
+
+def test_held_out_perfection_stops_at_the_first_wrong_move(monkeypatch):
+    """Nim's values in Lasker's Nim are wrong on its held-out board: no random board is asked.
+    Lasker's values to heap 24 (the held-out board's) and Nim's beyond are right there, and
+    wrong at once on heaps of up to a million (each position there scores every child of every
+    heap): the question ends at its first position, where the accuracy judges all 40."""
+    from nim_evo.evaluation.heldout import held_out_perfect
+    from nim_evo.games import game
+    from nim_evo.genomes.program import ProgramKind
+
+    asked = []
+    child_of = ProgramKind.child_of
+    monkeypatch.setattr(ProgramKind, "child_of", lambda self, *args: asked.append(1) or child_of(self, *args))
+    nim_values = Program([XOR, "v", "0", "(0) +1"])
+    assert not held_out_perfect("program", nim_values, game("3-5-7-lasker"), seed=1)
+    assert not asked
+    lasker_to_24 = Program([XOR, "v", "0", "0 1 2 4 3 5 6 8 7 9 10 12 11 13 14 16 15 17 18 20 19 21 22 24 23 (25) +1"])
+    assert not held_out_perfect("program", lasker_to_24, game("3-5-7-lasker"), seed=1)
+    assert len(asked) == 1
