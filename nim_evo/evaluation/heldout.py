@@ -135,7 +135,10 @@ def largest_heap(family: Game, heaps: int = GAME_BOARD_HEAPS[1], most: int = GAM
     """The largest heap size, ``most`` or ``most`` halved until it fits (at least 1), of
     which the engine builds a board of ``heaps`` heaps in ``family`` and its theory judges it
     (a splitting family's board holds a row for every heap a split may make, and an action
-    for every split: it stays far below a million)."""
+    for every split: it stays far below a million; where a move takes from several heaps,
+    each board lists its moves: at most :data:`MULTI_MAX_HEAP`)."""
+    if isinstance(family, MultiTake):  # (a board's moves are listed: Wythoff's on two heaps of n, 3n of them)
+        most = min(most, MULTI_MAX_HEAP)
     size = most
     while size > 1:
         try:
@@ -200,8 +203,6 @@ def _game_boards(kind: str, genes, family: Game, rng: np.random.Generator, piles
     counts = heap_counts(family, piles)
     if not _has_theory(family, counts[0]):
         return ((share, 1) for share in _solved_boards(kind, genes, family, rng, piles, max_pile, count)), True
-    if isinstance(family, MultiTake):  # (a board's moves are listed: Wythoff's on two heaps of n, 3n of them)
-        max_pile = min(max_pile, MULTI_MAX_HEAP)
     return _theory_boards(kind, genes, family, rng, counts, largest_heap(family, counts[-1], max_pile), count,
                           each), False
 

@@ -156,6 +156,7 @@ def test_held_out_boards_and_heap_sizes_by_family():
     assert largest_heap(game("20-sub1.3.4")) == 10**6
     assert largest_heap(game("5-squares")) == 125_000  # its values are computed to 131,072
     assert (largest_heap(game("3-lasker")), largest_heap(game("3-lasker"), 10, 100)) == (15, 25)  # rows for every split
+    assert largest_heap(game("5-6-wythoff"), 2) == 10_000  # (each board lists its moves: 3n on two heaps of n)
     program = [XOR, "v", "0", "(0 1 0 1 2 3 2)"]
     rng = np.random.default_rng(0)
     assert random_boards_accuracy("program", program, game("20-sub1.3.4"), rng, (3, 12), 10**6) == 1.0
