@@ -211,6 +211,32 @@ def swapped(part: HeapPart, heap: int, other: int, alone: bool = False) -> HeapP
     return HeapPart(tuple(values), part.period, part.saltus)
 
 
+def exchanged(part: HeapPart, heap: int, other: int, period: int) -> HeapPart | None:
+    """``part`` with the values of ``heap`` and ``other`` exchanged, and every pair of heaps a
+    multiple of ``period`` before or after them (heap 0 kept) put in the same order, read with
+    that period and the saltus its last values keep (the table grown to end in the pair's
+    residue, past a whole period, so that the order repeats past it); ``None`` where the pair
+    is a period or more apart, or the table would grow past :data:`MAX_VALUES`. Lasker's Nim's
+    values are Nim's with each pair 4k + 3, 4k + 4 exchanged: from Nim's ``(0) +1``, one such
+    step with period 4 (the decisions pay for them only all together, not pair by pair)."""
+    low, high = sorted((heap, other))
+    gap = high - low
+    if not 0 < gap < period:
+        return None
+    end = max(len(part.values), high + 1)
+    end += (high - (end - 1)) % period  # (the table's last value is in the pair's residue)
+    while end - 1 - period < 1:  # (and the one a period before it too, not heap 0: the saltus reads both)
+        end += period
+    if end > MAX_VALUES:
+        return None
+    values = _grown(part, end)
+    descending = values[high] > values[low]  # (the order the exchange makes)
+    for first in range(low % period, end - gap, period):
+        if first > 0 and (values[first] > values[first + gap]) != descending:
+            values[first], values[first + gap] = values[first + gap], values[first]
+    return HeapPart(tuple(values), period, _kept_saltus(values, period))
+
+
 CANDIDATES = 16  # values a local search tries at a heap, at most
 PERIODS = 12  # the longest period a local search reads a table with
 

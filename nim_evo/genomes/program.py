@@ -436,10 +436,11 @@ class ProgramKind(GenomeKind):
         """The heap part's value at a heap of the first decision the program lost, set to each
         of :func:`~nim_evo.genomes.heaps.candidates`, there alone and for its whole residue
         past the table. A part with a saltus (values that grow, as Lasker's Nim's do) also has
-        that heap's value swapped with each neighbour's, and its table read with each other
+        that heap's value swapped with each neighbour's, its table read with each other
         period (:func:`~nim_evo.genomes.heaps.periods`: values grown one by one meet their
-        period and saltus there); of these, :data:`GROWING_VARIANTS` at most, drawn. None
-        without a heap part or a lost decision."""
+        period and saltus there), and the swap made in every period before and after it, for
+        each period (:func:`~nim_evo.genomes.heaps.exchanged`); of these,
+        :data:`GROWING_VARIANTS` at most, drawn. None without a heap part or a lost decision."""
         part = parts(genes)[3] if len(genes) == 4 else None
         if part is None:
             return []
@@ -453,6 +454,8 @@ class ProgramKind(GenomeKind):
             variants.update(dict.fromkeys(heaps.swapped(part, heap, heap + step, alone) for step in (-1, 1)
                                           for alone in ways if 0 < heap + step < heaps.MAX_VALUES - part.period))
             variants.update(dict.fromkeys(heaps.periods(part)))
+            variants.update(dict.fromkeys(variant for step in (-1, 1) for period in range(2, heaps.PERIODS + 1)
+                                          if (variant := heaps.exchanged(part, heap, heap + step, period))))
             if len(variants) > GROWING_VARIANTS:  # (each plays every decision: a generation's time)
                 drawn = rng.choice(len(variants), GROWING_VARIANTS, replace=False)
                 variants = dict.fromkeys(list(variants)[i] for i in sorted(drawn))

@@ -1,6 +1,6 @@
 """The local search beside variation: a Kayles program one value wrong is put right by trying
-every value at a heap of the first decision it lost, and a table of Lasker's Nim's first values by
-reading it with each period; a program that loses none, or a stage without decisions, gives
+every value at a heap of the first decision it lost, a table of Lasker's Nim's first values by
+reading it with each period, and Nim's values by exchanging a failing pair in every period; a program that loses none, or a stage without decisions, gives
 nothing."""
 
 import numpy as np
@@ -64,6 +64,10 @@ def test_one_wrong_value_is_put_right(decisions, lasker):
     assert "0 (1 2 4 3) +4" in found  # (its table read with period 4)
     variants = KIND.value_variants(growing, lasker.positions, np.random.default_rng(0))
     assert len(variants) == program.GROWING_VARIANTS and all(v[:3] == list(growing[:3]) for v in variants)
+    nim = individual(heaps.IDENTITY, lasker, 0.3)  # (1,417 of the 1,578 decisions)
+    found = {str(child[3].simplest()) for seed in range(6)
+             for child in localsearch.improved([nim], toolbox(lasker), "program", np.random.default_rng(seed))}
+    assert found & {"0 (1 2 4 3) +4", "0 (2 1) +2"}  # (a failing heap's pair exchanged in every period)
 
 
 def test_at_most_eight_programs_are_searched_a_generation(decisions, monkeypatch):

@@ -175,6 +175,23 @@ def test_a_swap_exchanges_two_heaps_values_alone_or_for_their_residues():
     assert str(heaps.swapped(lasker, 3, 4).simplest()) == "0 (1 2 4 3) +4"  # (in the period: every residue)
 
 
+def test_an_exchange_in_every_period_reaches_lasker_s_values_from_nim_s_in_one_step():
+    """Lasker's Nim's values are Nim's with each pair 4k + 3, 4k + 4 exchanged: from Nim's, the
+    failing heap's pair exchanged in every period of 4, whichever pair it is; a table with
+    some pairs exchanged already gets the rest in the same order; heap 0 keeps 0."""
+    identity = heaps.parse(heaps.IDENTITY, "Nim's")
+    for heap, other in ((19, 20), (28, 27), (3, 4)):
+        assert str(heaps.exchanged(identity, heap, other, 4).simplest()) == "0 (1 2 4 3) +4"
+    assert str(heaps.exchanged(identity, 1, 2, 2).simplest()) == "0 (2 1) +2"  # (a relabelling of Lasker's)
+    assert str(heaps.exchanged(identity, 19, 20, 8).simplest()) == "(0 1 2 4 3 5 6 7) +8"
+    partly = heaps.parse("0 1 2 4 3 5 6 (7) +1", "Lasker's first values, Nim's after")
+    assert str(heaps.exchanged(partly, 7, 8, 4).simplest()) == "0 (1 2 4 3) +4"
+    lasker = heaps.parse("0 (1 2 4 3) +4", "Lasker's")
+    assert str(heaps.exchanged(lasker, 19, 20, 4).simplest()) == heaps.IDENTITY  # (the pair's order, every pair's)
+    assert heaps.exchanged(identity, 19, 21, 2) is None and heaps.exchanged(identity, 4095, 4096, 12) is None
+    assert all(heaps.exchanged(identity, h, h + 1, p).values[0] == 0 for h in range(1, 30) for p in range(2, 13))
+
+
 def test_a_new_period_may_take_the_saltus_the_table_keeps():
     table = heaps.parse("0 1 3 4 2 5 7 8 (6)", "Lasker's values relabelled, its period not yet found")
     found = {str(child.simplest()) for child in (heaps.mutate(table, np.random.default_rng(s)) for s in range(600))}
