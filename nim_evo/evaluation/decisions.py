@@ -83,6 +83,7 @@ class Decisions:
         children, legal = board.successors(positions)
         children = np.sort(np.where(legal[:, :, None], children, 0), axis=2)[legal]  # (what an illegal action leaves is no child)
         children, inverse = np.unique(children, axis=0, return_inverse=True)
+        children = np.asfortranarray(children)  # (a program's fold reads them column by column)
         child = np.full(legal.shape, len(children), dtype=np.int32)
         child[legal] = inverse.reshape(-1)
         lost = np.append(~np.asarray(board.theory_wins(children), dtype=bool), False)

@@ -90,11 +90,19 @@ def _fold(tree: tuple, name: str, read: np.ndarray, present: np.ndarray | None, 
         return value
     reached, steps = table  # (steps' last column: no heap, the value kept)
     wide = steps.shape[1]
-    columns = np.ascontiguousarray((read if present is None else np.where(present, read, wide - 1)).T, dtype=np.int32)
-    flat = steps.ravel()
-    at = np.full(size, int(np.searchsorted(reached, 0)) * wide, dtype=np.int32)
+    columns = np.ascontiguousarray((read if present is None else np.where(present, read, wide - 1)).T, dtype=np.intp)
+    return _gathered(reached, steps, columns)
+
+
+def _gathered(reached: np.ndarray, steps: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """The fold of ``columns (width, rows)`` read from its table (:func:`_step_table`), a
+    gather per column (each row's column of the table; index-sized, as numpy gathers by)."""
+    wide = steps.shape[1]
+    flat = steps.ravel().astype(np.intp)  # (steps hold each value's row start: its index times wide)
+    at = np.full(columns.shape[1], int(np.searchsorted(reached, 0)) * wide, dtype=np.intp)
     for column in columns:
-        at = flat[at + column]  # (steps hold each value's row start: its index times wide)
+        at += column
+        at = flat[at]
     return reached[at // wide]
 
 
@@ -109,14 +117,9 @@ def _fold_heaps(tree: tuple, heap: heaps.HeapPart, positions: np.ndarray, k: np.
     if table is None or values is None:
         return _fold(tree, "a", heap(positions), positions > 0, k)
     reached, steps = table
-    wide = steps.shape[1]
-    column_of = values.astype(np.int32)
-    column_of[0] = wide - 1  # (no heap: the value kept)
-    flat = steps.ravel()
-    at = np.full(len(positions), int(np.searchsorted(reached, 0)) * wide, dtype=np.int32)
-    for column in column_of[positions.T]:
-        at = flat[at + column]
-    return reached[at // wide]
+    column_of = values.astype(np.intp)
+    column_of[0] = steps.shape[1] - 1  # (no heap: the value kept)
+    return _gathered(reached, steps, column_of[positions.T])  # (positions column by column: fastest in Fortran order)
 
 
 _TABLE_READ = 1 << 12  # a step is tabulated where what it reads is below this
@@ -162,7 +165,7 @@ def _step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, 
 def policy(genes, space: Space) -> np.ndarray:
     """The move array over an enumerated space: at each position the legal move into a
     position of lowest score (ties as the module says; over multisets, on the representative)."""
-    values = scores(genes, space.rules, space.positions)
+    values = scores(genes, space.rules, _ascending(space), ascending=True)
     if isinstance(space.rules, Rules):
         after = values[np.maximum(space.next, 0)]
         sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
@@ -262,6 +265,14 @@ class _Legal:
         self.children = index[rows, self.columns]
         self.rows, self.starts, counts = np.unique(rows, return_index=True, return_counts=True)
         self.run = np.repeat(np.arange(len(self.rows)), counts)  # each legal action's run
+        self._keys: tuple = (None, None)
+
+    def keys(self, ranks: np.ndarray) -> np.ndarray:
+        """Each legal action's tie-break key, its child's rank x actions + its column (made
+        once for the read-only ``ranks`` asked last)."""
+        if self._keys[0] is not ranks:
+            self._keys = (ranks, ranks[self.children] * self.shape[1] + self.columns)
+        return self._keys[1]
 
     @staticmethod
     def of(index: np.ndarray, missing: int) -> _Legal:
@@ -285,17 +296,25 @@ def _first_lowest(values: np.ndarray, ranks: np.ndarray, legal: _Legal) -> np.nd
     if len(legal.rows):
         score = values[legal.children]
         least = np.minimum.reduceat(score, legal.starts)
-        key = ranks[legal.children] * legal.shape[1] + legal.columns
-        key[score != least[legal.run]] = np.iinfo(np.int64).max
+        key = np.where(score == least[legal.run], legal.keys(ranks), np.iinfo(np.int64).max)
         chosen[legal.rows] = np.minimum.reduceat(key, legal.starts) % legal.shape[1]
     return chosen
+
+
+@lru_cache(maxsize=16)  # (a heap stage's boards and the held-out board, each kept)
+def _ascending(space: Space) -> np.ndarray:
+    """A space's positions, each row's heaps sorted ascending (read-only; in Fortran order, as a
+    fold reads them column by column): what every program of a run scores."""
+    ordered = np.asfortranarray(np.sort(space.positions, axis=1), dtype=np.int64)
+    ordered.flags.writeable = False
+    return ordered
 
 
 @lru_cache(maxsize=16)  # (a heap stage's boards and the held-out board, each kept)
 def _ranks(space: Space) -> np.ndarray:
     """``(n_positions,)``: each position's rank among the space's by its heap sizes sorted
     ascending, compared lexicographically (the tie-break :func:`moves` applies to children)."""
-    ordered = np.sort(space.positions, axis=1)
+    ordered = _ascending(space)
     rank = np.empty(len(ordered), dtype=np.int64)
     rank[np.lexsort(ordered.T[::-1])] = np.arange(len(ordered))
     return rank
