@@ -18,6 +18,7 @@ child once: a genome then only scores them (:meth:`GenomeKind.decide`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -30,6 +31,8 @@ PAIRS, MANY = 400, 200  # positions of two heaps, and of 3 to WIDTH - 1 heaps, d
 SMALL = 8  # every heap up to LARGEST also meets each heap up to this
 SEED = 31
 WIDTH = 9  # eight heaps and an empty slot a split fills
+CHUNK = 256  # positions whose children are made at once (every action's child of each, legal or not)
+RUNG_DRAWN = 120  # a rung's positions of its heap with two or three smaller ones, drawn (beside it with each smaller one)
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,22 +78,53 @@ class Decisions:
         for heaps in drawn:
             positions[row:row + len(heaps), WIDTH - heaps.shape[1]:] = np.sort(heaps, axis=1)
             row += len(heaps)
+        return cls.at(board, positions, names)
+
+    @classmethod
+    def at(cls, board: Game, positions: np.ndarray, names: tuple[str, ...] = ("perfect",)) -> Decisions | None:
+        """The decisions at the winning ones of ``positions`` (rows of heaps in any order, an
+        empty slot at least where a move splits: :data:`WIDTH`, or narrower rows, which have
+        fewer actions) of ``board``'s family, its largest heap the largest of any; ``None``
+        where its theory does not say which win."""
         positions = np.unique(np.sort(positions, axis=1)[:, ::-1], axis=0)  # (largest first: a split's free slot last)
         wins = board.theory_wins(positions)
         if wins is None:
             return None
         positions = positions[np.asarray(wins, dtype=bool)]
-        children, legal = board.successors(positions)
-        children = np.sort(np.where(legal[:, :, None], children, 0), axis=2)[legal]  # (what an illegal action leaves is no child)
-        children, inverse = np.unique(children, axis=0, return_inverse=True)
-        children = np.asfortranarray(children)  # (a program's fold reads them column by column)
+        legals, made = [], []
+        for start in range(0, len(positions), CHUNK):
+            chunk, chunk_legal = board.successors(positions[start:start + CHUNK])
+            legals.append(chunk_legal)
+            made.append(np.sort(np.where(chunk_legal[:, :, None], chunk, 0), axis=2)[chunk_legal])  # (an illegal action's is no child)
+        legal = np.concatenate(legals)
+        children, inverse = np.unique(np.concatenate(made), axis=0, return_inverse=True)
         child = np.full(legal.shape, len(children), dtype=np.int32)
         child[legal] = inverse.reshape(-1)
         lost = np.append(~np.asarray(board.theory_wins(children), dtype=bool), False)
-        ranks = np.arange(len(children))  # (np.unique's rows are in lexicographic order already)
-        for array in (positions, children, ranks, child, lost):
+        return cls._made(board, names, positions, children, child, lost)
+
+    @classmethod
+    def _made(cls, board, names, positions, children, index, lost) -> Decisions:
+        children = np.asfortranarray(children)  # (a program's fold reads them column by column)
+        ranks = np.arange(len(children))  # (rows in lexicographic order, as np.unique leaves them)
+        for array in (positions, children, ranks, index, lost):
             array.flags.writeable = False
-        return cls(board, tuple(names), positions, children, ranks, child, lost)
+        return cls(board, tuple(names), positions, children, ranks, index, lost)
+
+    def rows(self, which: np.ndarray) -> Decisions:
+        """The decisions at the positions ``which`` selects (a mask or indices), with only
+        their own children."""
+        index = self.index[which]
+        used = np.unique(index[index < len(self.children)])
+        renamed = np.full(len(self.children) + 1, len(used), dtype=np.int32)
+        renamed[used] = np.arange(len(used))
+        return self._made(self.rules, self.names, self.positions[which], self.children[used], renamed[index],
+                          np.append(self.lost[used], False))
+
+
+    def ladder(self) -> tuple[Decisions | None, ...]:
+        """The decisions heap by heap (:func:`ladder`): item ``h`` those whose largest heap is ``h``."""
+        return ladder(self.rules, self.names)
 
     @property
     def ceiling(self) -> tuple[float, float]:
@@ -103,3 +137,32 @@ class Decisions:
         rows = np.arange(len(self.positions))
         return np.stack([self.lost[self.index[rows, genome_kind.decide(genes, self.rules, self)]]
                          for genes in genomes])
+
+
+@lru_cache(maxsize=2)
+def ladder(board: Game, names: tuple[str, ...]) -> tuple[Decisions | None, ...]:
+    """Decisions for a search that sets a genome's heap values in order, from the smallest
+    heap up (:func:`nim_evo.evolution.localsearch.put_right`): rung ``h`` (item ``h``, up to
+    the heap of ``board``, a board of one heap: :data:`LARGEST` for the decisions') holds the winning positions of the heap ``h`` alone, beside each smaller
+    heap, and beside two or three smaller ones (:data:`RUNG_DRAWN` drawn, their own seed).
+    Every heap of a rung's positions and of their children is at most ``h`` (a move takes or
+    splits), so which of them a genome wins depends on its values of heaps up to ``h`` alone.
+    Beside a heap of every size, a wrong value meets a heap that shares it; beside several,
+    one their exclusive or gives. (The decisions of :meth:`Decisions.build` meet each big
+    heap in a few positions, where a wrong value often plays right.) Built once, when first
+    asked; ``()`` where the theory does not say which positions win."""
+    rng = np.random.default_rng(SEED)
+    rows, largest = [], max(board.start)
+    for heap in range(1, largest + 1):
+        rung = np.zeros((heap + RUNG_DRAWN, 5), dtype=np.int64)  # (four heaps and a slot a split fills: narrow rows, few actions)
+        rung[:, 0] = heap
+        rung[:heap, 1] = np.arange(heap)
+        rung[heap:, 1:4] = rng.integers(0, heap, size=(RUNG_DRAWN, 3)) * (np.arange(3) < rng.integers(2, 4, size=(RUNG_DRAWN, 1)))
+        rows.append(rung)
+    positions = np.concatenate(rows)
+    decisions = Decisions.at(board, positions, names)
+    if decisions is None:
+        return ()
+    first = decisions.positions[:, 0]  # (each position's largest heap)
+    return tuple(decisions.rows(first == heap) if heap and (first == heap).any() else None
+                 for heap in range(largest + 1))

@@ -23,6 +23,7 @@ from deap import base
 
 from nim_evo.evaluation.decisions import Decisions
 from nim_evo.genomes import get_kind
+from nim_evo.genomes.protocol import GenomeKind
 
 SEARCHED = 8  # programs searched a generation (the best distinct ones that lost a decision)
 
@@ -59,4 +60,65 @@ def improved(population: list, toolbox: base.Toolbox, genome: str, rng: np.rando
                     child[k] = theirs
             del child.fitness.values
             made.append(child)
-    return made
+    swept = _swept(population, toolbox, genome, decisions) if searched else None  # (some program lost a decision)
+    return made + ([swept] if swept is not None and all(kind.plain(swept) != kind.plain(m) for m in made) else [])
+
+
+AHEAD = 4  # rungs above a heap's own that judge its value in a second pass (where it is a child's heap)
+
+
+def put_right(genes, kind: GenomeKind, genome: str, rungs: tuple) -> list | None:
+    """``genes`` with each heap's value, from the smallest heap up, set to the one that wins
+    the most of its rung's decisions (:func:`~nim_evo.evaluation.decisions.ladder`; kept
+    where it wins them all, or none wins more), then again judged by its rung and the
+    :data:`AHEAD` above it, and read as they repeat past the last rung
+    (:meth:`~nim_evo.genomes.protocol.GenomeKind.repeating`); ``None`` where no value
+    changed. A value set at a heap changes no rung below it, so one pass sets them in order;
+    but a heap some moves can only split or take (as Dawson's Kayles' 40: whatever its value,
+    a move in it wins where one elsewhere would) is seen only where it is a child's, in the
+    rungs above, which the second pass reads with their values set."""
+    start = kind.plain(genes)
+    for ahead in (0, AHEAD):
+        won: dict[int, int] = {}  # (each rung's decisions the genes win, until a value changes)
+        for heap in range(1, len(rungs)):
+            judges = [k for k in range(heap, min(heap + ahead + 1, len(rungs))) if rungs[k] is not None]
+            for k in judges:
+                if k not in won:
+                    won[k] = int(rungs[k].right(genome, [kind.plain(genes)]).sum())
+            if sum(won[k] for k in judges) == sum(len(rungs[k].positions) for k in judges):
+                continue
+            variants = kind.values_at(genes, heap, len(rungs) - 1)
+            if not variants:
+                return None
+            plain = [kind.plain(v) for v in variants]
+            wins = sum(rungs[k].right(genome, plain).sum(axis=1) for k in judges)
+            best = int(np.argmax(wins))  # (the least of the values that win the most)
+            if wins[best] > sum(won[k] for k in judges):
+                genes, won = variants[best], {}
+    genes = kind.repeating(genes)
+    return None if kind.plain(genes) == start else genes
+
+
+def _swept(population: list, toolbox: base.Toolbox, genome: str, decisions: list):
+    """The best program of ``population`` put right heap by heap (:func:`put_right`, on each
+    of the stage's decisions' ladders), as a new individual, if it wins more of the stage's
+    decisions than it did and is no program of the population already; else ``None``."""
+    kind = get_kind(genome)
+    parent = max(population, key=lambda ind: ind.fitness.values[0])
+    genes = list(parent)
+    if not kind.values_at(genes, 1, 1):  # (no values a sweep sets: its ladder is not built)
+        return None
+    for panel in decisions:
+        genes = put_right(genes, kind, genome, panel.ladder()) or genes
+    plain = kind.plain(genes)
+    if plain == kind.plain(parent) or any(kind.plain(ind) == plain for ind in population):
+        return None
+    wins = sum(d.right(genome, [kind.plain(parent), plain]).sum(axis=1) for d in decisions)
+    if wins[1] <= wins[0]:
+        return None
+    child = toolbox.clone(parent)
+    for k, (mine, theirs) in enumerate(zip(parent, genes)):
+        if mine is not theirs:
+            child[k] = theirs
+    del child.fitness.values
+    return child

@@ -267,6 +267,42 @@ def periods(part: HeapPart) -> list[HeapPart]:
     return list(read)
 
 
+SWEPT_VALUES = 64  # values a sweep tries at a heap, at most
+
+
+def values_at(part: HeapPart, heap: int, through: int) -> list[HeapPart]:
+    """``part`` with the value of ``heap`` set to each value from 0 to two more than twice
+    the largest of the heaps below it (every value two of theirs xor to, and one bit more: a
+    range, not a rule), at most :data:`SWEPT_VALUES` of them, its own among them; the table
+    first grown through ``through`` by what its periodic part gives there, so that the value
+    is this heap's alone. ``[]`` for a part with a saltus, whose values grow with the heap
+    (:func:`exchanged` searches those)."""
+    if part.saltus or not 0 < heap < MAX_VALUES:
+        return []
+    values = _grown(part, min(MAX_VALUES, max(through, heap) + 1))
+    top = min(2 * max(values[:heap]) + 2, SWEPT_VALUES - 1)
+    return [HeapPart((*values[:heap], value, *values[heap + 1:]), part.period) for value in range(top + 1)]
+
+
+def repeating(part: HeapPart) -> HeapPart:
+    """``part`` read with the period its table's values repeat with over the longest stretch
+    at its end, a whole period at least (each value of the stretch the one a period before
+    it), the shorter period where two stretches are alike, then :meth:`HeapPart.simplest`; the
+    part itself where none repeats so, or it has a saltus. (A table set heap by heap to where
+    its decisions end holds the period there, but is read with the one it had.)"""
+    values = part.values
+    best, longest = part.period, 0
+    for period in range(1, len(values) // 2 + 1):
+        stretch = 0
+        while stretch < len(values) - period and values[-1 - stretch] == values[-1 - stretch - period]:
+            stretch += 1
+        if stretch >= period and stretch > longest:
+            best, longest = period, stretch
+    if part.saltus or not longest:
+        return part
+    return HeapPart(values, best).simplest()
+
+
 def draw_value(values: list[int], rng: np.random.Generator) -> int:
     """A value for a heap: a :data:`REUSE` share of the time one of ``values`` (drawn from the
     table, so the most common most often), else one from 0 to one more than their largest."""

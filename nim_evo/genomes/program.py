@@ -461,6 +461,15 @@ class ProgramKind(GenomeKind):
                 variants = dict.fromkeys(list(variants)[i] for i in sorted(drawn))
         return [[*genes[:3], variant] for variant in variants]
 
+    def values_at(self, genes, heap: int, through: int) -> list:
+        """The heap part's value at ``heap`` set to each of :func:`~nim_evo.genomes.heaps.values_at`."""
+        part = parts(genes)[3] if len(genes) == 4 else None
+        return [] if part is None else [[*genes[:3], variant] for variant in heaps.values_at(part, heap, through)]
+
+    def repeating(self, genes):
+        """The heap part read with the period its values repeat with (:func:`~nim_evo.genomes.heaps.repeating`)."""
+        return [*genes[:3], heaps.repeating(parts(genes)[3])] if len(genes) == 4 else genes
+
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:
         """In a splitting game, among heaps of any size (:func:`split_child`)."""
         if isinstance(family, SplitGame):

@@ -243,6 +243,17 @@ class GenomeKind:
         search (:mod:`nim_evo.evolution.localsearch`): by default none."""
         return []
 
+    def values_at(self, genes, heap: int, through: int) -> list:
+        """Genes that differ from ``genes`` in the value of one heap, each candidate there (the
+        value theirs alone, up to the heap ``through``), for a search that sets them heap by
+        heap (:func:`nim_evo.evolution.localsearch.put_right`): by default none."""
+        return []
+
+    def repeating(self, genes):
+        """``genes`` with their values past those a search set read as they repeat there: by
+        default themselves."""
+        return genes
+
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:
         """The heaps its move leaves in the position ``heaps`` of ``family``'s game (sorted
         ascending, zero-padded; a position with a move): by default on the board of those

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from deap import base
 
-from nim_evo.evaluation.decisions import Decisions
+from nim_evo.evaluation.decisions import Decisions, ladder
 from nim_evo.evolution import localsearch
 from nim_evo.games import game
 from nim_evo.genomes import heaps
@@ -72,8 +72,29 @@ def test_one_wrong_value_is_put_right(decisions, lasker):
 
 def test_at_most_eight_programs_are_searched_a_generation(decisions, monkeypatch):
     tried = []
+    monkeypatch.setattr(KIND, "values_at", lambda genes, heap, through: [])  # (no sweep: the test's search alone)
     monkeypatch.setattr(KIND, "value_variants", lambda genes, decided, rng: tried.append(genes) or [list(genes)])
     wrong = heaps.with_value(heaps.parse(game("10-kayles").grundy_words(), "Kayles"), 11, 5)
     population = [individual(str(heaps.with_value(wrong, 90 + k, 3)), decisions, 0.4 - k / 100) for k in range(20)]
     assert localsearch.improved(population, toolbox(decisions), "program", np.random.default_rng(0)) == []
     assert len(tried) == localsearch.SEARCHED  # (no variant wins more: none joins, and the search stops anyway)
+
+
+def test_a_sweep_sets_kayles_values_heap_by_heap_from_nims_fold_alone():
+    board = game("40-kayles")
+    rungs = ladder(board, ("perfect",))
+    assert len(rungs) == 41 and rungs[1] is not None
+    for heap, rung in enumerate(rungs[1:], start=1):  # (a rung's positions and children: heaps up to its own)
+        assert (rung.positions[:, 0] == heap).all() and rung.children.max() <= heap
+        assert rung.lost[rung.index].any(axis=1).all()  # (each a winning position: some move leaves a lost one)
+    ones = KIND.from_json({"step": XOR, "score": "v", "second": "0", "heap": "0 (1)"}, board)
+    before = sum(int(rung.right("program", [KIND.plain(ones)]).sum()) for rung in rungs[1:])
+    swept = localsearch.put_right(ones, KIND, "program", rungs)
+    assert all(rung.right("program", [KIND.plain(swept)]).all() for rung in rungs[1:])
+    assert before < sum(len(rung.positions) for rung in rungs[1:])
+    mine, truth = swept[3](np.arange(41)), board.heap_values(41)(np.arange(41))
+    # the values xor as Kayles' do: two heaps' values match a third's exactly where Kayles' do
+    assert np.array_equal(mine[:, None, None] ^ mine[None, :, None] == mine[None, None, :],
+                          truth[:, None, None] ^ truth[None, :, None] == truth[None, None, :])
+    assert swept[:3] == list(ones[:3])
+    assert localsearch.put_right(swept, KIND, "program", rungs) is None  # (nothing left to set)

@@ -5,6 +5,7 @@ and variation that keeps its shape."""
 import numpy as np
 import pytest
 
+from nim_evo.games import game
 from nim_evo.games.lasker import lasker_grundy
 from nim_evo.games.subtraction import grundy_sequence
 from nim_evo.genomes import heaps
@@ -196,3 +197,25 @@ def test_a_new_period_may_take_the_saltus_the_table_keeps():
     table = heaps.parse("0 1 3 4 2 5 7 8 (6)", "Lasker's values relabelled, its period not yet found")
     found = {str(child.simplest()) for child in (heaps.mutate(table, np.random.default_rng(s)) for s in range(600))}
     assert "0 (1 3 4 2) +4" in found  # (period 4: the last value, 6, less the one four before, 2)
+
+
+def test_a_sweep_tries_every_value_up_to_two_more_than_twice_the_largest_below_the_heap():
+    part = heaps.parse("0 1 (2)", "p")
+    variants = heaps.values_at(part, 4, 9)
+    # the heaps below 4 hold 0 1 2 2: values 0 to 6 (heap 4's own, 2, its periodic part's, among them)
+    assert [v.values[4] for v in variants] == [0, 1, 2, 3, 4, 5, 6] and variants[2].values == (0, 1, 2, 2, 2, 2, 2, 2, 2, 2)
+    assert all(len(v.values) == 10 and v.values[:4] == (0, 1, 2, 2) and v.values[5:] == (2,) * 5 for v in variants)
+    assert all(v(np.arange(10, 40)).tolist() == [2] * 30 for v in variants)  # (past the table as before)
+    assert heaps.values_at(heaps.parse("0 (1 2 4 3) +4", "p"), 4, 9) == []  # (values that grow: no sweep)
+    assert [v.values[3] for v in heaps.values_at(heaps.parse("0 (100)", "p"), 3, 5)] == list(range(heaps.SWEPT_VALUES))
+
+
+@pytest.mark.parametrize("family, length, period", [("kayles", 121, 12), ("dawson", 121, 34)])
+def test_a_table_set_to_where_decisions_end_is_read_with_the_period_it_holds_there(family, length, period):
+    values = game(f"10-{family}").heap_values(100_000)(np.arange(100_000))
+    read = heaps.repeating(heaps.HeapPart(tuple(int(v) for v in values[:length]), 1))
+    assert read.period == period
+    assert np.array_equal(read(np.arange(100_000)), values)
+    # a table whose end repeats nothing whole is read as it was
+    assert heaps.repeating(heaps.HeapPart((0, 1, 2, 3, 4, 5, 6), 3)) == heaps.HeapPart((0, 1, 2, 3, 4, 5, 6), 3)
+    assert heaps.repeating(heaps.parse("0 (1 2 4 3) +4", "p")) == heaps.parse("0 (1 2 4 3) +4", "p")
