@@ -14,6 +14,13 @@ value of the game; its draws come from the generation's Generator. DEAP has no s
 it is written here, on the toolbox's clone. (A program's cases are kept under lexicase
 selection, the program kind's: under tournament selection nothing says which decisions a
 program lost, and neither this nor the focused value mutation does anything.)
+
+A value at a time does not reach a table of some 120 values past the boards (Dawson's Kayles'
+period of 34 starts at heap 52). So the best program that lost a decision is also swept
+(:func:`put_right`): its values set heap by heap from the smallest up, each to the one that wins
+the most of its rung of a ladder of decisions (every heap of a rung's positions at most the
+rung's own), then read with the period their end repeats with; the result joins the offspring
+as the others do, if it wins more of the stage's decisions than its parent.
 """
 
 from __future__ import annotations
@@ -72,8 +79,8 @@ def put_right(genes, kind: GenomeKind, genome: str, rungs: tuple) -> list | None
     the most of its rung's decisions (:func:`~nim_evo.evaluation.decisions.ladder`; kept
     where it wins them all, or none wins more), then again judged by its rung and the
     :data:`AHEAD` above it, and read as they repeat past the last rung
-    (:meth:`~nim_evo.genomes.protocol.GenomeKind.repeating`); ``None`` where no value
-    changed. A value set at a heap changes no rung below it, so one pass sets them in order;
+    (:meth:`~nim_evo.genomes.protocol.GenomeKind.repeating`); ``None`` where that is
+    ``genes`` again. A value set at a heap changes no rung below it, so one pass sets them in order;
     but a heap some moves can only split or take (as Dawson's Kayles' 40: whatever its value,
     a move in it wins where one elsewhere would) is seen only where it is a child's, in the
     rungs above, which the second pass reads with their values set."""
