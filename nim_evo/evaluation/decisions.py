@@ -121,7 +121,6 @@ class Decisions:
         return self._made(self.rules, self.names, self.positions[which], self.children[used], renamed[index],
                           np.append(self.lost[used], False))
 
-
     def ladder(self) -> tuple[Decisions | None, ...]:
         """The decisions heap by heap (:func:`ladder`): item ``h`` those whose largest heap is ``h``."""
         return ladder(self.rules, self.names)
@@ -143,8 +142,9 @@ class Decisions:
 def ladder(board: Game, names: tuple[str, ...]) -> tuple[Decisions | None, ...]:
     """Decisions for a search that sets a genome's heap values in order, from the smallest
     heap up (:func:`nim_evo.evolution.localsearch.put_right`): rung ``h`` (item ``h``, up to
-    the heap of ``board``, a board of one heap: :data:`LARGEST` for the decisions') holds the winning positions of the heap ``h`` alone, beside each smaller
-    heap, and beside two or three smaller ones (:data:`RUNG_DRAWN` drawn, their own seed).
+    the heap of ``board``, a board of one heap: :data:`LARGEST` for the decisions') holds the
+    winning positions of the heap ``h`` alone, beside each smaller heap, and beside two or
+    three smaller ones (:data:`RUNG_DRAWN` drawn, their own seed).
     Every heap of a rung's positions and of their children is at most ``h`` (a move takes or
     splits), so which of them a genome wins depends on its values of heaps up to ``h`` alone.
     Beside a heap of every size, a wrong value meets a heap that shares it; beside several,

@@ -61,12 +61,7 @@ def improved(population: list, toolbox: base.Toolbox, genome: str, rng: np.rando
         wins = sum(d.right(genome, plain).sum(axis=1) for d in decisions)
         best = int(np.argmax(wins[1:]))
         if wins[1 + best] > wins[0]:
-            child = toolbox.clone(parent)
-            for k, (mine, theirs) in enumerate(zip(parent, variants[best])):
-                if mine is not theirs:  # (only the changed part: the trees stay the clone's own)
-                    child[k] = theirs
-            del child.fitness.values
-            made.append(child)
+            made.append(_child(toolbox, parent, variants[best]))
     swept = _swept(population, toolbox, genome, decisions) if searched else None  # (some program lost a decision)
     return made + ([swept] if swept is not None and all(kind.plain(swept) != kind.plain(m) for m in made) else [])
 
@@ -80,10 +75,10 @@ def put_right(genes, kind: GenomeKind, genome: str, rungs: tuple) -> list | None
     where it wins them all, or none wins more), then again judged by its rung and the
     :data:`AHEAD` above it, and read as they repeat past the last rung
     (:meth:`~nim_evo.genomes.protocol.GenomeKind.repeating`); ``None`` where that is
-    ``genes`` again. A value set at a heap changes no rung below it, so one pass sets them in order;
-    but a heap some moves can only split or take (as Dawson's Kayles' 40: whatever its value,
-    a move in it wins where one elsewhere would) is seen only where it is a child's, in the
-    rungs above, which the second pass reads with their values set."""
+    ``genes`` again. A value set at a heap changes no rung below it, so one pass sets them in
+    order; but a heap whose moves always have a winning one elsewhere (Dawson's Kayles' 40:
+    whatever its value, a move beside it wins where one in it would) is seen only where it
+    is a child's heap, in the rungs above, which the second pass reads with their values set."""
     start = kind.plain(genes)
     for ahead in (0, AHEAD):
         won: dict[int, int] = {}  # (each rung's decisions the genes win, until a value changes)
@@ -121,11 +116,14 @@ def _swept(population: list, toolbox: base.Toolbox, genome: str, decisions: list
     if plain == kind.plain(parent) or any(kind.plain(ind) == plain for ind in population):
         return None
     wins = sum(d.right(genome, [kind.plain(parent), plain]).sum(axis=1) for d in decisions)
-    if wins[1] <= wins[0]:
-        return None
+    return _child(toolbox, parent, genes) if wins[1] > wins[0] else None
+
+
+def _child(toolbox: base.Toolbox, parent, genes):
+    """A clone of ``parent`` with the parts of ``genes`` that differ from its own, fitness invalid."""
     child = toolbox.clone(parent)
     for k, (mine, theirs) in enumerate(zip(parent, genes)):
-        if mine is not theirs:
+        if mine is not theirs:  # (only the changed part: the trees stay the clone's own)
             child[k] = theirs
     del child.fitness.values
     return child
