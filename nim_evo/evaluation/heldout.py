@@ -72,7 +72,14 @@ def held_out_perfect(kind: str, genes, family: Game, seed: int = 0) -> bool:
         return all(share == 1.0 for share in _HELD_OUT[key].values())
     if seven_heaps_accuracy(kind, plain, family) < 1.0:  # (the logbook's: measured already in a run)
         return False
-    judged, _ = _random_boards(kind, genes, family, *_random_sample(family, seed), RANDOM_BOARDS, POSITIONS_EACH)
+    return _perfect_on_random_boards(kind, genes, family, *_random_sample(family, seed))
+
+
+def _perfect_on_random_boards(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple,
+                              max_pile: int) -> bool:
+    """Whether the genome plays every judged position of the random boards right, asked up to
+    the first wrong move (:func:`_random_boards`)."""
+    judged, _ = _random_boards(kind, genes, family, rng, piles, max_pile, RANDOM_BOARDS, POSITIONS_EACH)
     return all(right == total for right, total in judged)
 
 
@@ -314,9 +321,8 @@ def validates(kind: str, genes, families) -> bool:
     pairs): a program right on every training board by a trick of small or few piles fails it."""
     families = tuple(family if isinstance(family, Game) else Rules((1,), *family) for family in families)
     return _remembered(_VALIDATED, (kind, _text(genes), families), lambda: all(
-        right == total for family in families for right, total in _random_boards(
-            kind, genes, family, np.random.default_rng(VALIDATION_SEED), VALIDATION_PILES, VALIDATION_MAX_PILE,
-            RANDOM_BOARDS, POSITIONS_EACH)[0]))  # (up to the first wrong move, as held_out_perfect asks)
+        _perfect_on_random_boards(kind, genes, family, np.random.default_rng(VALIDATION_SEED), VALIDATION_PILES,
+                                  VALIDATION_MAX_PILE) for family in families))
 
 
 _SEVEN_HEAPS: dict = {}  # the accuracies measured last, by champion: a champion stays for many generations
