@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 from deap import tools
 
+from nim_evo.evaluation.decisions import LARGEST, WIDTH
 from nim_evo.evolution.config import Config
+from nim_evo.evolution.counterexamples import MOST
 from nim_evo.evolution.loop import State
 from nim_evo.evolution.selection import HALL_OF_FAME, hall_of_fame
 from nim_evo.genomes import get_kind
@@ -32,7 +34,9 @@ def freeze(state: State, config: Config) -> dict:
     kind = get_kind(config.genome)
     return {"generation": state.generation, "population": [_freeze(ind, kind) for ind in state.population],
             "halloffame": [_freeze(ind, kind) for ind in state.halloffame], "logbook": list(state.logbook),
-            "games": state.games, "seconds": state.seconds}
+            "games": state.games, "seconds": state.seconds,
+            **({"decided": {str(stage): positions for stage, positions in state.decided.items()}}
+               if state.decided else {})}  # (a run whose decisions never grew writes what it wrote before)
 
 
 def thaw(data, config: Config) -> State:
@@ -56,7 +60,8 @@ def thaw(data, config: Config) -> State:
     seconds: Any = data.get("seconds")  # any JSON value, checked below
     if not _real(seconds) or not 0 <= seconds < math.inf:
         raise UserError("seconds must be a finite number, 0 or more")
-    return State(generation, population, halloffame, logbook, games, float(seconds))
+    return State(generation, population, halloffame, logbook, games, float(seconds),
+                 decided=_decided(data.get("decided", {}), config))
 
 
 MAX_CASES = 1 << 22  # sub-game win probabilities an individual may carry (lexicase selection's cases)
@@ -121,6 +126,27 @@ def _cases(cases, where: str, config: Config):
     if not (np.isfinite(cases).all() and (cases >= 0).all() and (cases <= 1).all()):
         raise UserError(f"{where} must hold win probabilities, numbers in [0, 1]")
     return cases
+
+
+def _decided(decided, config: Config) -> dict:
+    """The positions each stage's decisions gained (:mod:`~nim_evo.evolution.counterexamples`):
+    for a stage number, an int64 array of up to :data:`~nim_evo.evolution.counterexamples.MOST`
+    rows of :data:`~nim_evo.evaluation.decisions.WIDTH` heaps of at most
+    :data:`~nim_evo.evaluation.decisions.LARGEST` (a checkpoint of before they could grow has none)."""
+    if not isinstance(decided, dict):
+        raise UserError("decided must be an object: stage numbers and the positions their decisions gained")
+    stages = {str(stage): stage for stage in range(len(config.stages))}
+    checked = {}
+    for key, positions in decided.items():
+        if key not in stages:
+            raise UserError(f"decided: {key!r} is not a stage of the run (0 to {len(config.stages) - 1})")
+        if (not isinstance(positions, np.ndarray) or positions.dtype != np.int64 or positions.ndim != 2
+                or positions.shape[1] != WIDTH or not 1 <= len(positions) <= MOST):
+            raise UserError(f"decided.{key} must be an int64 array of 1 to {MOST} rows of {WIDTH} heaps")
+        if not ((positions >= 0) & (positions <= LARGEST)).all():
+            raise UserError(f"decided.{key} must hold heaps of 0 to {LARGEST}")
+        checked[stages[key]] = positions
+    return checked
 
 
 def _records(records, generation: int, config: Config) -> list:

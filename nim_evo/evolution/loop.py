@@ -36,7 +36,7 @@ from joblib import Parallel, delayed
 
 from nim_evo.engine.sizes import SpaceTooLarge
 from nim_evo.evaluation.decisions import Decisions
-from nim_evo.evolution import localsearch
+from nim_evo.evolution import counterexamples, localsearch
 from nim_evo.evaluation.heldout import seven_heaps_accuracy
 from nim_evo.evolution import cluster, fitness, stages
 from nim_evo.evolution.config import Config
@@ -56,6 +56,7 @@ class State:
     games: int = 0
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+    decided: dict = field(default_factory=dict)  # stage: the positions its decisions gained (counterexamples)
 
 
 def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> base.Toolbox:
@@ -76,6 +77,7 @@ def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> ba
                      else None)
     toolbox.panels = toolbox.stage_panels[-1]  # the run's own: its ceiling, its summary's
     toolbox.given = given
+    toolbox.restored = set()  # stages whose decisions hold what the run's state says they gained (counterexamples)
     stages.bind_stage(toolbox, config, 0, dict.fromkeys(config.stages[0].held))  # (the kind's own: no stage before)
     return toolbox
 
@@ -223,14 +225,18 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     kind = get_kind(config.genome)
     if moving:  # the next stage: a new population around the parts the champion hands on
         stage += 1
-        stages.bind_stage(toolbox, config, stage, {part: kind.part(state.halloffame[0], part)
-                                            for part in config.stages[stage].held})
+        _bind_stage(toolbox, config, stage, state.halloffame[0])
         state.halloffame = hall_of_fame(kind)  # (fitness of another stage: not comparable)
     elif toolbox.stage != stage:  # a run resumed in a later stage: its population holds the parts
-        stages.bind_stage(toolbox, config, stage, {part: kind.part(state.population[0], part)
-                                            for part in config.stages[stage].held})
-    bind_generation(toolbox, config, generation)
+        _bind_stage(toolbox, config, stage, state.population[0])
+    if counterexamples.restore(toolbox, state.decided):  # (a resumed run: the decisions its stage gained)
+        _bind_stage(toolbox, config, stage, state.population[0])
     restart = moving or config.stages[stage].restarts and stalled(state.logbook, config.patience)
+    rescored = 0
+    if not restart and counterexamples.grow(toolbox, config.genome, state.halloffame[0], state.decided):
+        _bind_stage(toolbox, config, stage, state.population[0])
+        rescored = _rescore(state, config, toolbox, generation)
+    bind_generation(toolbox, config, generation)
     if restart:  # a new random population; the hall of fame keeps the run's best
         offspring = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
     else:
@@ -242,8 +248,25 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     state.population[:] = offspring if restart else toolbox.select(state.population + offspring, config.population)
     state.generation = generation
     state.games += games
-    _record(state, config, len(invalid), games, time.perf_counter() - began, restart, stage)
+    _record(state, config, len(invalid) + rescored, games, time.perf_counter() - began, restart, stage)
     return state
+
+
+def _bind_stage(toolbox: base.Toolbox, config: Config, stage: int, holder) -> None:
+    """Bind ``stage`` (:func:`~nim_evo.evolution.stages.bind_stage`) with the parts it holds taken from ``holder``."""
+    kind = get_kind(config.genome)
+    stages.bind_stage(toolbox, config, stage, {part: kind.part(holder, part) for part in config.stages[stage].held})
+
+
+def _rescore(state: State, config: Config, toolbox: base.Toolbox, generation: int) -> int:
+    """Score the population and the hall of fame again, on the stage's panels as they are now
+    (its decisions grown: :mod:`~nim_evo.evolution.counterexamples`), the hall of fame
+    ranked anew; returns the individuals scored, and adds the games played to the state's."""
+    members = list(state.halloffame)
+    state.games += evaluate(toolbox, config, state.population + members, generation)
+    state.halloffame = hall_of_fame(get_kind(config.genome))
+    state.halloffame.update(state.population + members)
+    return len(state.population) + len(members)
 
 
 def stalled(logbook, patience: int) -> bool:

@@ -55,6 +55,10 @@ CASES = [
     ("program", lambda s: s["population"][0].pop("cases"), "population[0].cases must be given: the run selects by lexicase"),
     ("program", lambda s: s["population"][1].__setitem__("cases", np.zeros(5, np.float32)), "population: every individual's cases must be as many"),
     ("table", lambda s: s["population"][0].__setitem__("cases", np.zeros(3, np.float32)), "population[0].cases must be left out"),
+    ("table", lambda s: s.__setitem__("decided", [1]), "decided must be an object"),
+    ("table", lambda s: s.__setitem__("decided", {"1": np.ones((1, 9), np.int64)}), "decided: '1' is not a stage of the run (0 to 0)"),
+    ("table", lambda s: s.__setitem__("decided", {"0": np.ones((1, 4), np.int64)}), "decided.0 must be an int64 array of 1 to 512 rows of 9 heaps"),
+    ("table", lambda s: s.__setitem__("decided", {"0": np.full((2, 9), 121, np.int64)}), "decided.0 must hold heaps of 0 to 120"),
 ]
 
 
@@ -94,6 +98,22 @@ def test_an_intact_checkpoint_loads_as_it_was_saved(runs):
                 assert a["genes"] == b["genes"]
             else:
                 assert np.array_equal(a["genes"], b["genes"]) and a["genes"].dtype == b["genes"].dtype
+
+
+def test_the_positions_a_stages_decisions_gained_load_as_they_were_saved(tmp_path, runs):
+    import shutil
+
+    from nim_evo.evolution.checkpoint import freeze
+
+    out = tmp_path / "r"
+    shutil.copytree(runs["program"], out)
+    document = read_arrays_document(out / "checkpoint.npz")
+    assert "decided" not in document["state"]  # (a run whose decisions never grew writes none)
+    gained = np.array([[50, 3] + [0] * 7, [50, 10, 8, 2] + [0] * 5], dtype=np.int64)
+    write_arrays_document(out / "checkpoint.npz", {**document, "state": {**document["state"], "decided": {"0": gained}}})
+    config, state, _ = RunDir(out).load()
+    assert list(state.decided) == [0] and np.array_equal(state.decided[0], gained)
+    assert np.array_equal(freeze(state, config)["decided"]["0"], gained)
 
 
 def test_a_run_begun_before_selection_and_restarts_resumes_as_it_ran(tmp_path):
