@@ -54,16 +54,19 @@ def beyond_its_boards(config, champion, stage: int = -1) -> bool:
     plays any board, on the validation sample in each family of ``stage`` (default: the
     last, the run's own), and in a heap game other than Nim, in its last stage, on both
     held-out sets too (:func:`~nim_evo.evaluation.heldout.held_out_perfect`: every position
-    of the family's held-out board, and random boards of up to a million objects a heap);
-    any other, always."""
+    of the family's held-out board, and random boards of up to a million objects a heap), and
+    in its stage of Nim's boards, with a fold that reads heaps in any order alike
+    (:meth:`~nim_evo.genomes.protocol.GenomeKind.folds_in_any_order`); any other, always."""
     kind = get_kind(config.genome)
     if not kind.board_free:
         return True
     plain = kind.plain(champion)
     if not validates(config.genome, plain, config.stage_games(stage)):
         return False
-    if isinstance(config.rules, Rules) or config.stages[stage].nim:
+    if isinstance(config.rules, Rules):
         return True
+    if config.stages[stage].nim:  # (a heap game's stage of Nim's boards: its fold goes on to a heap part's values)
+        return kind.folds_in_any_order(plain)
     return held_out_perfect(config.genome, plain, config.rules, config.seed)
 
 

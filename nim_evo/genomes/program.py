@@ -54,8 +54,8 @@ from nim_evo.games.splitting import SplitGame
 from nim_evo.genomes import heaps
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, parse
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
-from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, lowest_child, move_probabilities, moves, parts, policy,
-                                     scores, split_child)
+from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, folds_in_any_order, lowest_child, move_probabilities, moves,
+                                     parts, policy, scores, split_child)
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -469,6 +469,10 @@ class ProgramKind(GenomeKind):
     def repeating(self, genes):
         """The heap part read with the period its values repeat with (:func:`~nim_evo.genomes.heaps.repeating`)."""
         return [*genes[:3], heaps.repeating(parts(genes)[3])] if len(genes) == 4 else genes
+
+    def folds_in_any_order(self, genes) -> bool:
+        """The step's fold is 0 at the same values in any order (:func:`~nim_evo.genomes.scoring.folds_in_any_order`)."""
+        return folds_in_any_order(genes)
 
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:
         """In a splitting game, among heaps of any size (:func:`split_child`)."""

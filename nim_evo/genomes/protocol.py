@@ -254,6 +254,12 @@ class GenomeKind:
         default themselves."""
         return genes
 
+    def folds_in_any_order(self, genes) -> bool:
+        """Whether what the genome folds over a position's heaps is the same whatever order it
+        reads them in (a stage of Nim's boards hands on only such a fold to a heap part, whose
+        values come in any order): by default, yes."""
+        return True
+
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:
         """The heaps its move leaves in the position ``heaps`` of ``family``'s game (sorted
         ascending, zero-padded; a position with a move): by default on the board of those

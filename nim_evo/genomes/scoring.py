@@ -73,6 +73,29 @@ def scores(genes, rules: Game, positions: np.ndarray, ascending: bool = False) -
     return _as_ints(answer, len(positions))
 
 
+ORDER_SEED, ORDER_ROWS, ORDER_VALUES = 37, 256, 64  # the rows of values a fold reads in three orders, and their bound
+
+
+def folds_in_any_order(genes) -> bool:
+    """Whether the step's fold is 0 at the same rows of 2 to 6 values (below
+    :data:`ORDER_VALUES`, drawn with their own seed) whether it reads them ascending,
+    descending or shuffled. On Nim's boards the fold reads heap sizes ascending; a heap part's
+    values come in the order of their heaps' sizes, which is any order of the values, and a
+    sum of games is the same sum in any order. (A step right on Nim's boards only as they are
+    sorted, such as ``or(sub(or(a, p), a), mod(add(p, or(a, p)), p))``, which is 0 at 2 then 6
+    and 4 at 6 then 2, is no fold for a heap part.)"""
+    step = code(parts(genes)[0])
+    rng = np.random.default_rng(ORDER_SEED)
+    for width in range(2, 7):
+        values = np.sort(rng.integers(0, ORDER_VALUES, size=(ORDER_ROWS, width)), axis=1)
+        shuffled = np.take_along_axis(values, rng.permuted(np.tile(np.arange(width), (ORDER_ROWS, 1)), axis=1), axis=1)
+        with np.errstate(over="ignore"):
+            zero = [_fold(step, "a", read, None, np.int64(0)) == 0 for read in (values, values[:, ::-1], shuffled)]
+        if not (np.array_equal(zero[0], zero[1]) and np.array_equal(zero[0], zero[2])):
+            return False
+    return True
+
+
 def _fold(tree: tuple, name: str, read: np.ndarray, present: np.ndarray | None, k: np.int64) -> np.ndarray:
     """``tree(name, p, k)`` folded over ``read``'s columns from 0 (a column skipped in a row
     where ``present`` is false). Where what it reads is small (heap values, or a small

@@ -97,3 +97,26 @@ def test_a_misere_program_run_begun_before_stages_resumes_as_it_began(tmp_path, 
     again = nim_evo.resume(run, generations=6, progress=False, genomes_dir=tmp_path)
     assert again.state.generation == 6 and set(again.logbook[-1]) == set(again.logbook[0])
     assert (run / "logbook.csv").read_text().count("\n") == 8  # header and generations 0 to 6
+
+
+def test_a_heap_games_stage_of_nims_boards_hands_on_only_a_fold_that_reads_heaps_in_any_order():
+    """Kayles' seed 9 (and Lasker's) once handed on a step right on Nim's boards, whose heaps the
+    fold reads ascending, but not on a heap part's values, which come in any order: it is 0
+    at 2 then 6 and 4 at 6 then 2."""
+    from nim_evo.evaluation.heldout import validates
+    from nim_evo.evolution.config import Config
+    from nim_evo.evolution.stages import beyond_its_boards
+    from nim_evo.games import game
+    from nim_evo.genomes.scoring import folds_in_any_order
+
+    sorted_only = "or(sub(or(a, p), a), mod(add(p, or(a, p)), p))"
+    assert not folds_in_any_order([sorted_only, "v", "0"])
+    assert folds_in_any_order([XOR, "v", "0"]) and folds_in_any_order(["add(sub(or(a, p), p), sub(or(a, p), a))", "v", "0"])
+    config = Config("program", game("10-kayles"))
+    assert config.stages[0].nim and not config.stages[1].nim
+    nim = Rules((1, 3, 5, 7, 9))
+    for step, handed_on in ((XOR, True), (sorted_only, False)):
+        champion = KIND.individual(KIND.from_json({"step": step, "score": "v", "second": "0"}, nim))
+        assert validates("program", KIND.plain(champion), config.stage_games(0))  # (both play Nim's boards right)
+        assert beyond_its_boards(config, champion, 0) is handed_on
+    assert get_kind("table").folds_in_any_order(None)  # (other kinds fold nothing)
