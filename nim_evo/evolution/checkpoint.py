@@ -132,19 +132,23 @@ def _decided(decided, config: Config) -> dict:
     """The positions each stage's decisions gained (:mod:`~nim_evo.evolution.counterexamples`):
     for a stage number, an int64 array of up to :data:`~nim_evo.evolution.counterexamples.MOST`
     rows of :data:`~nim_evo.evaluation.decisions.WIDTH` heaps of at most
-    :data:`~nim_evo.evaluation.decisions.LARGEST` (a checkpoint of before they could grow has none)."""
+    :data:`~nim_evo.evaluation.decisions.LARGEST`, an empty slot in each, for a stage with
+    decisions (a checkpoint of before they could grow has none)."""
     if not isinstance(decided, dict):
         raise UserError("decided must be an object: stage numbers and the positions their decisions gained")
-    stages = {str(stage): stage for stage in range(len(config.stages))}
+    stages = {str(stage): stage for stage in range(len(config.stages)) if config.decision_rules(stage)}
     checked = {}
     for key, positions in decided.items():
         if key not in stages:
-            raise UserError(f"decided: {key!r} is not a stage of the run (0 to {len(config.stages) - 1})")
+            raise UserError(f"decided: {key!r} is not a stage of the run with decisions "
+                            f"({', '.join(stages) or 'it has none'})")
         if (not isinstance(positions, np.ndarray) or positions.dtype != np.int64 or positions.ndim != 2
                 or positions.shape[1] != WIDTH or not 1 <= len(positions) <= MOST):
             raise UserError(f"decided.{key} must be an int64 array of 1 to {MOST} rows of {WIDTH} heaps")
         if not ((positions >= 0) & (positions <= LARGEST)).all():
             raise UserError(f"decided.{key} must hold heaps of 0 to {LARGEST}")
+        if not (positions == 0).any(axis=1).all():
+            raise UserError(f"decided.{key} must leave an empty slot in each row (a split fills it)")
         checked[stages[key]] = positions
     return checked
 

@@ -73,13 +73,21 @@ def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> ba
                                  + tuple(decided[r] for r in config.decision_rules(stage) if decided[r] is not None)
                                  for stage in range(len(config.stages)))
     # the run's workers: on Dask, each stage's panels go to every one now, once (a task carries their key)
-    toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, *toolbox.stage_panels) if jobs != 1
-                     else None)
+    toolbox.jobs = jobs
+    _bind_map(toolbox)
     toolbox.panels = toolbox.stage_panels[-1]  # the run's own: its ceiling, its summary's
     toolbox.given = given
     toolbox.restored = set()  # stages whose decisions hold what the run's state says they gained (counterexamples)
     stages.bind_stage(toolbox, config, 0, dict.fromkeys(config.stages[0].held))  # (the kind's own: no stage before)
     return toolbox
+
+
+def _bind_map(toolbox: base.Toolbox) -> None:
+    """Register the run's parallel map over its workers, which, on Dask, hold each stage's
+    panels as they are now (sent again when a stage's decisions grow)."""
+    jobs = toolbox.jobs
+    toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, *toolbox.stage_panels) if jobs != 1
+                     else None)
 
 
 def home_panel(toolbox: base.Toolbox, config: Config) -> fitness.Panel:
@@ -164,8 +172,9 @@ def joblib_map(jobs: int, function, *iterables, workers: cluster.Scattered | clu
     return Parallel(n_jobs=jobs, batch_size=1)(calls) if workers is None else workers.map(calls)
 
 
-def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generation: int) -> int:
-    """Evaluate individuals in fixed chunks through ``toolbox.map``; returns games played.
+def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generation: int, stream: int = 1) -> int:
+    """Evaluate individuals in fixed chunks through ``toolbox.map``; returns games played
+    (sampled games drawn from the generation's ``stream``: 1 for its offspring).
     Exact fitness is a function of the genome alone, so where a kind reads no per-position
     credit, genomes that are the same are evaluated once (variation of a converged
     population makes many) and their copies take its results."""
@@ -178,7 +187,7 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generatio
         first = [seen.setdefault(kind.play_key(genes, largest), k) for k, genes in enumerate(plain)]
     unique = sorted(set(first))
     groups = fitness.chunks(unique, fitness.chunk_size(toolbox.panel, config.fitness))
-    seeds = np.random.SeedSequence([config.seed, generation, 1]).spawn(len(groups))
+    seeds = np.random.SeedSequence([config.seed, generation, stream]).spawn(len(groups))
     results = toolbox.map(toolbox.evaluate, [[plain[k] for k in group] for group in groups], seeds)
     played, evaluated = 0, {}
     for group, evaluations in zip(groups, results):
@@ -230,12 +239,13 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     elif toolbox.stage != stage:  # a run resumed in a later stage: its population holds the parts
         _bind_stage(toolbox, config, stage, state.population[0])
     if counterexamples.restore(toolbox, state.decided):  # (a resumed run: the decisions its stage gained)
-        _bind_stage(toolbox, config, stage, state.population[0])
+        _panels_changed(toolbox, config, stage, state.population[0])
     restart = moving or config.stages[stage].restarts and stalled(state.logbook, config.patience)
-    rescored = 0
-    if not restart and counterexamples.grow(toolbox, config.genome, state.halloffame[0], state.decided):
-        _bind_stage(toolbox, config, stage, state.population[0])
-        rescored = _rescore(state, config, toolbox, generation)
+    rescored = games = 0
+    if (not restart and not config.stages[stage].restarts  # (a stage that restarts would see its best fall: stalled)
+            and counterexamples.grow(toolbox, config.genome, state.halloffame[0], state.decided)):
+        _panels_changed(toolbox, config, stage, state.population[0])
+        rescored, games = _rescore(state, config, toolbox, generation)
     bind_generation(toolbox, config, generation)
     if restart:  # a new random population; the hall of fame keeps the run's best
         offspring = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
@@ -243,7 +253,7 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
         offspring = vary(state.population, toolbox, config.offspring, config.cxpb, config.mutpb, toolbox.rng)
         offspring += localsearch.improved(state.population, toolbox, config.genome, toolbox.rng)
     invalid = [ind for ind in offspring if not ind.fitness.valid]
-    games = evaluate(toolbox, config, invalid, generation)
+    games += evaluate(toolbox, config, invalid, generation)
     state.halloffame.update(offspring)
     state.population[:] = offspring if restart else toolbox.select(state.population + offspring, config.population)
     state.generation = generation
@@ -258,15 +268,26 @@ def _bind_stage(toolbox: base.Toolbox, config: Config, stage: int, holder) -> No
     stages.bind_stage(toolbox, config, stage, {part: kind.part(holder, part) for part in config.stages[stage].held})
 
 
-def _rescore(state: State, config: Config, toolbox: base.Toolbox, generation: int) -> int:
+def _panels_changed(toolbox: base.Toolbox, config: Config, stage: int, holder) -> None:
+    """Bind the stage again, and the map where its workers hold the panels (Dask's), after
+    the stage's decisions grew (:mod:`~nim_evo.evolution.counterexamples`)."""
+    _bind_stage(toolbox, config, stage, holder)
+    if isinstance(toolbox.map.keywords.get("workers"), cluster.Scattered):
+        _bind_map(toolbox)
+
+
+def _rescore(state: State, config: Config, toolbox: base.Toolbox, generation: int) -> tuple[int, int]:
     """Score the population and the hall of fame again, on the stage's panels as they are now
-    (its decisions grown: :mod:`~nim_evo.evolution.counterexamples`), the hall of fame
-    ranked anew; returns the individuals scored, and adds the games played to the state's."""
+    (its decisions grown), the hall of fame ranked anew, its members first in their order
+    (as a checkpoint's are read back: among equals, the earlier stays ahead); returns the
+    individuals scored and the games played (sampled games from the generation's stream 2)."""
     members = list(state.halloffame)
-    state.games += evaluate(toolbox, config, state.population + members, generation)
+    games = evaluate(toolbox, config, state.population + members, generation, stream=2)
     state.halloffame = hall_of_fame(get_kind(config.genome))
-    state.halloffame.update(state.population + members)
-    return len(state.population) + len(members)
+    for ind in reversed(members):  # (insert puts an item before its equals)
+        state.halloffame.insert(ind)
+    state.halloffame.update(state.population)
+    return len(state.population) + len(members), games
 
 
 def stalled(logbook, patience: int) -> bool:

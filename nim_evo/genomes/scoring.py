@@ -74,17 +74,23 @@ def scores(genes, rules: Game, positions: np.ndarray, ascending: bool = False) -
 
 
 ORDER_SEED, ORDER_ROWS, ORDER_VALUES = 37, 256, 64  # the rows of values a fold reads in three orders, and their bound
+ORDER_SMALL = 16  # and every pair of values below this, in both orders
 
 
 def folds_in_any_order(genes) -> bool:
-    """Whether the step's fold is 0 at the same rows of 2 to 6 values (below
-    :data:`ORDER_VALUES`, drawn with their own seed) whether it reads them ascending,
-    descending or shuffled. On Nim's boards the fold reads heap sizes ascending; a heap part's
+    """Whether the step's fold is 0 at the same rows of values whether it reads them
+    ascending, descending or shuffled: every pair below :data:`ORDER_SMALL`, and rows of 2 to
+    6 values below :data:`ORDER_VALUES` drawn with their own seed. On Nim's boards the fold reads heap sizes ascending; a heap part's
     values come in the order of their heaps' sizes, which is any order of the values, and a
     sum of games is the same sum in any order. (A step right on Nim's boards only as they are
     sorted, such as ``or(sub(or(a, p), a), mod(add(p, or(a, p)), p))``, which is 0 at 2 then 6
     and 4 at 6 then 2, is no fold for a heap part.)"""
     step = code(parts(genes)[0])
+    small = np.indices((ORDER_SMALL, ORDER_SMALL)).reshape(2, -1).T  # (every pair of small values, both orders)
+    with np.errstate(over="ignore"):
+        if not np.array_equal(_fold(step, "a", small, None, np.int64(0)) == 0,
+                              _fold(step, "a", small[:, ::-1], None, np.int64(0)) == 0):
+            return False
     rng = np.random.default_rng(ORDER_SEED)
     for width in range(2, 7):
         values = np.sort(rng.integers(0, ORDER_VALUES, size=(ORDER_ROWS, width)), axis=1)

@@ -22,6 +22,10 @@ def runs(tmp_path_factory):
                      "--generations", "2", "--quiet", "--out", str(out),
                      "--genomes-dir", str(out.parent / "genomes")]) == 0
         made[genome] = out
+    out = tmp_path_factory.mktemp("kayles") / "r"  # (a heap game's: its stage 1 has decisions)
+    assert main(["--game", "10-kayles", "--genome", "program", "--population", "6", "--offspring", "8",
+                 "--generations", "2", "--quiet", "--out", str(out), "--genomes-dir", str(out.parent / "genomes")]) == 0
+    made["kayles"] = out
     return made
 
 
@@ -55,10 +59,12 @@ CASES = [
     ("program", lambda s: s["population"][0].pop("cases"), "population[0].cases must be given: the run selects by lexicase"),
     ("program", lambda s: s["population"][1].__setitem__("cases", np.zeros(5, np.float32)), "population: every individual's cases must be as many"),
     ("table", lambda s: s["population"][0].__setitem__("cases", np.zeros(3, np.float32)), "population[0].cases must be left out"),
-    ("table", lambda s: s.__setitem__("decided", [1]), "decided must be an object"),
-    ("table", lambda s: s.__setitem__("decided", {"1": np.ones((1, 9), np.int64)}), "decided: '1' is not a stage of the run (0 to 0)"),
-    ("table", lambda s: s.__setitem__("decided", {"0": np.ones((1, 4), np.int64)}), "decided.0 must be an int64 array of 1 to 512 rows of 9 heaps"),
-    ("table", lambda s: s.__setitem__("decided", {"0": np.full((2, 9), 121, np.int64)}), "decided.0 must hold heaps of 0 to 120"),
+    ("kayles", lambda s: s.__setitem__("decided", [1]), "decided must be an object"),
+    ("table", lambda s: s.__setitem__("decided", {"0": np.zeros((1, 9), np.int64)}), "decided: '0' is not a stage of the run with decisions (it has none)"),
+    ("kayles", lambda s: s.__setitem__("decided", {"0": np.zeros((1, 9), np.int64)}), "decided: '0' is not a stage of the run with decisions (1)"),
+    ("kayles", lambda s: s.__setitem__("decided", {"1": np.ones((1, 4), np.int64)}), "decided.1 must be an int64 array of 1 to 512 rows of 9 heaps"),
+    ("kayles", lambda s: s.__setitem__("decided", {"1": np.full((2, 9), 121, np.int64)}), "decided.1 must hold heaps of 0 to 120"),
+    ("kayles", lambda s: s.__setitem__("decided", {"1": np.ones((2, 9), np.int64)}), "decided.1 must leave an empty slot in each row"),
 ]
 
 
@@ -91,8 +97,8 @@ def test_an_intact_checkpoint_loads_as_it_was_saved(runs):
         assert [dict(r) for r in again["logbook"]] == saved["logbook"]
         for a, b in zip(again["population"] + again["halloffame"], saved["population"] + saved["halloffame"]):
             assert list(a["fitness"]) == list(b["fitness"])
-            assert ("cases" in a) == ("cases" in b) == (genome == "program")
-            if genome == "program":
+            assert ("cases" in a) == ("cases" in b) == (genome in ("program", "kayles"))
+            if "cases" in a:
                 assert np.array_equal(a["cases"], b["cases"]) and b["cases"].dtype == np.float32
             if isinstance(a["genes"], (dict, list)):
                 assert a["genes"] == b["genes"]
@@ -106,14 +112,14 @@ def test_the_positions_a_stages_decisions_gained_load_as_they_were_saved(tmp_pat
     from nim_evo.evolution.checkpoint import freeze
 
     out = tmp_path / "r"
-    shutil.copytree(runs["program"], out)
+    shutil.copytree(runs["kayles"], out)
     document = read_arrays_document(out / "checkpoint.npz")
     assert "decided" not in document["state"]  # (a run whose decisions never grew writes none)
     gained = np.array([[50, 3] + [0] * 7, [50, 10, 8, 2] + [0] * 5], dtype=np.int64)
-    write_arrays_document(out / "checkpoint.npz", {**document, "state": {**document["state"], "decided": {"0": gained}}})
+    write_arrays_document(out / "checkpoint.npz", {**document, "state": {**document["state"], "decided": {"1": gained}}})
     config, state, _ = RunDir(out).load()
-    assert list(state.decided) == [0] and np.array_equal(state.decided[0], gained)
-    assert np.array_equal(freeze(state, config)["decided"]["0"], gained)
+    assert list(state.decided) == [1] and np.array_equal(state.decided[1], gained)
+    assert np.array_equal(freeze(state, config)["decided"]["1"], gained)
 
 
 def test_a_run_begun_before_selection_and_restarts_resumes_as_it_ran(tmp_path):

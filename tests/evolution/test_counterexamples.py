@@ -5,7 +5,7 @@ from its state, and a checkpoint keeps them."""
 
 import numpy as np
 import pytest
-from deap import base
+from deap import base, tools
 
 from nim_evo.evaluation.decisions import WIDTH, Decisions
 from nim_evo.evolution import counterexamples
@@ -65,3 +65,44 @@ def test_a_stage_without_decisions_gains_none():
     box.stage_panels, box.stage, box.restored = ((),), 0, set()
     assert not counterexamples.grow(box, "program", None, {})
     assert not counterexamples.restore(box, {0: np.ones((1, WIDTH), dtype=np.int64)})
+
+
+def test_a_run_resumed_right_after_its_decisions_grew_goes_on_as_the_uninterrupted_one(narrow, monkeypatch, tmp_path):
+    """A Kayles run in its heap stage whose champion wins every decision (the narrow ones of
+    heaps up to 40) with heap 50 wrong: a generation gains rung 50's positions and scores its
+    population and hall of fame again; the run written to its checkpoint then and read back
+    plays its next generation as the uninterrupted run does."""
+    from nim_evo.archives import read_arrays_document, write_arrays_document
+    from nim_evo.evolution import loop
+    from nim_evo.evolution.checkpoint import freeze, thaw
+    from nim_evo.evolution.config import Config
+
+    monkeypatch.setattr(Decisions, "build", classmethod(lambda cls, family, names=("perfect",): narrow))
+    config = Config("program", game("60-kayles"), population=4, offspring=4, generations=3, opponents=("perfect",),
+                    seed=3)
+    toolbox = loop.make_toolbox(config)
+    kayles = heaps.parse(game("10-kayles").grundy_words(), "Kayles")
+    population = [program(part, narrow.rules) for part in (heaps.with_value(kayles, 50, 7), heaps.with_value(kayles, 3, 0),
+                                                            heaps.with_value(kayles, 5, 0), heaps.with_value(kayles, 7, 0))]
+    loop._bind_stage(toolbox, config, 1, population[0])
+    loop.evaluate(toolbox, config, population, 0)
+    state = loop.State(0, population, loop.hall_of_fame(KIND), tools.Logbook())
+    state.halloffame.update(population)
+    loop._record(state, config, len(population), 0, 0.0, False, 1)
+    assert KIND.plain(state.halloffame[0]) == KIND.plain(population[0])  # (right on every decision and board)
+    loop.step(state, config, toolbox)
+    assert list(state.decided) == [1] and (state.decided[1][:, 0] == 50).all()
+    assert state.logbook[-1]["evals"] >= len(population) + config.offspring  # (the population scored again too)
+    assert all(len(ind.cases) == len(state.population[0].cases) for ind in state.population + list(state.halloffame))
+    path = tmp_path / "state.npz"
+    write_arrays_document(path, {"state": freeze(state, config)})
+    resumed = thaw(read_arrays_document(path)["state"], config)
+    assert np.array_equal(resumed.decided[1], state.decided[1])
+    again = loop.make_toolbox(config)
+    loop.step(state, config, toolbox)
+    loop.step(resumed, config, again)
+    assert again.stage_panels[1][-1].positions.shape == toolbox.stage_panels[1][-1].positions.shape
+    assert [KIND.plain(ind) for ind in resumed.population] == [KIND.plain(ind) for ind in state.population]
+    assert [ind.fitness.values for ind in resumed.halloffame] == [ind.fitness.values for ind in state.halloffame]
+    record = [(k, str(v)) for k, v in sorted(state.logbook[-1].items()) if k != "seconds"]  # (nan: no accuracy on 60-kayles)
+    assert [(k, str(v)) for k, v in sorted(resumed.logbook[-1].items()) if k != "seconds"] == record

@@ -119,4 +119,3 @@ def test_a_heap_games_stage_of_nims_boards_hands_on_only_a_fold_that_reads_heaps
         champion = KIND.individual(KIND.from_json({"step": step, "score": "v", "second": "0"}, nim))
         assert validates("program", KIND.plain(champion), config.stage_games(0))  # (both play Nim's boards right)
         assert beyond_its_boards(config, champion, 0) is handed_on
-    assert get_kind("table").folds_in_any_order(None)  # (other kinds fold nothing)
