@@ -62,7 +62,7 @@ def improved(population: list, toolbox: base.Toolbox, genome: str, rng: np.rando
         best = int(np.argmax(wins[1:]))
         if wins[1 + best] > wins[0]:
             made.append(_child(toolbox, parent, variants[best]))
-    swept = _swept(population, toolbox, genome, decisions) if searched else None  # (some program lost a decision)
+    swept = _swept(population, toolbox, genome, decisions)
     return made + ([swept] if swept is not None and all(kind.plain(swept) != kind.plain(m) for m in made) else [])
 
 
@@ -97,26 +97,68 @@ def put_right(genes, kind: GenomeKind, genome: str, rungs: tuple) -> list | None
             best = int(np.argmax(wins))  # (the least of the values that win the most)
             if wins[best] > sum(won[k] for k in judges):
                 genes, won = variants[best], {}
-    genes = kind.repeating(genes)
+    genes = predicting(genes, kind, genome, rungs)
     return None if kind.plain(genes) == start else genes
+
+
+def predicting(genes, kind: GenomeKind, genome: str, rungs: tuple):
+    """``genes`` read with the period whose values, cut from the table earliest, predict the
+    rest of the ladder: for each period ``p`` (at most half the ladder), the least ``end``
+    such that the table cut at ``end`` (:meth:`~nim_evo.genomes.protocol.GenomeKind.cut`:
+    heaps from ``end`` on repeat the ``p`` before) wins as many decisions of every rung from
+    ``end`` up as ``genes`` do, a whole period of rungs at least; the earliest ``end`` of all
+    (the shorter period on a tie), simplified. Where no period predicts a whole period of
+    rungs, the period the table's end repeats with
+    (:meth:`~nim_evo.genomes.protocol.GenomeKind.repeating`). (A table set to the ladder's
+    top can repeat with a wrong period at its end, Dawson's Kayles' 17 for its 34, which no
+    rung sees, for every heap of a rung is at most the rung's: read from earlier on, the
+    wrong period loses the rungs it predicts, and the right one wins them.)"""
+    top = len(rungs) - 1
+    plain = kind.plain(genes)
+    base = {h: int(rungs[h].right(genome, [plain]).sum()) for h in range(1, top + 1) if rungs[h] is not None}
+    best = None  # (end, period)
+    for period in range(1, top // 2 + 1):
+        for end in range(top + 1 - period, period, -1):  # (rungs end .. top predicted: a whole period at least)
+            made = kind.cut(genes, end, period, top)
+            if made is None:  # (no values to read: a saltus)
+                return kind.repeating(genes)
+            cut, changed = made  # (rungs below the first heap it changes play as the genes do)
+            if any(int(rungs[h].right(genome, [kind.plain(cut)]).sum()) < base[h] for h in range(changed, top + 1) if h in base):
+                break
+            if best is None or end < best[0]:
+                best = (end, period)
+    made = None if best is None else kind.cut(genes, *best, top)
+    return kind.repeating(genes) if made is None else made[0]
+
+
+_SWEPT: dict = {}  # what the sweep made of each program asked last (the best stays for generations)
 
 
 def _swept(population: list, toolbox: base.Toolbox, genome: str, decisions: list):
     """The best program of ``population`` put right heap by heap (:func:`put_right`, on each
     of the stage's decisions' ladders), as a new individual, if it wins more of the stage's
-    decisions than it did and is no program of the population already; else ``None``."""
+    decisions than it did, or as many and is smaller (the hall of fame's parsimony: a table
+    read with the period its ladder predicts, where its fitness is at the top already), and
+    is no program of the population already; else ``None``."""
     kind = get_kind(genome)
     parent = max(population, key=lambda ind: ind.fitness.values[0])
     genes = list(parent)
     if not kind.values_at(genes, 1, 1):  # (no values a sweep sets: its ladder is not built)
         return None
-    for panel in decisions:
-        genes = put_right(genes, kind, genome, panel.ladder()) or genes
+    key = (genome, str(kind.plain(parent)), tuple(len(d.positions) for d in decisions))
+    if key not in _SWEPT:
+        if len(_SWEPT) >= 8:
+            _SWEPT.pop(next(iter(_SWEPT)))
+        for panel in decisions:
+            genes = put_right(genes, kind, genome, panel.ladder()) or genes
+        _SWEPT[key] = genes
+    genes = _SWEPT[key]
     plain = kind.plain(genes)
     if plain == kind.plain(parent) or any(kind.plain(ind) == plain for ind in population):
         return None
     wins = sum(d.right(genome, [kind.plain(parent), plain]).sum(axis=1) for d in decisions)
-    return _child(toolbox, parent, genes) if wins[1] > wins[0] else None
+    better = wins[1] > wins[0] or (wins[1] == wins[0] and kind.size(genes) < kind.size(parent))
+    return _child(toolbox, parent, genes) if better else None
 
 
 def _child(toolbox: base.Toolbox, parent, genes):

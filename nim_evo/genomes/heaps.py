@@ -303,6 +303,15 @@ def repeating(part: HeapPart) -> HeapPart:
     return HeapPart(values, best).simplest()
 
 
+def cut(part: HeapPart, end: int, period: int, through: int) -> tuple[HeapPart, int]:
+    """``part``'s values of heaps ``0 .. end - 1``, the last ``period`` of them then repeated
+    (no saltus): what its table predicts past ``end`` if that is its period; and the first
+    heap up to ``through`` whose value that changes (``through + 1``: none)."""
+    made = HeapPart(tuple(int(v) for v in part.upto(end)), period)
+    changed = np.flatnonzero(made.upto(through + 1) != part.upto(through + 1))
+    return made, int(changed[0]) if len(changed) else through + 1
+
+
 def draw_value(values: list[int], rng: np.random.Generator) -> int:
     """A value for a heap: a :data:`REUSE` share of the time one of ``values`` (drawn from the
     table, so the most common most often), else one from 0 to one more than their largest."""

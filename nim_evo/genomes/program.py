@@ -466,6 +466,15 @@ class ProgramKind(GenomeKind):
         part = parts(genes)[3] if len(genes) == 4 else None
         return [] if part is None else [[*genes[:3], variant] for variant in heaps.values_at(part, heap, through)]
 
+    def cut(self, genes, end: int, period: int, through: int):
+        """The heap part cut at ``end`` with ``period`` (:func:`~nim_evo.genomes.heaps.cut`),
+        simplified; ``None`` with a saltus."""
+        part = parts(genes)[3] if len(genes) == 4 else None
+        if part is None or part.saltus:
+            return None
+        made, changed = heaps.cut(part, end, period, through)
+        return [*genes[:3], made.simplest()], changed
+
     def repeating(self, genes):
         """The heap part read with the period its values repeat with (:func:`~nim_evo.genomes.heaps.repeating`)."""
         return [*genes[:3], heaps.repeating(parts(genes)[3])] if len(genes) == 4 else genes

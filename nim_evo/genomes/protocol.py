@@ -249,6 +249,13 @@ class GenomeKind:
         heap (:func:`nim_evo.evolution.localsearch.put_right`): by default none."""
         return []
 
+    def cut(self, genes, end: int, period: int, through: int) -> tuple[Any, int] | None:
+        """``genes`` with their values past the heap ``end - 1`` read as repeating the last
+        ``period`` before it, and the first heap up to ``through`` whose value that changes,
+        for a search that tries each period (:func:`nim_evo.evolution.localsearch.predicting`):
+        by default ``None``, no values to read."""
+        return None
+
     def repeating(self, genes):
         """``genes`` with their values past those a search set read as they repeat there: by
         default themselves."""

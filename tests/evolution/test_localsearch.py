@@ -15,6 +15,7 @@ from nim_evo.genomes import program
 from nim_evo.genomes.program import KIND
 
 XOR = "sub(or(a, p), and(a, p))"
+DAWSON_STEP = "add(sub(or(a, p), p), sub(or(a, p), a))"  # (exclusive or too: the bits of each the other lacks)
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +99,39 @@ def test_a_sweep_sets_kayles_values_heap_by_heap_from_nims_fold_alone():
                           truth[:, None, None] ^ truth[None, :, None] == truth[None, None, :])
     assert swept[:3] == list(ones[:3])
     assert localsearch.put_right(swept, KIND, "program", rungs) is None  # (nothing left to set)
+
+
+# Dawson's Kayles' seed 0 (on 053c138's code): right on every decision and every rung of the
+# ladder, but its table's end repeats with 17, and Dawson's period is 34
+DAWSON_SEED0 = ("0 1 2 3 4 1 6 2 3 1 6 6 5 4 8 0 10 5 4 7 6 0 3 3 6 0 4 2 2 0 8 11 5 15 8 1 2 2 5 1 6 2 3 1 6 6 5 5 8 "
+                "8 10 10 4 6 6 0 3 2 6 0 4 2 2 0 9 10 7 14 8 32 2 2 4 1 7 2 3 1 6 7 4 4 8 9 10 11 34 6 6 0 3 2 7 0 5 2 2 0 "
+                "9 10 7 14 8 32 (2 3 4 1 7 3 3 1 7 7 5 4 9 8 10 10 34)")
+
+
+def lost_beyond_the_ladder(genes, family, count=300):
+    """Winning positions of 2 to 5 heaps up to 5,000 (their own seed) where the program's move loses."""
+    values, rng, lost = family.values_for(5000), np.random.default_rng(1), 0
+    for _ in range(count):
+        heaps_ = np.sort(rng.integers(1, 5001, size=int(rng.integers(2, 6))))
+        if np.bitwise_xor.reduce(values(heaps_[None]), axis=1)[0]:
+            child = np.asarray(KIND.child_of(KIND.plain(genes), family, heaps_)).reshape(1, -1)
+            lost += int(np.bitwise_xor.reduce(values(child), axis=1)[0] != 0)
+    return lost
+
+
+def test_a_table_is_read_with_the_period_that_predicts_the_ladder_and_a_smaller_one_joins_at_the_top():
+    family = game("12-dawson")
+    dawson = Decisions.build(family)
+    champion = individual(DAWSON_SEED0, dawson, 0.5)
+    champion[0] = program.Program([DAWSON_STEP, "v"])[0]
+    champion.cases = np.concatenate([np.ones(30), dawson.right("program", [KIND.plain(champion)])[0]])
+    rungs = dawson.ladder()
+    assert champion.cases.all() and all(r.right("program", [KIND.plain(champion)]).all() for r in rungs if r is not None)
+    assert lost_beyond_the_ladder(champion, family) > 100
+    assert str(heaps.repeating(champion[3])).endswith("(2 3 4 1 7 3 3 1 7 7 5 4 9 8 10 10 34)")  # (its end's)
+    read = localsearch.predicting(champion, KIND, "program", rungs)
+    assert read[3].period == 34 and len(read[3].values) == 87  # (cut at 87: rungs 87 to 120 predicted)
+    assert lost_beyond_the_ladder(read, family) == 0
+    made = localsearch.improved([champion], toolbox(dawson), "program", np.random.default_rng(0))
+    assert [str(child[3]) for child in made] == [str(read[3])]  # (as many decisions won, and smaller: it joins)
+    assert KIND.size(made[0]) < KIND.size(champion)
