@@ -16,11 +16,12 @@ selection, the program kind's: under tournament selection nothing says which dec
 program lost, and neither this nor the focused value mutation does anything.)
 
 A value at a time does not reach a table of some 120 values past the boards (Dawson's Kayles'
-period of 34 starts at heap 52). So the best program that lost a decision is also swept
-(:func:`put_right`): its values set heap by heap from the smallest up, each to the one that wins
-the most of its rung of a ladder of decisions (every heap of a rung's positions at most the
-rung's own), then read with the period their end repeats with; the result joins the offspring
-as the others do, if it wins more of the stage's decisions than its parent.
+period of 34 starts at heap 52). So the best program is also swept (:func:`put_right`): its
+values set heap by heap from the smallest up, each to the one that wins the most of its rung of
+a ladder of decisions (every heap of a rung's positions at most the rung's own), then read with
+the period that predicts the ladder's top rungs from earliest (:func:`predicting`); the result
+joins the offspring as the others do, if it wins more of the stage's decisions than its parent,
+or as many and is smaller.
 """
 
 from __future__ import annotations
