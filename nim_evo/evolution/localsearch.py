@@ -146,7 +146,7 @@ def _swept(population: list, toolbox: base.Toolbox, genome: str, decisions: list
     genes = list(parent)
     if not kind.values_at(genes, 1, 1):  # (no values a sweep sets: its ladder is not built)
         return None
-    key = (genome, str(kind.plain(parent)), tuple(len(d.positions) for d in decisions))
+    key = (genome, str(kind.plain(parent)), tuple((d.rules, len(d.positions)) for d in decisions))  # (a family's, grown or not)
     if key not in _SWEPT:
         if len(_SWEPT) >= 8:
             _SWEPT.pop(next(iter(_SWEPT)))
