@@ -31,6 +31,7 @@ the heap sizes) are measured and reported, with no target.
     python benchmarks/program.py                                # the measurement (an hour or two)
     python benchmarks/program.py --seeds 3 --families misere    # part of it
     python benchmarks/program.py --families four --jobs 2       # one program for all four families
+    python benchmarks/program.py --families kayles --first 9 --seeds 1   # one seed again
 """
 
 import argparse
@@ -62,8 +63,8 @@ SECONDS = {"normal": 300, "cap3": 300, "misere": 300, "cap3-misere": 600, "four"
            "grundy": 300, "squares": 300, "sub1.3.4-misere": 300, "wythoff": 300, "moore2": 300}
 
 
-def family_sweep(family: str, seeds: int, generations: int | None, jobs: int, tmp: Path):
-    """The family's sweep of seeds 0 .. seeds-1."""
+def family_sweep(family: str, seeds: range, generations: int | None, jobs: int, tmp: Path):
+    """The family's sweep of the seeds."""
     settings = {"genome": "program", "until": "accuracy=1", **({"generations": generations} if generations else {})}
     if family == "four":
         settings.update(rules=Rules((1, 3, 5, 7, 9)), families=["normal", "misere", "cap3", "cap3-misere"])
@@ -71,7 +72,7 @@ def family_sweep(family: str, seeds: int, generations: int | None, jobs: int, tm
         settings["rules"] = game(HEAP_GAMES[family])
     else:
         settings["rules"] = Rules.parse(GAMES[family])
-    return nim_evo.sweep(range(seeds), out=tmp / family, jobs=jobs, progress=False, minutes=SECONDS[family] / 60,
+    return nim_evo.sweep(seeds, out=tmp / family, jobs=jobs, progress=False, minutes=SECONDS[family] / 60,
                          **settings)
 
 
@@ -109,17 +110,20 @@ def right_up_to(champion: dict, most: int = 1024) -> int | str:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10, help="seeds 0 .. N-1 of each family (default 10)")
+    parser.add_argument("--first", type=int, default=0, help="the first seed (default 0): seeds FIRST .. FIRST+N-1")
     parser.add_argument("--families", default=",".join(FAMILIES), help=f"comma-separated: {', '.join(FAMILIES)}")
     parser.add_argument("--generations", type=int, help="generations at most (default: the command's, 200)")
     parser.add_argument("--jobs", type=int, default=1, help="runs at once (default 1)")
     args = parser.parse_args()
+    if args.seeds < 1 or args.first < 0:
+        parser.error("--seeds must be at least 1 and --first at least 0")
     summary = []
     with tempfile.TemporaryDirectory() as tmp:
         for family in args.families.split(","):
             print(f"\n== {family}, at most {SECONDS[family] // 60} minutes of evolving a run")
             print(f"{'seed':>4} {'gen':>4} {'evolving':>9} {'held-out':>8} {'random':>7} {'right to':>8}  "
                   "expression (simplified)")
-            result = family_sweep(family, args.seeds, args.generations, args.jobs, Path(tmp))
+            result = family_sweep(family, range(args.first, args.first + args.seeds), args.generations, args.jobs, Path(tmp))
             wins, found = 0, []
             for row in result.runs:
                 held = {key[len("heldout "):]: value for key, value in row.items() if key.startswith("heldout ")}
