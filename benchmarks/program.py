@@ -45,6 +45,9 @@ import numpy as np
 import nim_evo
 from nim_evo import Rules
 from nim_evo.games import game, game_from_json
+from nim_evo.games.squares import Squares, square_grundy
+from nim_evo.games.subtraction import grundy_sequence
+from nim_evo.genomes import heaps
 from nim_evo.genomes.program import KIND
 
 GAMES = {"normal": "1-3-5-7-9", "cap3": "1-3-5-7-9-cap3", "misere": "1-3-5-7-9-misere",
@@ -89,12 +92,9 @@ def right_up_to(champion: dict, most: int = 1024) -> int | str:
     (every pair of heaps, and every heap with a pair: what boards of up to three heaps of
     those sizes ask); ``""`` for a program of Nim."""
     genome, board = champion["genome"], game_from_json(champion["rules"])
-    if "heap" not in genome or board.misere or not hasattr(board, "grundy") and not hasattr(board, "subtraction"):
+    if "heap" not in genome or board.misere or not (
+            isinstance(board, Squares) or hasattr(board, "subtraction") or hasattr(board, "heap_values")):
         return ""
-    from nim_evo.games.squares import Squares, square_grundy
-    from nim_evo.games.subtraction import grundy_sequence
-    from nim_evo.genomes import heaps
-
     sizes = np.arange(most + 1)
     truth = (square_grundy(most + 1) if isinstance(board, Squares) else
              grundy_sequence(board.subtraction)(sizes) if hasattr(board, "subtraction") else
