@@ -109,7 +109,7 @@ def right_up_to(champion: dict, most: int = 1024) -> int | str:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=10, help="seeds 0 .. N-1 of each family (default 10)")
+    parser.add_argument("--seeds", type=int, default=10, help="how many seeds of each family (default 10), from --first")
     parser.add_argument("--first", type=int, default=0, help="the first seed (default 0): seeds FIRST .. FIRST+N-1")
     parser.add_argument("--families", default=",".join(FAMILIES), help=f"comma-separated: {', '.join(FAMILIES)}")
     parser.add_argument("--generations", type=int, help="generations at most (default: the command's, 200)")
