@@ -11,6 +11,8 @@ positions and moves by index.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from nim_evo.games.base import Game, Position
@@ -70,6 +72,15 @@ class EnumeratedSpace:
         self.terminal = np.asarray(~self.legal.any(axis=1))
         for array in (*arrays, self.terminal):
             array.flags.writeable = False
+
+    @cached_property
+    def successors(self) -> np.ndarray:
+        """``(n_positions, n_moves)``: ``next`` with every illegal move at ``n_positions``, one
+        past the last position, so that an array of values with one more slot (the value of
+        an illegal move) is read at every move with one gather."""
+        successors = np.where(self.legal, self.next, self.n_positions).astype(np.int32)
+        successors.flags.writeable = False
+        return successors
 
     @property
     def start(self) -> int:

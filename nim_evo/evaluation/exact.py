@@ -8,6 +8,8 @@ move, follows level by level by objects left (:func:`win_probabilities` and its 
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from nim_evo.agents.protocol import compiled
@@ -18,23 +20,91 @@ from nim_evo.evaluation.batched import POLICY, policy_table
 from nim_evo.validation import InstanceOf, UserError, validate
 
 
+class Retrograde:
+    """A space's positions renumbered level by level of its retrograde order, so that every
+    level is one contiguous slice: the induction then reads and writes slices, and its
+    gathers stay near each other (a level's positions were scattered over the space).
+    Built once per space (:func:`retrograde`); the numbers are the induction's own and never
+    leave it.
+
+    Attributes:
+        order: ``(n,)``, the space's index of each new number (new to old).
+        rank: ``(n,)``, the new number of each of the space's indices (old to new).
+        bounds: ``(levels + 1,)``, level ``t`` is new numbers ``bounds[t]:bounds[t + 1]``.
+        next: ``(n, n_moves)``, the new number a move leads to, -1 where it is illegal.
+        legal: ``(n, n_moves) bool``, in the new numbering.
+        terminal: ``(n,) bool``, in the new numbering.
+        ended: per level, the new numbers of its terminal positions.
+    """
+
+    def __init__(self, space: Space):
+        self.order = np.concatenate(space.levels)
+        self.rank = np.empty(space.n_positions, dtype=np.intp)
+        self.rank[self.order] = np.arange(space.n_positions)
+        self.bounds = np.cumsum([0] + [len(level) for level in space.levels])
+        self.legal = space.legal[self.order]
+        self.next = np.where(self.legal, self.rank[np.maximum(space.next[self.order], 0)], -1).astype(np.int32)
+        self.terminal = space.terminal[self.order]
+        terminal = self.terminal
+        self.ended = [lo + np.flatnonzero(terminal[lo:hi]) for lo, hi in zip(self.bounds[:-1], self.bounds[1:])]
+        self.to_move_wins_at_end = space.rules.to_move_wins_at_end
+
+    def children(self, moves: np.ndarray) -> np.ndarray:
+        """Where ``k`` deterministic players' moves lead: ``moves`` ``(n, k)`` in the space's
+        numbering, the result ``(n, k)`` in this one, as flat indices into an ``(n, k)``
+        array of values (a terminal position's own, whose value is set, not read)."""
+        k = moves.shape[1]
+        at = np.where(self.terminal[:, None], 0, moves[self.order])
+        at += (np.arange(len(self.order)) * self.next.shape[1])[:, None]
+        child = np.maximum(np.take(self.next, at), 0)
+        return child * k + np.arange(k)
+
+    def slices(self):
+        """``(lo, hi, ended)`` of each level, lowest first."""
+        return zip(self.bounds[:-1], self.bounds[1:], self.ended)
+
+    def at_end(self, ended: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> None:
+        """The values of a level's terminal positions: whoever is to move there wins only in misère."""
+        if len(ended):
+            mine[ended] = self.to_move_wins_at_end
+            theirs[ended] = not self.to_move_wins_at_end
+
+
+_RETROGRADE: "weakref.WeakKeyDictionary[Space, Retrograde]" = weakref.WeakKeyDictionary()
+
+
+def retrograde(space: Space) -> Retrograde:
+    """The space's :class:`Retrograde` numbering, built on first use and kept while the space lives."""
+    found = _RETROGRADE.get(space)
+    if found is None:
+        found = _RETROGRADE[space] = Retrograde(space)
+    return found
+
+
 class Transitions:
-    """An opponent's policy table as one sparse matrix per level (objects left): row ``p``
-    of level ``t`` holds, at column ``q``, the probability that the opponent moves from
-    ``p`` to ``q``. Built once per opponent and space; the evaluator's opponent step is then
-    one sparse-times-dense product per level, over the moves the opponent can play only."""
+    """An opponent's policy table as one sparse matrix per level (objects left): row ``i``
+    of level ``t`` is the level's ``i``-th position, and holds, at column ``q``, the
+    probability that the opponent moves from it to ``q``, in the :class:`Retrograde`
+    numbering (``retro``). Built once per opponent and space; the evaluator's opponent step
+    is then one sparse-times-dense product per level, over the moves the opponent can play
+    only."""
 
     def __init__(self, space: Space, table: np.ndarray):
         from scipy.sparse import csr_matrix
 
         table = policy_table(table, space)
         self.n_positions = space.n_positions
+        self.retro = retrograde(space)
         self.levels: list = []  # one per level of the space's retrograde order
         for idx in space.levels:
             rows, moves = np.nonzero((table[idx] > 0) & space.legal[idx])  # a terminal position's row is ignored
             matrix = csr_matrix((table[idx[rows], moves], (rows, space.next[idx[rows], moves])),
                                 shape=(len(idx), space.n_positions))
             matrix.sum_duplicates()
+            # renumbered in place, each row's entries kept in the order they were summed in
+            # (the space's), so that the values are bit for bit those of the space's numbering
+            matrix.indices = self.retro.rank[matrix.indices].astype(matrix.indices.dtype)
+            matrix.has_sorted_indices = False
             self.levels.append(matrix)
 
 
@@ -72,12 +142,16 @@ def win_probabilities_each(space: Space, player, opponents):
     k = len(tables if tables is not None else moves)
     if moves is not None:
         moves = np.ascontiguousarray(moves.T)  # (n, k)
+    chosen, retro = None, None
     for opponent in opponents:
         opp = opponent if isinstance(opponent, Transitions) else Transitions(space, policy_table(opponent, space))
         if opp.n_positions != space.n_positions:
             raise UserError(f"the opponent's transitions are for {opp.n_positions} positions, the space has "
                              f"{space.n_positions}")
-        result = _induction(space, opp, tables, moves, k)
+        if moves is not None and opp.retro is not retro:  # (the same for every opponent of the space)
+            retro = opp.retro
+            chosen = retro.children(moves)
+        result = _induction(opp, tables, chosen, k)
         yield result if stack else result[0]
 
 
@@ -90,7 +164,7 @@ def forfeiting_win_probabilities(space: Space, table: np.ndarray, opponent) -> n
     check_table(np.where(forfeits[:, None], space.legal / np.maximum(space.legal.sum(axis=1, keepdims=True), 1), table),
                 space)
     opp = Transitions(space, policy_table(opponent, space))
-    return _induction(space, opp, table[None], None, 1)[0]
+    return _induction(opp, table[None], None, 1)[0]
 
 
 def best_response(space: Space, opponent) -> np.ndarray:
@@ -101,37 +175,40 @@ def best_response(space: Space, opponent) -> np.ndarray:
     Returns ``(n_positions, 2)``, as :func:`win_probabilities`: column 0 with the player to move.
     """
     opp = opponent if isinstance(opponent, Transitions) else Transitions(space, policy_table(opponent, space))
+    retro = opp.retro
     mine, theirs = np.empty(space.n_positions), np.empty(space.n_positions)
-    for level, idx in zip(opp.levels, space.levels):
-        theirs[idx] = level @ mine
-        after = np.where(space.legal[idx], theirs[np.maximum(space.next[idx], 0)], -1.0)
-        mine[idx] = after.max(axis=1)
-        _at_end(space, idx, mine, theirs)
-    return np.stack([mine, theirs], axis=-1)
+    for level, (lo, hi, ended) in zip(opp.levels, retro.slices()):
+        theirs[lo:hi] = level @ mine
+        after = np.where(retro.legal[lo:hi], theirs[np.maximum(retro.next[lo:hi], 0)], -1.0)
+        mine[lo:hi] = after.max(axis=1)
+        retro.at_end(ended, mine, theirs)
+    return np.stack([mine[retro.rank], theirs[retro.rank]], axis=-1)
 
 
-def _induction(space: Space, opp: Transitions, tables, moves, k: int) -> np.ndarray:
-    mine = np.empty((space.n_positions, k))    # player to move
-    theirs = np.empty((space.n_positions, k))  # opponent to move
-    columns = np.arange(k)
-    for level, idx in zip(opp.levels, space.levels):
-        theirs[idx] = level @ mine
-        if moves is not None:
-            chosen = space.next[idx[:, None], np.where(space.terminal[idx, None], 0, moves[idx])]  # (l, k): -1 at an end
-            mine[idx] = theirs[chosen, columns]
+def _induction(opp: Transitions, tables, chosen, k: int) -> np.ndarray:
+    """The induction of one opponent, on the :class:`Retrograde` numbering: each level a
+    slice, the opponent's step a sparse product, a deterministic player's step one gather
+    of the children its moves lead to (``chosen``, from :meth:`Retrograde.children`), or a
+    stochastic one's (``tables``) an average over its moves."""
+    retro = opp.retro
+    n = opp.n_positions
+    mine = np.empty((n, k))    # player to move
+    theirs = np.empty((n, k))  # opponent to move
+    flat = theirs.reshape(-1)
+    if tables is not None:
+        tables = tables[:, retro.order]
+        nxt = np.maximum(retro.next, 0)
+    for level, (lo, hi, ended) in zip(opp.levels, retro.slices()):
+        theirs[lo:hi] = level @ mine
+        if tables is None:
+            np.take(flat, chosen[lo:hi], out=mine[lo:hi])
         else:
-            nxt = np.where(space.legal[idx], space.next[idx], 0)
-            mine[idx] = np.einsum("klm,lmk->lk", tables[:, idx], theirs[nxt])
-        _at_end(space, idx, mine, theirs)
-    return np.stack([mine.T, theirs.T], axis=-1)
-
-
-def _at_end(space: Space, idx: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> None:
-    """The values of a level's terminal positions: whoever is to move there wins only in misère."""
-    ended = idx[space.terminal[idx]]
-    if len(ended):
-        mine[ended] = space.rules.to_move_wins_at_end
-        theirs[ended] = not space.rules.to_move_wins_at_end
+            mine[lo:hi] = np.einsum("klm,lmk->lk", tables[:, lo:hi], theirs[nxt[lo:hi]])
+        retro.at_end(ended, mine, theirs)
+    result = np.empty((n, k, 2))  # position-major, as the induction keeps it (a sum over positions reads
+    result[:, :, 0] = mine[retro.rank]  # it in this order: so that the bits are those it always gave)
+    result[:, :, 1] = theirs[retro.rank]
+    return result.transpose(1, 0, 2)
 
 
 def _as_stack(player, space: Space):

@@ -182,9 +182,13 @@ def _random_legal(space: Space, positions: np.ndarray, rng: np.random.Generator)
 
 def _best_moves(space: Space, positions: np.ndarray, theirs: np.ndarray, rng) -> np.ndarray:
     """The move with the best sub-game value after it, ties broken at random."""
-    value = np.where(space.legal[positions], theirs[np.maximum(space.next[positions], 0)], -np.inf)
-    best = value >= value.max(axis=1, keepdims=True) - 1e-9
-    scores = np.where(best, rng.random(best.shape), -1.0)
+    after = np.empty(len(theirs) + 1, dtype=theirs.dtype)  # an illegal move's value last
+    after[:-1], after[-1] = theirs, -np.inf
+    value = after[space.successors[positions]]
+    top = value.max(axis=1, keepdims=True)
+    top -= 1e-9
+    scores = rng.random(value.shape)
+    np.copyto(scores, -1.0, where=value < top)
     return scores.argmax(axis=1).astype(np.int16)
 
 
