@@ -33,7 +33,6 @@ class Retrograde:
         bounds: ``(levels + 1,)``, level ``t`` is new numbers ``bounds[t]:bounds[t + 1]``.
         next: ``(n, n_moves)``, the new number a move leads to, -1 where it is illegal.
         legal: ``(n, n_moves) bool``, in the new numbering.
-        terminal: ``(n,) bool``, in the new numbering.
         ended: per level, the new numbers of its terminal positions.
     """
 
@@ -44,20 +43,23 @@ class Retrograde:
         self.bounds = np.cumsum([0] + [len(level) for level in space.levels])
         self.legal = space.legal[self.order]
         self.next = np.where(self.legal, self.rank[np.maximum(space.next[self.order], 0)], -1).astype(np.int32)
-        self.terminal = space.terminal[self.order]
-        terminal = self.terminal
+        terminal = space.terminal[self.order]
         self.ended = [lo + np.flatnonzero(terminal[lo:hi]) for lo, hi in zip(self.bounds[:-1], self.bounds[1:])]
         self.to_move_wins_at_end = space.rules.to_move_wins_at_end
 
     def children(self, moves: np.ndarray) -> np.ndarray:
         """Where ``k`` deterministic players' moves lead: ``moves`` ``(n, k)`` in the space's
-        numbering, the result ``(n, k)`` in this one, as flat indices into an ``(n, k)``
-        array of values (a terminal position's own, whose value is set, not read)."""
+        numbering (0 where the game is over), the result ``(n, k)`` in this one, as flat
+        indices into an ``(n, k)`` array of values (at an end, the first position's: its
+        value is set, not read)."""
         k = moves.shape[1]
-        at = np.where(self.terminal[:, None], 0, moves[self.order])
+        at = moves[self.order]
         at += (np.arange(len(self.order)) * self.next.shape[1])[:, None]
-        child = np.maximum(np.take(self.next, at), 0)
-        return child * k + np.arange(k)
+        child = np.take(self.next, at).astype(np.intp)
+        np.maximum(child, 0, out=child)  # (-1 at an end: its move is 0, illegal there)
+        child *= k
+        child += np.arange(k, dtype=child.dtype)
+        return child
 
     def slices(self):
         """``(lo, hi, ended)`` of each level, lowest first."""
@@ -239,15 +241,19 @@ def _as_stack(player, space: Space):
 
 
 def _check_moves(moves: np.ndarray, space: Space) -> np.ndarray:
+    """``(k, n)`` move arrays as ``int64``, every move checked legal where the game is not
+    over, and 0 where it is (such a move is never read)."""
     if moves.dtype.kind not in "iu":
         raise UserError(f"move arrays must hold integer move indices, got dtype {moves.dtype}")
     moves = moves.astype(np.int64)
-    playing = np.flatnonzero(~space.terminal)
-    inner = moves[:, playing]
-    legal = (inner >= 0) & (inner < space.n_moves)
-    legal[legal] = space.legal[playing[np.nonzero(legal)[1]], inner[legal]]
+    moves[:, space.terminal] = 0
+    in_range = (moves >= 0) & (moves < space.n_moves)
+    offsets = np.arange(space.n_positions) * space.n_moves
+    legal = np.take(space.legal, np.where(in_range, moves, 0) + offsets)
+    legal &= in_range
+    legal |= space.terminal
     if not legal.all():
         k, index = np.argwhere(~legal)[0]
-        raise UserError(f"move array {k} holds move index {inner[k, index]}, not a legal move in "
-                         f"position {space.position(int(playing[index]))}")
+        raise UserError(f"move array {k} holds move index {moves[k, index]}, not a legal move in "
+                         f"position {space.position(int(index))}")
     return moves
