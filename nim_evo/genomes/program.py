@@ -55,7 +55,7 @@ from nim_evo.genomes import heaps
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, parse
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
 from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, folds_in_any_order, lowest_child, move_probabilities, moves,
-                                     parts, policy, scores, split_child)
+                                     parts, policies, policy, scores, split_child)
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -328,6 +328,7 @@ class ProgramKind(GenomeKind):
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)
     policy = staticmethod(policy)
+    policies = staticmethod(policies)  # type: ignore[assignment]  # (a population's moves chosen together)
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 

@@ -110,7 +110,7 @@ def _fold(tree: tuple, name: str, read: np.ndarray, present: np.ndarray | None, 
     column; else it is run on every column."""
     size = len(read)
     low, high = (int(read.min()), int(read.max())) if read.size else (-1, -1)
-    table = _step_table(tree, name, high, int(k)) if 0 <= low and high < _TABLE_READ else None
+    table = _step_table(tree, name, max(high, _TABLE_LEAST), int(k)) if 0 <= low and high < _TABLE_READ else None
     if table is None:
         value = np.zeros(size, dtype=np.int64)
         for j, p in enumerate(read.T):
@@ -142,7 +142,7 @@ def _fold_heaps(tree: tuple, heap: heaps.HeapPart, positions: np.ndarray, k: np.
     largest = int(positions.max()) if positions.size else 0
     values = heap.upto(largest + 1) if largest < heaps.EXTENDED else None
     low, high = (int(values.min()), int(values.max())) if values is not None else (-1, -1)
-    table = _step_table(tree, "a", high, int(k)) if 0 <= low and high < _TABLE_READ else None
+    table = _step_table(tree, "a", max(high, _TABLE_LEAST), int(k)) if 0 <= low and high < _TABLE_READ else None
     if table is None or values is None:
         return _fold(tree, "a", heap(positions), positions > 0, k)
     reached, steps = table
@@ -152,6 +152,7 @@ def _fold_heaps(tree: tuple, heap: heaps.HeapPart, positions: np.ndarray, k: np.
 
 
 _TABLE_READ = 1 << 12  # a step is tabulated where what it reads is below this
+_TABLE_LEAST = 15  # and over every heap up to this at least: one table serves every small board (Nim's training boards)
 _TABLE_REACHED = 1 << 10  # and the values its fold reaches from 0 are at most this many
 _TABLE_ROUNDS = 8  # found within this many heaps
 _TABLE_CELLS = 1 << 18  # and the table of (value so far, heap read) pairs holds at most this many (1 MB)
@@ -167,20 +168,22 @@ def _step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, 
     after :data:`_TABLE_ROUNDS` heaps (a growing fold).
     (Read-only arrays: they are kept for the next call.)"""
     heaps = np.arange(high + 1, dtype=np.int64)
-    reached = np.zeros(1, dtype=np.int64)
-    frontier = reached
+    seen = {0}
+    frontier = np.zeros(1, dtype=np.int64)
     with np.errstate(over="ignore"):
         for _ in range(_TABLE_ROUNDS):  # every value the fold reaches: from those found last, one more heap
             after = _as_ints(run(tree, {name: np.repeat(frontier, len(heaps)), "p": np.tile(heaps, len(frontier)),
                                         "k": np.int64(k)}), len(frontier) * len(heaps))
-            frontier = np.setdiff1d(after, reached)
-            reached = np.union1d(reached, frontier)
-            if len(reached) > _TABLE_REACHED or len(reached) * (high + 2) > _TABLE_CELLS:
+            new = set(np.unique(after).tolist()) - seen  # (sets: the values are few, numpy's set calls cost more)
+            seen |= new
+            if len(seen) > _TABLE_REACHED or len(seen) * (high + 2) > _TABLE_CELLS:
                 return None
-            if not len(frontier):
+            if not new:
                 break
+            frontier = np.array(sorted(new), dtype=np.int64)
         else:
             return None
+        reached = np.array(sorted(seen), dtype=np.int64)
         after = _as_ints(run(tree, {name: np.repeat(reached, len(heaps)), "p": np.tile(heaps, len(reached)),
                                     "k": np.int64(k)}), len(reached) * len(heaps))
     steps = np.empty((len(reached), len(heaps) + 1), dtype=np.int32)
@@ -200,6 +203,25 @@ def policy(genes, space: Space) -> np.ndarray:
         sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
         return _lowest(after, space.legal, sizes, space.moves[:, 1].astype(np.int64))
     return _first_lowest(values, _ranks(space), _space_legal(space))
+
+
+def policies(genomes: list, space: Space) -> np.ndarray:
+    """``(k, n)``: :func:`policy` of each of a population's programs, their moves chosen
+    together (on a Nim board, in blocks of programs of about :data:`_BATCH_CELLS` position-move
+    pairs: one pass of numpy calls per block, where a program alone was a pass of its own)."""
+    if not len(genomes):
+        return np.zeros((0, space.n_positions), dtype=np.int64)
+    ordered = _ascending(space)
+    values = np.stack([scores(genes, space.rules, ordered, ascending=True) for genes in genomes])
+    if not isinstance(space.rules, Rules):
+        ranks, legal = _ranks(space), _space_legal(space)
+        return np.stack([_first_lowest(row, ranks, legal) for row in values])
+    sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
+    counts = space.moves[:, 1].astype(np.int64)
+    after = np.maximum(space.next, 0)
+    block = max(1, _BATCH_CELLS // max(1, after.size))
+    return np.concatenate([_lowest(part[:, after], space.legal, sizes, counts)
+                           for part in np.split(values, range(block, len(values), block))])
 
 
 def lowest_child(genes, rules: Game, children: np.ndarray, ranks: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -273,13 +295,14 @@ def move_probabilities(genes, rules: Game, positions: np.ndarray) -> np.ndarray:
 def _lowest(values: np.ndarray, legal: np.ndarray, *keys: np.ndarray) -> np.ndarray:
     """Per row, the legal column of lowest value; among equal values the one of lowest first
     key, then second, ... (each ``(k, columns)`` or broadcast to it), then the first column
-    (0 where none is legal; a legal value as high as int64 goes still beats an illegal column)."""
+    (0 where none is legal; a legal value as high as int64 goes still beats an illegal column).
+    ``values`` may have leading axes more than ``legal`` (several programs' values at once)."""
     top = np.iinfo(np.int64).max
-    best = legal & (values == np.where(legal, values, top).min(axis=1, keepdims=True))
+    best = legal & (values == np.where(legal, values, top).min(axis=-1, keepdims=True))
     for key in keys:
         key = np.broadcast_to(key, values.shape)
-        best &= key == np.where(best, key, top).min(axis=1, keepdims=True)
-    return np.where(legal.any(axis=1), best.argmax(axis=1), 0)
+        best &= key == np.where(best, key, top).min(axis=-1, keepdims=True)
+    return np.where(legal.any(axis=-1), best.argmax(axis=-1), 0)
 
 
 class _Legal:

@@ -184,11 +184,11 @@ def _best_moves(space: Space, positions: np.ndarray, theirs: np.ndarray, rng) ->
     """The move with the best sub-game value after it, ties broken at random."""
     after = np.empty(len(theirs) + 1, dtype=theirs.dtype)  # an illegal move's value last
     after[:-1], after[-1] = theirs, -np.inf
-    value = after[space.successors[positions]]
+    value = np.take(after, np.take(space.successors, positions, axis=0))
     top = value.max(axis=1, keepdims=True)
     top -= 1e-9
-    scores = rng.random(value.shape)
-    np.copyto(scores, -1.0, where=value < top)
+    scores = rng.random(value.shape)  # in [0, 1): a move short of the best goes below 0, the best keep theirs
+    np.subtract(scores, value < top, out=scores)
     return scores.argmax(axis=1).astype(np.int16)
 
 

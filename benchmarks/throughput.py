@@ -1,0 +1,161 @@
+"""Throughput of fitness evaluation, beside what it replaced and beside the machine.
+
+- **the machine**: what numpy does per second on one core on arrays that stay in cache
+  (16-bit integer adds, and 64-bit multiply-adds, as the exact evaluator does them): the
+  limit the evaluators are measured against;
+- **table genomes**: position evaluations per second (genomes x positions x opponents) of the
+  exact evaluator on seven heaps (1-3-...-13, its 21,318 multisets, against random, nimsum and
+  minimax, 80 genomes in chunks of 8 as a generation evaluates them), beside the evaluator
+  of commit 1be1205 (kept below as :func:`previous`, its induction level by level over the
+  space's own numbering) in the same process: their ratio, and whether they agree bit for
+  bit; and the multiply-adds per second of the opponents' sparse steps (one per stored
+  transition and genome), beside the machine's;
+- **runs**: generations per second of the default table run on seven heaps;
+- **programs**: positions scored per second by programs (80 random ones of the default run)
+  on the training boards and on seven heaps, and node evaluations per second (positions
+  times the nodes of each program's trees).
+
+    python benchmarks/throughput.py [--generations 20]
+"""
+
+import argparse
+import time
+
+import numpy as np
+
+from nim_evo import api
+from nim_evo.engine.rules import Rules
+from nim_evo.engine.space import space_for
+from nim_evo.evaluation.batched import policy_table
+from nim_evo.evaluation.exact import win_probabilities_each
+from nim_evo.evolution.fitness import Panel
+from nim_evo.genomes import get_kind
+from nim_evo.genomes.program import TRAIN_BOARDS
+
+SEVEN = Rules((1, 3, 5, 7, 9, 11, 13))
+OPPONENTS = ("random", "nimsum", "minimax")
+
+
+def best_of(repeats: int, work) -> float:
+    """The fastest of ``repeats`` timings of ``work()``, in seconds."""
+    times = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - began)
+    return min(times)
+
+
+def machine() -> tuple[float, float]:
+    """(16-bit adds, 64-bit multiply-adds) per second on one core, on 8,192-element arrays."""
+    a16, b16 = np.arange(8192, dtype=np.int16), np.ones(8192, dtype=np.int16)
+    a64, b64, c64 = np.random.default_rng(0).random((3, 8192))
+    reps = 2000
+
+    def adds():
+        for _ in range(reps):
+            np.add(a16, b16, out=a16)
+
+    def fmas():
+        for _ in range(reps):
+            np.multiply(a64, b64, out=c64)
+            np.add(c64, a64, out=c64)
+
+    return reps * 8192 / best_of(3, adds), reps * 8192 / best_of(3, fmas)
+
+
+def previous_transitions(space, table) -> list:
+    """The previous evaluator's opponent: a sparse matrix per level over the space's numbering."""
+    from scipy.sparse import csr_matrix
+
+    table = policy_table(table, space)
+    levels = []
+    for idx in space.levels:
+        rows, cols = np.nonzero((table[idx] > 0) & space.legal[idx])
+        matrix = csr_matrix((table[idx[rows], cols], (rows, space.next[idx[rows], cols])),
+                            shape=(len(idx), space.n_positions))
+        matrix.sum_duplicates()
+        levels.append(matrix)
+    return levels
+
+
+def previous(space, stack: np.ndarray, opponents: list) -> list[np.ndarray]:
+    """The exact evaluator of commit 1be1205 for move arrays ``(k, n)`` (``opponents`` from
+    :func:`previous_transitions`): the same induction, each level's positions gathered from
+    the space's numbering."""
+    k = len(stack)
+    moves = np.ascontiguousarray(stack.T)
+    results = []
+    for levels in opponents:
+        mine, theirs = np.empty((space.n_positions, k)), np.empty((space.n_positions, k))
+        columns = np.arange(k)
+        for level, idx in zip(levels, space.levels):
+            theirs[idx] = level @ mine
+            chosen = space.next[idx[:, None], np.where(space.terminal[idx, None], 0, moves[idx])]
+            mine[idx] = theirs[chosen, columns]
+            ended = idx[space.terminal[idx]]
+            mine[ended] = space.rules.to_move_wins_at_end
+            theirs[ended] = not space.rules.to_move_wins_at_end
+        results.append(np.stack([mine.T, theirs.T], axis=-1))
+    return results
+
+
+def tables(report) -> None:
+    panel = Panel.build(SEVEN, OPPONENTS, multiset=True)
+    space = panel.space
+    rng = np.random.default_rng(2026)
+    genomes = np.stack([get_kind("table").create(SEVEN, rng) for _ in range(80)])
+    chunks = [genomes[i:i + 8] for i in range(0, len(genomes), 8)]
+    before_opponents = [previous_transitions(space, table) for table in panel.tables]
+    now = best_of(3, lambda: [list(win_probabilities_each(space, list(c), panel.transitions)) for c in chunks])
+    before = best_of(3, lambda: [previous(space, c, before_opponents) for c in chunks])
+    same = all(np.array_equal(a, b) for c in chunks
+               for a, b in zip(win_probabilities_each(space, list(c), panel.transitions),
+                               previous(space, c, before_opponents)))
+    evaluations = len(genomes) * space.n_positions * len(OPPONENTS)
+    macs = len(genomes) * sum(level.nnz for opponent in panel.transitions for level in opponent.levels)
+    report("exact evaluator, table genomes (7 heaps, 21,318 multisets x 3 opponents x 80 genomes)",
+           evaluations / now, evaluations / before, macs / now, same)
+
+
+def runs(generations: int) -> None:
+    began = time.perf_counter()
+    run = api.evolve("table", SEVEN, generations=generations, progress=False)
+    seconds = time.perf_counter() - began
+    per = sum(record["seconds"] for record in run.logbook[1:]) / generations
+    print(f"table run on {SEVEN.name} (default settings, {generations} generations): {1 / per:.2f} generations/s "
+          f"({per:.3f} s each; 200 generations: about {200 * per:.0f} s of evolving; {seconds:.1f} s in all)")
+
+
+def programs() -> None:
+    kind = get_kind("program")
+    rng = np.random.default_rng(2026)
+    population = [kind.create(SEVEN, rng) for _ in range(80)]
+    nodes = sum(sum(len(tree) for tree in program[:3]) for program in population)
+    for name, boards in (("training boards", [Rules(b) for b in TRAIN_BOARDS]), ("7 heaps", [SEVEN])):
+        spaces = [space_for(board, multiset=True) for board in boards]
+        positions = sum(space.n_positions for space in spaces)
+        seconds = best_of(3, lambda: [kind.policies(population, space) for space in spaces])
+        print(f"programs on the {name} ({positions:,} multisets, 80 programs of {nodes / 80:.1f} nodes): "
+              f"{80 * positions / seconds:,.0f} positions scored/s, {nodes * positions / seconds:.3g} node evaluations/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--generations", type=int, default=20, help="generations of the table run (default 20)")
+    args = parser.parse_args()
+    adds, fmas = machine()
+    print(f"the machine, one core, numpy on arrays in cache: {adds:.3g} 16-bit adds/s, {fmas:.3g} 64-bit multiply-adds/s")
+
+    def report(what, now, before, macs, same):
+        print(f"{what}: {now:.3g} position evaluations/s, the previous evaluator {before:.3g} (ratio "
+              f"{now / before:.2f}x); the opponents' steps {macs:.3g} multiply-adds/s, {macs / fmas:.0%} of the "
+              f"machine's; results {'identical' if same else 'DIFFER'}")
+
+    tables(report)
+    runs(args.generations)
+    programs()
+
+
+if __name__ == "__main__":
+    main()
