@@ -328,7 +328,7 @@ class ProgramKind(GenomeKind):
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)
     policy = staticmethod(policy)
-    policies = staticmethod(policies)  # type: ignore[assignment]  # (a population's moves chosen together)
+    policies = staticmethod(policies)  # (a population's moves chosen together)
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 
