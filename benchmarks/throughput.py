@@ -11,9 +11,10 @@
   bit; and the multiply-adds per second of the opponents' sparse steps (one per stored
   transition and genome), beside the machine's;
 - **runs**: generations per second of the default table run on seven heaps;
-- **programs**: positions scored per second by programs (80 random ones of the default run)
-  on the training boards and on seven heaps, and node evaluations per second (positions
-  times the nodes of each program's trees).
+- **programs**: positions played per second (a move chosen at each) by 200 random programs on
+  the training boards and on seven heaps, node evaluations per second (positions times the
+  nodes of each program), and the same one program and one board at a time, as the
+  evaluator before did it (with today's fold tables), in the same process.
 
     python benchmarks/throughput.py [--generations 20]
 """
@@ -31,6 +32,7 @@ from nim_evo.evaluation.exact import win_probabilities_each
 from nim_evo.evolution.fitness import Panel
 from nim_evo.genomes import get_kind
 from nim_evo.genomes.program import TRAIN_BOARDS
+from nim_evo.genomes.scoring import _lowest, scores
 
 SEVEN = Rules((1, 3, 5, 7, 9, 11, 13))
 OPPONENTS = ("random", "nimsum", "minimax")
@@ -127,17 +129,35 @@ def runs(generations: int) -> None:
           f"({per:.3f} s each; 200 generations: about {200 * per:.0f} s of evolving; {seconds:.1f} s in all)")
 
 
+def one_at_a_time(population: list, space) -> np.ndarray:
+    """The program evaluator before (commit 1be1205's ``policy``, today's fold tables): each
+    program scores each board alone, and chooses its moves alone."""
+    rows = []
+    for genes in population:
+        values = scores(genes, space.rules, np.sort(space.positions, axis=1), ascending=True)
+        after = values[np.maximum(space.next, 0)]
+        sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
+        rows.append(_lowest(after, space.legal, sizes, space.moves[:, 1].astype(np.int64)))
+    return np.stack(rows)
+
+
 def programs() -> None:
     kind = get_kind("program")
     rng = np.random.default_rng(2026)
-    population = [kind.create(SEVEN, rng) for _ in range(80)]
-    nodes = sum(sum(len(tree) for tree in program[:3]) for program in population)
+    population = [kind.plain(kind.create(SEVEN, rng)) for _ in range(200)]
+    nodes = sum(kind.size(genes) for genes in population)
     for name, boards in (("training boards", [Rules(b) for b in TRAIN_BOARDS]), ("7 heaps", [SEVEN])):
-        spaces = [space_for(board, multiset=True) for board in boards]
+        spaces = tuple(space_for(board, multiset=True) for board in boards)
         positions = sum(space.n_positions for space in spaces)
-        seconds = best_of(3, lambda: [kind.policies(population, space) for space in spaces])
-        print(f"programs on the {name} ({positions:,} multisets, 80 programs of {nodes / 80:.1f} nodes): "
-              f"{80 * positions / seconds:,.0f} positions scored/s, {nodes * positions / seconds:.3g} node evaluations/s")
+        now = best_of(3, lambda: kind.policies_on(population, spaces))
+        before = best_of(3, lambda: [one_at_a_time(population, space) for space in spaces])
+        same = all(np.array_equal(a, one_at_a_time(population, space))
+                   for a, space in zip(kind.policies_on(population, spaces), spaces))
+        print(f"programs on the {name} ({positions:,} multisets, {len(population)} random programs of "
+              f"{nodes / len(population):.1f} nodes): {len(population) * positions / now:,.0f} positions/s "
+              f"({nodes * positions / now:.3g} node evaluations/s), one program and board at a time "
+              f"{len(population) * positions / before:,.0f} (ratio {before / now:.2f}x); moves "
+              f"{'identical' if same else 'DIFFER'}")
 
 
 def main() -> None:

@@ -190,11 +190,12 @@ class Evaluation:
 
 
 def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed, *,
-                   cases: bool = False) -> list[Evaluation]:
+                   cases: bool = False, policies: np.ndarray | None = None) -> list[Evaluation]:
     """Evaluate a chunk of genomes against the panel (``mode`` is ``exact`` or ``sampled``);
     ``seed`` (a SeedSequence) draws the sampled games; ``cases``: keep each genome's
     sub-game win probabilities (exact mode only). ``panel`` may be a set of
-    :class:`~nim_evo.evaluation.decisions.Decisions` (each its own case, won or lost)."""
+    :class:`~nim_evo.evaluation.decisions.Decisions` (each its own case, won or lost).
+    ``policies``: the genomes' policies over the panel's space, where the caller has them."""
     if isinstance(panel, Decisions):
         return _decided(kind, panel, genomes, cases)
     if panel.tables is None or mode != "exact":
@@ -204,7 +205,8 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
         if panel.tables is None:
             return _evaluate_on_piles(kind, panel, games, genomes, seed)
     space = panel.space
-    policies = list(_policies(kind, genomes, space))  # (a list: a stack, even of n_moves genomes on n_moves positions)
+    policies_list = list(_policies(kind, genomes, space) if policies is None else policies)
+    # (a list: a stack, even of n_moves genomes on n_moves positions)
     k = len(genomes)
     rates = np.zeros((k, len(panel.names), 2))
     subgames = np.zeros(k)
@@ -215,7 +217,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
             mine = np.zeros((k, space.n_positions), dtype=np.float32)
             theirs = np.zeros((k, space.n_positions), dtype=np.float32)
         opponents = panel.transitions or panel.tables
-        for o, values in enumerate(win_probabilities_each(space, policies, opponents)):  # (k, n, 2) each
+        for o, values in enumerate(win_probabilities_each(space, policies_list, opponents)):  # (k, n, 2) each
             rates[:, o] = np.average(values[:, panel.starts], weights=panel.weights, axis=1)
             either = values[:, 1:, 0] + values[:, 1:, 1]  # (the mean of the two seats, as .mean(axis=2) gives it, faster)
             subgames += np.average(either / 2, weights=space.weights[1:], axis=1) / len(panel.tables)
@@ -229,7 +231,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
         per_start = -(-games // len(panel.starts))
         starts = np.repeat(panel.starts, per_start)
         weights = np.repeat(panel.weights, per_start)  # a game counts for the positions its start stands for
-        mine_samplers = [AliasSampler(as_table(policy, space), space) for policy in policies]  # once each
+        mine_samplers = [AliasSampler(as_table(policy, space), space) for policy in policies_list]  # once each
         for o, table in enumerate(panel.tables):
             opponent = AliasSampler(table, space)
             for j, me in enumerate(mine_samplers):
@@ -261,8 +263,12 @@ def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int,
         streams = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key).spawn(len(panels))
     else:
         streams = np.random.SeedSequence(seed).spawn(len(panels))
-    results = [evaluate_chunk(kind, panel, mode, games, genomes, stream, cases=cases)
-               for panel, stream in zip(panels, streams)]
+    tabled = [j for j, panel in enumerate(panels) if not isinstance(panel, Decisions) and panel.tables is not None]
+    stacks: list = [None] * len(panels)  # (the policies over every board with a space, made together)
+    for j, stack in zip(tabled, get_kind(kind).policies_on(genomes, tuple(panels[j].space for j in tabled))):
+        stacks[j] = stack
+    results = [evaluate_chunk(kind, panel, mode, games, genomes, stream, cases=cases, policies=stack)
+               for panel, stream, stack in zip(panels, streams, stacks)]
     mean = len(panels)
     return [Evaluation(sum(r[j].fitness for r in results) / mean, sum(r[j].subgames for r in results) / mean,
                        {name: tuple(sum(r[j].rates[name][seat] for r in results) / mean for seat in (0, 1))

@@ -55,7 +55,7 @@ from nim_evo.genomes import heaps
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, parse
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
 from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, folds_in_any_order, lowest_child, move_probabilities, moves,
-                                     parts, policies, policy, scores, split_child)
+                                     parts, policies, policies_on, policy, scores, split_child)
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -329,6 +329,7 @@ class ProgramKind(GenomeKind):
     move_probabilities = staticmethod(move_probabilities)
     policy = staticmethod(policy)
     policies = staticmethod(policies)  # (a population's moves chosen together)
+    policies_on = staticmethod(policies_on)  # (and its scores of several boards in one pass)
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 

@@ -215,6 +215,11 @@ class GenomeKind:
         """A stack of move arrays ``(k, n)`` or probability tables ``(k, n, m)``."""
         return np.stack([self.policy(genes, space) for genes in genomes])
 
+    def policies_on(self, genomes: list, spaces: tuple) -> list[np.ndarray]:
+        """:meth:`policies` over each of several spaces (a run's training boards; a kind may
+        share work between them)."""
+        return [self.policies(genomes, space) for space in spaces]
+
     def move_probabilities(self, genes, rules: Game, positions: np.ndarray) -> np.ndarray:
         """``(k, n_moves)``: the probability of each move of the rules' move list in each of
         ``positions (k, n_piles)`` (a zero row for an empty board). ``genes`` is one genome

@@ -54,20 +54,28 @@ def parts(genes) -> tuple:
 def scores(genes, rules: Game, positions: np.ndarray, ascending: bool = False) -> np.ndarray:
     """``(k,)`` int64: the score of each of ``positions (k, width)`` (lower: better to leave;
     ``ascending``: each row's heaps are sorted ascending already)."""
-    step, score, second, heap = parts(genes)
-    step, score, second = code(step), code(score), code(second)
     positions = np.asarray(positions, dtype=np.int64)
     if not ascending:
         positions = np.sort(positions, axis=1)
+    return _scores(genes, rules, positions, None)
+
+
+def _scores(genes, rules: Game, positions: np.ndarray, padded: np.ndarray | None) -> np.ndarray:
+    """:func:`scores` of ``positions`` sorted ascending, where ``padded`` (or None) marks the
+    columns that are no heap of their row (rows of boards of fewer heaps, padded on the left:
+    several boards scored in one pass, :func:`policies_on`)."""
+    step, score, second, heap = parts(genes)
+    step, score, second = code(step), code(score), code(second)
     cap = getattr(rules, "max_take", None)
     k = np.int64(0 if cap is None else cap + 1)
+    present = None if padded is None else ~padded
     with np.errstate(over="ignore"):
-        value = _fold(step, "a", positions, None, k) if heap is None else _fold_heaps(step, heap, positions, k)
+        value = _fold(step, "a", positions, present, k) if heap is None else _fold_heaps(step, heap, positions, k)
         if second == _NOTHING_CODE:
             other = np.zeros(len(positions), dtype=np.int64)
         else:  # (with a heap part, the step reads each heap's value, and an empty heap is no heap)
             other = _fold(second, "b", positions if heap is None else heap(positions),
-                          None if heap is None else positions > 0, k)
+                          present if heap is None else positions > 0, k)
         answer = run(score, {"v": value, "m": positions[:, -1] if positions.size else value, "w": other,
                              "x": np.bool_(rules.misere)})
     return _as_ints(answer, len(positions))
@@ -197,31 +205,91 @@ def _step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, 
 def policy(genes, space: Space) -> np.ndarray:
     """The move array over an enumerated space: at each position the legal move into a
     position of lowest score (ties as the module says; over multisets, on the representative)."""
-    values = scores(genes, space.rules, _ascending(space), ascending=True)
-    if isinstance(space.rules, Rules):
-        after = values[np.maximum(space.next, 0)]
-        sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
-        return _lowest(after, space.legal, sizes, space.moves[:, 1].astype(np.int64))
-    return _first_lowest(values, _ranks(space), _space_legal(space))
+    return policies([genes], space)[0]
 
 
 def policies(genomes: list, space: Space) -> np.ndarray:
-    """``(k, n)``: :func:`policy` of each of a population's programs, their moves chosen
-    together (on a Nim board, in blocks of programs of about :data:`_BATCH_CELLS` position-move
-    pairs: one pass of numpy calls per block, where a program alone was a pass of its own)."""
+    """``(k, n)``: :func:`policy` of each of a population's programs (:func:`policies_on`)."""
+    return policies_on(genomes, (space,))[0]
+
+
+def policies_on(genomes: list, spaces: tuple) -> list[np.ndarray]:
+    """:func:`policy` of each of a population's programs over each of ``spaces``, ``(k, n)``
+    each: every program scores the positions of all the spaces of one cap and kind of play in
+    one pass (:func:`_union`), and the moves of all the programs are chosen together (on a Nim
+    board, in blocks of programs of about :data:`_BATCH_CELLS` position-move pairs)."""
     if not len(genomes):
-        return np.zeros((0, space.n_positions), dtype=np.int64)
-    ordered = _ascending(space)
-    values = np.stack([scores(genes, space.rules, ordered, ascending=True) for genes in genomes])
+        return [np.zeros((0, space.n_positions), dtype=np.int64) for space in spaces]
+    values: dict = {}
+    for group in _groups(spaces):
+        positions, padded, bounds = _union(group)
+        scored = np.stack([_scores(genes, group[0].rules, positions, padded) for genes in genomes])
+        values.update((space, scored[:, lo:hi]) for space, lo, hi in zip(group, bounds[:-1], bounds[1:]))
+    return [_moves_of(values[space], space) for space in spaces]
+
+
+def _groups(spaces: tuple) -> list[tuple]:
+    """The spaces (each once) by what a score reads of their rules besides the heaps: the cap and misère play."""
+    groups: dict = {}
+    for space in dict.fromkeys(spaces):
+        groups.setdefault((getattr(space.rules, "max_take", None), space.rules.misere), []).append(space)
+    return [tuple(group) for group in groups.values()]
+
+
+@lru_cache(maxsize=16)  # (a stage's boards, kept)
+def _union(spaces: tuple) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """The positions of ``spaces`` one after another, each row's heaps ascending and padded on
+    the left to the widest (``padded`` marks those columns; None where all are as wide),
+    and each space's rows' bounds."""
+    rows = [_ascending(space) for space in spaces]
+    if len(rows) == 1:
+        return rows[0], None, np.array([0, len(rows[0])])
+    width = max(part.shape[1] for part in rows)
+    positions = np.zeros((sum(len(part) for part in rows), width), dtype=np.int64, order="F")
+    padded = np.zeros(positions.shape, dtype=bool)
+    bounds = np.cumsum([0] + [len(part) for part in rows])
+    for part, lo, hi in zip(rows, bounds[:-1], bounds[1:]):
+        positions[lo:hi, width - part.shape[1]:] = part
+        padded[lo:hi, :width - part.shape[1]] = True
+    positions.flags.writeable = padded.flags.writeable = False
+    return positions, padded if padded.any() else None, bounds
+
+
+def _moves_of(values: np.ndarray, space: Space) -> np.ndarray:
+    """``(k, n)``: the move of each program at each position of the space, given their scores of
+    its positions ``(k, n)``."""
     if not isinstance(space.rules, Rules):
-        ranks, legal = _ranks(space), _space_legal(space)
-        return np.stack([_first_lowest(row, ranks, legal) for row in values])
+        ranks, actions = _ranks(space), _space_legal(space)
+        return np.stack([_first_lowest(np.ascontiguousarray(row), ranks, actions) for row in values])
+    order, after, legal = _preference(space)
+    block = max(1, _CHOICE_CELLS // max(1, after.size))
+    top = np.iinfo(np.int64).max
+    chosen = []
+    for start in range(0, len(values), block):  # each row's first legal move, in its order of preference, of least score
+        score = np.where(legal, values[start:start + block][:, after], top)
+        first = (score == score.min(axis=-1, keepdims=True)).argmax(axis=-1)
+        chosen.append(np.take_along_axis(order, first.T, axis=1).T)
+    return np.where(legal[:, 0], np.concatenate(chosen), 0)
+
+
+_CHOICE_CELLS = 1 << 18  # position-move pairs of the programs whose moves are chosen at once (their arrays in cache)
+
+
+@lru_cache(maxsize=16)  # (a stage's boards and the held-out board, each kept)
+def _preference(space: Space) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A Nim board's moves in each position in the order a program prefers them among equal
+    scores (:func:`_lowest`'s keys: the legal ones first, from the smallest pile, then taking
+    fewest, then the first column): ``(order, after, legal)``, each ``(n, m)``, the moves'
+    columns, the positions they lead to, and whether they are legal, in that order."""
     sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
-    counts = space.moves[:, 1].astype(np.int64)
-    after = np.maximum(space.next, 0)
-    block = max(1, _BATCH_CELLS // max(1, after.size))
-    return np.concatenate([_lowest(part[:, after], space.legal, sizes, counts)
-                           for part in np.split(values, range(block, len(values), block))])
+    counts = np.broadcast_to(space.moves[:, 1].astype(np.int64), sizes.shape)
+    columns = np.broadcast_to(np.arange(space.n_moves), sizes.shape)
+    order = np.lexsort((columns, counts, sizes, ~space.legal), axis=-1)
+    legal = np.take_along_axis(space.legal, order, axis=1)
+    after = np.take_along_axis(np.maximum(space.next, 0), order, axis=1)
+    for array in (order, legal, after):
+        array.flags.writeable = False
+    return order, after, legal
 
 
 def lowest_child(genes, rules: Game, children: np.ndarray, ranks: np.ndarray, index: np.ndarray) -> np.ndarray:

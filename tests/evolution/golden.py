@@ -27,6 +27,7 @@ RUNS = {
     "thresholds": ("thresholds", "7-5-3", {"generations": 10}),
     "program": ("program", None, {"generations": 4}),
     "program-sub": ("program", "20-sub1.3.4", {"generations": 3}),
+    "program-four": ("program", None, {"generations": 3, "families": ["normal", "misere", "cap3", "cap3-misere"]}),
 }
 
 

@@ -16,6 +16,7 @@ BEFORE = {
     'thresholds': '6b5a179fda9c4a9c53385717684152dc9b47a42abb0533f7cf1c741f35b9be00',
     'program': 'bf21068dbfd479430d2ab9fcfbb97f61bceb14848bd717ea063183071251168b',
     'program-sub': 'c248f45db51385d05b494dda5aec55480f9a79f9dcb8d3d7e9ee6a66698301d7',
+    'program-four': '3236bdcc3ecdef4678589aba69a46d3254c1a46cc2c92379bb8d2dc2046a6f92',
 }
 
 
