@@ -9,9 +9,10 @@ from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import UserError
 
 # A genome bound to its board (a table) holds a gene per position of its space, and one of
-# its generations costs about 43 microseconds per position on our 2-core machine (ordered
-# spaces of 322,560 and 645,120 positions: 13 s and 28 s a generation, 3 and 6 GB): a
-# limit of 200,000 keeps a generation under ten seconds and 200 of them under half an hour.
+# its generations costs about 43 microseconds per position on our 2-core machine on big
+# spaces (nine heaps' 690,690 multisets: 30.5 s a generation and 4.4 GB at c42d11b; seven
+# heaps' 21,318, where the arrays stay in cache: 17-21 microseconds): a limit of 200,000
+# keeps a generation under ten seconds and 200 of them under half an hour.
 MAX_BOUND_GENES = 200_000
 SECONDS_PER_GENE = 43e-6
 
