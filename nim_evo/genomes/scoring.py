@@ -217,7 +217,7 @@ def policies_on(genomes: list, spaces: tuple) -> list[np.ndarray]:
     """:func:`policy` of each of a population's programs over each of ``spaces``, ``(k, n)``
     each: every program scores the positions of all the spaces of one cap and kind of play in
     one pass (:func:`_union`), and the moves of all the programs are chosen together (on a Nim
-    board, in blocks of programs of about :data:`_BATCH_CELLS` position-move pairs)."""
+    board, in blocks of programs of about :data:`_CHOICE_CELLS` position-move pairs)."""
     if not len(genomes):
         return [np.zeros((0, space.n_positions), dtype=np.int64) for space in spaces]
     values: dict = {}
@@ -364,13 +364,13 @@ def _lowest(values: np.ndarray, legal: np.ndarray, *keys: np.ndarray) -> np.ndar
     """Per row, the legal column of lowest value; among equal values the one of lowest first
     key, then second, ... (each ``(k, columns)`` or broadcast to it), then the first column
     (0 where none is legal; a legal value as high as int64 goes still beats an illegal column).
-    ``values`` may have leading axes more than ``legal`` (several programs' values at once)."""
+    (:func:`_preference` orders a board's moves by the same keys.)"""
     top = np.iinfo(np.int64).max
-    best = legal & (values == np.where(legal, values, top).min(axis=-1, keepdims=True))
+    best = legal & (values == np.where(legal, values, top).min(axis=1, keepdims=True))
     for key in keys:
         key = np.broadcast_to(key, values.shape)
-        best &= key == np.where(best, key, top).min(axis=-1, keepdims=True)
-    return np.where(legal.any(axis=-1), best.argmax(axis=-1), 0)
+        best &= key == np.where(best, key, top).min(axis=1, keepdims=True)
+    return np.where(legal.any(axis=1), best.argmax(axis=1), 0)
 
 
 class _Legal:
@@ -443,7 +443,7 @@ def _ranks(space: Space) -> np.ndarray:
 @lru_cache(maxsize=16)  # (a heap stage's boards and the held-out board, each kept)
 def _space_legal(space: Space) -> _Legal:
     """A space's legal actions and the position each leads to."""
-    return _Legal(np.where(space.legal, space.next, space.n_positions), space.n_positions)
+    return _Legal(space.successors, space.n_positions)
 
 
 @lru_cache(maxsize=256)
