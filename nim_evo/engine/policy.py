@@ -53,22 +53,26 @@ def one_hot(moves: np.ndarray, space: Space) -> np.ndarray:
 
 
 def check_table(table: np.ndarray, space: Space) -> None:
-    """Raise ``ValueError`` unless ``table`` is a valid policy table for ``space``."""
+    """Raise ``ValueError`` unless ``table`` is a valid policy table for ``space`` (read
+    :data:`_CHECK_ROWS` rows at a time: a big board's table is checked in cache)."""
     if table.shape != (space.n_positions, space.n_moves):
         raise UserError(f"a policy table needs shape {(space.n_positions, space.n_moves)}, got {table.shape}")
-    playing = np.flatnonzero(~space.terminal)
-    rows = table[playing]
-    if np.any(rows < 0):
-        bad = int(playing[np.argwhere(rows < 0)[0, 0]])
-        raise UserError(f"policy row of position {space.position(bad)} holds a negative probability")
-    if np.any(rows[~space.legal[playing]] != 0):
-        bad = int(playing[np.argwhere((rows != 0) & ~space.legal[playing])[0, 0]])
-        raise UserError(f"policy row of position {space.position(bad)} puts probability on an illegal move")
-    sums = rows.sum(axis=1)
+    sums = np.ones(space.n_positions)
+    for start in range(0, space.n_positions, _CHECK_ROWS):
+        rows, live = table[start:start + _CHECK_ROWS], ~space.terminal[start:start + _CHECK_ROWS, None]
+        for wrong, what in (((rows < 0) & live, "holds a negative probability"),
+                            ((rows != 0) & ~space.legal[start:start + _CHECK_ROWS] & live,
+                             "puts probability on an illegal move")):
+            if wrong.any():
+                bad = start + int(np.argwhere(wrong)[0, 0])
+                raise UserError(f"policy row of position {space.position(bad)} {what}")
+        sums[start:start + _CHECK_ROWS] = np.where(live[:, 0], rows.sum(axis=1), 1.0)
     if not np.allclose(sums, 1.0, atol=1e-6):
         worst = int(np.argmax(np.abs(sums - 1.0)))
-        raise UserError(f"policy row of position {space.position(int(playing[worst]))} sums to {sums[worst]:.6g}, "
-                        "not 1")
+        raise UserError(f"policy row of position {space.position(worst)} sums to {sums[worst]:.6g}, not 1")
+
+
+_CHECK_ROWS = 4096
 
 
 class AliasSampler:

@@ -54,8 +54,8 @@ from nim_evo.games.splitting import SplitGame
 from nim_evo.genomes import heaps
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, parse
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
-from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, folds_in_any_order, lowest_child, move_probabilities, moves,
-                                     parts, policies, policies_on, policy, scores, split_child)
+from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, compiled, folds_in_any_order, is_plain, lowest_child,
+                                     move_probabilities, moves, parts, policies, policies_on, policy, scores, split_child)
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -513,10 +513,12 @@ class ProgramKind(GenomeKind):
         return sum(len(tree) for tree in trees) + (0 if heap is None else heap.size())
 
     def play_key(self, genes, largest: int) -> str:
-        """Its trees, and its heap part's values on heaps up to ``largest`` (parts alike there play alike)."""
-        *trees, heap = parts(genes)
+        """Its trees, and its heap part's values on heaps up to ``largest`` (parts alike there play
+        alike); of its plain form (:meth:`plain`), the texts themselves."""
+        texts = list(genes) if is_plain(genes) else self.plain(genes)
+        trees, heap = (texts + [NOTHING])[:3], compiled(genes)[3]
         values = [] if heap is None else heap(np.arange(largest + 1)).tolist()
-        return json.dumps([str(tree) for tree in trees] + values)
+        return json.dumps(trees + values)
 
     def same(self, a, b) -> bool:
         return self.plain(a) == self.plain(b)

@@ -42,13 +42,34 @@ _BATCH_CELLS = 2_000_000  # heap sizes of the children scored at once, in moves(
 def parts(genes) -> tuple:
     """``(step, score, second, heap)`` of a program or of its plain form (two to four
     expressions); ``heap`` is ``None`` for a program of Nim without one."""
-    if isinstance(genes, (tuple, list)) and all(isinstance(g, str) for g in genes):
+    if is_plain(genes):
         texts = (*genes, NOTHING) if len(genes) == 2 else tuple(genes)
         return _parsed(*texts[:3]) + (_heap(texts[3]) if len(texts) == 4 else None,)
     genes = list(genes)
     if len(genes) == 2:
         genes.append(parse(NOTHING, SECOND, "the program's second fold"))
     return (*genes[:3], genes[3] if len(genes) == 4 else None)
+
+
+def is_plain(genes) -> bool:
+    """Whether ``genes`` is a program's plain form, its expressions as text."""
+    return isinstance(genes, (tuple, list)) and all(isinstance(g, str) for g in genes)
+
+
+def compiled(genes) -> tuple:
+    """``(step, score, second, heap)``, the trees as :func:`~nim_evo.genomes.expressions.run`
+    reads them (:func:`~nim_evo.genomes.expressions.code`) and the heap part (or None); of a
+    plain form, made once (a generation's programs arrive as text, each new one parsed once)."""
+    if is_plain(genes):
+        return _compiled_texts(tuple(genes))
+    step, score, second, heap = parts(genes)
+    return code(step), code(score), code(second), heap
+
+
+@lru_cache(maxsize=4096)  # (a generation's offspring and its parents: a few megabytes)
+def _compiled_texts(texts: tuple) -> tuple:
+    step, score, second, heap = parts(texts)
+    return code(step), code(score), code(second), heap
 
 
 def scores(genes, rules: Game, positions: np.ndarray, ascending: bool = False) -> np.ndarray:
@@ -64,8 +85,7 @@ def _scores(genes, rules: Game, positions: np.ndarray, padded: np.ndarray | None
     """:func:`scores` of ``positions`` sorted ascending, where ``padded`` (or None) marks the
     columns that are no heap of their row (rows of boards of fewer heaps, padded on the left:
     several boards scored in one pass, :func:`policies_on`)."""
-    step, score, second, heap = parts(genes)
-    step, score, second = code(step), code(score), code(second)
+    step, score, second, heap = compiled(genes)
     cap = getattr(rules, "max_take", None)
     k = np.int64(0 if cap is None else cap + 1)
     present = None if padded is None else ~padded
@@ -93,7 +113,7 @@ def folds_in_any_order(genes) -> bool:
     sum of games is the same sum in any order. (A step right on Nim's boards only as they are
     sorted, such as ``or(sub(or(a, p), a), mod(add(p, or(a, p)), p))``, which is 0 at 2 then 6
     and 4 at 6 then 2, is no fold for a heap part.)"""
-    step = code(parts(genes)[0])
+    step = compiled(genes)[0]
     small = np.indices((ORDER_SMALL, ORDER_SMALL)).reshape(2, -1).T  # (every pair of small values, both orders)
     with np.errstate(over="ignore"):
         if not np.array_equal(_fold(step, "a", small, None, np.int64(0)) == 0,

@@ -175,21 +175,35 @@ def _unfold(own, genes: np.ndarray, space: Space) -> np.ndarray:
 
 
 def _random_legal(space: Space, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal move index for each position (0 where the game is over)."""
-    scores = np.where(space.legal[positions], rng.random((len(positions), space.n_moves)), -1.0)
-    return scores.argmax(axis=1).astype(np.int16)
+    """A uniformly random legal move index for each position (0 where the game is over): of
+    each row of uniform draws, the legal column of the largest, drawn :data:`_DRAW_ROWS`
+    rows at a time (a Generator's draws are the same stream in any slicing; the rows stay in cache)."""
+    chosen = np.empty(len(positions), dtype=np.int16)
+    for start in range(0, len(positions), _DRAW_ROWS):
+        rows = positions[start:start + _DRAW_ROWS]
+        draws = rng.random((len(rows), space.n_moves))
+        np.putmask(draws, ~space.legal[rows], -1.0)
+        chosen[start:start + _DRAW_ROWS] = draws.argmax(axis=1)
+    return chosen
+
+
+_DRAW_ROWS = 2048
 
 
 def _best_moves(space: Space, positions: np.ndarray, theirs: np.ndarray, rng) -> np.ndarray:
-    """The move with the best sub-game value after it, ties broken at random."""
+    """The move with the best sub-game value after it, ties broken at random (:data:`_DRAW_ROWS`
+    rows at a time, as :func:`_random_legal` draws)."""
     after = np.empty(len(theirs) + 1, dtype=theirs.dtype)  # an illegal move's value last
     after[:-1], after[-1] = theirs, -np.inf
-    value = np.take(after, np.take(space.successors, positions, axis=0))
-    top = value.max(axis=1, keepdims=True)
-    top -= 1e-9
-    scores = rng.random(value.shape)  # in [0, 1): a move short of the best goes below 0, the best keep theirs
-    np.subtract(scores, value < top, out=scores)
-    return scores.argmax(axis=1).astype(np.int16)
+    chosen = np.empty(len(positions), dtype=np.int16)
+    for start in range(0, len(positions), _DRAW_ROWS):
+        value = np.take(after, np.take(space.successors, positions[start:start + _DRAW_ROWS], axis=0))
+        top = value.max(axis=1, keepdims=True)
+        top -= 1e-9
+        scores = rng.random(value.shape)  # in [0, 1): a move short of the best goes below 0, the best keep theirs
+        np.subtract(scores, value < top, out=scores)
+        chosen[start:start + _DRAW_ROWS] = scores.argmax(axis=1)
+    return chosen
 
 
 class TableKind(GenomeKind):
