@@ -149,12 +149,14 @@ def _deaf_to_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def workers(jobs: int, *shared) -> Scattered | LocalPool | None:
+def workers(jobs: int, *shared, threads: bool = False) -> Scattered | LocalPool | None:
     """The workers of a run's fitness tasks, for tasks that all take the ``shared`` objects:
     under the Dask backend of :func:`evaluation_backend`, a :class:`Scattered` (the objects
     on every worker, once for the run); with joblib's local pool and ``jobs`` > 1, a
-    :class:`LocalPool` (one ``Parallel`` for the run); otherwise (one job, another joblib
-    backend) ``None``: a ``Parallel`` for each map."""
+    :class:`LocalPool` (one ``Parallel`` for the run), of threads with ``threads`` (tasks
+    whose work is numpy's, which lets go of the interpreter, on objects too big to copy to
+    each process); otherwise (one job, another joblib backend) ``None``: a ``Parallel`` for
+    each map."""
     from joblib.parallel import get_active_backend
 
     backend, _ = get_active_backend()
@@ -163,7 +165,7 @@ def workers(jobs: int, *shared) -> Scattered | LocalPool | None:
     if kind == "DaskDistributedBackend" and client is not None:
         return Scattered(client, shared)
     if kind == "LokyBackend" and jobs != 1:
-        return LocalPool(jobs)
+        return LocalPool(jobs, threads)
     return None
 
 
@@ -214,22 +216,25 @@ class LocalPool:
     the memory-mapped files joblib writes for the large numpy arrays of the tasks (a
     panel's tables), last from one map to the next. (A ``Parallel`` of its own for each map
     writes the tables again each time, and after it waits for the workers to let go of
-    them before it deletes them: a tenth of a second, a generation's work on two workers.)"""
+    them before it deletes them: a tenth of a second, a generation's work on two workers.)
+    With ``threads``, joblib's pool of threads in this process instead, which share its objects."""
 
-    def __init__(self, jobs: int):
-        self.jobs = jobs
+    def __init__(self, jobs: int, threads: bool = False):
+        self.jobs, self.threads = jobs, threads
         self._open()
 
     def _open(self) -> None:
         from joblib import Parallel
 
-        self.parallel = Parallel(n_jobs=self.jobs, batch_size=1, pre_dispatch="all")
+        self.parallel = Parallel(n_jobs=self.jobs, batch_size=1, pre_dispatch="all",
+                                 prefer="threads" if self.threads else None)
         self.parallel.__enter__()
         self._close = weakref.finalize(self, self.parallel.__exit__, None, None, None)
 
     def map(self, calls: list) -> list:
         """The results of joblib's delayed ``calls``, one task each, in order."""
-        calls = [(pool_task, (function, *args), kwargs) for function, args, kwargs in calls]
+        if not self.threads:
+            calls = [(pool_task, (function, *args), kwargs) for function, args, kwargs in calls]
         try:
             return self.parallel(calls)
         except RuntimeError as error:  # joblib's shared executor shut down under it (a Parallel of

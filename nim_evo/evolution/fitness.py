@@ -35,6 +35,7 @@ from nim_evo.validation import KeywordError, UserError
 INDIVIDUALS_PER_TASK = 16  # bounds the individuals per sampled-fitness task (each chunk draws from its own stream)
 EXACT_CHUNK_SMALL, EXACT_CHUNK_LARGE = 80, 8  # exact fitness: below / above SMALL_SPACE positions
 SMALL_SPACE = 10_000
+THREADED_SPACE = 50_000  # exact fitness on spaces bigger than this runs its tasks in threads (in_threads)
 CEILING_SAMPLED = 200_000  # with sampled fitness, the ceiling is computed on boards of at most this many positions
 
 
@@ -357,6 +358,17 @@ def chunk_size(panel: Panel, mode: str) -> int:
     if mode != "exact" or panel.tables is None:
         return INDIVIDUALS_PER_TASK
     return EXACT_CHUNK_SMALL if panel.space.n_positions <= SMALL_SPACE else EXACT_CHUNK_LARGE
+
+
+def in_threads(panels) -> bool:
+    """Whether a run's fitness tasks run best in threads: exact fitness on big spaces only
+    (more than :data:`THREADED_SPACE` positions), where a task's work is the evaluator's
+    numpy calls, which let go of the interpreter, and a panel is too big to copy to each
+    process. On two cores, 15 generations on eight heaps (120,175 multisets) took 34 s in
+    threads, 46 s in one process and 49 s in two; on seven (21,318), where the tasks' Python
+    counts for more, processes do a little better (24 s against 25 s and 26 s, 60 generations)."""
+    return bool(panels) and all(isinstance(panel, Panel) and panel.transitions is not None
+                                and panel.space.n_positions > THREADED_SPACE for panel in panels)
 
 
 def accuracy(kind: str, genome, rules: Game) -> float:

@@ -86,8 +86,9 @@ def _bind_map(toolbox: base.Toolbox) -> None:
     """Register the run's parallel map over its workers, which, on Dask, hold each stage's
     panels as they are now (sent again when a stage's decisions grow)."""
     jobs = toolbox.jobs
-    toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, *toolbox.stage_panels) if jobs != 1
-                     else None)
+    threads = fitness.in_threads([panel for panels in toolbox.stage_panels for panel in panels])
+    toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, *toolbox.stage_panels, threads=threads)
+                     if jobs != 1 else None)
 
 
 def home_panel(toolbox: base.Toolbox, config: Config) -> fitness.Panel:

@@ -332,6 +332,33 @@ def test_seven_heaps_give_the_same_result_with_1_and_2_jobs():
         assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit))
 
 
+def test_big_spaces_evaluate_in_threads_and_give_the_same_result(monkeypatch):
+    """Exact fitness on a space past THREADED_SPACE runs its tasks in this process's threads
+    (its panel shared, not copied): seven heaps made to count as big give what one job gives."""
+    from nim_evo.evolution import cluster, fitness
+
+    opened = []
+    real = cluster.LocalPool.__init__
+
+    def init(self, jobs, threads=False):
+        opened.append(threads)
+        real(self, jobs, threads)
+
+    monkeypatch.setattr(cluster.LocalPool, "__init__", init)
+    config = Config(genome="table", rules=SEVEN, population=8, offspring=16, seed=5)
+    monkeypatch.setattr(fitness, "THREADED_SPACE", 10**9)
+    one = evolved(config, 1)
+    assert opened == []
+    monkeypatch.setattr(fitness, "THREADED_SPACE", 1000)
+    two = evolved(config, 2)
+    assert opened == [True]
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in one.logbook] == \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in two.logbook]
+    for a, b in zip(one.population, two.population, strict=True):
+        assert np.array_equal(a, b) and a.fitness.values == b.fitness.values
+        assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit))
+
+
 def test_a_chunk_of_as_many_genomes_as_a_board_has_positions_and_moves_is_a_stack_not_a_table():
     """1-4-6 of Dawson's Kayles has 21 multisets and 21 actions: a chunk of 21 programs' move
     arrays is shaped like one policy table, and was once read as one (a run of seed 0 failed so)."""
