@@ -114,7 +114,8 @@ def as_player(agent: AgentObject, rules: Game | None = None) -> Player:
 def compiled(player, rules: Game | None = None):
     """``player`` in a form the batched path reads: a table, move array or list of them as it
     is, a duck-typed object with its own ``policy(space)`` as it is, anything else as a
-    :class:`Player` (:func:`as_player`)."""
-    if isinstance(player, (Player, np.ndarray, list, tuple)) or callable(getattr(player, "policy", None)):
+    :class:`Player` (:func:`as_player`). (A table kept sparse, :func:`nim_evo.engine.policy.kept`, is a table.)"""
+    if isinstance(player, (Player, np.ndarray, list, tuple)) or callable(getattr(player, "policy", None)) \
+            or hasattr(player, "toarray"):
         return player
     return as_player(player, rules)

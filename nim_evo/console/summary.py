@@ -103,6 +103,7 @@ def times_text(setting_up: float, evolving: float, checking: float, state, first
 
 def _check(run, panel, jobs: int):
     """The champion against each opponent in fresh games from the start."""
+    from nim_evo.engine.policy import dense
     from nim_evo.evaluation.tournament import pile_tournament, tournament
     from nim_evo.genomes import GenomeAgent
 
@@ -112,6 +113,6 @@ def _check(run, panel, jobs: int):
         return pile_tournament(config.rules, config.genome, run.genes, list(panel.players or config.opponents),
                                SUMMARY_GAMES, seed, names=config.opponents)
     agent = GenomeAgent(config.genome, run.genes, config.rules, name=run.exported.stem if run.exported else "champion")
-    results = tournament(config.rules, agent, list(panel.tables), games=SUMMARY_GAMES, seed=seed, jobs=jobs,
+    results = tournament(config.rules, agent, [dense(table) for table in panel.tables], games=SUMMARY_GAMES, seed=seed, jobs=jobs,
                          multiset=panel.multiset)
     return [dataclasses.replace(r, opponent=name) for r, name in zip(results, config.opponents)]

@@ -94,13 +94,15 @@ class Transitions:
     def __init__(self, space: Space, table: np.ndarray):
         from scipy.sparse import csr_matrix
 
-        table = policy_table(table, space)
+        kept = hasattr(table, "toarray")  # a panel's table, checked when it was kept (policy.kept)
+        table = table if kept else policy_table(table, space)
         self.n_positions = space.n_positions
         self.retro = retrograde(space)
         self.levels: list = []  # one per level of the space's retrograde order
         for idx in space.levels:
-            rows, moves = np.nonzero((table[idx] > 0) & space.legal[idx])  # a terminal position's row is ignored
-            matrix = csr_matrix((table[idx[rows], moves], (rows, space.next[idx[rows], moves])),
+            level = table[idx].toarray() if kept else table[idx]
+            rows, moves = np.nonzero((level > 0) & space.legal[idx])  # a terminal position's row is ignored
+            matrix = csr_matrix((level[rows, moves], (rows, space.next[idx[rows], moves])),
                                 shape=(len(idx), space.n_positions))
             matrix.sum_duplicates()
             # renumbered in place, each row's entries kept in the order they were summed in

@@ -21,7 +21,7 @@ from nim_evo.games.base import Game
 from nim_evo.agents.imported import is_code
 from nim_evo.agents.player import Mover
 from nim_evo.engine import piles
-from nim_evo.engine.policy import AliasSampler, as_table
+from nim_evo.engine.policy import AliasSampler, as_table, dense, kept
 from nim_evo.engine.space import MAX_TABLE_CELLS, enumerable, space_for, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.batched import play_games
@@ -48,7 +48,7 @@ class Panel:
 
     rules: Game
     names: tuple[str, ...]
-    tables: tuple[np.ndarray, ...] | None
+    tables: tuple | None  # each a policy table kept sparse (engine.policy.kept; as_table gives it dense)
     starts: np.ndarray | None
     multiset: bool = False
     weights: np.ndarray | None = None
@@ -80,9 +80,7 @@ class Panel:
         players = [opponents.resolve(name, rules, seed, given=given) for name in names]
         space = judging_space(rules, players + ([] if order_blind else [_ORDER_READING]), multiset)
         multiset = space.multiset
-        tables = tuple(as_table(player, space) for player in players)
-        for table in tables:
-            table.flags.writeable = False
+        tables = tuple(kept(as_table(player, space)) for player in players)
         index = np.array([space.start]) if starts == "start" else np.arange(1, space.n_positions)
         transitions = tuple(Transitions(space, table) for table in tables) if fitness == "exact" else None
         return cls(rules, tuple(names), tables, index, multiset, space.weights[index], transitions)
@@ -129,7 +127,7 @@ class Panel:
         """A digest of everything that decides the panel's evaluations."""
         h = hashlib.blake2b(digest_size=16)
         h.update(repr((self.rules, self.names, self.multiset, self.transitions is not None)).encode())
-        for array in (self.starts, self.weights, *(self.tables or ())):
+        for array in (self.starts, self.weights, *(part for table in self.tables or () for part in _parts(table))):
             if array is None:
                 h.update(b"none")
                 continue
@@ -144,12 +142,12 @@ class Panel:
             players = None if self.players is None else tuple(
                 None if is_code(name) else player for name, player in zip(self.names, self.players))
             return Panel, (self.rules, self.names, None, self.starts, self.multiset, self.weights, None, players)
-        return Panel._restore, (self.digest, self.rules, self.names, self.tables, self.starts, self.multiset,
-                                self.weights, self.transitions is not None)
+        return Panel._restore, (self.digest, self.rules, self.names, *_packed(self.tables), self.starts,
+                                self.multiset, self.weights, self.transitions is not None)
 
     @classmethod
-    def _restore(cls, digest: str, rules: Game, names, tables, starts, multiset: bool, weights,
-                 exact: bool) -> Panel:
+    def _restore(cls, digest: str, rules: Game, names, buffer: np.ndarray, layout: tuple, starts, multiset: bool,
+                 weights, exact: bool) -> Panel:
         """The unpickled panel: this process's own if it has one of that digest, else
         rebuilt (its arrays copied into memory, its transitions built as :meth:`build` does)."""
         with cls._shared_lock:
@@ -157,9 +155,7 @@ class Panel:
             if panel is not None:
                 cls._shared.move_to_end(digest)
                 return panel
-        tables = tuple(np.array(table) for table in tables)  # not a memory map, nor a received buffer
-        for table in tables:
-            table.flags.writeable = False
+        tables = _unpacked(buffer, layout)
         space = space_for(rules, multiset=multiset)
         transitions = tuple(Transitions(space, table) for table in tables) if exact else None
         panel = cls(rules, tuple(names), tables, None if starts is None else np.array(starts), multiset,
@@ -234,7 +230,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
         weights = np.repeat(panel.weights, per_start)  # a game counts for the positions its start stands for
         mine_samplers = [AliasSampler(as_table(policy, space), space) for policy in policies_list]  # once each
         for o, table in enumerate(panel.tables):
-            opponent = AliasSampler(table, space)
+            opponent = AliasSampler(dense(table), space)
             for j, me in enumerate(mine_samplers):
                 rates[j, o, 0] = np.average(play_games(space, me, opponent, starts, rng) == 0, weights=weights)
                 rates[j, o, 1] = np.average(play_games(space, opponent, me, starts, rng) == 1, weights=weights)
@@ -286,6 +282,35 @@ def ceiling(panels: tuple[Panel, ...]) -> tuple[float, float] | None:
     if any(value is None for value in values):
         return None
     return cast("tuple[float, float]", tuple(float(np.mean(column)) for column in zip(*values)))  # (fitness, sub-games)
+
+
+def _parts(table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A kept table's arrays (:func:`~nim_evo.engine.policy.kept`): values, columns, row starts."""
+    return table.data, table.indices, table.indptr
+
+
+def _packed(tables) -> tuple[np.ndarray, tuple]:
+    """Kept tables' arrays in one byte buffer, and how to cut it (each table's shape, and its
+    arrays' types and lengths): one large array, which joblib's process pool memory-maps once
+    for a run, where each table's arrays might be small enough to travel with every task."""
+    parts = [part for table in tables for part in _parts(table)]
+    buffer = np.concatenate([part.view(np.uint8).reshape(-1) for part in parts]) if parts else np.zeros(0, np.uint8)
+    return buffer, tuple((table.shape, tuple((part.dtype.str, len(part)) for part in _parts(table))) for table in tables)
+
+
+def _unpacked(buffer: np.ndarray, layout: tuple) -> tuple:
+    """:func:`_packed`'s tables again, each array copied into memory (not a memory map, nor a received buffer)."""
+    from scipy.sparse import csr_matrix
+
+    tables, at = [], 0
+    for shape, parts in layout:
+        arrays = []
+        for dtype, length in parts:
+            size = np.dtype(dtype).itemsize * length
+            arrays.append(np.array(buffer[at:at + size]).view(dtype))
+            at += size
+        tables.append(kept(csr_matrix(tuple(arrays), shape=shape)))
+    return tuple(tables)
 
 
 def _credit_on(own, space, values: np.ndarray) -> np.ndarray:

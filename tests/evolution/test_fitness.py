@@ -12,6 +12,7 @@ import pytest
 from nim_evo import Rules
 from nim_evo.agents import make_agent
 from nim_evo.engine.solver import solve
+from nim_evo.engine.policy import dense
 from nim_evo.engine.space import space_for
 from nim_evo.evaluation.exact import win_probabilities
 from nim_evo.evolution import cluster, fitness
@@ -245,21 +246,25 @@ def seven_panel() -> Panel:
 
 
 def test_a_pickled_panel_is_its_tables_and_a_process_rebuilds_it_once():
-    """Pickled, a panel is a digest and its dense tables (a few large arrays: memory-mapped by
-    joblib's pool, scattered once by Dask), never its 147 sparse transition matrices, which
-    the receiving process builds from the tables once and keeps by digest."""
+    """Pickled, a panel is a digest and its tables, kept sparse (a few large arrays each:
+    memory-mapped by joblib's pool, scattered once by Dask), never its 147 sparse transition
+    matrices, which the receiving process builds from the tables once and keeps by digest."""
     panel = seven_panel()
     buffers = []
     inband = pickle.dumps(panel, protocol=5, buffer_callback=buffers.append)
-    tables = sum(table.nbytes for table in panel.tables)
-    assert len(inband) < 2_000
+    parts = [array for table in panel.tables for array in (table.data, table.indices, table.indptr)]
+    tables = sum(array.nbytes for array in parts)
+    assert tables < sum(dense(table).nbytes for table in panel.tables) / 3  # (mostly zeros, as arrays)
+    assert len(inband) < 3_000
     assert tables <= sum(buffer.raw().nbytes for buffer in buffers) < tables + 1_000
     assert len(pickle.dumps(panel)) < tables + 2_000  # the transitions (8 MB) stay behind
     Panel._shared.pop(panel.digest, None)
     restored = pickle.loads(inband, buffers=buffers)
     assert restored is not panel and restored.digest == panel.digest
     assert pickle.loads(pickle.dumps(panel)) is restored  # this process has it: not rebuilt
-    assert all(not table.flags.writeable and not isinstance(table, np.memmap) for table in restored.tables)
+    assert all(not array.flags.writeable and not isinstance(array, np.memmap)
+               for table in restored.tables for array in (table.data, table.indices, table.indptr))
+    assert all(np.array_equal(dense(a), dense(b)) for a, b in zip(panel.tables, restored.tables, strict=True))
     for mine, theirs in zip(panel.transitions, restored.transitions, strict=True):
         for a, b in zip(mine.levels[1:], theirs.levels[1:], strict=True):
             assert (a != b).nnz == 0 and a.shape == b.shape
@@ -308,7 +313,7 @@ def test_a_local_task_carries_its_genomes_not_the_panel(monkeypatch):
                 results.append(function(*args, **kwargs))
             return results
 
-    monkeypatch.setattr(cluster, "workers", lambda jobs, *shared: Recorder())
+    monkeypatch.setattr(cluster, "workers", lambda jobs, *shared, threads=False: Recorder())
     config = Config(genome="table", rules=SEVEN, population=8, offspring=16, seed=5)
     toolbox = make_toolbox(config, 2)
     step(start(config, toolbox), config, toolbox)
