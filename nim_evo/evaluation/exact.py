@@ -31,9 +31,9 @@ class Retrograde:
         order: ``(n,)``, the space's index of each new number (new to old).
         rank: ``(n,)``, the new number of each of the space's indices (old to new).
         bounds: ``(levels + 1,)``, level ``t`` is new numbers ``bounds[t]:bounds[t + 1]``.
-        next: ``(n, n_moves)``, the new number a move leads to, -1 where it is illegal.
-        legal: ``(n, n_moves) bool``, in the new numbering.
         ended: per level, the new numbers of its terminal positions.
+    (The moves are read from the space's own arrays, in its numbering, and renumbered where
+    they are read: :meth:`moves`, :meth:`children`; no copy of them is kept.)
     """
 
     def __init__(self, space: Space):
@@ -41,8 +41,7 @@ class Retrograde:
         self.rank = np.empty(space.n_positions, dtype=np.intp)
         self.rank[self.order] = np.arange(space.n_positions)
         self.bounds = np.cumsum([0] + [len(level) for level in space.levels])
-        self.legal = space.legal[self.order]
-        self.next = np.where(self.legal, self.rank[np.maximum(space.next[self.order], 0)], -1).astype(np.int32)
+        self._legal, self._next = space.legal, space.next
         terminal = space.terminal[self.order]
         self.ended = [lo + np.flatnonzero(terminal[lo:hi]) for lo, hi in zip(self.bounds[:-1], self.bounds[1:])]
         self.to_move_wins_at_end = space.rules.to_move_wins_at_end
@@ -54,12 +53,20 @@ class Retrograde:
         value is set, not read)."""
         k = moves.shape[1]
         at = moves[self.order]
-        at += (np.arange(len(self.order)) * self.next.shape[1])[:, None]
-        child = np.take(self.next, at).astype(np.intp)
-        np.maximum(child, 0, out=child)  # (-1 at an end: its move is 0, illegal there)
+        at += (self.order * self._next.shape[1])[:, None]
+        child = np.take(self._next, at).astype(np.intp)
+        ended = child < 0  # (at an end: its move is 0, illegal there)
+        child = self.rank[np.maximum(child, 0)]
+        child[ended] = 0
         child *= k
         child += np.arange(k, dtype=child.dtype)
         return child
+
+    def moves(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(legal, next)`` of new numbers ``lo:hi``, each ``(hi - lo, n_moves)``: whether each
+        move is legal, and the new number it leads to (-1 where it is illegal)."""
+        legal = self._legal[self.order[lo:hi]]
+        return legal, np.where(legal, self.rank[np.maximum(self._next[self.order[lo:hi]], 0)], -1)
 
     def slices(self):
         """``(lo, hi, ended)`` of each level, lowest first."""
@@ -183,7 +190,8 @@ def best_response(space: Space, opponent) -> np.ndarray:
     mine, theirs = np.empty(space.n_positions), np.empty(space.n_positions)
     for level, (lo, hi, ended) in zip(opp.levels, retro.slices()):
         theirs[lo:hi] = level @ mine
-        after = np.where(retro.legal[lo:hi], theirs[np.maximum(retro.next[lo:hi], 0)], -1.0)
+        legal, nxt = retro.moves(lo, hi)
+        after = np.where(legal, theirs[np.maximum(nxt, 0)], -1.0)
         mine[lo:hi] = after.max(axis=1)
         retro.at_end(ended, mine, theirs)
     return np.stack([mine[retro.rank], theirs[retro.rank]], axis=-1)
@@ -201,7 +209,7 @@ def _induction(opp: Transitions, tables, chosen, k: int) -> np.ndarray:
     flat = theirs.reshape(-1)
     if tables is not None:
         tables = tables[:, retro.order]
-        nxt = np.maximum(retro.next, 0)
+        nxt = np.maximum(retro.moves(0, n)[1], 0)
     for level, (lo, hi, ended) in zip(opp.levels, retro.slices()):
         theirs[lo:hi] = level @ mine
         if tables is None:
