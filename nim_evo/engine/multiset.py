@@ -95,9 +95,9 @@ class MultisetSpace(EnumeratedSpace):
             self.columns[:, k] = np.where(playable, self._action(first_pile[:, heap], take), -1)
             rows = np.flatnonzero(canonical)
             child = ordered[rows]
-            child[np.arange(len(rows)), self._rank_of_pile[heap]] -= take
+            child[:, self._rank_of_pile[heap]] -= take
             child.sort(axis=1)
-            self.next[rows, k] = self._rank(child)
+            self.next[rows, k] = self._rank(np.asfortranarray(child))  # (read column by column)
 
         self._weights = _arrangements(ordered, self._start_sorted)
         self._finish(self.positions, self.totals, self.moves, self.legal, self.next, self.multiplicity,
@@ -205,14 +205,17 @@ class MultisetSpace(EnumeratedSpace):
         number ``C[i, p[i-1]] - C[i, p[i]]`` (``p[-1] = 0``).
         """
         ordered = np.asarray(ordered, dtype=np.int64)
-        before = np.concatenate([np.zeros((len(ordered), 1), dtype=np.int64), ordered[:, :-1]], axis=1)
-        rows = np.arange(ordered.shape[1])
-        table = self._completions
-        return (table[rows, before] - table[rows, ordered]).sum(axis=1)
+        rank = np.zeros(len(ordered), dtype=np.int64)
+        before: np.ndarray | int = 0
+        for i, row in enumerate(self._completions[:ordered.shape[1]]):  # (a column at a time: gathers from a row)
+            column = ordered[:, i]
+            rank += np.take(row, before)
+            rank -= np.take(row, column)
+            before = column
+        return rank
 
 
 _BLOCK = 4096  # positions at a time where a (k, n_moves, n_piles) array is built
-
 
 @lru_cache(maxsize=4)
 def multiset_space(rules: TakeAway, max_positions: int = DEFAULT_MAX_POSITIONS) -> MultisetSpace:
