@@ -149,6 +149,13 @@ def _deaf_to_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def local_threads(jobs: int) -> int:
+    """The threads this process may draw in for a run of ``jobs`` workers: as many, up to its
+    cores (one for one job; -1, every worker of a Dask cluster, is every core here)."""
+    cores = os.cpu_count() or 1
+    return cores if jobs == -1 else max(1, min(jobs, cores))
+
+
 def workers(jobs: int, *shared, threads: bool = False) -> Scattered | LocalPool | None:
     """The workers of a run's fitness tasks, for tasks that all take the ``shared`` objects:
     under the Dask backend of :func:`evaluation_backend`, a :class:`Scattered` (the objects

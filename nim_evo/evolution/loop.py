@@ -117,6 +117,8 @@ def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> n
                       if getattr(config, name) is not None}
     held = {"held": toolbox.held} if getattr(toolbox, "held", ()) else {}  # parts a stage holds: never varied
     mutate_options.update(held)
+    if kind.threaded:
+        mutate_options["threads"] = cluster.local_threads(toolbox.jobs)
     decisions = [panel for panel in toolbox.stage_panels[toolbox.stage] if isinstance(panel, Decisions)]
     if decisions:  # (the last of a genome's cases: a heap mutation may read where its play first fails)
         mutate_options["decided"] = np.concatenate([d.positions for d in decisions])

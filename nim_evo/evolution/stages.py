@@ -13,7 +13,7 @@ from deap import base
 
 from nim_evo.engine.rules import Rules
 from nim_evo.evaluation.heldout import held_out_perfect, validates
-from nim_evo.evolution import fitness, target
+from nim_evo.evolution import cluster, fitness, target
 from nim_evo.genomes import get_kind
 
 
@@ -22,7 +22,9 @@ def bind_stage(toolbox: base.Toolbox, config, stage: int, held: dict | None = No
     genome its new genomes keep (by name: the stage before's, or ``None``, the kind's own)."""
     kind = get_kind(config.genome)
     panels = toolbox.stage_panels[stage]
-    more = {"held": held} if held else {}
+    more: dict = {"held": held} if held else {}
+    if kind.threaded:
+        more["threads"] = cluster.local_threads(getattr(toolbox, "jobs", 1))
     toolbox.register("individual", _create, kind, config.rules, multiset=config.multiset, **more)
     toolbox.register("evaluate", fitness.evaluate_boards, config.genome, panels, config.fitness, config.games,
                      cases=config.selector == "lexicase")
@@ -76,5 +78,5 @@ def stage_ceiling(toolbox: base.Toolbox, state) -> float | None:
     return None if top is None else top[0]
 
 
-def _create(kind, rules, rng, multiset: bool, **held):
-    return kind.create(rules, rng, container=kind.individual, multiset=multiset, **held)
+def _create(kind, rules, rng, multiset: bool, **options):
+    return kind.create(rules, rng, container=kind.individual, multiset=multiset, **options)  # (held parts, threads)

@@ -139,6 +139,7 @@ class GenomeKind:
     individual: ClassVar[type]
     board_free: ClassVar[bool] = True
     uses_credit: ClassVar[bool] = False
+    threaded: ClassVar[bool] = False  # its create and mutate take ``threads``: they draw in threads, the same genes
     selection: ClassVar[str] = "tournament"
     restart: ClassVar[int] = 0
     families: ClassVar[tuple[str, ...] | None] = ("nim",)  # the game families it plays (None: every one)

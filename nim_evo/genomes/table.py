@@ -27,10 +27,12 @@ move. The operators read it (never the solver):
 from __future__ import annotations
 
 import numpy as np
+from joblib import Parallel, delayed
 
 from nim_evo.engine.boards import move_indices
 from nim_evo.engine.rules import Rules
 from nim_evo.games.base import Game
+from nim_evo.engine.seeds import stream_parts
 from nim_evo.engine.space import Space, space_for, space_size
 from nim_evo.genomes.protocol import GenomeKind, individual_type, like
 from nim_evo.validation import UserError
@@ -39,10 +41,11 @@ NAME = "table"
 SPACES = ("multiset", "ordered")
 
 
-def create(rules: Game, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
-    """A uniformly random legal move for every position (every multiset, by default)."""
+def create(rules: Game, rng: np.random.Generator, container=np.asarray, multiset: bool = True, threads: int = 1):
+    """A uniformly random legal move for every position (every multiset, by default); drawn
+    in ``threads`` threads on a big board, the same moves."""
     space = space_for(rules, multiset=multiset)
-    return container(_random_legal(space, np.arange(space.n_positions), rng))
+    return container(_random_legal(space, np.arange(space.n_positions), rng, threads))
 
 
 def genes_space(genes, rules: Game):
@@ -59,7 +62,8 @@ GUIDED_INDPB = 0.3  # credit-guided re-draws never make a sub-game worse: many a
 RANDOM_INDPB = 0.05  # random ones mostly break what works: few
 
 
-def mutate(genes, rules: Game, rng: np.random.Generator, indpb: float | None = None, greedy: float = 1.0):
+def mutate(genes, rules: Game, rng: np.random.Generator, indpb: float | None = None, greedy: float = 1.0,
+           threads: int = 1):
     """Re-draw each gene with probability ``indpb``: greedily from the credit with
     probability ``greedy`` (when the individual has credit), otherwise uniformly.
 
@@ -68,7 +72,7 @@ def mutate(genes, rules: Game, rng: np.random.Generator, indpb: float | None = N
     position's move becomes the best reply given the genome's own play below it), so it
     can only raise every sub-game's value against one opponent; random re-draws are what
     stall the last genes (on seven heaps, 10% of them kept the champion at 99.89% for 150
-    generations), so ``greedy`` is 1 by default."""
+    generations), so ``greedy`` is 1 by default. ``threads``: as :func:`create`."""
     space = genes_space(genes, rules)
     if indpb is None:
         indpb = RANDOM_INDPB if getattr(genes, "credit", None) is None else GUIDED_INDPB
@@ -76,10 +80,10 @@ def mutate(genes, rules: Game, rng: np.random.Generator, indpb: float | None = N
     chosen = chosen[~space.terminal[chosen]]
     credit = getattr(genes, "credit", None)
     smart = np.zeros(len(chosen), dtype=bool) if credit is None else rng.random(len(chosen)) < greedy
-    genes[chosen[~smart]] = _random_legal(space, chosen[~smart], rng)
+    genes[chosen[~smart]] = _random_legal(space, chosen[~smart], rng, threads)
     if smart.any():
         assert credit is not None  # smart is all False without credit
-        genes[chosen[smart]] = _best_moves(space, chosen[smart], credit[1], rng)
+        genes[chosen[smart]] = _best_moves(space, chosen[smart], credit[1], rng, threads)
     return (genes,)
 
 
@@ -174,36 +178,59 @@ def _unfold(own, genes: np.ndarray, space: Space) -> np.ndarray:
     return space.fold(moves)
 
 
-def _random_legal(space: Space, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _random_legal(space: Space, positions: np.ndarray, rng: np.random.Generator, threads: int = 1) -> np.ndarray:
     """A uniformly random legal move index for each position (0 where the game is over): of
-    each row of uniform draws, the legal column of the largest, drawn :data:`_DRAW_ROWS`
-    rows at a time (a Generator's draws are the same stream in any slicing; the rows stay in cache)."""
-    chosen = np.empty(len(positions), dtype=np.int16)
-    for start in range(0, len(positions), _DRAW_ROWS):
-        rows = positions[start:start + _DRAW_ROWS]
-        draws = rng.random((len(rows), space.n_moves))
+    each row of uniform draws, the legal column of the largest (:func:`_by_rows`)."""
+    def draw(rows: np.ndarray, generator: np.random.Generator) -> np.ndarray:
+        draws = generator.random((len(rows), space.n_moves))
         np.putmask(draws, ~space.legal[rows], -1.0)
-        chosen[start:start + _DRAW_ROWS] = draws.argmax(axis=1)
+        return draws.argmax(axis=1)
+
+    return _by_rows(positions, space.n_moves, rng, threads, draw)
+
+
+def _by_rows(positions: np.ndarray, width: int, rng: np.random.Generator, threads: int, choose) -> np.ndarray:
+    """``choose(rows, generator)`` (a move per row, from ``width`` draws a row) over
+    ``positions``, :data:`_DRAW_ROWS` rows at a time (in cache), as ``int16``. With
+    ``threads`` > 1 on many draws, the rows are cut into as many parts, each drawn in a
+    thread of its own from its part of ``rng``'s stream (:func:`~nim_evo.engine.seeds.stream_parts`):
+    the same draws as in one, so the same moves."""
+    chosen = np.empty(len(positions), dtype=np.int16)
+    cuts = np.linspace(0, len(positions), max(1, threads) + 1).astype(int)
+    generators = stream_parts(rng, np.diff(cuts) * width) if threads > 1 and chosen.size * width >= _THREADED_DRAWS \
+        else None
+
+    def part(lo: int, hi: int, generator: np.random.Generator) -> None:
+        for start in range(lo, hi, _DRAW_ROWS):
+            chosen[start:min(hi, start + _DRAW_ROWS)] = choose(positions[start:min(hi, start + _DRAW_ROWS)], generator)
+
+    if generators is None:
+        part(0, len(positions), rng)
+    else:
+        Parallel(n_jobs=len(generators), backend="threading")(
+            delayed(part)(lo, hi, generator) for lo, hi, generator in zip(cuts[:-1], cuts[1:], generators))
     return chosen
 
 
 _DRAW_ROWS = 2048
+_THREADED_DRAWS = 1 << 22  # draws worth threads (a tenth of a second): seven heaps' greedy mutations are not
 
 
-def _best_moves(space: Space, positions: np.ndarray, theirs: np.ndarray, rng) -> np.ndarray:
-    """The move with the best sub-game value after it, ties broken at random (:data:`_DRAW_ROWS`
-    rows at a time, as :func:`_random_legal` draws)."""
+def _best_moves(space: Space, positions: np.ndarray, theirs: np.ndarray, rng, threads: int = 1) -> np.ndarray:
+    """The move with the best sub-game value after it, ties broken at random (:func:`_by_rows`)."""
     after = np.empty(len(theirs) + 1, dtype=theirs.dtype)  # an illegal move's value last
     after[:-1], after[-1] = theirs, -np.inf
-    chosen = np.empty(len(positions), dtype=np.int16)
-    for start in range(0, len(positions), _DRAW_ROWS):
-        value = np.take(after, np.take(space.successors, positions[start:start + _DRAW_ROWS], axis=0))
+    successors = space.successors  # (made here, once: not in each thread)
+
+    def best(rows: np.ndarray, generator: np.random.Generator) -> np.ndarray:
+        value = np.take(after, np.take(successors, rows, axis=0))
         top = value.max(axis=1, keepdims=True)
         top -= 1e-9
-        scores = rng.random(value.shape)  # in [0, 1): a move short of the best goes below 0, the best keep theirs
+        scores = generator.random(value.shape)  # in [0, 1): a move short of the best goes below 0, the best keep theirs
         np.subtract(scores, value < top, out=scores)
-        chosen[start:start + _DRAW_ROWS] = scores.argmax(axis=1)
-    return chosen
+        return scores.argmax(axis=1)
+
+    return _by_rows(positions, space.n_moves, rng, threads, best)
 
 
 class TableKind(GenomeKind):
@@ -214,6 +241,7 @@ class TableKind(GenomeKind):
     families = None  # a gene per position: every game
     board_free = False
     uses_credit = True
+    threaded = True
     mutation_parameters = ("indpb", "greedy")
     create = staticmethod(create)
     mutate = staticmethod(mutate)  # type: ignore[assignment]  # takes its own mutation_parameters as keywords

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from nim_evo.engine.seeds import seed_sequence
+from nim_evo.engine.seeds import seed_sequence, stream_parts
 
 
 def _draws(seq):
@@ -45,3 +45,18 @@ def test_a_generator_seeds_by_drawing_from_it():
 def test_bad_seeds_raise_value_error(seed):
     with pytest.raises(ValueError, match="a seed must be"):
         seed_sequence(seed)
+
+
+@pytest.mark.parametrize("half_word", [False, True])
+def test_stream_parts_draw_what_the_stream_draws_and_move_it_past(half_word):
+    """Cut in parts, a stream gives the same doubles in the same places, and the generator
+    goes on after them as if it had drawn them (a 32-bit draw's kept half word included)."""
+    whole, cut = np.random.default_rng(7), np.random.default_rng(7)
+    if half_word:  # (a bounded 32-bit draw leaves half a word in PCG64, for the next one)
+        whole.integers(0, 10, dtype=np.uint32), cut.integers(0, 10, dtype=np.uint32)
+    expected = whole.random(1000)
+    parts = stream_parts(cut, [300, 0, 700])
+    assert np.array_equal(np.concatenate([parts[0].random(300), parts[1].random(0), parts[2].random(700)]), expected)
+    assert np.array_equal(whole.integers(0, 10, size=5, dtype=np.uint32), cut.integers(0, 10, size=5, dtype=np.uint32))
+    assert whole.random() == cut.random()
+    assert stream_parts(np.random.Generator(np.random.MT19937(1)), [1, 2]) is None  # (it cannot jump ahead)

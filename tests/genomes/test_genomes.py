@@ -116,6 +116,25 @@ def test_greedy_mutation_plays_the_best_sub_game(multiset):
     assert space.legal[np.arange(1, space.n_positions), genes[1:]].all()
 
 
+def test_tables_drawn_in_threads_are_the_tables_drawn_in_one(monkeypatch):
+    """Creation and mutation in threads (a big board's: here any board's) draw the same genes,
+    and leave the generator where one thread leaves it."""
+    monkeypatch.setattr(table, "_THREADED_DRAWS", 0)
+    rules = Rules((1, 3, 5, 7, 9))
+    space = space_for(rules, multiset=True)
+    made = []
+    for threads in (1, 2, 3):
+        rng = np.random.default_rng(5)
+        genes = individual("table", rules, rng, threads=threads)
+        created = np.asarray(genes).copy()
+        genes.credit = (np.zeros(space.n_positions, np.float32), rng.random(space.n_positions).astype(np.float32))
+        mutated = table.mutate(genes, rules=rules, rng=rng, indpb=0.5, greedy=0.5, threads=threads)[0]
+        made.append((created, np.asarray(mutated).copy(), rng.random()))
+    for genes, mutated, after in made[1:]:
+        assert np.array_equal(genes, made[0][0]) and np.array_equal(mutated, made[0][1]) and after == made[0][2]
+    assert not np.array_equal(made[0][0], made[0][1])
+
+
 @pytest.mark.parametrize("multiset", [False, True], ids=["ordered", "multiset"])
 def test_credit_crossover_child_is_at_least_as_good_as_both_parents(multiset):
     """Against one opponent, the first child wins every position at least as often as either parent."""
