@@ -51,13 +51,12 @@ class Retrograde:
         numbering (0 where the game is over), the result ``(n, k)`` in this one, as flat
         indices into an ``(n, k)`` array of values (at an end, the first position's: its
         value is set, not read)."""
-        k = moves.shape[1]
-        at = moves[self.order]
-        at += (self.order * self._next.shape[1])[:, None]
-        child = np.take(self._next, at).astype(np.intp)
+        n, k = moves.shape
+        child = np.take(self._next, moves + (np.arange(n) * self._next.shape[1])[:, None])  # (the space's rows in order)
         ended = child < 0  # (at an end: its move is 0, illegal there)
         child = self.rank[np.maximum(child, 0)]
         child[ended] = 0
+        child = child[self.order]
         child *= k
         child += np.arange(k, dtype=child.dtype)
         return child
