@@ -36,6 +36,7 @@ from nim_evo.agents.protocol import is_agent
 from nim_evo.console.opponents import resolve_saying
 from nim_evo.console.progress import Progress
 from nim_evo.console.text import wrapped
+from nim_evo.engine.sizes import MAX_PANEL_CELLS
 from nim_evo.engine.space import tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.strategy import load_strategy
@@ -219,8 +220,8 @@ class Evolution:
                 print(wrapped(f"  an opponent reads the order of the piles: fitness is measured on the ordered "
                               f"board ({ordered[0].space.n_positions:,} positions of {ordered[0].rules.name}), not "
                               "over multisets", stream=sys.stderr), file=sys.stderr)
-            if expected_time(config) and state.generation < config.generations:
-                print(f"  expect {expected_time(config)}", file=sys.stderr)
+            if expected_time(config, self.jobs) and state.generation < config.generations:
+                print(f"  expect {expected_time(config, self.jobs)}", file=sys.stderr)
         try:
             reached, _ = self._generations(progress, on_generation)
         except BaseException:  # an error, Ctrl-C, or on_generation raising: the directory is free again
@@ -288,7 +289,7 @@ def check_opponents(config: Config, given: dict | None = None) -> dict:
     from nim_evo.agents.imported import import_agent, is_code, source_digest
     from nim_evo.agents.registry import make_agent
 
-    if not tabulable(config.rules, multiset=config.multiset):  # a panel of named movers: cheap, checks the board
+    if not tabulable(config.rules, multiset=config.multiset, cells=MAX_PANEL_CELLS):  # a panel of named movers: cheap
         make_toolbox(config, 1, quiet=True, given=given)
         return {spec: digest for spec in config.opponents if is_code(spec) and (digest := source_digest(spec))}
     files = {}
@@ -311,7 +312,8 @@ def make_toolbox(config: Config, jobs: int, quiet: bool = False, given: dict | N
     """The run's DEAP toolbox, its learned opponents trained (or found in the cache) first,
     saying which on stderr unless ``quiet``."""
     for spec in config.opponents:
-        if spec in LEARNERS and not (given and spec in given) and tabulable(config.rules, multiset=config.multiset):
+        if spec in LEARNERS and not (given and spec in given) and tabulable(config.rules, multiset=config.multiset,
+                                                                              cells=MAX_PANEL_CELLS):
             resolve_saying(spec, config.rules, config.seed, quiet=quiet)
     return loop.make_toolbox(config, jobs, given)
 

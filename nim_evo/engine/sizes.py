@@ -83,12 +83,16 @@ def _size_within(rules: Game, multiset: bool, max_positions: int) -> int:
 # 14-16 as multisets: 17.8 million); a run on a bigger board plays named movers, sampled,
 # as on a board too big to enumerate.
 MAX_TABLE_CELLS = 20_000_000
+# A run's panel keeps its tables sparse (engine.policy.kept) and makes one dense at a time: nine
+# heaps (690,690 multisets, 81 moves: 56 million pairs) evolve a table genome within 3.8 GB.
+MAX_PANEL_CELLS = 60_000_000
 
 
-def tabulable(rules: Game, multiset: bool = False) -> bool:
-    """Whether agents on ``rules`` are compiled to tables over its space (a run's panel, the
-    arena): enumerable, and at most :data:`MAX_TABLE_CELLS` position-move pairs."""
-    return enumerable(rules, multiset=multiset) and space_size(rules, multiset) * rules.n_actions <= MAX_TABLE_CELLS
+def tabulable(rules: Game, multiset: bool = False, cells: int = MAX_TABLE_CELLS) -> bool:
+    """Whether agents on ``rules`` are compiled to tables over its space (the arena; a run's
+    panel, with ``cells`` :data:`MAX_PANEL_CELLS`): enumerable, and at most ``cells``
+    position-move pairs."""
+    return enumerable(rules, multiset=multiset) and space_size(rules, multiset) * rules.n_actions <= cells
 
 
 _DP_CELLS = 50_000_000  # work bound of the exact multiset count (piles x largest pile)

@@ -3,19 +3,23 @@ table) can evolve on it in reasonable time, and how long it should take."""
 
 from __future__ import annotations
 
-from nim_evo.engine.space import MAX_TABLE_CELLS, space_size, tabulable
+from nim_evo.engine.sizes import MAX_PANEL_CELLS
+from nim_evo.engine.space import space_size, tabulable
 from nim_evo.evolution.config import Config
 from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import UserError
 
-# A genome bound to its board (a table) holds a gene per position of its space, and one of
-# its generations costs about 43 microseconds per position on our 2-core machine on big
-# spaces (nine heaps' 690,690 multisets: 30.5 s a generation and 4.4 GB at c42d11b; seven
-# heaps' 21,318, where the arrays stay in cache: 17-21 microseconds): a limit of 200,000
-# keeps a generation under ten seconds and 200 of them under half an hour.
-MAX_BOUND_GENES = 200_000
-SECONDS_PER_GENE = 43e-6
-
+# A genome bound to its board (a table) holds a gene per position of its space. On our 2-core
+# machine a generation on a big space costs about 38 microseconds a position in one process
+# and 24 with --jobs 2 (nine heaps' 690,690 multisets: 26 s and 16.5 s a generation, peaks of
+# 3.3 and 3.8 GB; with --jobs 2 the champion plays perfectly at generation 16, 5.4 minutes in);
+# seven heaps' 21,318, whose arrays stay in cache: 17-21. A limit of 1,000,000 positions
+# admits nine heaps and keeps a generation under 40 s; ten heaps' 4,032,015 multisets (2.5
+# minutes a generation, by the same rate) are refused.
+MAX_BOUND_GENES = 1_000_000
+SECONDS_PER_GENE = 38e-6
+SECONDS_PER_GENE_TWO = 24e-6  # with two workers (threads, on a space this big)
+SECONDS_PER_GENE_IN_CACHE, IN_CACHE = 21e-6, 50_000  # up to this many positions, with one or two workers
 
 def check_feasible(config: Config) -> None:
     """Refuse, in one line, a genome bound to its board (a table) on a board whose space is
@@ -24,7 +28,7 @@ def check_feasible(config: Config) -> None:
     if get_kind(config.genome).board_free:
         return
     size = space_size(config.rules, config.multiset)
-    if size <= MAX_BOUND_GENES and tabulable(config.rules, multiset=config.multiset):
+    if size <= MAX_BOUND_GENES and tabulable(config.rules, multiset=config.multiset, cells=MAX_PANEL_CELLS):
         return
     what = "multisets of piles" if config.multiset else "positions"
     free: list[str] | str  # the kinds that play any board, then the flags naming them
@@ -33,9 +37,9 @@ def check_feasible(config: Config) -> None:
     if size <= MAX_BOUND_GENES:  # few positions, but so many moves that the opponents' tables would not fit
         raise UserError(f"the board {config.rules.name} has {size:,} {what} but {config.rules.n_actions:,} moves "
                         f"each, more than a {config.genome} genome's opponents can be tabled on (at most "
-                        f"{MAX_TABLE_CELLS:,} position-move pairs); a cap (--max-take) or smaller piles would do")
+                        f"{MAX_PANEL_CELLS:,} position-move pairs); a cap (--max-take) or smaller piles would do")
     multisets = space_size(config.rules, True)
-    if not config.multiset and multisets <= MAX_BOUND_GENES and tabulable(config.rules, multiset=True):
+    if not config.multiset and multisets <= MAX_BOUND_GENES and tabulable(config.rules, multiset=True, cells=MAX_PANEL_CELLS):
         instead = f"over multisets of piles (--space multiset, the default) it has {multisets:,}"
     else:
         instead = f"{free} play any board"
@@ -44,21 +48,25 @@ def check_feasible(config: Config) -> None:
                     f"{_duration(size * SECONDS_PER_GENE)}); {instead}")
 
 
-def expected_time(config: Config) -> str | None:
+def expected_time(config: Config, jobs: int = 1) -> str | None:
     """For a genome bound to a big board (10,000 positions or more), what a generation and the
-    run should take on a machine like ours; ``None`` otherwise."""
+    run should take on a machine like ours with ``jobs`` workers; ``None`` otherwise."""
     if get_kind(config.genome).board_free:
         return None
     size = space_size(config.rules, config.multiset)
     if size < 10_000:
         return None
     what = "multisets of piles" if config.multiset else "positions"
-    generation = size * SECONDS_PER_GENE
-    return (f"about {_duration(generation)} a generation ({_duration(generation * config.generations)} in all) "
-            f"for a {config.genome} genome of {size:,} {what}, on 2 cores")
+    rate = SECONDS_PER_GENE_IN_CACHE if size <= IN_CACHE else SECONDS_PER_GENE if jobs == 1 else SECONDS_PER_GENE_TWO
+    generation = size * rate
+    workers = "one worker" if jobs == 1 else "two workers"
+    return (f"about {_duration(generation)} a generation ({_duration(generation * config.generations)} at most) "
+            f"for a {config.genome} genome of {size:,} {what}, with {workers} on 2 cores")
 
 
 def _duration(seconds: float) -> str:
+    if seconds < 9.5:
+        return f"{seconds:.1f} s"
     if seconds < 90:
         return f"{seconds:.0f} s"
     if seconds < 5400:

@@ -22,7 +22,8 @@ from nim_evo.agents.imported import is_code
 from nim_evo.agents.player import Mover
 from nim_evo.engine import piles
 from nim_evo.engine.policy import AliasSampler, as_table, dense, kept
-from nim_evo.engine.space import MAX_TABLE_CELLS, enumerable, space_for, space_size, tabulable
+from nim_evo.engine.sizes import MAX_PANEL_CELLS
+from nim_evo.engine.space import enumerable, space_for, space_size, tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.batched import play_games
 from nim_evo.evaluation.decisions import Decisions
@@ -64,13 +65,13 @@ class Panel:
         the ordered board (:mod:`nim_evo.evaluation.judging`); ``given``: agent objects given in
         Python, by the names that stand for them in ``names``."""
         players: tuple | list  # the pile players (a big board), else the agents
-        if not tabulable(rules, multiset=multiset):
+        if not tabulable(rules, multiset=multiset, cells=MAX_PANEL_CELLS):
             if fitness == "exact" or starts == "all":
                 what = "multisets of piles" if multiset else "positions"
                 size = space_size(rules, multiset)
                 reason = ("too many to enumerate" if not enumerable(rules, multiset=multiset) else
                           f"with {rules.n_actions:,} moves each, too many for a table of each opponent (at most "
-                          f"{MAX_TABLE_CELLS:,} position-move pairs)")
+                          f"{MAX_PANEL_CELLS:,} position-move pairs)")
                 raise KeywordError(f"the board {rules.name} has {size:,} {what}, {reason}: use [[fitness=\"sampled\"|"
                                    f"--fitness sampled]] from "
                                 "the start position")
