@@ -104,6 +104,8 @@ def times_text(setting_up: float, evolving: float, checking: float, state, first
 def _check(run, panel, jobs: int):
     """The champion against each opponent in fresh games from the start."""
     from nim_evo.engine.policy import dense
+    from nim_evo.engine.space import tabulable
+    from nim_evo.evaluation.opponents import KeptPlayer
     from nim_evo.evaluation.tournament import pile_tournament, tournament
     from nim_evo.genomes import GenomeAgent
 
@@ -112,6 +114,12 @@ def _check(run, panel, jobs: int):
     if panel.tables is None:
         return pile_tournament(config.rules, config.genome, run.genes, list(panel.players or config.opponents),
                                SUMMARY_GAMES, seed, names=config.opponents)
+    if not tabulable(config.rules, multiset=panel.multiset):  # past the arena's tables (the panel keeps its own
+        # sparse): games on pile arrays, each opponent reading its kept table, where a sampled tournament's
+        # dense tables and samplers took nine heaps' check 84 s and 10.8 GB
+        players = [KeptPlayer(table, panel.space, name) for table, name in zip(panel.tables, config.opponents)]
+        return pile_tournament(config.rules, config.genome, run.genes, players, SUMMARY_GAMES, seed,
+                               names=config.opponents)
     agent = GenomeAgent(config.genome, run.genes, config.rules, name=run.exported.stem if run.exported else "champion")
     results = tournament(config.rules, agent, [dense(table) for table in panel.tables], games=SUMMARY_GAMES, seed=seed, jobs=jobs,
                          multiset=panel.multiset)

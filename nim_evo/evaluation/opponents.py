@@ -25,6 +25,7 @@ import numpy as np
 
 from nim_evo.games.base import Game
 from nim_evo.agents.imported import import_agent, is_code
+from nim_evo.agents.player import Player
 from nim_evo.agents.protocol import as_player
 from nim_evo.agents.registry import make_agent
 from nim_evo.validation import UserError
@@ -153,3 +154,19 @@ def trained(name: str, rules: Game, seed: int = 0, episodes: int | None = None, 
             pass  # an unwritable cache costs a retraining in the next process, nothing else
     _TRAINED[path] = learner
     return learner
+
+
+class KeptPlayer(Player):
+    """An opponent as a run's panel keeps it, a sparse policy table over a space
+    (:func:`~nim_evo.engine.policy.kept`), as a player of the board's positions: each
+    position's row, read at its multiset and put on its own piles (:meth:`unfold`). For games
+    on pile arrays where dense tables and their samplers would not fit in memory."""
+
+    def __init__(self, table, space, name: str):
+        super().__init__(space.rules)
+        self.table, self.space, self.name, self.order_blind = table, space, name, space.multiset
+
+    def move_probabilities(self, positions: np.ndarray) -> np.ndarray:
+        positions = np.asarray(positions, dtype=np.int64)
+        rows = self.table[self.space.indices(positions)].toarray()
+        return self.space.unfold(positions, rows) if self.space.multiset else rows

@@ -16,7 +16,6 @@ worker process rebuilding the rest once (see :class:`nim_evo.evolution.fitness.P
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import gc
 import logging
@@ -29,27 +28,14 @@ import weakref
 from collections.abc import Iterator
 
 
+from nim_evo.evolution.allocator import (MMAP_SETTING, MMAP_THRESHOLD, TRIM_SETTING, TRIM_THRESHOLD,  # noqa: F401
+                                         _libc, keep_freed_memory)
 from nim_evo.validation import KeywordError, UserError, printable
 
 BACKENDS = ("local", "dask")  # (joblib is imported where it is used: a command's --help does without it)
 EXTRA = "nim-evo[distributed]"
 CONNECT_TIMEOUT = "10s"
 WORKER_TIMEOUT = 30  # seconds for a scheduler's first worker
-# Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which also fixes glibc's
-# mmap threshold: every numpy array over 128 KiB is then mapped and unmapped afresh, and our
-# batched games ran 1.7 times slower on two workers. docs/how-to/dask.md says how to start remote
-# workers without it. And under glibc's defaults a worker process gives back the memory of a
-# task's large temporaries when the task ends (nothing else holds the top of its heap, as
-# the evolving process's objects hold its own), and the next task faults it in again page by
-# page: some 2,000 page faults, a fifth of a task's time on seven heaps, which the evolving
-# process (--jobs 1) never pays. So the worker processes that runs start themselves (a local
-# Dask cluster's, through its nannies' environment; the local pool's, see keep_freed_memory)
-# serve arrays up to MMAP_THRESHOLD from the heap and keep up to TRIM_THRESHOLD of freed
-# memory for the next task (setting either fixes the other: both are set).
-TRIM_SETTING = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
-MMAP_SETTING = "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_"
-MMAP_THRESHOLD = 32 * 2**20  # glibc's own ceiling for its sliding threshold
-TRIM_THRESHOLD = 64 * 2**20
 # The scheduler's active memory manager drops all copies of a key but one (its ReduceReplicas
 # policy, its only default one), so that the panel scattered to every worker would travel
 # again each generation to the workers that lost theirs. Local clusters run without it.
@@ -279,29 +265,6 @@ def die_with_parent() -> bool:
     if os.getppid() != parent:  # the parent ended before the request: end now
         os._exit(1)
     return True
-
-
-@functools.cache
-def keep_freed_memory() -> bool:
-    """Once per process, on Linux's glibc: arrays up to :data:`MMAP_THRESHOLD` from the heap,
-    up to :data:`TRIM_THRESHOLD` of freed memory kept (``mallopt``, as the environment
-    variables of Dask's nannies set it for the workers of :func:`evaluation_backend`'s local
-    clusters). ``False`` where there is no glibc to tell."""
-    mallopt = _libc("mallopt")
-    if mallopt is None:
-        return False
-    m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's malloc.h
-    return bool(mallopt(m_mmap_threshold, MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, TRIM_THRESHOLD))
-
-
-def _libc(name: str):
-    """The C library's function ``name`` on Linux, else ``None``."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return getattr(ctypes.CDLL(None), name)
-    except (OSError, AttributeError):
-        return None
 
 
 def _connect(distributed, address: str, security=None):

@@ -86,3 +86,22 @@ def test_a_sampled_run_states_its_noise_before_and_after(tmp_path, capsys, monke
     assert "sampled fitness: each win rate within about ±0.040 (95%)" in printed.err  # 1.96 sqrt(1/4 / 600)
     assert re.search(r"sampled from 300 games per opponent and seat: within about ±0\.0\d{3} \(95%\)", printed.out)
     assert "sub-games" not in printed.out  # not measured by sampling
+
+
+def test_past_the_arenas_tables_the_check_plays_on_piles(tmp_path, capsys, monkeypatch):
+    """A board a run's panel tables (kept sparse) but the arena would not (nine heaps: 56
+    million position-move pairs) is checked in games on pile arrays, as a board with no
+    tables is: a sampled tournament's dense tables and samplers took 10.8 GB there."""
+    from nim_evo.engine import space
+    from nim_evo.evaluation import tournament
+
+    real = space.tabulable
+    monkeypatch.setattr(space, "tabulable", lambda rules, multiset=False, cells=None:
+                        cells is not None and real(rules, multiset, cells))  # (only a panel's limit admits it)
+    monkeypatch.setattr(tournament, "tournament", lambda *args, **kwargs: pytest.fail("tables made for the check"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["--game", "1-3-5-7", "--generations", "12", "--opponents", "random,nimsum,minimax"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.strip().startswith("opponent"))
+    rates = {row.split()[0]: float(row.split()[1]) for row in lines[header + 1:header + 4]}
+    assert rates["random"] > 0.95 and 0.47 < rates["nimsum"] < 0.53 and 0.47 < rates["minimax"] < 0.53, rates

@@ -1,0 +1,68 @@
+"""How this process's C allocator (glibc's) serves numpy's arrays: the settings nim_evo's
+processes ask of it, where a run's arrays come and go by the gigabyte."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import sys
+
+# Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which also fixes glibc's
+# mmap threshold: every numpy array over 128 KiB is then mapped and unmapped afresh, and our
+# batched games ran 1.7 times slower on two workers. docs/how-to/dask.md says how to start remote
+# workers without it. And under glibc's defaults a worker process gives back the memory of a
+# task's large temporaries when the task ends (nothing else holds the top of its heap, as
+# the evolving process's objects hold its own), and the next task faults it in again page by
+# page: some 2,000 page faults, a fifth of a task's time on seven heaps, which the evolving
+# process (--jobs 1) never pays. So the worker processes that runs start themselves (a local
+# Dask cluster's, through its nannies' environment; the local pool's, see keep_freed_memory)
+# serve arrays up to MMAP_THRESHOLD from the heap and keep up to TRIM_THRESHOLD of freed
+# memory for the next task (setting either fixes the other: both are set).
+TRIM_SETTING = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
+MMAP_SETTING = "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_"
+MMAP_THRESHOLD = 32 * 2**20  # glibc's own ceiling for its sliding threshold
+TRIM_THRESHOLD = 64 * 2**20
+
+
+@functools.cache
+def keep_freed_memory() -> bool:
+    """Once per process, on Linux's glibc: arrays up to :data:`MMAP_THRESHOLD` from the heap,
+    up to :data:`TRIM_THRESHOLD` of freed memory kept (``mallopt``, as the environment
+    variables of Dask's nannies set it for the workers of
+    :func:`~nim_evo.evolution.cluster.evaluation_backend`'s local clusters). ``False`` where there is no glibc to tell."""
+    mallopt = _libc("mallopt")
+    if mallopt is None:
+        return False
+    m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's malloc.h
+    return bool(mallopt(m_mmap_threshold, MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, TRIM_THRESHOLD))
+
+
+def _libc(name: str):
+    """The C library's function ``name`` on Linux, else ``None``."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return getattr(ctypes.CDLL(None), name)
+    except (OSError, AttributeError):
+        return None
+
+
+@functools.cache
+def serve_from_heap() -> bool:
+    """Once per process, on Linux's glibc: every array from the heap (no memory map of its
+    own, ``M_MMAP_MAX`` 0), and up to :data:`HEAP_KEPT` of freed memory kept for the next.
+    An array over glibc's ceiling of 32 MB is otherwise mapped afresh each time and faulted
+    in page by page: on nine heaps, 1.0 million page faults and 52 s of system time in
+    three generations, where the heap gave 0.37 million and 30 s (96 s in all, not 109; the
+    peak 3.9 GB, not 3.7). Asked by ``nim-evo run`` on a big board (:data:`HEAP_POSITIONS`),
+    not by the library: the freed memory stays with the process. ``False`` where there is
+    no glibc to tell."""
+    mallopt = _libc("mallopt")
+    if mallopt is None:
+        return False
+    m_trim_threshold, m_mmap_max = -1, -4  # glibc's malloc.h
+    return bool(mallopt(m_mmap_max, 0)) and bool(mallopt(m_trim_threshold, HEAP_KEPT))
+
+
+HEAP_KEPT = 2**30
+HEAP_POSITIONS = 400_000  # a table genome's space this big serves its arrays from the heap (run)
