@@ -1,4 +1,4 @@
-"""Scale: table genomes over multisets on 5 to 8 heaps of odd sizes (1-3-5-..., normal play).
+"""Scale: table genomes over multisets on 5 to 9 heaps of odd sizes (1-3-5-..., normal play).
 
 For each board, in a fresh process (so that its peak memory is its own):
 
@@ -17,7 +17,10 @@ heaps after about 52 hours, and 8.6% on 7 heaps after about 212 hours (random pl
 
     python benchmarks/scale.py               # 5, 6, 7 and 8 heaps (about 3 minutes)
     python benchmarks/scale.py --heaps 5 6   # some of them
-    python benchmarks/scale.py --jobs 2      # fitness on two worker processes
+    python benchmarks/scale.py --jobs 2      # fitness on two workers
+    python benchmarks/scale.py --heaps 9 --jobs 2   # nine heaps (about 6 minutes, 4 GB)
+
+A board past ``allocator.HEAP_POSITIONS`` serves its arrays from the heap, as ``nim-evo run`` does.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import subprocess
 import sys
 import time
 
-TARGETS = {7: (120.0, 1024), 8: (900.0, 4096)}  # heaps: (seconds to 100%, peak MiB)
+TARGETS = {7: (120.0, 1024), 8: (900.0, 4096), 9: (300.0, 4096)}  # heaps: (seconds to 100%, peak MiB)
 GENERATIONS = 200
 
 
@@ -39,9 +42,12 @@ def measure(heaps: int, jobs: int) -> dict:
     from nim_evo.engine.solver import solve
     from nim_evo.engine.space import enumerable, space_for, space_size
     from nim_evo.evolution.config import Config
+    from nim_evo.evolution import allocator
     from nim_evo.evolution.loop import make_toolbox, start, step
 
     rules = Rules(tuple(range(1, 2 * heaps, 2)))
+    if space_size(rules, multiset=True) > allocator.HEAP_POSITIONS:
+        allocator.serve_from_heap()
     began = time.perf_counter()
     space = space_for(rules, multiset=True)
     built = time.perf_counter() - began
@@ -75,7 +81,7 @@ def measure(heaps: int, jobs: int) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--heaps", type=int, nargs="+", default=[5, 6, 7, 8], choices=range(2, 9))
+    parser.add_argument("--heaps", type=int, nargs="+", default=[5, 6, 7, 8], choices=range(2, 10))
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # internal: measure one board here
     args = parser.parse_args()

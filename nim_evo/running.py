@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import sys
+import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -181,15 +182,21 @@ class Evolution:
             bar.update(state.logbook[-1], config.opponents)
             reached = self.reached()
             stopped = state.generation > 0 and on_generation is not None and bool(on_generation(dict(state.logbook[-1])))
+            last, unsaved = (0.0, time.perf_counter()), False  # (what the last checkpoint took, when it ended)
             while state.generation < config.generations and not reached and not stopped:
                 loop.step(state, config, self.toolbox)
                 if self.run_dir is not None:
-                    self.run_dir.save(state, config, self.extra)
+                    took, ended = last
+                    unsaved = took >= SLOW_CHECKPOINT and time.perf_counter() - ended < took / CHECKPOINT_SHARE
+                    if not unsaved:
+                        last = self._save()
                 if progress:
                     bar.ceiling = stages.stage_ceiling(self.toolbox, state)
                 bar.update(state.logbook[-1], config.opponents)
                 reached = self.reached()
                 stopped = on_generation is not None and bool(on_generation(dict(state.logbook[-1])))
+            if unsaved:
+                self._save()
         if reached and progress:
             assert config.until is not None  # reached() is False without a target
             print(wrapped(f"stopped at generation {state.generation} of {config.generations}: the champion reached "
@@ -199,9 +206,18 @@ class Evolution:
                   file=sys.stderr)
         return reached, stopped
 
+    def _save(self) -> tuple[float, float]:
+        """Checkpoint the run: ``(seconds it took, when it ended)``."""
+        assert self.run_dir is not None  # (asked only of a run with a directory)
+        began = time.perf_counter()
+        self.run_dir.save(self.state, self.config, self.extra)
+        ended = time.perf_counter()
+        return ended - began, ended
+
     def evolve(self, progress: bool = True, on_generation=None) -> bool:
         """Evolve to the configured number of generations, or until the champion reaches the
-        run's target (checkpointing each generation in a run directory); whether it reached
+        run's target (checkpointing each generation in a run directory, but where a checkpoint
+        takes :data:`SLOW_CHECKPOINT` or more: see :data:`CHECKPOINT_SHARE`); whether it reached
         it. ``on_generation(record)`` is called after each generation with its logbook record
         (a dict); a true answer stops the run there, as a target reached does (a run resumed past
         generation 0 asks it first of the last it holds, so that a run it stopped stays stopped). Then
@@ -306,6 +322,13 @@ def check_opponents(config: Config, given: dict | None = None) -> dict:
         elif spec not in LEARNERS:
             make_agent(spec, config.rules)
     return files
+
+
+# A checkpoint that takes a second or more (nine heaps': 310 MB, 3 s) is written once the time
+# since the last one is ten times what that took, and after the last generation: at most a
+# tenth of the run's time. A run stopped between checkpoints resumes from the last one, and
+# replays the generations since: the same run.
+SLOW_CHECKPOINT, CHECKPOINT_SHARE = 1.0, 0.1
 
 
 def make_toolbox(config: Config, jobs: int, quiet: bool = False, given: dict | None = None):

@@ -92,3 +92,34 @@ def test_a_hall_of_fame_without_individuals_is_one_line(copy):
     copy.halloffame_path.write_text(json.dumps({"format": HALL_OF_FAME_FORMAT, "version": 1, "run": "r"}))
     with pytest.raises(UserError, match="holds no hall of fame"):
         read_hall_of_fame(copy.halloffame_path)
+
+
+def test_a_slow_checkpoint_is_written_at_most_a_tenth_of_the_time_and_after_the_last_generation(tmp_path,
+                                                                                                 monkeypatch):
+    """Where a checkpoint takes a second or more, generations go by between checkpoints (at
+    most a tenth of the run's time in them), and the last generation is always written: the
+    run resumed from its directory goes on as the same run."""
+    from nim_evo import running
+
+    saved = []
+    real = RunDir.save
+
+    def save(self, state, config, extra):
+        saved.append(state.generation)
+        real(self, state, config, extra)
+
+    monkeypatch.setattr(RunDir, "save", save)
+    options = dict(population=4, offspring=4, progress=False)
+    nim_evo.evolve("table", nim_evo.Rules((2, 3, 4)), generations=5, out=tmp_path / "fast", **options)
+    assert saved == [0, 1, 2, 3, 4, 5]  # (quick: every generation)
+    saved.clear()
+    monkeypatch.setattr(running, "SLOW_CHECKPOINT", 0.0)  # every checkpoint slow, each worth ten million times its time
+    monkeypatch.setattr(running, "CHECKPOINT_SHARE", 1e-7)
+    slow = nim_evo.evolve("table", nim_evo.Rules((2, 3, 4)), generations=5, out=tmp_path / "slow", **options)
+    assert saved == [0, 1, 5]
+    monkeypatch.undo()
+    once = nim_evo.evolve("table", nim_evo.Rules((2, 3, 4)), generations=8, out=tmp_path / "once", **options)
+    again = nim_evo.resume(tmp_path / "slow", generations=8, progress=False)
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in again.logbook] == \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in once.logbook]
+    assert slow.state.generation == 5
