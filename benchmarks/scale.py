@@ -19,8 +19,6 @@ heaps after about 52 hours, and 8.6% on 7 heaps after about 212 hours (random pl
     python benchmarks/scale.py --heaps 5 6   # some of them
     python benchmarks/scale.py --jobs 2      # fitness on two workers
     python benchmarks/scale.py --heaps 9 --jobs 2   # nine heaps (about 6 minutes, 4 GB)
-
-A board past ``allocator.HEAP_POSITIONS`` serves its arrays from the heap, as ``nim-evo run`` does.
 """
 
 from __future__ import annotations
@@ -42,12 +40,9 @@ def measure(heaps: int, jobs: int) -> dict:
     from nim_evo.engine.solver import solve
     from nim_evo.engine.space import enumerable, space_for, space_size
     from nim_evo.evolution.config import Config
-    from nim_evo.evolution import allocator
     from nim_evo.evolution.loop import make_toolbox, start, step
 
     rules = Rules(tuple(range(1, 2 * heaps, 2)))
-    if space_size(rules, multiset=True) > allocator.HEAP_POSITIONS:
-        allocator.serve_from_heap()
     began = time.perf_counter()
     space = space_for(rules, multiset=True)
     built = time.perf_counter() - began

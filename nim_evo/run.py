@@ -166,13 +166,7 @@ def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
 
 def _evolve(args, evolution: Evolution, began: float) -> int:
     from nim_evo.api import Run
-    from nim_evo.engine.space import space_size
-    from nim_evo.evolution import allocator
-    from nim_evo.genomes import get_kind
 
-    config = evolution.config
-    if not get_kind(config.genome).board_free and space_size(config.rules, config.multiset) > allocator.HEAP_POSITIONS:
-        allocator.serve_from_heap()  # (this command's process: its arrays from the heap, freed ones kept)
     first, started = evolution.state.generation, time.perf_counter()
     run = Run.evolved(evolution, progress=not args.quiet, force=args.force)
     assert run.directory is not None  # the command's runs are written to a run directory

@@ -1,5 +1,5 @@
-"""How this process's C allocator (glibc's) serves numpy's arrays: the settings nim_evo's
-processes ask of it, where a run's arrays come and go by the gigabyte."""
+"""How a process's C allocator (glibc's) serves numpy's arrays: the settings the worker
+processes of a run ask of it (:func:`keep_freed_memory`), and Dask's names for them."""
 
 from __future__ import annotations
 
@@ -45,24 +45,3 @@ def _libc(name: str):
         return getattr(ctypes.CDLL(None), name)
     except (OSError, AttributeError):
         return None
-
-
-@functools.cache
-def serve_from_heap() -> bool:
-    """Once per process, on Linux's glibc: every array from the heap (no memory map of its
-    own, ``M_MMAP_MAX`` 0), and up to :data:`HEAP_KEPT` of freed memory kept for the next.
-    An array over glibc's ceiling of 32 MB is otherwise mapped afresh each time and faulted
-    in page by page: on nine heaps, 1.0 million page faults and 52 s of system time in
-    three generations, where the heap gave 0.37 million and 30 s (96 s in all, not 109; the
-    peak 3.9 GB, not 3.7). Asked by ``nim-evo run`` on a big board (:data:`HEAP_POSITIONS`),
-    not by the library: the freed memory stays with the process. ``False`` where there is
-    no glibc to tell."""
-    mallopt = _libc("mallopt")
-    if mallopt is None:
-        return False
-    m_trim_threshold, m_mmap_max = -1, -4  # glibc's malloc.h
-    return bool(mallopt(m_mmap_max, 0)) and bool(mallopt(m_trim_threshold, HEAP_KEPT))
-
-
-HEAP_KEPT = 2**30
-HEAP_POSITIONS = 400_000  # a table genome's space this big serves its arrays from the heap (run)
