@@ -109,6 +109,7 @@ def test_a_slow_checkpoint_is_written_at_most_a_tenth_of_the_time_and_after_the_
         real(self, state, config, extra)
 
     monkeypatch.setattr(RunDir, "save", save)
+    monkeypatch.chdir(tmp_path)  # (the champions are exported to genomes/ here)
     options = dict(population=4, offspring=4, progress=False)
     nim_evo.evolve("table", nim_evo.Rules((2, 3, 4)), generations=5, out=tmp_path / "fast", **options)
     assert saved == [0, 1, 2, 3, 4, 5]  # (quick: every generation)
@@ -117,7 +118,7 @@ def test_a_slow_checkpoint_is_written_at_most_a_tenth_of_the_time_and_after_the_
     monkeypatch.setattr(running, "CHECKPOINT_SHARE", 1e-7)
     slow = nim_evo.evolve("table", nim_evo.Rules((2, 3, 4)), generations=5, out=tmp_path / "slow", **options)
     assert saved == [0, 1, 5]
-    monkeypatch.undo()
+    monkeypatch.setattr(running, "SLOW_CHECKPOINT", 1.0)
     once = nim_evo.evolve("table", nim_evo.Rules((2, 3, 4)), generations=8, out=tmp_path / "once", **options)
     again = nim_evo.resume(tmp_path / "slow", generations=8, progress=False)
     assert [{k: v for k, v in r.items() if k != "seconds"} for r in again.logbook] == \
