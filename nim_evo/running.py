@@ -37,8 +37,7 @@ from nim_evo.agents.protocol import is_agent
 from nim_evo.console.opponents import resolve_saying
 from nim_evo.console.progress import Progress
 from nim_evo.console.text import wrapped
-from nim_evo.engine.sizes import MAX_PANEL_CELLS
-from nim_evo.engine.space import tabulable
+from nim_evo.engine.space import panel_tabulable
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.evolution import cluster, loop, stages, target
@@ -305,7 +304,7 @@ def check_opponents(config: Config, given: dict | None = None) -> dict:
     from nim_evo.agents.imported import import_agent, is_code, source_digest
     from nim_evo.agents.registry import make_agent
 
-    if not tabulable(config.rules, multiset=config.multiset, cells=MAX_PANEL_CELLS):  # a panel of named movers: cheap
+    if not panel_tabulable(config.rules, multiset=config.multiset):  # a panel of named movers: cheap, checks the board
         make_toolbox(config, 1, quiet=True, given=given)
         return {spec: digest for spec in config.opponents if is_code(spec) and (digest := source_digest(spec))}
     files = {}
@@ -335,8 +334,7 @@ def make_toolbox(config: Config, jobs: int, quiet: bool = False, given: dict | N
     """The run's DEAP toolbox, its learned opponents trained (or found in the cache) first,
     saying which on stderr unless ``quiet``."""
     for spec in config.opponents:
-        if spec in LEARNERS and not (given and spec in given) and tabulable(config.rules, multiset=config.multiset,
-                                                                              cells=MAX_PANEL_CELLS):
+        if spec in LEARNERS and not (given and spec in given) and panel_tabulable(config.rules, multiset=config.multiset):
             resolve_saying(spec, config.rules, config.seed, quiet=quiet)
     return loop.make_toolbox(config, jobs, given)
 

@@ -116,11 +116,12 @@ def _check(run, panel, jobs: int):
                                SUMMARY_GAMES, seed, names=config.opponents)
     if not tabulable(config.rules, multiset=panel.multiset):  # past the arena's tables (the panel keeps its own
         # sparse): games on pile arrays, each opponent reading its kept table, where a sampled tournament's
-        # dense tables and samplers took nine heaps' check 84 s and 10.8 GB
+        # dense tables and samplers took nine heaps' check 84 s and 10.3 GiB
         players = [KeptPlayer(table, panel.space, name) for table, name in zip(panel.tables, config.opponents)]
         return pile_tournament(config.rules, config.genome, run.genes, players, SUMMARY_GAMES, seed,
                                names=config.opponents)
     agent = GenomeAgent(config.genome, run.genes, config.rules, name=run.exported.stem if run.exported else "champion")
-    results = tournament(config.rules, agent, [dense(table) for table in panel.tables], games=SUMMARY_GAMES, seed=seed, jobs=jobs,
+    tables = [dense(table) for table in panel.tables]
+    results = tournament(config.rules, agent, tables, games=SUMMARY_GAMES, seed=seed, jobs=jobs,
                          multiset=panel.multiset)
     return [dataclasses.replace(r, opponent=name) for r, name in zip(results, config.opponents)]

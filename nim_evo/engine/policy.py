@@ -26,7 +26,7 @@ def as_table(policy, space: Space) -> np.ndarray:
             name = getattr(policy, "name", None) or type(policy).__name__
             raise AgentError(f"{name}: {error}") from None
         return table
-    table = policy.toarray() if hasattr(policy, "toarray") else np.asarray(policy)  # (a kept table: dense again)
+    table = np.asarray(dense(policy))  # (a kept table: dense again)
     if table.ndim == 1:
         if table.dtype.kind not in "iu":
             raise UserError(f"a move array must hold integer move indices, got dtype {table.dtype}")
@@ -47,7 +47,7 @@ def kept(table: np.ndarray):
     if isinstance(table, csr_matrix):  # (its arrays as they are: a kept table received)
         matrix = table
     else:
-        rows, columns = np.nonzero(table)  # (row by row, as CSR keeps them: 2-3 times SciPy's own conversion, nine heaps)
+        rows, columns = np.nonzero(table)  # (row by row, as CSR keeps them: 2-3x SciPy's conversion on nine heaps)
         starts = np.zeros(len(table) + 1, dtype=np.int32 if len(rows) < 2**31 else np.int64)
         np.cumsum(np.bincount(rows, minlength=len(table)), out=starts[1:])
         matrix = csr_matrix((table[rows, columns], columns.astype(np.int32), starts), shape=table.shape)

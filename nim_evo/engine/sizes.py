@@ -95,6 +95,11 @@ def tabulable(rules: Game, multiset: bool = False, cells: int = MAX_TABLE_CELLS)
     return enumerable(rules, multiset=multiset) and space_size(rules, multiset) * rules.n_actions <= cells
 
 
+def panel_tabulable(rules: Game, multiset: bool = False) -> bool:
+    """:func:`tabulable` for a run's panel (:data:`MAX_PANEL_CELLS`)."""
+    return tabulable(rules, multiset, MAX_PANEL_CELLS)
+
+
 _DP_CELLS = 50_000_000  # work bound of the exact multiset count (piles x largest pile)
 _EXACT_CELLS = 2_000_000  # ... and of the count in Python integers, where it passes 2^53
 

@@ -26,7 +26,8 @@ from nim_evo.games.base import Game, Position
 from nim_evo.games.registry import game
 from nim_evo.games.takeaway import Move, TakeAway, move_array
 from nim_evo.engine.sizes import (DEFAULT_MAX_POSITIONS, MAX_CELLS, MAX_TABLE_CELLS, SPACE_LIMIT,  # noqa: F401
-                                  SpaceTooLarge, check_space_size, enumerable, space_size, tabulable)
+                                  SpaceTooLarge, check_space_size, enumerable, panel_tabulable, space_size,
+                                  tabulable)
 from nim_evo.validation import BOOL, InstanceOf, UserError, validate
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from nim_evo.agents.protocol import compiled
 from nim_evo.annotations import PolicyLike
-from nim_evo.engine.policy import as_table, check_table
+from nim_evo.engine.policy import as_table, check_table, dense
 from nim_evo.engine.space import SPACE, Space
 from nim_evo.evaluation.batched import POLICY, policy_table
 from nim_evo.validation import InstanceOf, UserError, validate
@@ -100,13 +100,13 @@ class Transitions:
     def __init__(self, space: Space, table: np.ndarray):
         from scipy.sparse import csr_matrix
 
-        kept = hasattr(table, "toarray")  # a panel's table, checked when it was kept (policy.kept)
-        table = table if kept else policy_table(table, space)
+        if not hasattr(table, "toarray"):  # (a panel's kept table was checked when it was kept: policy.kept)
+            table = policy_table(table, space)
         self.n_positions = space.n_positions
         self.retro = retrograde(space)
         self.levels: list = []  # one per level of the space's retrograde order
         for idx in space.levels:
-            level = table[idx].toarray() if kept else table[idx]
+            level = dense(table[idx])
             rows, moves = np.nonzero((level > 0) & space.legal[idx])  # a terminal position's row is ignored
             matrix = csr_matrix((level[rows, moves], (rows, space.next[idx[rows], moves])),
                                 shape=(len(idx), space.n_positions))

@@ -4,7 +4,7 @@ table) can evolve on it in reasonable time, and how long it should take."""
 from __future__ import annotations
 
 from nim_evo.engine.sizes import MAX_PANEL_CELLS
-from nim_evo.engine.space import space_size, tabulable
+from nim_evo.engine.space import panel_tabulable, space_size
 from nim_evo.evolution.config import Config
 from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import UserError
@@ -28,7 +28,7 @@ def check_feasible(config: Config) -> None:
     if get_kind(config.genome).board_free:
         return
     size = space_size(config.rules, config.multiset)
-    if size <= MAX_BOUND_GENES and tabulable(config.rules, multiset=config.multiset, cells=MAX_PANEL_CELLS):
+    if size <= MAX_BOUND_GENES and panel_tabulable(config.rules, multiset=config.multiset):
         return
     what = "multisets of piles" if config.multiset else "positions"
     free: list[str] | str  # the kinds that play any board, then the flags naming them
@@ -39,7 +39,7 @@ def check_feasible(config: Config) -> None:
                         f"each, more than a {config.genome} genome's opponents can be tabled on (at most "
                         f"{MAX_PANEL_CELLS:,} position-move pairs); a cap (--max-take) or smaller piles would do")
     multisets = space_size(config.rules, True)
-    if not config.multiset and multisets <= MAX_BOUND_GENES and tabulable(config.rules, multiset=True, cells=MAX_PANEL_CELLS):
+    if not config.multiset and multisets <= MAX_BOUND_GENES and panel_tabulable(config.rules, multiset=True):
         instead = f"over multisets of piles (--space multiset, the default) it has {multisets:,}"
     else:
         instead = f"{free} play any board"

@@ -23,7 +23,7 @@ from nim_evo.agents.player import Mover
 from nim_evo.engine import piles
 from nim_evo.engine.policy import AliasSampler, as_table, dense, kept
 from nim_evo.engine.sizes import MAX_PANEL_CELLS
-from nim_evo.engine.space import enumerable, space_for, space_size, tabulable
+from nim_evo.engine.space import enumerable, panel_tabulable, space_for, space_size
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.batched import play_games
 from nim_evo.evaluation.decisions import Decisions
@@ -65,7 +65,7 @@ class Panel:
         the ordered board (:mod:`nim_evo.evaluation.judging`); ``given``: agent objects given in
         Python, by the names that stand for them in ``names``."""
         players: tuple | list  # the pile players (a big board), else the agents
-        if not tabulable(rules, multiset=multiset, cells=MAX_PANEL_CELLS):
+        if not panel_tabulable(rules, multiset=multiset):
             if fitness == "exact" or starts == "all":
                 what = "multisets of piles" if multiset else "positions"
                 size = space_size(rules, multiset)
