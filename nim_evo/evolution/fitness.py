@@ -194,6 +194,50 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
     sub-game win probabilities (exact mode only). ``panel`` may be a set of
     :class:`~nim_evo.evaluation.decisions.Decisions` (each its own case, won or lost).
     ``policies``: the genomes' policies over the panel's space, where the caller has them."""
+    return _results(kind, panel, mode, games, genomes, seed, cases, policies).evaluations(panel.names)
+
+
+@dataclass
+class _Results:
+    """A chunk's results on one board, one row a genome: what :class:`Evaluation` holds, as arrays."""
+
+    fitness: np.ndarray  # (k,)
+    subgames: np.ndarray  # (k,)
+    rates: np.ndarray  # (k, opponents, seats)
+    games: int
+    credit: list | None = None  # each genome's (mine, theirs), where the kind uses credit
+    cases: np.ndarray | None = None  # (k, cases)
+
+    @classmethod
+    def of_rates(cls, rates: np.ndarray, subgames: np.ndarray, games: int) -> _Results:
+        """Results whose fitness is the mean win rate over the opponents and seats."""
+        return cls(rates.mean(axis=(1, 2)), subgames, rates, games)
+
+    @classmethod
+    def mean(cls, boards: list[_Results]) -> _Results:
+        """The results on several boards: means of fitness, sub-games and win rates (the
+        boards' in turn, as a sum of floats adds them), games added, the first board's
+        credit, every board's cases one after another."""
+        count = len(boards)
+        return cls(np.sum([b.fitness for b in boards], axis=0) / count,
+                   np.sum([b.subgames for b in boards], axis=0) / count,
+                   np.sum([b.rates for b in boards], axis=0) / count, sum(b.games for b in boards),
+                   boards[0].credit,
+                   None if boards[0].cases is None else np.concatenate([b.cases for b in boards], axis=1))
+
+    def evaluations(self, names) -> list[Evaluation]:
+        """One :class:`Evaluation` a genome, its win rates by opponent ``names`` (its cases a
+        copy: a view would keep the chunk's whole array alive while one genome of it lives)."""
+        rates = self.rates.tolist()
+        return [Evaluation(fitness, subgames, {name: tuple(pair) for name, pair in zip(names, rates[j])}, self.games,
+                           None if self.credit is None else self.credit[j],
+                           None if self.cases is None else self.cases[j].copy())
+                for j, (fitness, subgames) in enumerate(zip(self.fitness.tolist(), self.subgames.tolist()))]
+
+
+def _results(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed, cases: bool,
+             policies) -> _Results:
+    """:func:`evaluate_chunk`'s results as arrays."""
     if isinstance(panel, Decisions):
         return _decided(kind, panel, genomes, cases)
     if panel.tables is None or mode != "exact":
@@ -205,49 +249,69 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
     space = panel.space
     policies_list = list(_policies(kind, genomes, space) if policies is None else policies)
     # (a list: a stack, even of n_moves genomes on n_moves positions)
-    k = len(genomes)
+    if mode != "exact":
+        return _sampled(panel, policies_list, games, seed)
+    keep_credit = get_kind(kind).uses_credit or cases
+    distinct, copies = (policies_list, None) if get_kind(kind).uses_credit else _distinct(policies_list)
+    k = len(distinct)
     rates = np.zeros((k, len(panel.names), 2))
     subgames = np.zeros(k)
-    mine = theirs = None
-    if mode == "exact":
-        keep_credit = get_kind(kind).uses_credit or cases
+    mine = np.zeros((k, space.n_positions if keep_credit else 0), dtype=np.float32)
+    theirs = np.zeros_like(mine)
+    opponents = panel.transitions or panel.tables
+    for o, values in enumerate(win_probabilities_each(space, distinct, opponents)):  # (k, n, 2) each
+        rates[:, o] = np.average(values[:, panel.starts], weights=panel.weights, axis=1)
+        either = values[:, 1:, 0] + values[:, 1:, 1]  # (the mean of the two seats, as .mean(axis=2) gives it, faster)
+        subgames += np.average(either / 2, weights=space.weights[1:], axis=1) / len(panel.tables)
         if keep_credit:
-            mine = np.zeros((k, space.n_positions), dtype=np.float32)
-            theirs = np.zeros((k, space.n_positions), dtype=np.float32)
-        opponents = panel.transitions or panel.tables
-        for o, values in enumerate(win_probabilities_each(space, policies_list, opponents)):  # (k, n, 2) each
-            rates[:, o] = np.average(values[:, panel.starts], weights=panel.weights, axis=1)
-            either = values[:, 1:, 0] + values[:, 1:, 1]  # (the mean of the two seats, as .mean(axis=2) gives it, faster)
-            subgames += np.average(either / 2, weights=space.weights[1:], axis=1) / len(panel.tables)
-            if keep_credit:
-                mine += values[..., 0] / len(panel.tables)
-                theirs += values[..., 1] / len(panel.tables)
-        played = 0
-    else:
-        assert panel.starts is not None and panel.weights is not None  # a panel with tables has both
-        rng = np.random.default_rng(seed)
-        per_start = -(-games // len(panel.starts))
-        starts = np.repeat(panel.starts, per_start)
-        weights = np.repeat(panel.weights, per_start)  # a game counts for the positions its start stands for
-        mine_samplers = [AliasSampler(as_table(policy, space), space) for policy in policies_list]  # once each
-        for o, table in enumerate(panel.tables):
-            opponent = AliasSampler(dense(table), space)
-            for j, me in enumerate(mine_samplers):
-                rates[j, o, 0] = np.average(play_games(space, me, opponent, starts, rng) == 0, weights=weights)
-                rates[j, o, 1] = np.average(play_games(space, opponent, me, starts, rng) == 1, weights=weights)
-        played = 2 * len(starts) * len(panel.tables)
-    evaluations = _evaluations(panel, rates, subgames, played, None)
-    if mine is not None:
-        assert theirs is not None  # made with mine
+            mine += values[..., 0] / len(panel.tables)
+            theirs += values[..., 1] / len(panel.tables)
+    results = _Results.of_rates(rates, subgames, 0)
+    if keep_credit:
         if get_kind(kind).uses_credit:
             own = get_kind(kind).judged_space(genomes[0], panel.rules)  # the space the genes are over
             credit = [_credit_on(own, space, values) for values in (mine, theirs)]
-        for j, evaluation in enumerate(evaluations):
-            if get_kind(kind).uses_credit:
-                evaluation.credit = (credit[0][j].copy(), credit[1][j].copy())
-            if cases:
-                evaluation.cases = np.concatenate([mine[j, 1:], theirs[j, 1:]])
-    return evaluations
+            results.credit = [(credit[0][j].copy(), credit[1][j].copy()) for j in range(k)]
+        if cases:
+            results.cases = np.concatenate([mine[:, 1:], theirs[:, 1:]], axis=1)
+    if copies is None:
+        return results
+    return _Results(results.fitness[copies], results.subgames[copies], results.rates[copies], 0, None,
+                    None if results.cases is None else results.cases[copies])
+
+
+def _distinct(policies: list) -> tuple[list, np.ndarray | None]:
+    """The distinct move arrays of a stack, and each genome's among them (None: each is its
+    own, as for tables). Exact fitness is a function of the policy, and genomes that differ
+    play alike often (a program's bloat, a population converging): each is evaluated once.
+    (The induction's columns are independent of one another, so the values are the bits
+    evaluating the whole stack gives.)"""
+    if not policies or any(np.ndim(p) != 1 for p in policies):
+        return policies, None
+    first: dict[bytes, int] = {}
+    index = np.array([first.setdefault(np.ascontiguousarray(p).tobytes(), len(first)) for p in policies])
+    if len(first) == len(policies):
+        return policies, None
+    at = {position: j for j, position in enumerate(index)}
+    return [policies[at[g]] for g in range(len(first))], index
+
+
+def _sampled(panel: Panel, policies_list: list, games: int, seed) -> _Results:
+    """Sampled fitness on a board with tables: ``games`` per start, opponent and seat."""
+    space = panel.space
+    assert panel.starts is not None and panel.weights is not None  # a panel with tables has both
+    rates = np.zeros((len(policies_list), len(panel.names), 2))
+    rng = np.random.default_rng(seed)
+    per_start = -(-games // len(panel.starts))
+    starts = np.repeat(panel.starts, per_start)
+    weights = np.repeat(panel.weights, per_start)  # a game counts for the positions its start stands for
+    mine_samplers = [AliasSampler(as_table(policy, space), space) for policy in policies_list]  # once each
+    for o, table in enumerate(panel.tables):
+        opponent = AliasSampler(dense(table), space)
+        for j, me in enumerate(mine_samplers):
+            rates[j, o, 0] = np.average(play_games(space, me, opponent, starts, rng) == 0, weights=weights)
+            rates[j, o, 1] = np.average(play_games(space, opponent, me, starts, rng) == 1, weights=weights)
+    return _Results.of_rates(rates, np.zeros(len(policies_list)), 2 * len(starts) * len(panel.tables))
 
 
 def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int, genomes: list, seed=None, *,
@@ -265,15 +329,9 @@ def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int,
     stacks: list = [None] * len(panels)  # (the policies over every board with a space, made together)
     for j, stack in zip(tabled, get_kind(kind).policies_on(genomes, tuple(panels[j].space for j in tabled))):
         stacks[j] = stack
-    results = [evaluate_chunk(kind, panel, mode, games, genomes, stream, cases=cases, policies=stack)
-               for panel, stream, stack in zip(panels, streams, stacks)]
-    mean = len(panels)
-    return [Evaluation(sum(r[j].fitness for r in results) / mean, sum(r[j].subgames for r in results) / mean,
-                       {name: tuple(sum(r[j].rates[name][seat] for r in results) / mean for seat in (0, 1))
-                        for name in results[0][j].rates},
-                       sum(r[j].games for r in results), results[0][j].credit,
-                       np.concatenate([r[j].cases for r in results]) if cases else None)
-            for j in range(len(genomes))]
+    boards = [_results(kind, panel, mode, games, genomes, stream, cases, stack)
+              for panel, stream, stack in zip(panels, streams, stacks)]
+    return _Results.mean(boards).evaluations(panels[0].names)
 
 
 def ceiling(panels: tuple[Panel, ...]) -> tuple[float, float] | None:
@@ -326,17 +384,17 @@ def _credit_on(own, space, values: np.ndarray) -> np.ndarray:
                      for row in values]).astype(values.dtype)
 
 
-def _decided(kind: str, decisions: Decisions, genomes: list, cases: bool) -> list[Evaluation]:
-    """Evaluations of the one-move games of ``decisions``: fitness, sub-games and the win
+def _decided(kind: str, decisions: Decisions, genomes: list, cases: bool) -> _Results:
+    """Results of the one-move games of ``decisions``: fitness, sub-games and the win
     rate against each opponent are all the share won (the games after the move are perfect
     play's, whoever plays them); no game is played out."""
     right = decisions.right(kind, genomes).astype(np.float32)
-    shares = right.mean(axis=1)
-    return [Evaluation(float(share), float(share), {name: (float(share), float(share)) for name in decisions.names},
-                       0, None, right[j] if cases else None) for j, share in enumerate(shares)]
+    shares = right.mean(axis=1).astype(float)
+    rates = np.repeat(shares[:, None, None], 2 * len(decisions.names), axis=1).reshape(len(shares), -1, 2)
+    return _Results(shares, shares, rates, 0, None, right if cases else None)
 
 
-def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> list[Evaluation]:
+def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> _Results:
     """Sampled fitness on a board too big to enumerate: games on pile arrays from the start,
     every genome of the chunk playing at once (``games`` per genome, opponent and seat)."""
     rng = np.random.default_rng(seed)
@@ -351,15 +409,7 @@ def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed)
         second = piles.play_pile_games(panel.rules, them, me, k * games, rng) == 1
         rates[:, o, 0] = first.reshape(k, games).mean(axis=1)
         rates[:, o, 1] = second.reshape(k, games).mean(axis=1)
-    return _evaluations(panel, rates, np.zeros(k), 2 * games * len(panel.names), None)
-
-
-def _evaluations(panel: Panel, rates: np.ndarray, subgames: np.ndarray, games: int, credit) -> list[Evaluation]:
-    """One :class:`Evaluation` per genome from ``rates (k, opponents, seats)``."""
-    return [Evaluation(float(rates[j].mean()), float(subgames[j]),
-                       {name: (float(rates[j, o, 0]), float(rates[j, o, 1])) for o, name in enumerate(panel.names)},
-                       games, None if credit is None else credit[j])
-            for j in range(len(rates))]
+    return _Results.of_rates(rates, np.zeros(k), 2 * games * len(panel.names))
 
 
 class _OrderReading:

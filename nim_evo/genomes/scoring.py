@@ -277,7 +277,17 @@ def _union(spaces: tuple) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
 
 def _moves_of(values: np.ndarray, space: Space) -> np.ndarray:
     """``(k, n)``: the move of each program at each position of the space, given their scores of
-    its positions ``(k, n)``."""
+    its positions ``(k, n)``; programs that score the board alike (bloat, a converging
+    population: more than half of a generation's, on Nim's training boards) choose once."""
+    first: dict[bytes, int] = {}
+    index = np.array([first.setdefault(row.tobytes(), len(first)) for row in values], dtype=np.intp)
+    if len(first) == len(values):
+        return _chosen(values, space)
+    return _chosen(values[np.unique(index, return_index=True)[1]], space)[index]
+
+
+def _chosen(values: np.ndarray, space: Space) -> np.ndarray:
+    """:func:`_moves_of` of every row."""
     if not isinstance(space.rules, Rules):
         ranks, actions = _ranks(space), _space_legal(space)
         return np.stack([_first_lowest(np.ascontiguousarray(row), ranks, actions) for row in values])

@@ -67,7 +67,8 @@ def test_pile_array_fitness_matches_exact_per_seat(board):
     rng = np.random.default_rng(12)
     genomes = [ruleset.create(rules, rng) for _ in range(4)]
     games = 3000
-    sampled = fitness._evaluate_on_piles("rules", piles_panel, games, genomes, np.random.SeedSequence(8))
+    sampled = fitness._evaluate_on_piles("rules", piles_panel, games, genomes,
+                                         np.random.SeedSequence(8)).evaluations(piles_panel.names)
     exact = evaluate_chunk("rules", exact_panel, "exact", games, genomes, None)
     for s, e in zip(sampled, exact, strict=True):
         assert s.games == 2 * games * len(names) and s.subgames == 0.0 and s.credit is None
