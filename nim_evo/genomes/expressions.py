@@ -172,6 +172,27 @@ def parse(text, pset: gp.PrimitiveSetTyped, where: str) -> gp.PrimitiveTree:
     return tree
 
 
+def text(tree: gp.PrimitiveTree) -> str:
+    """``str(tree)``, DEAP's form (``name(first, second)``), written in one pass without
+    formatting each subtree's string into its parent's (a generation writes thousands)."""
+    written: list[str] = []
+    open_arguments: list[int] = []  # of each primitive still open, the arguments it has yet to get
+    for node in tree:
+        if node.arity:
+            written += (node.name, "(")
+            open_arguments.append(node.arity)
+            continue
+        written.append(node.format())
+        while open_arguments:
+            open_arguments[-1] -= 1
+            if open_arguments[-1]:
+                written.append(", ")
+                break
+            open_arguments.pop()
+            written.append(")")
+    return "".join(written)
+
+
 def evaluate(tree: gp.PrimitiveTree, **arguments) -> np.ndarray:
     """The tree's value on arrays (``arguments`` by the set's argument names, int64 arrays of
     one shape, or scalars), every position at once. Integer overflow wraps, silently."""

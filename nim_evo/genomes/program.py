@@ -55,7 +55,8 @@ from nim_evo.genomes import heaps
 from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, parse
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
 from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, compiled, folds_in_any_order, is_plain, lowest_child,
-                                     move_probabilities, moves, parts, policies, policies_on, policy, scores, split_child)
+                                     move_probabilities, moves, parts, plain, policies, policies_on, policy, scores,
+                                     split_child)
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -497,7 +498,7 @@ class ProgramKind(GenomeKind):
         return stacked
 
     def plain(self, genes) -> list:
-        return [str(part) for part in parts(genes) if part is not None]
+        return plain(genes)
 
     def check_plain(self, genes, rules: Game, multiset: bool = True):
         if not isinstance(genes, list) or len(genes) not in (2, 3, 4):

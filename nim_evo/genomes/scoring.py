@@ -30,7 +30,7 @@ from nim_evo.engine.space import Space
 from nim_evo.games.base import Game
 from nim_evo.games.splitting import SplitGame
 from nim_evo.genomes import heaps
-from nim_evo.genomes.expressions import SCORE, SECOND, STEP, code, parse, run
+from nim_evo.genomes.expressions import SCORE, SECOND, STEP, code, parse, run, text
 from nim_evo.genomes.protocol import deterministic_move_probabilities
 
 PARTS = ("step", "score", "second", "heap")  # (the second fold third: files of two trees are [step, score])
@@ -59,14 +59,37 @@ def is_plain(genes) -> bool:
 def compiled(genes) -> tuple:
     """``(step, score, second, heap)``, the trees as :func:`~nim_evo.genomes.expressions.run`
     reads them (:func:`~nim_evo.genomes.expressions.code`) and the heap part (or None); of a
-    plain form, made once (a generation's programs arrive as text, each new one parsed once)."""
+    plain form, made once (a generation's programs arrive as text: each is parsed once, or
+    not at all where :func:`plain` wrote it from its trees in this process)."""
     if is_plain(genes):
-        return _compiled_texts(tuple(genes))
+        texts = tuple(genes)
+        found = _WRITTEN.get(texts)
+        return _compiled_texts(texts) if found is None else found
     step, score, second, heap = parts(genes)
     return code(step), code(score), code(second), heap
 
 
-@lru_cache(maxsize=4096)  # (a generation's offspring and its parents: a few megabytes)
+def plain(genes) -> list[str]:
+    """The program's expressions as text (its plain form: ``[step, score, second]``, and the
+    heap part's where it has one); of trees, their compiled form is kept for the texts
+    (:data:`_WRITTEN`), which :func:`compiled` then reads instead of parsing them again."""
+    if is_plain(genes):
+        return [str(part) for part in parts(genes) if part is not None]
+    step, score, second, heap = parts(genes)
+    texts = [text(step), text(score), text(second)] + ([] if heap is None else [str(heap)])
+    key = tuple(texts)
+    if key not in _WRITTEN:
+        if len(_WRITTEN) >= _KEPT:  # (the population's and its offspring's: dropped at once, then parsed if asked)
+            _WRITTEN.clear()
+        _WRITTEN[key] = (code(step), code(score), code(second), None if heap is None else _heap(texts[3]))
+    return texts
+
+
+_KEPT = 4096
+_WRITTEN: dict = {}  # texts: their compiled form, made from the trees they were written from (a dict: thread-safe)
+
+
+@lru_cache(maxsize=_KEPT)  # (a generation's offspring and its parents: a few megabytes)
 def _compiled_texts(texts: tuple) -> tuple:
     step, score, second, heap = parts(texts)
     return code(step), code(score), code(second), heap

@@ -2,6 +2,8 @@
 gives every score the tree run on every column gives, and a splitting game's move at heaps of
 any size is the move it plays on a board."""
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -79,3 +81,24 @@ def test_held_out_boards_of_a_splitting_game_reach_a_million_and_catch_a_wrong_p
     judged = [random_boards_accuracy("program", genes, kayles, np.random.default_rng(1), (3, 5), 10**6, count=6)
               for genes in (right, wrong)]
     assert judged[0] == 1.0 and judged[1] < 1.0
+
+
+@pytest.mark.parametrize("name", ["1-3-5-7", "10-kayles"])
+def test_a_program_written_from_its_trees_compiles_as_its_text_parsed(name):
+    """The plain form written in one pass is DEAP's ``str`` of each tree, and the compiled form
+    kept for it is what parsing the texts gives (its heap part the one the text names)."""
+    rules = Rules.parse(name) if name == "1-3-5-7" else game(name)
+    rng = np.random.default_rng(3)
+    genomes = [KIND.create(rules, rng) for _ in range(60)]
+    for _ in range(20):  # (and their offspring)
+        first, second = (copy.deepcopy(genomes[i]) for i in rng.choice(len(genomes), 2, replace=False))
+        genomes.append(KIND.mutate(KIND.crossover(first, second, rules, rng)[0], rules, rng)[0])
+    for genes in genomes:
+        texts = KIND.plain(genes)
+        trees = scoring.parts(genes)
+        assert texts[:3] == [str(tree) for tree in trees[:3]]
+        assert len(texts) == 3 + (trees[3] is not None)
+        written = scoring.compiled(texts)
+        parsed = scoring._compiled_texts(tuple(texts))
+        assert written[:3] == parsed[:3] and written[3] is parsed[3]  # (the heap part: one parse, kept)
+    assert any(len(scoring.parts(g)[0]) > 5 for g in genomes)  # (trees with nesting, not only terminals)
