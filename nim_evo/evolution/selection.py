@@ -49,19 +49,21 @@ def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=le
         while len(candidates) > 1 and at < len(order):
             if len(candidates) <= _FEW:  # the next case that separates the few left, found at once
                 left = rows[candidates]
-                separates = np.flatnonzero((left != left[:1]).any(axis=0)[order[at:]])
-                if not len(separates):
+                ahead = (left != left[:1]).any(axis=0)[order[at:]]
+                first = int(ahead.argmax())
+                if not ahead[first]:
                     break
-                at += int(separates[0])
+                at += first
             scores = rows[candidates, order[at]]
             at += 1
-            top = scores.max()
-            if scores.min() == top:  # all alike: the case keeps them all
+            ordered = np.sort(scores)  # (its ends the best and the worst, its middle the median)
+            top = ordered[-1]
+            if ordered[0] == top:  # all alike: the case keeps them all
                 continue
-            deviation = _median(np.abs(scores - _median(scores)))
+            deviation = _median(np.abs(ordered - _middle(ordered)))
             candidates = candidates[scores >= top - deviation]
         alike = members[candidates[rng.integers(len(candidates))]]
-        first, second = alike[rng.integers(len(alike), size=2)]
+        first, second = alike[rng.integers(len(alike))], alike[rng.integers(len(alike))]  # (the draws of size=2)
         chosen.append(individuals[second if sizes[second] < sizes[first] else first])
     return chosen
 
@@ -89,7 +91,11 @@ def unique_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _median(values: np.ndarray) -> float:
     """``np.median`` of a short 1-d array, without its overhead (lexicase takes thousands a generation)."""
-    ordered = np.sort(values)
+    return _middle(np.sort(values))
+
+
+def _middle(ordered: np.ndarray) -> float:
+    """The median of a sorted 1-d array."""
     middle = len(ordered) // 2
     return float(ordered[middle]) if len(ordered) % 2 else (float(ordered[middle - 1]) + float(ordered[middle])) / 2
 
