@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 
 import numpy as np
 
 from nim_evo.engine.enumeration import EnumeratedSpace
+from nim_evo.engine.kept import bounded, cells
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, GAME_OR_NAME, SPACE, SPACE_LIMIT, Space, space_for
 from nim_evo.games.base import Game, Position
 from nim_evo.games.takeaway import Move
@@ -92,7 +92,7 @@ def solve(rules: Game | str | EnumeratedSpace, max_positions: int = DEFAULT_MAX_
     return _solve(space)
 
 
-@lru_cache(maxsize=4)
+@bounded(lambda solution: cells(solution.space))
 def _solve(space: EnumeratedSpace) -> Solution:
     at_end = space.rules.to_move_wins_at_end
     win = np.zeros(space.n_positions, dtype=bool)

@@ -15,11 +15,12 @@ move]`` is the position a move leads to, -1 where the move is illegal.
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import numpy as np
 
 from nim_evo.engine.enumeration import EnumeratedSpace
+from nim_evo.engine.kept import bounded, cells
 from nim_evo.engine.multiset import MultisetSpace, multiset_space
 from nim_evo.engine.search import searched_space
 from nim_evo.games.base import Game, Position
@@ -148,7 +149,7 @@ def space_for(rules: Game | str, max_positions: int = DEFAULT_MAX_POSITIONS, mul
     return _space_for(game(rules), max_positions, multiset)
 
 
-@lru_cache(maxsize=4)
+@bounded(cells)
 def _space_for(board: Game, max_positions: int, multiset: bool):
     if not (isinstance(board, TakeAway) and board.box):
         return searched_space(board, max_positions, multiset)

@@ -74,19 +74,23 @@ _FEW = 16  # candidates few enough that lexicase finds the next case separating 
 def unique_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, axis=0, return_inverse=True)``: the distinct rows in lexicographic
     order, and each row's index among them. For finite values >= 0 (win probabilities) the
-    rows are told apart by their bytes, big-endian, whose order is then the values' order: a
-    hash a row, not numpy's sort of every column (thousands of cases: seconds a generation)."""
+    rows are told apart by their bytes, and the distinct ones ordered by their bytes
+    big-endian, whose order is then the values' order: a hash a row, not numpy's sort of every
+    column (thousands of cases: seconds a generation)."""
     if values.dtype.kind != "f" or values.size == 0 or not (values >= 0).all() or not np.isfinite(values).all():
         rows, group = np.unique(values, axis=0, return_inverse=True)
         return rows, group.reshape(-1)
-    big_endian = (values + 0).astype(values.dtype.newbyteorder(">"))  # (+ 0: no -0.0 apart from 0.0)
-    keys = [row.tobytes() for row in big_endian]
+    keys = [row.tobytes() for row in values + 0]  # (+ 0: no -0.0 apart from 0.0)
     first: dict[bytes, int] = {}
     for k, key in enumerate(keys):
         first.setdefault(key, k)
-    order = sorted(first)
-    index = {key: g for g, key in enumerate(order)}
-    return values[[first[key] for key in order]], np.array([index[key] for key in keys], dtype=np.intp)
+    index = np.fromiter(first.values(), dtype=np.intp, count=len(first))  # each distinct row's first copy
+    big_endian = [row.tobytes() for row in (values[index] + 0).astype(values.dtype.newbyteorder(">"))]
+    order = sorted(range(len(index)), key=big_endian.__getitem__)  # (only the distinct rows turned and sorted)
+    rank = np.empty(len(index), dtype=np.intp)
+    rank[order] = np.arange(len(index))
+    appearance = {key: j for j, key in enumerate(first)}
+    return values[index[order]], rank[[appearance[key] for key in keys]]
 
 
 def _median(values: np.ndarray) -> float:

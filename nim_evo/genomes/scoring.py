@@ -25,6 +25,7 @@ import numpy as np
 from deap import gp
 
 from nim_evo.engine import boards
+from nim_evo.engine.kept import bounded
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
 from nim_evo.games.base import Game
@@ -37,6 +38,17 @@ PARTS = ("step", "score", "second", "heap")  # (the second fold third: files of 
 SETS = (STEP, SCORE, SECOND)  # the trees' languages, in PARTS' order
 NOTHING = "0"  # a part no stage varies: the second fold of a family that does not need it
 _BATCH_CELLS = 2_000_000  # heap sizes of the children scored at once, in moves()
+# what is kept of each board a run scores (its positions sorted, its moves in order of
+# preference, ...): a run of four families trains on 24 boards and measures on 8 more
+_BOARDS, _BOARD_BYTES = 64, 256 << 20
+
+
+def _nbytes(kept) -> int:
+    """The bytes of what is kept of a board: an array, a tuple of arrays (or None), or a :class:`_Legal`."""
+    return sum(getattr(part, "nbytes", 0) for part in (kept if isinstance(kept, tuple) else (kept,)))
+
+
+_per_board = bounded(_nbytes, _BOARDS, _BOARD_BYTES)
 
 
 def parts(genes) -> tuple:
@@ -279,7 +291,7 @@ def _groups(spaces: tuple) -> list[tuple]:
     return [tuple(group) for group in groups.values()]
 
 
-@lru_cache(maxsize=16)  # (a stage's boards, kept)
+@_per_board
 def _union(spaces: tuple) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """The positions of ``spaces`` one after another, each row's heaps ascending and padded on
     the left to the widest (``padded`` marks those columns; None where all are as wide),
@@ -328,7 +340,7 @@ def _chosen(values: np.ndarray, space: Space) -> np.ndarray:
 _CHOICE_CELLS = 1 << 18  # position-move pairs of the programs whose moves are chosen at once (their arrays in cache)
 
 
-@lru_cache(maxsize=16)  # (a stage's boards and the held-out board, each kept)
+@_per_board
 def _preference(space: Space) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A Nim board's moves in each position in the order a program prefers them among equal
     scores (:func:`_lowest`'s keys: the legal ones first, from the smallest pile, then taking
@@ -439,6 +451,7 @@ class _Legal:
         self.rows, self.starts, counts = np.unique(rows, return_index=True, return_counts=True)
         self.run = np.repeat(np.arange(len(self.rows)), counts)  # each legal action's run
         self._keys: tuple = (None, None)
+        self.nbytes = sum(array.nbytes for array in (self.columns, self.children, self.rows, self.starts, self.run))
 
     def keys(self, ranks: np.ndarray) -> np.ndarray:
         """Each legal action's tie-break key, its child's rank x actions + its column (made
@@ -474,7 +487,7 @@ def _first_lowest(values: np.ndarray, ranks: np.ndarray, legal: _Legal) -> np.nd
     return chosen
 
 
-@lru_cache(maxsize=16)  # (a heap stage's boards and the held-out board, each kept)
+@_per_board
 def _ascending(space: Space) -> np.ndarray:
     """A space's positions, each row's heaps sorted ascending (read-only; in Fortran order, as a
     fold reads them column by column): what every program of a run scores."""
@@ -483,7 +496,7 @@ def _ascending(space: Space) -> np.ndarray:
     return ordered
 
 
-@lru_cache(maxsize=16)  # (a heap stage's boards and the held-out board, each kept)
+@_per_board
 def _ranks(space: Space) -> np.ndarray:
     """``(n_positions,)``: each position's rank among the space's by its heap sizes sorted
     ascending, compared lexicographically (the tie-break :func:`moves` applies to children)."""
@@ -493,7 +506,7 @@ def _ranks(space: Space) -> np.ndarray:
     return rank
 
 
-@lru_cache(maxsize=16)  # (a heap stage's boards and the held-out board, each kept)
+@_per_board
 def _space_legal(space: Space) -> _Legal:
     """A space's legal actions and the position each leads to."""
     return _Legal(space.successors, space.n_positions)

@@ -1,0 +1,41 @@
+"""The bounded cache of spaces and solutions: the ones asked last, up to a count and a total
+weight, the one asked last always; a run of four families keeps its eight boards."""
+
+from nim_evo.engine import kept
+from nim_evo.engine.space import space_for
+from nim_evo.games import Rules
+
+
+def test_the_ones_asked_last_are_kept_up_to_a_count_and_a_weight():
+    built = []
+
+    @kept.bounded(lambda value: value[1], items=3, total=10)
+    def make(name, weight):
+        built.append(name)
+        return (name, weight)
+
+    first = make("a", 2)
+    assert make("a", 2) is first and built == ["a"]  # (asked again: the same object, not built again)
+    make("b", 2), make("c", 2)
+    make("a", 2)  # (a is now the latest: d pushes out b, the oldest)
+    make("d", 2)
+    assert built == ["a", "b", "c", "d"]
+    make("a", 2), make("c", 2), make("d", 2)
+    assert built == ["a", "b", "c", "d"]
+    make("b", 2)
+    assert built[-1] == "b"
+    make("heavy", 50)  # (heavier than the total: kept alone, the others dropped)
+    make("heavy", 50)
+    assert built.count("heavy") == 1
+    make("a", 2)
+    assert built[-1] == "a"
+    make.cache_clear()
+    make("a", 2)
+    assert built[-2:] == ["a", "a"]
+
+
+def test_eight_boards_of_four_families_are_kept():
+    boards = [Rules((1, 3, 5, 7, 9), max_take, misere) for max_take in (None, 3) for misere in (False, True)]
+    boards += [Rules((1, 3, 5, 7, 9, 11, 13), max_take, misere) for max_take in (None, 3) for misere in (False, True)]
+    spaces = [space_for(board, multiset=True) for board in boards]
+    assert all(space_for(board, multiset=True) is space for board, space in zip(boards, spaces))
