@@ -234,10 +234,14 @@ def _step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, 
     seen = {0}
     frontier = np.zeros(1, dtype=np.int64)
     with np.errstate(over="ignore"):
+        # the step at every value below the first power of two past every heap, at once (a
+        # step of xor's kind stays there: the rounds read it, the tree is run once)
+        domain = 1 << high.bit_length()
+        grid = (_pairs(tree, name, np.arange(domain), heaps, k).reshape(domain, len(heaps))
+                if domain * len(heaps) <= _GRID_CELLS else None)
         for _ in range(_TABLE_ROUNDS):  # every value the fold reaches: from those found last, one more heap
-            after = _as_ints(run(tree, {name: np.repeat(frontier, len(heaps)), "p": np.tile(heaps, len(frontier)),
-                                        "k": np.int64(k)}), len(frontier) * len(heaps))
-            new = set(np.unique(after).tolist()) - seen  # (sets: the values are few, numpy's set calls cost more)
+            after = _pairs(tree, name, frontier, heaps, k, grid)
+            new = set((np.unique(after) if after.size > _GRID_CELLS else after).tolist()) - seen
             seen |= new
             if len(seen) > _TABLE_REACHED or len(seen) * (high + 2) > _TABLE_CELLS:
                 return None
@@ -247,14 +251,25 @@ def _step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, 
         else:
             return None
         reached = np.array(sorted(seen), dtype=np.int64)
-        after = _as_ints(run(tree, {name: np.repeat(reached, len(heaps)), "p": np.tile(heaps, len(reached)),
-                                    "k": np.int64(k)}), len(reached) * len(heaps))
+        after = _pairs(tree, name, reached, heaps, k, grid)
     steps = np.empty((len(reached), len(heaps) + 1), dtype=np.int32)
     steps[:, :-1] = np.searchsorted(reached, after).reshape(len(reached), len(heaps))
     steps[:, -1] = np.arange(len(reached))  # (no heap: the value kept)
     steps *= steps.shape[1]  # each as its row's start in the flat table
     reached.flags.writeable = steps.flags.writeable = False
     return reached, steps
+
+
+_GRID_CELLS = 1 << 12  # a step's values at every (value, heap) pair below a power of two, found at once, up to this many
+
+
+def _pairs(tree: tuple, name: str, values: np.ndarray, heaps: np.ndarray, k: int, grid=None) -> np.ndarray:
+    """``tree(value, heap, k)`` of every value and heap, value-major (read from ``grid``, the
+    pairs of every value below its length, where the values are all there)."""
+    if grid is not None and len(values) and values.min() >= 0 and values.max() < len(grid):
+        return grid[values].ravel()
+    return _as_ints(run(tree, {name: np.repeat(values, len(heaps)), "p": np.tile(heaps, len(values)),
+                               "k": np.int64(k)}), len(values) * len(heaps))
 
 
 def policy(genes, space: Space) -> np.ndarray:

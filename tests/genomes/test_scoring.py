@@ -102,3 +102,24 @@ def test_a_program_written_from_its_trees_compiles_as_its_text_parsed(name):
         parsed = scoring._compiled_texts(tuple(texts))
         assert written[:3] == parsed[:3] and written[3] is parsed[3]  # (the heap part: one parse, kept)
     assert any(len(scoring.parts(g)[0]) > 5 for g in genomes)  # (trees with nesting, not only terminals)
+
+
+def test_a_step_table_read_from_its_grid_is_the_one_found_round_by_round(monkeypatch):
+    """A step's values at every small (value, heap) pair, found at once, give the table (and
+    the same refusals) that running the tree round by round gives."""
+    rng = np.random.default_rng(8)
+    rules = Rules.parse("1-3-5-7")
+    trees = {scoring.code(scoring.parts(KIND.create(rules, rng))[0]) for _ in range(150)} | {
+        scoring.code(scoring.parse(XOR, scoring.STEP, "step"))}
+    found = 0
+    for tree in trees:
+        for high, k in ((15, 0), (15, 4), (40, 0)):
+            gridded = scoring._step_table.__wrapped__(tree, "a", high, k)
+            with monkeypatch.context() as patch:
+                patch.setattr(scoring, "_GRID_CELLS", 0)
+                rounds = scoring._step_table.__wrapped__(tree, "a", high, k)
+            assert (gridded is None) == (rounds is None)
+            if gridded is not None:
+                found += 1
+                assert all(np.array_equal(a, b) for a, b in zip(gridded, rounds))
+    assert found > 100
