@@ -1,10 +1,11 @@
-"""A cache of built spaces and their solutions bounded by what they hold, not only by count.
+"""Caches bounded by what they hold, not only by how many: of spaces, their solutions, and
+what the program kind keeps of each board it scores.
 
 ``functools.lru_cache(maxsize=4)`` kept the four spaces asked last, whatever their size: a run
 of four families asks eight each generation (its four boards and their held-out boards), and
 built them all again every time (12% of such a run), while four big spaces could hold
-gigabytes. :func:`bounded` keeps the ones asked last up to a count and a total of
-position-move pairs (the one asked last always).
+gigabytes. :func:`bounded` keeps the ones asked last up to a count and a total weight (the one
+asked last always).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
-from typing import Callable
+from typing import Any, Callable
+
+import numpy as np
 
 SPACES, CELLS = 16, 60_000_000  # spaces kept at most, and their position-move pairs in all (the run's panel bound)
 
@@ -22,29 +25,44 @@ def cells(space) -> int:
     return int(space.n_positions) * int(space.n_moves)
 
 
-def bounded(weight: Callable[[object], int], items: int = SPACES, total: int = CELLS):
+def space_cells(arguments: tuple, value) -> int:
+    """The weight of a cached space: its position-move pairs."""
+    return cells(value)
+
+
+def space_bytes(space) -> int:
+    """The bytes of a space's arrays built so far."""
+    return sum(value.nbytes for value in vars(space).values() if isinstance(value, np.ndarray))
+
+
+def bounded(weight: Callable[[tuple, Any], int], items: int = SPACES, total: int = CELLS):
     """An lru cache of a function of hashable arguments holding at most ``items`` results and,
-    beyond the result asked last, at most ``total`` of their ``weight`` in all (thread-safe;
-    ``cache_clear()`` empties it)."""
-    def decorate(function):
+    beyond the result asked last, at most ``total`` of their ``weight(arguments, result)`` in
+    all. Thread-safe: where two threads build one result at once, both get the first kept
+    (``cache_clear()`` empties it)."""
+    def decorate(function: Callable) -> Callable:
         kept: OrderedDict = OrderedDict()
         lock = threading.Lock()
 
         @functools.wraps(function)
-        def cached(*arguments):
+        def cached(*arguments: Any) -> Any:
             with lock:
                 if arguments in kept:
                     kept.move_to_end(arguments)
                     return kept[arguments]
             value = function(*arguments)
             with lock:
-                kept[arguments] = value
+                value = kept.setdefault(arguments, value)
                 kept.move_to_end(arguments)
-                held = sum(weight(v) for v in kept.values())
+                held = sum(weight(key, entry) for key, entry in kept.items())
                 while len(kept) > 1 and (len(kept) > items or held > total):
-                    held -= weight(kept.popitem(last=False)[1])
+                    held -= weight(*kept.popitem(last=False))
             return value
 
-        cached.cache_clear = kept.clear  # type: ignore[attr-defined]
+        def cache_clear() -> None:
+            with lock:
+                kept.clear()
+
+        cached.cache_clear = cache_clear  # type: ignore[attr-defined]
         return cached
     return decorate

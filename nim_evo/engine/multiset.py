@@ -32,11 +32,10 @@ order is never judged here (:mod:`nim_evo.evaluation.judging`).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from nim_evo.engine.enumeration import EnumeratedSpace
+from nim_evo.engine.kept import bounded, space_cells
 from nim_evo.games.base import Position
 from nim_evo.games.takeaway import Move, TakeAway, move_array
 from nim_evo.engine.sizes import DEFAULT_MAX_POSITIONS, check_space_size, completions
@@ -217,7 +216,7 @@ class MultisetSpace(EnumeratedSpace):
 
 _BLOCK = 4096  # positions at a time where a (k, n_moves, n_piles) array is built
 
-@lru_cache(maxsize=4)
+@bounded(space_cells)
 def multiset_space(rules: TakeAway, max_positions: int = DEFAULT_MAX_POSITIONS) -> MultisetSpace:
     """A shared, cached :class:`MultisetSpace` for ``rules`` (spaces are read-only)."""
     return MultisetSpace(rules, max_positions)

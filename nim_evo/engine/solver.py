@@ -92,7 +92,7 @@ def solve(rules: Game | str | EnumeratedSpace, max_positions: int = DEFAULT_MAX_
     return _solve(space)
 
 
-@bounded(lambda solution: cells(solution.space))
+@bounded(lambda arguments, solution: cells(solution.space))
 def _solve(space: EnumeratedSpace) -> Solution:
     at_end = space.rules.to_move_wins_at_end
     win = np.zeros(space.n_positions, dtype=bool)

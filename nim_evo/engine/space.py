@@ -20,7 +20,7 @@ from functools import cached_property
 import numpy as np
 
 from nim_evo.engine.enumeration import EnumeratedSpace
-from nim_evo.engine.kept import bounded, cells
+from nim_evo.engine.kept import bounded, space_cells
 from nim_evo.engine.multiset import MultisetSpace, multiset_space
 from nim_evo.engine.search import searched_space
 from nim_evo.games.base import Game, Position
@@ -149,7 +149,7 @@ def space_for(rules: Game | str, max_positions: int = DEFAULT_MAX_POSITIONS, mul
     return _space_for(game(rules), max_positions, multiset)
 
 
-@bounded(cells)
+@bounded(space_cells)
 def _space_for(board: Game, max_positions: int, multiset: bool):
     if not (isinstance(board, TakeAway) and board.box):
         return searched_space(board, max_positions, multiset)

@@ -30,6 +30,7 @@ from nim_evo.evaluation.decisions import Decisions
 from nim_evo.evaluation.exact import Transitions, best_response, win_probabilities_each
 from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.judging import judging_space
+from nim_evo.evolution.results import Evaluation, Results, distinct_policies
 from nim_evo.genomes import get_kind, movers
 from nim_evo.validation import KeywordError, UserError
 
@@ -170,23 +171,6 @@ class Panel:
         return panel
 
 
-@dataclass
-class Evaluation:
-    """One individual's result: fitness (the mean win rate from the starts), its mean win
-    rate over every sub-game (every non-empty position, either to move; exact mode only,
-    else 0), per-opponent (first, second) win rates, games played, per-position credit
-    ``(mine, theirs)`` where the kind uses it, and, where lexicase selection asks for them,
-    its ``cases``: the win probability of every sub-game (every non-empty position, moving
-    first then second, averaged over the panel), the test cases lexicase selection reads."""
-
-    fitness: float
-    subgames: float
-    rates: dict
-    games: int
-    credit: tuple | None = None
-    cases: np.ndarray | None = None
-
-
 def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed, *,
                    cases: bool = False, policies: np.ndarray | None = None) -> list[Evaluation]:
     """Evaluate a chunk of genomes against the panel (``mode`` is ``exact`` or ``sampled``);
@@ -197,46 +181,8 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
     return _results(kind, panel, mode, games, genomes, seed, cases, policies).evaluations(panel.names)
 
 
-@dataclass
-class _Results:
-    """A chunk's results on one board, one row a genome: what :class:`Evaluation` holds, as arrays."""
-
-    fitness: np.ndarray  # (k,)
-    subgames: np.ndarray  # (k,)
-    rates: np.ndarray  # (k, opponents, seats)
-    games: int
-    credit: list | None = None  # each genome's (mine, theirs), where the kind uses credit
-    cases: np.ndarray | None = None  # (k, cases)
-
-    @classmethod
-    def of_rates(cls, rates: np.ndarray, subgames: np.ndarray, games: int) -> _Results:
-        """Results whose fitness is the mean win rate over the opponents and seats."""
-        return cls(rates.mean(axis=(1, 2)), subgames, rates, games)
-
-    @classmethod
-    def mean(cls, boards: list[_Results]) -> _Results:
-        """The results on several boards: means of fitness, sub-games and win rates (the
-        boards' in turn, as a sum of floats adds them), games added, the first board's
-        credit, every board's cases one after another."""
-        count = len(boards)
-        return cls(np.sum([b.fitness for b in boards], axis=0) / count,
-                   np.sum([b.subgames for b in boards], axis=0) / count,
-                   np.sum([b.rates for b in boards], axis=0) / count, sum(b.games for b in boards),
-                   boards[0].credit,
-                   None if boards[0].cases is None else np.concatenate([b.cases for b in boards], axis=1))
-
-    def evaluations(self, names) -> list[Evaluation]:
-        """One :class:`Evaluation` a genome, its win rates by opponent ``names`` (its cases a
-        copy: a view would keep the chunk's whole array alive while one genome of it lives)."""
-        rates = self.rates.tolist()
-        return [Evaluation(fitness, subgames, {name: tuple(pair) for name, pair in zip(names, rates[j])}, self.games,
-                           None if self.credit is None else self.credit[j],
-                           None if self.cases is None else self.cases[j].copy())
-                for j, (fitness, subgames) in enumerate(zip(self.fitness.tolist(), self.subgames.tolist()))]
-
-
 def _results(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed, cases: bool,
-             policies) -> _Results:
+             policies) -> Results:
     """:func:`evaluate_chunk`'s results as arrays."""
     if isinstance(panel, Decisions):
         return _decided(kind, panel, genomes, cases)
@@ -252,7 +198,7 @@ def _results(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed
     if mode != "exact":
         return _sampled(panel, policies_list, games, seed)
     keep_credit = get_kind(kind).uses_credit or cases
-    distinct, copies = (policies_list, None) if get_kind(kind).uses_credit else _distinct(policies_list)
+    distinct, copies = (policies_list, None) if get_kind(kind).uses_credit else distinct_policies(policies_list)
     k = len(distinct)
     rates = np.zeros((k, len(panel.names), 2))
     subgames = np.zeros(k)
@@ -266,7 +212,7 @@ def _results(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed
         if keep_credit:
             mine += values[..., 0] / len(panel.tables)
             theirs += values[..., 1] / len(panel.tables)
-    results = _Results.of_rates(rates, subgames, 0)
+    results = Results.of_rates(rates, subgames, 0)
     if keep_credit:
         if get_kind(kind).uses_credit:
             own = get_kind(kind).judged_space(genomes[0], panel.rules)  # the space the genes are over
@@ -276,30 +222,14 @@ def _results(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed
             results.cases = np.concatenate([mine[:, 1:], theirs[:, 1:]], axis=1)
     if copies is None:
         return results
-    return _Results(results.fitness[copies], results.subgames[copies], results.rates[copies], 0, None,
+    return Results(results.fitness[copies], results.subgames[copies], results.rates[copies], 0, None,
                     None if results.cases is None else results.cases[copies])
 
 
-def _distinct(policies: list) -> tuple[list, np.ndarray | None]:
-    """The distinct move arrays of a stack, and each genome's among them (None: each is its
-    own, as for tables). Exact fitness is a function of the policy, and genomes that differ
-    play alike often (a program's bloat, a population converging): each is evaluated once.
-    (The induction's columns are independent of one another, so the values are the bits
-    evaluating the whole stack gives.)"""
-    if not policies or any(np.ndim(p) != 1 for p in policies):
-        return policies, None
-    first: dict[bytes, int] = {}
-    index = np.array([first.setdefault(np.ascontiguousarray(p).tobytes(), len(first)) for p in policies])
-    if len(first) == len(policies):
-        return policies, None
-    at = {position: j for j, position in enumerate(index)}
-    return [policies[at[g]] for g in range(len(first))], index
-
-
-def _sampled(panel: Panel, policies_list: list, games: int, seed) -> _Results:
+def _sampled(panel: Panel, policies_list: list, games: int, seed) -> Results:
     """Sampled fitness on a board with tables: ``games`` per start, opponent and seat."""
     space = panel.space
-    assert panel.starts is not None and panel.weights is not None  # a panel with tables has both
+    assert panel.tables is not None and panel.starts is not None and panel.weights is not None  # (a panel with tables)
     rates = np.zeros((len(policies_list), len(panel.names), 2))
     rng = np.random.default_rng(seed)
     per_start = -(-games // len(panel.starts))
@@ -311,7 +241,7 @@ def _sampled(panel: Panel, policies_list: list, games: int, seed) -> _Results:
         for j, me in enumerate(mine_samplers):
             rates[j, o, 0] = np.average(play_games(space, me, opponent, starts, rng) == 0, weights=weights)
             rates[j, o, 1] = np.average(play_games(space, opponent, me, starts, rng) == 1, weights=weights)
-    return _Results.of_rates(rates, np.zeros(len(policies_list)), 2 * len(starts) * len(panel.tables))
+    return Results.of_rates(rates, np.zeros(len(policies_list)), 2 * len(starts) * len(panel.tables))
 
 
 def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int, genomes: list, seed=None, *,
@@ -331,7 +261,7 @@ def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int,
         stacks[j] = stack
     boards = [_results(kind, panel, mode, games, genomes, stream, cases, stack)
               for panel, stream, stack in zip(panels, streams, stacks)]
-    return _Results.mean(boards).evaluations(panels[0].names)
+    return Results.mean(boards).evaluations(panels[0].names)
 
 
 def ceiling(panels: tuple[Panel, ...]) -> tuple[float, float] | None:
@@ -384,17 +314,17 @@ def _credit_on(own, space, values: np.ndarray) -> np.ndarray:
                      for row in values]).astype(values.dtype)
 
 
-def _decided(kind: str, decisions: Decisions, genomes: list, cases: bool) -> _Results:
+def _decided(kind: str, decisions: Decisions, genomes: list, cases: bool) -> Results:
     """Results of the one-move games of ``decisions``: fitness, sub-games and the win
     rate against each opponent are all the share won (the games after the move are perfect
     play's, whoever plays them); no game is played out."""
     right = decisions.right(kind, genomes).astype(np.float32)
     shares = right.mean(axis=1).astype(float)
     rates = np.repeat(shares[:, None, None], 2 * len(decisions.names), axis=1).reshape(len(shares), -1, 2)
-    return _Results(shares, shares, rates, 0, None, right if cases else None)
+    return Results(shares, shares, rates, 0, None, right if cases else None)
 
 
-def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> _Results:
+def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> Results:
     """Sampled fitness on a board too big to enumerate: games on pile arrays from the start,
     every genome of the chunk playing at once (``games`` per genome, opponent and seat)."""
     rng = np.random.default_rng(seed)
@@ -409,7 +339,7 @@ def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed)
         second = piles.play_pile_games(panel.rules, them, me, k * games, rng) == 1
         rates[:, o, 0] = first.reshape(k, games).mean(axis=1)
         rates[:, o, 1] = second.reshape(k, games).mean(axis=1)
-    return _Results.of_rates(rates, np.zeros(k), 2 * games * len(panel.names))
+    return Results.of_rates(rates, np.zeros(k), 2 * games * len(panel.names))
 
 
 class _OrderReading:

@@ -15,6 +15,8 @@ from operator import attrgetter
 import numpy as np
 from deap import tools
 
+from nim_evo.engine.distinct import distinct_rows, firsts
+
 HALL_OF_FAME = 5
 
 
@@ -80,17 +82,13 @@ def unique_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if values.dtype.kind != "f" or values.size == 0 or not (values >= 0).all() or not np.isfinite(values).all():
         rows, group = np.unique(values, axis=0, return_inverse=True)
         return rows, group.reshape(-1)
-    keys = [row.tobytes() for row in values + 0]  # (+ 0: no -0.0 apart from 0.0)
-    first: dict[bytes, int] = {}
-    for k, key in enumerate(keys):
-        first.setdefault(key, k)
-    index = np.fromiter(first.values(), dtype=np.intp, count=len(first))  # each distinct row's first copy
+    groups = distinct_rows(values + 0)  # (+ 0: no -0.0 apart from 0.0)
+    index = firsts(groups)  # each distinct row's first copy
     big_endian = [row.tobytes() for row in (values[index] + 0).astype(values.dtype.newbyteorder(">"))]
     order = sorted(range(len(index)), key=big_endian.__getitem__)  # (only the distinct rows turned and sorted)
     rank = np.empty(len(index), dtype=np.intp)
     rank[order] = np.arange(len(index))
-    appearance = {key: j for j, key in enumerate(first)}
-    return values[index[order]], rank[[appearance[key] for key in keys]]
+    return values[index[order]], rank[groups]
 
 
 def _median(values: np.ndarray) -> float:

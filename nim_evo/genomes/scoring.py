@@ -25,12 +25,13 @@ import numpy as np
 from deap import gp
 
 from nim_evo.engine import boards
-from nim_evo.engine.kept import bounded
+from nim_evo.engine.distinct import distinct_rows, firsts
+from nim_evo.engine.kept import bounded, space_bytes
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
 from nim_evo.games.base import Game
 from nim_evo.games.splitting import SplitGame
-from nim_evo.genomes import heaps
+from nim_evo.genomes import folds, heaps
 from nim_evo.genomes.expressions import SCORE, SECOND, STEP, code, parse, run, text
 from nim_evo.genomes.protocol import deterministic_move_probabilities
 
@@ -43,9 +44,12 @@ _BATCH_CELLS = 2_000_000  # heap sizes of the children scored at once, in moves(
 _BOARDS, _BOARD_BYTES = 64, 256 << 20
 
 
-def _nbytes(kept) -> int:
-    """The bytes of what is kept of a board: an array, a tuple of arrays (or None), or a :class:`_Legal`."""
-    return sum(getattr(part, "nbytes", 0) for part in (kept if isinstance(kept, tuple) else (kept,)))
+def _nbytes(arguments: tuple, kept) -> int:
+    """The bytes of what is kept of a board (an array, a tuple of arrays or None, or a
+    :class:`_Legal`) and of the spaces it is kept for, which the cache keeps alive."""
+    spaces = arguments[0] if isinstance(arguments[0], tuple) else arguments  # (_union's: a tuple of spaces)
+    return (sum(getattr(part, "nbytes", 0) for part in (kept if isinstance(kept, tuple) else (kept,)))
+            + sum(space_bytes(space) for space in spaces))
 
 
 _per_board = bounded(_nbytes, _BOARDS, _BOARD_BYTES)
@@ -91,8 +95,9 @@ def plain(genes) -> list[str]:
     texts = [text(step), text(score), text(second)] + ([] if heap is None else [str(heap)])
     key = tuple(texts)
     if key not in _WRITTEN:
-        if len(_WRITTEN) >= _KEPT:  # (the population's and its offspring's: dropped at once, then parsed if asked)
-            _WRITTEN.clear()
+        if len(_WRITTEN) >= _KEPT:  # (the older half dropped: a generation's texts are read soon after written)
+            for written in list(_WRITTEN)[:_KEPT // 2]:
+                _WRITTEN.pop(written, None)
         _WRITTEN[key] = (code(step), code(score), code(second), None if heap is None else _heap(texts[3]))
     return texts
 
@@ -125,15 +130,16 @@ def _scores(genes, rules: Game, positions: np.ndarray, padded: np.ndarray | None
     k = np.int64(0 if cap is None else cap + 1)
     present = None if padded is None else ~padded
     with np.errstate(over="ignore"):
-        value = _fold(step, "a", positions, present, k) if heap is None else _fold_heaps(step, heap, positions, k)
+        value = (folds.fold(step, "a", positions, present, k) if heap is None
+                 else folds.fold_heaps(step, heap, positions, k))
         if second == _NOTHING_CODE:
             other = np.zeros(len(positions), dtype=np.int64)
         else:  # (with a heap part, the step reads each heap's value, and an empty heap is no heap)
-            other = _fold(second, "b", positions if heap is None else heap(positions),
+            other = folds.fold(second, "b", positions if heap is None else heap(positions),
                           present if heap is None else positions > 0, k)
         answer = run(score, {"v": value, "m": positions[:, -1] if positions.size else value, "w": other,
                              "x": np.bool_(rules.misere)})
-    return _as_ints(answer, len(positions))
+    return folds.as_ints(answer, len(positions))
 
 
 ORDER_SEED, ORDER_ROWS, ORDER_VALUES = 37, 256, 64  # the rows of values a fold reads in three orders, and their bound
@@ -151,125 +157,18 @@ def folds_in_any_order(genes) -> bool:
     step = compiled(genes)[0]
     small = np.indices((ORDER_SMALL, ORDER_SMALL)).reshape(2, -1).T  # (every pair of small values, both orders)
     with np.errstate(over="ignore"):
-        if not np.array_equal(_fold(step, "a", small, None, np.int64(0)) == 0,
-                              _fold(step, "a", small[:, ::-1], None, np.int64(0)) == 0):
+        if not np.array_equal(folds.fold(step, "a", small, None, np.int64(0)) == 0,
+                              folds.fold(step, "a", small[:, ::-1], None, np.int64(0)) == 0):
             return False
     rng = np.random.default_rng(ORDER_SEED)
     for width in range(2, 7):
         values = np.sort(rng.integers(0, ORDER_VALUES, size=(ORDER_ROWS, width)), axis=1)
         shuffled = np.take_along_axis(values, rng.permuted(np.tile(np.arange(width), (ORDER_ROWS, 1)), axis=1), axis=1)
         with np.errstate(over="ignore"):
-            zero = [_fold(step, "a", read, None, np.int64(0)) == 0 for read in (values, values[:, ::-1], shuffled)]
+            zero = [folds.fold(step, "a", read, None, np.int64(0)) == 0 for read in (values, values[:, ::-1], shuffled)]
         if not (np.array_equal(zero[0], zero[1]) and np.array_equal(zero[0], zero[2])):
             return False
     return True
-
-
-def _fold(tree: tuple, name: str, read: np.ndarray, present: np.ndarray | None, k: np.int64) -> np.ndarray:
-    """``tree(name, p, k)`` folded over ``read``'s columns from 0 (a column skipped in a row
-    where ``present`` is false). Where what it reads is small (heap values, or a small
-    board's heaps) and the values the fold reaches from 0 are few, the tree is run once on
-    each (value so far, heap read) pair (:func:`_step_table`) and the fold is a gather per
-    column; else it is run on every column."""
-    size = len(read)
-    low, high = (int(read.min()), int(read.max())) if read.size else (-1, -1)
-    table = _step_table(tree, name, max(high, _TABLE_LEAST), int(k)) if 0 <= low and high < _TABLE_READ else None
-    if table is None:
-        value = np.zeros(size, dtype=np.int64)
-        for j, p in enumerate(read.T):
-            folded = _as_ints(run(tree, {name: value, "p": p, "k": k}), size)
-            value = folded if present is None else np.where(present[:, j], folded, value)
-        return value
-    reached, steps = table  # (steps' last column: no heap, the value kept)
-    wide = steps.shape[1]
-    columns = np.ascontiguousarray((read if present is None else np.where(present, read, wide - 1)).T, dtype=np.intp)
-    return _gathered(reached, steps, columns)
-
-
-def _gathered(reached: np.ndarray, steps: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """The fold of ``columns (width, rows)`` read from its table (:func:`_step_table`), a
-    gather per column (each row's column of the table; index-sized, as numpy gathers by)."""
-    wide = steps.shape[1]
-    flat = steps.ravel().astype(np.intp)  # (steps hold each value's row start: its index times wide)
-    at = np.full(columns.shape[1], int(np.searchsorted(reached, 0)) * wide, dtype=np.intp)
-    for column in columns:
-        at += column
-        at = flat[at]
-    return reached[at // wide]
-
-
-def _fold_heaps(tree: tuple, heap: heaps.HeapPart, positions: np.ndarray, k: np.int64) -> np.ndarray:
-    """:func:`_fold` of the step over the heap part's values of ``positions`` (an empty heap
-    no heap): where it is tabulated, each heap size's column in the table read in one gather
-    (the part's values of sizes up to the largest, an empty heap's column the table's last)."""
-    largest = int(positions.max()) if positions.size else 0
-    values = heap.upto(largest + 1) if largest < heaps.EXTENDED else None
-    low, high = (int(values.min()), int(values.max())) if values is not None else (-1, -1)
-    table = _step_table(tree, "a", max(high, _TABLE_LEAST), int(k)) if 0 <= low and high < _TABLE_READ else None
-    if table is None or values is None:
-        return _fold(tree, "a", heap(positions), positions > 0, k)
-    reached, steps = table
-    column_of = values.astype(np.intp)
-    column_of[0] = steps.shape[1] - 1  # (no heap: the value kept)
-    return _gathered(reached, steps, column_of[positions.T])  # (positions column by column: fastest in Fortran order)
-
-
-_TABLE_READ = 1 << 12  # a step is tabulated where what it reads is below this
-_TABLE_LEAST = 15  # and over every heap up to this at least: one table serves every small board (Nim's training boards)
-_TABLE_REACHED = 1 << 10  # and the values its fold reaches from 0 are at most this many
-_TABLE_ROUNDS = 8  # found within this many heaps
-_TABLE_CELLS = 1 << 18  # and the table of (value so far, heap read) pairs holds at most this many (1 MB)
-
-
-@lru_cache(maxsize=256)  # (a stage holds its step: every program of it folds with one table; 256 MB at most)
-def _step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(reached, steps)``: the values the fold of ``tree`` over heaps read ``0 .. high``
-    reaches from 0 (sorted), and ``steps[i, p]``, where ``tree(reached[i], p, k)`` is in
-    ``reached`` times ``high + 2`` (the start of its row in ``steps`` flattened; a last
-    column, ``p = high + 1``, keeps the value: no heap); ``None`` where it reaches more than
-    :data:`_TABLE_REACHED` values or :data:`_TABLE_CELLS` pairs, or has not reached them all
-    after :data:`_TABLE_ROUNDS` heaps (a growing fold).
-    (Read-only arrays: they are kept for the next call.)"""
-    heaps = np.arange(high + 1, dtype=np.int64)
-    seen = {0}
-    frontier = np.zeros(1, dtype=np.int64)
-    with np.errstate(over="ignore"):
-        # the step at every value below the first power of two past every heap, at once (a
-        # step of xor's kind stays there: the rounds read it, the tree is run once)
-        domain = 1 << high.bit_length()
-        grid = (_pairs(tree, name, np.arange(domain), heaps, k).reshape(domain, len(heaps))
-                if domain * len(heaps) <= _GRID_CELLS else None)
-        for _ in range(_TABLE_ROUNDS):  # every value the fold reaches: from those found last, one more heap
-            after = _pairs(tree, name, frontier, heaps, k, grid)
-            new = set((np.unique(after) if after.size > _GRID_CELLS else after).tolist()) - seen
-            seen |= new
-            if len(seen) > _TABLE_REACHED or len(seen) * (high + 2) > _TABLE_CELLS:
-                return None
-            if not new:
-                break
-            frontier = np.array(sorted(new), dtype=np.int64)
-        else:
-            return None
-        reached = np.array(sorted(seen), dtype=np.int64)
-        after = _pairs(tree, name, reached, heaps, k, grid)
-    steps = np.empty((len(reached), len(heaps) + 1), dtype=np.int32)
-    steps[:, :-1] = np.searchsorted(reached, after).reshape(len(reached), len(heaps))
-    steps[:, -1] = np.arange(len(reached))  # (no heap: the value kept)
-    steps *= steps.shape[1]  # each as its row's start in the flat table
-    reached.flags.writeable = steps.flags.writeable = False
-    return reached, steps
-
-
-_GRID_CELLS = 1 << 12  # a step's values at every (value, heap) pair below a power of two, found at once, up to this many
-
-
-def _pairs(tree: tuple, name: str, values: np.ndarray, heaps: np.ndarray, k: int, grid=None) -> np.ndarray:
-    """``tree(value, heap, k)`` of every value and heap, value-major (read from ``grid``, the
-    pairs of every value below its length, where the values are all there)."""
-    if grid is not None and len(values) and values.min() >= 0 and values.max() < len(grid):
-        return grid[values].ravel()
-    return _as_ints(run(tree, {name: np.repeat(values, len(heaps)), "p": np.tile(heaps, len(values)),
-                               "k": np.int64(k)}), len(values) * len(heaps))
 
 
 def policy(genes, space: Space) -> np.ndarray:
@@ -329,11 +228,10 @@ def _moves_of(values: np.ndarray, space: Space) -> np.ndarray:
     """``(k, n)``: the move of each program at each position of the space, given their scores of
     its positions ``(k, n)``; programs that score the board alike (bloat, a converging
     population: more than half of a generation's, on Nim's training boards) choose once."""
-    first: dict[bytes, int] = {}
-    index = np.array([first.setdefault(row.tobytes(), len(first)) for row in values], dtype=np.intp)
-    if len(first) == len(values):
+    index = distinct_rows(values)
+    if not len(values) or index[-1] + 1 == len(values):  # (all distinct: each is its own group, in order)
         return _chosen(values, space)
-    return _chosen(values[np.unique(index, return_index=True)[1]], space)[index]
+    return _chosen(values[firsts(index)], space)[index]
 
 
 def _chosen(values: np.ndarray, space: Space) -> np.ndarray:
@@ -538,11 +436,3 @@ def _heap(text: str) -> heaps.HeapPart:
 
 
 _NOTHING_CODE = code(parse(NOTHING, SECOND, "the second fold"))
-
-
-def _as_ints(value, size: int) -> np.ndarray:
-    """A tree's value as an int64 array (a tree may be a constant)."""
-    if isinstance(value, np.ndarray) and value.dtype == np.int64 and value.shape == (size,):
-        return value
-    return np.broadcast_to(np.asarray(value, dtype=np.int64), (size,))
-

@@ -9,7 +9,7 @@ from nim_evo.games import Rules
 def test_the_ones_asked_last_are_kept_up_to_a_count_and_a_weight():
     built = []
 
-    @kept.bounded(lambda value: value[1], items=3, total=10)
+    @kept.bounded(lambda arguments, value: value[1], items=3, total=10)
     def make(name, weight):
         built.append(name)
         return (name, weight)
@@ -29,9 +29,18 @@ def test_the_ones_asked_last_are_kept_up_to_a_count_and_a_weight():
     assert built.count("heavy") == 1
     make("a", 2)
     assert built[-1] == "a"
+    make("heavy", 50)  # (a pushed it out: built again)
+    assert built.count("heavy") == 2
+    make("x", 4), make("y", 4), make("z", 4)  # (three under the count, twelve over the weight: x goes)
+    make("y", 4), make("z", 4)
+    assert built[-3:] == ["x", "y", "z"]
+    make("x", 4)
+    assert built[-1] == "x"
+    make("x", 4)
+    count = len(built)
     make.cache_clear()
-    make("a", 2)
-    assert built[-2:] == ["a", "a"]
+    make("x", 4)  # (kept until cleared)
+    assert len(built) == count + 1
 
 
 def test_eight_boards_of_four_families_are_kept():

@@ -14,7 +14,7 @@ from nim_evo.agents import make_agent
 from nim_evo.engine.solver import solve
 from nim_evo.engine.policy import dense
 from nim_evo.engine.space import space_for
-from nim_evo.evaluation.exact import win_probabilities
+from nim_evo.evaluation.exact import win_probabilities, win_probabilities_each
 from nim_evo.evolution import cluster, fitness
 from nim_evo.evolution.fitness import Panel, accuracy, evaluate_chunk
 from nim_evo.evolution.config import Config
@@ -382,3 +382,40 @@ def test_a_chunk_of_as_many_genomes_as_a_board_has_positions_and_moves_is_a_stac
     alone = [evaluate_chunk("program", panel, "exact", 0, [genes], None, cases=True)[0] for genes in genomes]
     assert [e.fitness for e in together] == [e.fitness for e in alone]
     assert all(np.array_equal(a.cases, b.cases) for a, b in zip(together, alone))
+
+
+def test_genomes_alike_are_evaluated_once_and_get_the_bits_they_got_before(monkeypatch):
+    """A chunk of programs with repeats gives each genome the evaluation the whole chunk
+    evaluated gives, to the bit (the distinct policies evaluated once; all alike, twice: a
+    stack of one is summed in another order), and a genome alone on eight boards and more gets
+    the boards' results added one after another, as a sum of floats adds them (``np.sum``
+    adds eight or more in pairs, other bits)."""
+    kind = get_kind("program")
+    rules = Rules((1, 3, 5, 7, 9))
+    boards = [Rules(start, max_take, misere) for start in ((1, 2), (2, 3), (1, 3, 5), (3, 4), (2, 2, 3), (1, 4), (2, 5),
+                                                           (1, 1, 4)) for max_take, misere in ((None, False), (3, True))]
+    panels = tuple(Panel.build(board, ("random", "nimsum"), "all") for board in boards)
+    rng = np.random.default_rng(4)
+    programs = [kind.plain(kind.create(rules, rng)) for _ in range(3)]
+    evaluated = []
+    monkeypatch.setattr(fitness, "win_probabilities_each",
+                        lambda space, stack, opponents: evaluated.append(len(stack)) or
+                        win_probabilities_each(space, stack, opponents))
+    for chunk in ([programs[0], programs[1], programs[0], programs[2], programs[1], programs[0]],
+                  [programs[1]] * 4):
+        evaluated.clear()
+        deduplicated = fitness.evaluate_boards("program", panels, "exact", 0, chunk, 1, cases=True)
+        assert len(evaluated) == len(panels) and max(evaluated) == max(2, len(set(map(tuple, chunk))))
+        with monkeypatch.context() as patch:
+            patch.setattr(fitness, "distinct_policies", lambda policies: (policies, None))
+            whole = fitness.evaluate_boards("program", panels, "exact", 0, chunk, 1, cases=True)
+        for one, other in zip(deduplicated, whole, strict=True):
+            assert (one.fitness, one.subgames, one.rates, one.games) == (other.fitness, other.subgames, other.rates,
+                                                                          other.games)
+            assert np.array_equal(one.cases, other.cases) and one.cases.base is None  # (a copy: no chunk kept alive)
+    (alone,) = fitness.evaluate_boards("program", panels, "exact", 0, programs[:1], 1)
+    each = [evaluate_chunk("program", panel, "exact", 0, programs[:1], None)[0] for panel in panels]
+    assert alone.fitness == sum(e.fitness for e in each) / len(panels)
+    assert alone.subgames == sum(e.subgames for e in each) / len(panels)
+    assert alone.rates == {name: tuple(sum(e.rates[name][seat] for e in each) / len(panels) for seat in (0, 1))
+                           for name in each[0].rates}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from nim_evo.games import Rules, game
-from nim_evo.genomes import scoring
+from nim_evo.genomes import folds, scoring
 from nim_evo.genomes.program import KIND
 
 XOR = "sub(or(a, p), and(a, p))"
@@ -16,7 +16,7 @@ XOR = "sub(or(a, p), and(a, p))"
 
 def untabulated(monkeypatch, genes, rules, positions):
     with monkeypatch.context() as patch:
-        patch.setattr(scoring, "_TABLE_READ", 0)  # every step run on every column
+        patch.setattr(folds, "TABLE_READ", 0)  # every step run on every column
         return scoring.scores(genes, rules, positions)
 
 
@@ -31,13 +31,13 @@ def test_a_tabulated_fold_scores_as_the_tree_run_on_every_column(monkeypatch, na
         assert np.array_equal(scoring.scores(genes, rules, positions), untabulated(monkeypatch, genes, rules, positions))
         step, _, _, heap = scoring.parts(genes)
         read = positions if heap is None else heap(positions)
-        tabulated += scoring._step_table(scoring.code(step), "a", int(read.max()), 0) is not None
+        tabulated += folds.step_table(scoring.code(step), "a", int(read.max()), 0) is not None
     assert tabulated > 60  # (most random steps fold into few values; the rest fall back)
 
 
 def test_a_growing_fold_falls_back_to_the_tree():
-    assert scoring._step_table(scoring.code(scoring.parse("add(a, p)", scoring.STEP, "step")), "a", 30, 0) is None
-    reached, steps = scoring._step_table(scoring.code(scoring.parse(XOR, scoring.STEP, "step")), "a", 5, 0)
+    assert folds.step_table(scoring.code(scoring.parse("add(a, p)", scoring.STEP, "step")), "a", 30, 0) is None
+    reached, steps = folds.step_table(scoring.code(scoring.parse(XOR, scoring.STEP, "step")), "a", 5, 0)
     assert list(reached) == list(range(8)) and steps.shape == (8, 7)
 
 
@@ -99,6 +99,7 @@ def test_a_program_written_from_its_trees_compiles_as_its_text_parsed(name):
         assert texts[:3] == [str(tree) for tree in trees[:3]]
         assert len(texts) == 3 + (trees[3] is not None)
         written = scoring.compiled(texts)
+        assert scoring._WRITTEN[tuple(texts)] is written  # (kept when written, not parsed)
         parsed = scoring._compiled_texts(tuple(texts))
         assert written[:3] == parsed[:3] and written[3] is parsed[3]  # (the heap part: one parse, kept)
     assert any(len(scoring.parts(g)[0]) > 5 for g in genomes)  # (trees with nesting, not only terminals)
@@ -114,10 +115,10 @@ def test_a_step_table_read_from_its_grid_is_the_one_found_round_by_round(monkeyp
     found = 0
     for tree in trees:
         for high, k in ((15, 0), (15, 4), (40, 0)):
-            gridded = scoring._step_table.__wrapped__(tree, "a", high, k)
+            gridded = folds.step_table.__wrapped__(tree, "a", high, k)
             with monkeypatch.context() as patch:
-                patch.setattr(scoring, "_GRID_CELLS", 0)
-                rounds = scoring._step_table.__wrapped__(tree, "a", high, k)
+                patch.setattr(folds, "GRID_CELLS", 0)
+                rounds = folds.step_table.__wrapped__(tree, "a", high, k)
             assert (gridded is None) == (rounds is None)
             if gridded is not None:
                 found += 1
