@@ -364,7 +364,12 @@ class _Legal:
         self.rows, self.starts, counts = np.unique(rows, return_index=True, return_counts=True)
         self.run = np.repeat(np.arange(len(self.rows)), counts)  # each legal action's run
         self._keys: tuple = (None, None)
-        self.nbytes = sum(array.nbytes for array in (self.columns, self.children, self.rows, self.starts, self.run))
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of its arrays, the tie-break keys made last included (what a cache of it holds)."""
+        return sum(array.nbytes for array in (self.columns, self.children, self.rows, self.starts, self.run,
+                                              self._keys[1]) if array is not None)
 
     def keys(self, ranks: np.ndarray) -> np.ndarray:
         """Each legal action's tie-break key, its child's rank x actions + its column (made
