@@ -23,3 +23,9 @@ def distinct_rows(rows: Iterable[np.ndarray]) -> np.ndarray:
 def firsts(groups: np.ndarray) -> np.ndarray:
     """The index of each group's first row, in the groups' order (of :func:`distinct_rows`' groups)."""
     return np.unique(groups, return_index=True)[1]
+
+
+def all_distinct(groups: np.ndarray) -> bool:
+    """Whether every row of :func:`distinct_rows`' ``groups`` is its own (the groups number the
+    rows in order, so the last row's is the count less one exactly then)."""
+    return not len(groups) or int(groups[-1]) + 1 == len(groups)

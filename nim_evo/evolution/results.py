@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nim_evo.engine.distinct import distinct_rows, firsts
+from nim_evo.engine.distinct import all_distinct, distinct_rows, firsts
 
 
 @dataclass
@@ -87,7 +87,7 @@ def distinct_policies(policies: list) -> tuple[list, np.ndarray | None]:
     if not policies or any(np.ndim(p) != 1 for p in policies):
         return policies, None
     index = distinct_rows(np.ascontiguousarray(p) for p in policies)
-    if index[-1] + 1 == len(policies):  # (all distinct: each its own group, in order)
+    if all_distinct(index):
         return policies, None
     distinct = [policies[j] for j in firsts(index)]
     if len(distinct) == 1:  # (a stack of one is a contiguous row, which numpy sums pairwise: other bits than a

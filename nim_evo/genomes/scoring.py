@@ -25,7 +25,7 @@ import numpy as np
 from deap import gp
 
 from nim_evo.engine import boards
-from nim_evo.engine.distinct import distinct_rows, firsts
+from nim_evo.engine.distinct import all_distinct, distinct_rows, firsts
 from nim_evo.engine.kept import bounded, space_bytes
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
@@ -81,7 +81,11 @@ def compiled(genes) -> tuple:
         texts = tuple(genes)
         found = _WRITTEN.get(texts)
         return _compiled_texts(texts) if found is None else found
-    step, score, second, heap = parts(genes)
+    return _coded(*parts(genes))
+
+
+def _coded(step, score, second, heap) -> tuple:
+    """:func:`compiled`'s form of a program's parts: each tree's code, and the heap part."""
     return code(step), code(score), code(second), heap
 
 
@@ -98,7 +102,8 @@ def plain(genes) -> list[str]:
         if len(_WRITTEN) >= _KEPT:  # (the older half dropped: a generation's texts are read soon after written)
             for written in list(_WRITTEN)[:_KEPT // 2]:
                 _WRITTEN.pop(written, None)
-        _WRITTEN[key] = (code(step), code(score), code(second), None if heap is None else _heap(texts[3]))
+        # (the heap part the text reads back: the individual's own may change in place)
+        _WRITTEN[key] = _coded(step, score, second, None if heap is None else _heap(texts[3]))
     return texts
 
 
@@ -108,8 +113,7 @@ _WRITTEN: dict = {}  # texts: their compiled form, made from the trees they were
 
 @lru_cache(maxsize=_KEPT)  # (a generation's offspring and its parents: a few megabytes)
 def _compiled_texts(texts: tuple) -> tuple:
-    step, score, second, heap = parts(texts)
-    return code(step), code(score), code(second), heap
+    return _coded(*parts(texts))
 
 
 def scores(genes, rules: Game, positions: np.ndarray, ascending: bool = False) -> np.ndarray:
@@ -229,7 +233,7 @@ def _moves_of(values: np.ndarray, space: Space) -> np.ndarray:
     its positions ``(k, n)``; programs that score the board alike (bloat, a converging
     population: more than half of a generation's, on Nim's training boards) choose once."""
     index = distinct_rows(values)
-    if not len(values) or index[-1] + 1 == len(values):  # (all distinct: each is its own group, in order)
+    if all_distinct(index):
         return _chosen(values, space)
     return _chosen(values[firsts(index)], space)[index]
 
