@@ -146,6 +146,12 @@ def atomic_write_bytes(path, data: bytes, replace: bool = True) -> None:
     appeared since it was checked, another process's, is a one-line :class:`UserError` and
     is left as it is).
     """
+    atomic_write(path, lambda handle: handle.write(data), replace)
+
+
+def atomic_write(path, write, replace: bool = True) -> None:
+    """:func:`atomic_write_bytes` of what ``write(handle)`` writes to the (binary, seekable)
+    temporary file: a big file need never be whole in memory."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -153,7 +159,7 @@ def atomic_write_bytes(path, data: bytes, replace: bool = True) -> None:
         os.chmod(tmp, _mode_for(path))
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
+                write(handle)
                 handle.flush()
                 os.fsync(handle.fileno())
         except OSError as error:  # a full disk, a quota: said naming the file it was writing
@@ -210,7 +216,21 @@ def atomic_write_text(path, text: str, replace: bool = True) -> None:
 
 
 def write_json(path, data) -> None:
-    atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+    """``json.dumps(data, indent=1)`` and a newline, written atomically, a part at a time: a
+    nine-heap hall of fame (112 MB of text, some ten million pieces) is never whole in memory."""
+    atomic_write(path, lambda handle: handle.writelines(_json_parts(data)))
+
+
+def _json_parts(data, pieces: int = 1 << 16):
+    """The UTF-8 bytes of :func:`write_json`'s text, ``pieces`` of the encoder's at a time."""
+    batch: list[str] = []
+    for piece in json.JSONEncoder(indent=1).iterencode(data):
+        batch.append(piece)
+        if len(batch) >= pieces:
+            yield "".join(batch).encode("utf-8")
+            batch.clear()
+    batch.append("\n")
+    yield "".join(batch).encode("utf-8")
 
 
 def read_json(path) -> dict:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from nim_evo.archives import write_arrays_document
-from nim_evo.io import atomic_write_bytes, atomic_write_text, read_json, uninterrupted, write_json
+from nim_evo.io import atomic_write, atomic_write_bytes, atomic_write_text, read_json, uninterrupted, write_json
 from nim_evo.validation import UserError
 
 
@@ -116,6 +116,40 @@ def test_write_json_then_read_json_round_trips(tmp_path):
     assert (tmp_path / "y.json").read_text() == '{\n "a": [\n  1\n ]\n}\n'  # indented by one, a final newline
     atomic_write_text(tmp_path / "z.txt", "é")
     assert (tmp_path / "z.txt").read_bytes() == b"\xc3\xa9"  # UTF-8 whatever the locale
+
+
+def test_a_big_json_document_is_written_a_part_at_a_time_as_dumps_writes_it(tmp_path, monkeypatch):
+    """Some 700,000 pieces of the encoder's (a nine-heap table's moves are ten million),
+    written in parts of at most 65,536: the bytes ``json.dumps(indent=1)`` gives, in more
+    than one write, none of them the whole file."""
+    data = {"moves": [None] + [[k % 9, k % 17] for k in range(100_000)], "name": "é", "x": 0.1}
+    writes = []
+    real = os.fdopen
+
+    def counting(*args, **kwargs):
+        handle = real(*args, **kwargs)
+        write = handle.write
+        handle.write = lambda part: writes.append(len(part)) or write(part)
+        return handle
+
+    monkeypatch.setattr(os, "fdopen", counting)
+    write_json(tmp_path / "big.json", data)
+    expected = (json.dumps(data, indent=1) + "\n").encode("utf-8")
+    assert (tmp_path / "big.json").read_bytes() == expected
+    assert len(writes) > 1 and sum(writes) == len(expected) and max(writes) < len(expected)
+
+
+def test_a_write_whose_writer_fails_keeps_the_old_file_and_removes_its_temporary(tmp_path):
+    path = tmp_path / "f.bin"
+    atomic_write_bytes(path, b"old")
+
+    def half_then_fail(handle):
+        handle.write(b"ne")
+        raise ValueError("the writer's own error")
+
+    with pytest.raises(ValueError, match="the writer's own"):
+        atomic_write(path, half_then_fail)
+    assert path.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["f.bin"]
 
 
 @pytest.mark.parametrize("content, message", [

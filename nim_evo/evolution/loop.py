@@ -34,11 +34,11 @@ import numpy as np
 from deap import base, tools
 from joblib import Parallel, delayed
 
-from nim_evo.engine.sizes import SpaceTooLarge
+from nim_evo.engine.sizes import SpaceTooLarge, space_size
 from nim_evo.evaluation.decisions import Decisions
 from nim_evo.evolution import counterexamples, localsearch
 from nim_evo.evaluation.heldout import seven_heaps_accuracy
-from nim_evo.evolution import cluster, fitness, stages
+from nim_evo.evolution import allocator, cluster, fitness, stages
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.selection import hall_of_fame, select_elitist, select_lexicase
 from nim_evo.genomes import get_kind
@@ -63,8 +63,12 @@ def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> ba
     """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map;
     ``given``: opponents given as agent objects, by the names ``config.opponents`` holds for them."""
     toolbox = base.Toolbox()
+    boards = tuple(dict.fromkeys(r for stage in range(len(config.stages)) for r in config.training_rules(stage)))
+    if config.fitness == "exact" and all(rules.box and space_size(rules, multiset=config.multiset)
+                                         > fitness.THREADED_SPACE for rules in boards):
+        allocator.keep_large_arrays()  # before the panels are built (a board counted without building it)
     built = {}  # a board of several stages is built once
-    for rules in dict.fromkeys(r for stage in range(len(config.stages)) for r in config.training_rules(stage)):
+    for rules in boards:
         built[rules] = fitness.Panel.build(rules, config.opponents, config.starts, config.fitness, config.seed,
                                            multiset=config.multiset, order_blind=_order_blind(config), given=given)
     decided = {rules: Decisions.build(rules, config.opponents) for stage in range(len(config.stages))
@@ -87,6 +91,8 @@ def _bind_map(toolbox: base.Toolbox) -> None:
     panels as they are now (sent again when a stage's decisions grow)."""
     jobs = toolbox.jobs
     threads = fitness.in_threads([panel for panels in toolbox.stage_panels for panel in panels])
+    if threads:
+        allocator.keep_large_arrays()  # (where make_toolbox could not tell before building: before the threads)
     toolbox.register("map", joblib_map, jobs, workers=cluster.workers(jobs, *toolbox.stage_panels, threads=threads)
                      if jobs != 1 else None)
 

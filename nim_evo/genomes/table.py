@@ -137,8 +137,9 @@ def to_json(genes, rules: Game) -> dict:
         where = ("the positions reached from the start, by retrograde order (objects left), then heap sizes"
                  + ("; one per multiset of heap sizes, on its representative (the k-th smallest size on the heap "
                     "that starts k-th smallest)" if space.multiset else ""))
-    moves = [None if space.terminal[index] else _word(rules.move_of(int(gene)))
-             for index, gene in enumerate(np.asarray(genes))]
+    words = [_word(rules.move_of(action)) for action in range(space.n_moves)]  # (one object a move: nine
+    moves = [None if ended else words[gene]  # heaps' 690,690 genes would be as many lists)
+             for ended, gene in zip(space.terminal.tolist(), np.asarray(genes).tolist())]
     return {"space": "multiset" if space.multiset else "ordered", "positions": where, "moves": moves}
 
 
