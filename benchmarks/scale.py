@@ -18,7 +18,7 @@ heaps after about 52 hours, and 8.6% on 7 heaps after about 212 hours (random pl
     python benchmarks/scale.py               # 5, 6, 7 and 8 heaps (about 3 minutes)
     python benchmarks/scale.py --heaps 5 6   # some of them
     python benchmarks/scale.py --jobs 2      # fitness on two workers
-    python benchmarks/scale.py --heaps 9 --jobs 2   # nine heaps (about 6 minutes, 4 GB)
+    python benchmarks/scale.py --heaps 9 --jobs 2   # nine heaps (about 4 minutes, 4 GB)
 """
 
 from __future__ import annotations

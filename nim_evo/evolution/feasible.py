@@ -10,15 +10,17 @@ from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import UserError
 
 # A genome bound to its board (a table) holds a gene per position of its space. On our 2-core
-# machine a generation on a big space costs about 38 microseconds a position in one process
-# and 24 with --jobs 2 (nine heaps' 690,690 multisets: 26 s and 16.5 s a generation, peaks of
-# 3.3 and 3.8 GB; with --jobs 2 the champion plays perfectly at generation 16, 5.4 minutes in);
+# machine a generation on a big space costs about 29 microseconds a position in one process
+# and 18 with --jobs 2 (nine heaps' 690,690 multisets: 20 s and 12.5 s a generation, peaks of
+# 3.2 and 3.75 GiB; with --jobs 2 the champion plays perfectly at generation 16, 4 min 47 s in);
 # seven heaps' 21,318, whose arrays stay in cache: 17-21. A limit of 1,000,000 positions
-# admits nine heaps and keeps a generation under 40 s; ten heaps' 4,032,015 multisets (2.5
-# minutes a generation, by the same rate) are refused.
+# admits nine heaps and keeps a generation under 30 s; ten heaps' 4,032,015 multisets (2
+# minutes a generation, by the same rate) are refused: their space alone takes 7.1 GB, and a
+# run with the limits lifted ran out of this machine's 24 GB (20.7 GB resident) while tabling
+# its minimax opponent.
 MAX_BOUND_GENES = 1_000_000
-SECONDS_PER_GENE = 38e-6
-SECONDS_PER_GENE_TWO = 24e-6  # with two workers (threads, on a space this big)
+SECONDS_PER_GENE = 29e-6
+SECONDS_PER_GENE_TWO = 18e-6  # with two workers (threads, on a space this big)
 SECONDS_PER_GENE_IN_CACHE, IN_CACHE = 21e-6, 50_000  # up to this many positions, with one or two workers
 
 def check_feasible(config: Config) -> None:
