@@ -175,6 +175,8 @@ def run_sweep(folder: SweepFolder, settings: list[Setting], seeds, jobs: int | N
     if grid is not None:
         check_settings(settings)
         folder.check_free()
+    else:
+        folder.check_inside(tasks)
     with cluster.evaluation_backend(backend, jobs, scheduler) as workers:
         if grid is not None:
             folder.begin(settings, seeds, grid, minutes)
@@ -237,6 +239,7 @@ def run_task(folder: str, task: Task, trusted=None) -> tuple[Task, dict]:
     """Evolve (or resume) one run of the sweep in ``folder``, single-process; its row and curve,
     also written beside it. ``trusted``: as :func:`run_sweep`'s."""
     sweep = SweepFolder(folder)
+    sweep.check_inside([task])  # (again where it runs: the folder may have changed since)
     run_dir = RunDir(sweep.run_dir(task))
     if run_dir.checkpoint_path.exists():
         own = task.config.opponents if trusted is None else [spec for spec in trusted if spec in task.config.opponents]

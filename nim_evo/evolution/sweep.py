@@ -32,7 +32,7 @@ from typing import NamedTuple
 from nim_evo.evolution import statistics
 from nim_evo.evolution.config import Config
 from nim_evo.io import atomic_write_text, check_envelope, hold_folder, read_json, write_json
-from nim_evo.validation import MINUTES, UserError
+from nim_evo.validation import MINUTES, UserError, printable
 
 FORMAT, VERSION = "nim_evo/sweep", 1
 FORMER_FORMAT = "nim_evo-sweep"  # the record's format name until 0.1.0's manual: still read
@@ -133,6 +133,18 @@ class SweepFolder:
 
     def run_dir(self, task: Task) -> Path:
         return self.runs / task.run_id
+
+    def check_inside(self, tasks) -> None:
+        """Refuse, in one line, a sweep folder whose ``runs`` folder, or the folder of one of
+        ``tasks``' runs, is a link or resolves outside the sweep's folder (a folder received
+        from someone else): a run begun there would replace the files of its names, wherever
+        the link leads. Nothing is written."""
+        root = self.path.resolve()
+        for path in (self.runs, *(self.run_dir(task) for task in tasks)):
+            if path.is_symlink() or path.exists() and not path.resolve().is_relative_to(root):
+                raise UserError(f"{printable(path)} leads to {printable(path.resolve())}: a sweep writes its runs only "
+                                f"in folders of its own, in {printable(root)}; nothing was written (a link there "
+                                "is someone's: remove it to go on)")
 
     def check_free(self) -> None:
         """Refuse, in one line, a folder that holds anything (a sweep goes on with ``--resume``;

@@ -105,6 +105,39 @@ def test_the_library_sweep_is_the_command_s_and_resumes(tmp_path):
         [{k: v for k, v in r.items() if k != "seconds"} for r in result.runs]
 
 
+@pytest.mark.parametrize("linked", ["a run's folder", "runs"])
+def test_a_link_in_a_sweep_folder_never_chooses_where_a_resume_writes(tmp_path, capsys, linked):
+    """A sweep folder received from someone else, one run's folder (or ``runs/`` itself) a link
+    to a folder outside it that holds files of a run's names: ``--resume`` refuses in one line,
+    exit 2, and nothing there or in the sweep changes (it used to begin that run there with
+    force: the files deleted, the run written in their place)."""
+    sweep = tmp_path / "sweep"
+    result = nim_evo.sweep("0-1", {"population": [20, 30]}, genome="table", rules=nim_evo.Rules((3, 4, 5)),
+                           generations=3, out=sweep, progress=False)
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    precious = {"config.json": '{"mine": true}', "logbook.csv": "my,data\n", "policy.png": "my picture"}
+    for name, text in precious.items():
+        (victim / name).write_text(text)
+    run_folder = sweep / "runs" / result.runs[-1]["run_id"]
+    if linked == "runs":
+        (sweep / "runs").rename(tmp_path / "moved")
+        (victim / run_folder.name).mkdir()
+        (sweep / "runs").symlink_to(victim)
+    else:
+        for path in run_folder.iterdir():
+            path.unlink()
+        run_folder.rmdir()
+        run_folder.symlink_to(victim)
+    before = {path: path.read_bytes() for path in sweep.rglob("*") if path.is_file()}
+    assert sweep_main(["--resume", str(sweep), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and f"leads to {victim}" in err and "nothing was written" in err
+    assert {p.name: p.read_text() for p in victim.iterdir() if p.is_file()} == precious
+    assert not any(p.is_dir() and any(p.iterdir()) for p in victim.iterdir())
+    assert {path: path.read_bytes() for path in sweep.rglob("*") if path.is_file()} == before
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--seeds", "0-2", "--grid", "colour=1,2"], "--grid colour=1,2: KEY=V1,V2,... with KEY one of"),
     (["--seeds", "0-2", "--grid", "population=20,1"], r"--grid population=1: .*--population"),
