@@ -27,7 +27,7 @@ from nim_evo.cli.args import UsageError, cap_jobs, check_flags, check_folder, li
 from nim_evo.cli.interrupt import at_main
 from nim_evo.cli.runflags import build_parser, config_from_args  # (this command's parser and flags)
 from nim_evo.evolution import cluster
-from nim_evo.validation import JOBS, UserError
+from nim_evo.validation import JOBS, AgentError, UserError
 
 if TYPE_CHECKING:
     from nim_evo.evolution.rundir import RunDir
@@ -80,7 +80,7 @@ def _main(argv: list) -> int:
         saved = f"; the run is saved at its last generation: continue with {_resume(where)}" if run_dir else ""
         print(f"nim_evo: error: {printable(f'{error}{saved}')}", file=sys.stderr)  # the bar closed: a fresh line
         return 1
-    except UserError as error:
+    except (UserError, AgentError) as error:  # a person's mistake, or a player's fault: one line
         return report_error(error)
     except OSError as error:  # a disk or file-system problem (a full disk): the last checkpoint stands
         run_dir = where.get("run_dir")

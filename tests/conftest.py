@@ -41,6 +41,16 @@ def learner_cache(tmp_path_factory, monkeypatch):
     return path / "learners"
 
 
+@pytest.fixture(autouse=True)
+def allocator_as_it_is(monkeypatch):
+    """A run on a big board sets its process's allocator for good
+    (:func:`nim_evo.evolution.allocator.keep_large_arrays`): never the test process's, whatever
+    a test patches (tests/evolution/test_allocator.py runs it in processes of its own)."""
+    from nim_evo.evolution import allocator
+
+    monkeypatch.setattr(allocator, "keep_large_arrays", lambda: False)
+
+
 COURSE_PLAYERS = Path(__file__).parent / "data" / "course_players.py"
 
 

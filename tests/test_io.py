@@ -151,6 +151,15 @@ def test_a_write_whose_writer_fails_keeps_the_old_file_and_removes_its_temporary
         atomic_write(path, half_then_fail)
     assert path.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["f.bin"]
 
+    def full_disk(handle):
+        handle.write(b"ne")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError) as raised:  # a full disk, said naming the file being written
+        atomic_write(path, full_disk)
+    assert raised.value.filename == str(path) and raised.value.errno == 28
+    assert path.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["f.bin"]
+
 
 @pytest.mark.parametrize("content, message", [
     (None, "no such file: {path}"),

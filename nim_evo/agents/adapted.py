@@ -70,9 +70,9 @@ class Adapted(Player):
         :class:`AgentError` (a person's input, a :class:`UserError` it raises, passes as it is)."""
         try:
             return getattr(self.agent, question)(*args, **kwargs)
-        except (UserError, AgentError):
+        except (UserError, AgentError, KeyboardInterrupt):
             raise
-        except Exception as error:
+        except BaseException as error:  # SystemExit too: a player's code never ends the command (as status 0)
             if piles is None and question != "move_probabilities" and args:
                 piles = args[0]
             if piles is not None:

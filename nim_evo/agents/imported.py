@@ -115,7 +115,7 @@ def _run(load, source: str, spec: str, forget: str | None = None):
         if forget is not None:
             sys.modules.pop(forget, None)
         raise UserError(f"{source} could not be imported (from {spec}): {error}") from None
-    except Exception as error:  # the person's module failed: what it raised, in one line
+    except (Exception, SystemExit) as error:  # the person's module failed: what it raised, in one line
         if forget is not None:
             sys.modules.pop(forget, None)
         raise UserError(f"{source} could not be imported (from {spec}): {type(error).__name__}: {error}") from None
@@ -135,5 +135,5 @@ def _made(thing, rules: Game, spec: str):
         return thing(rules) if wanted else thing()
     except UserError:
         raise
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         raise UserError(f"{spec} could not be made: {type(error).__name__}: {error}") from None

@@ -46,8 +46,10 @@ def keep_large_arrays() -> bool:
     """Once per process, on Linux's glibc: every array from the one heap of the process (one
     arena, no maps), and up to :data:`LARGE_TRIM_THRESHOLD` of freed memory kept for the next.
 
-    For a run whose fitness the process evaluates itself, in threads, on a big board (nine
-    heaps' 690,690 multisets: :func:`~nim_evo.evolution.fitness.in_threads`). Its evaluator's
+    For a run of exact fitness on a board of more than
+    :data:`~nim_evo.evolution.fitness.THREADED_SPACE` positions (nine heaps' 690,690
+    multisets), whose fitness the process evaluates itself, in threads with ``jobs`` 2
+    (:func:`~nim_evo.evolution.fitness.in_threads`), or alone. Its evaluator's
     arrays are tens of megabytes, over glibc's largest mmap threshold (32 MiB), so under the
     defaults each is mapped afresh and faulted in page by page, and each thread's arena gives
     its freed pages back: 47 s of the kernel's time in three nine-heap generations (16 s

@@ -138,8 +138,10 @@ def to_json(genes, rules: Game) -> dict:
                  + ("; one per multiset of heap sizes, on its representative (the k-th smallest size on the heap "
                     "that starts k-th smallest)" if space.multiset else ""))
     words = [_word(rules.move_of(action)) for action in range(space.n_moves)]  # (one object a move: nine
-    moves = [None if ended else words[gene]  # heaps' 690,690 genes would be as many lists)
-             for ended, gene in zip(space.terminal.tolist(), np.asarray(genes).tolist())]
+    genes = np.asarray(genes)  # heaps' 690,690 genes would be as many lists)
+    codes = genes.tolist() if genes.dtype.kind in "iu" else [int(gene) for gene in genes]
+    moves = [None if ended else words[code] if 0 <= code < len(words) else _word(rules.move_of(code))  # (refused)
+             for ended, code in zip(space.terminal.tolist(), codes, strict=True)]
     return {"space": "multiset" if space.multiset else "ordered", "positions": where, "moves": moves}
 
 

@@ -82,6 +82,61 @@ def test_a_player_that_cheats_or_raises_in_a_game_is_one_line_exit_2(tmp_path, c
     assert len(err) == 1 and "broken raised KeyError at (1, 1): 'no entry for this position'" in err[0]
 
 
+FAULTY = """
+import sys
+
+
+class Raising:
+    name, order_blind = "raising", True
+
+    def move(self, piles, *rest):
+        raise RuntimeError("boom in my code")
+
+
+class Exiting:
+    name, order_blind = "exiting", True
+
+    def move(self, piles, *rest):
+        sys.exit(0)
+
+
+class Base:
+    name, order_blind = "base", True
+
+    def move(self, piles, *rest):
+        raise BaseException("not even an Exception")
+
+
+raising, exiting, base = Raising(), Exiting(), Base()
+"""
+
+
+@pytest.mark.parametrize("agent, said", [("raising", "raised RuntimeError in move at (.*): boom in my code"),
+                                         ("exiting", "raised SystemExit in move at (.*): 0"),
+                                         ("base", "raised BaseException in move at (.*): not even an Exception")])
+def test_a_player_s_own_fault_is_one_line_exit_2_in_every_command(tmp_path, capsys, monkeypatch, agent, said):
+    """An exception in a person's agent, ``sys.exit(0)`` among them, is the player's fault in
+    every command that plays it (``run`` answered with a traceback, and a ``SystemExit`` ended
+    any command with status 0, as if all went well)."""
+    from nim_evo.learn import main as learn_main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "faulty.py").write_text(FAULTY)
+    spec = f"{tmp_path / 'faulty.py'}:{agent}"
+    commands = {"run": (run_main, ["--game", "2-3", "--opponents", spec, "--generations", "1", "--population", "4",
+                                   "--offspring", "4", "--out", "r"]),
+                "grade": (grade_main, [spec, "--game", "2-3"]),
+                "arena": (arena_main, [spec, "random", "--game", "2-3", "--games", "4", "--out", "a"]),
+                "play": (play_main, [spec, "--opponents", "random", "--games", "2", "--game", "2-3", "--first",
+                                     "strategy"]),
+                "learn": (learn_main, ["--learner", "qlearning", "--opponents", spec, "--game", "2-3", "--games", "10",
+                                       "--out", "l.json", "--quiet"])}
+    for name, (main, argv) in commands.items():
+        assert main(argv) == 2, name
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and pytest.importorskip("re").fullmatch(f"nim_evo: error: {agent} {said}", err[0]), (name, err)
+
+
 def test_an_illegal_move_is_a_finding_not_an_error(capsys):
     assert grade_main([f"{PLAYERS}:cheater", "--game", "1-3-5-7-9", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

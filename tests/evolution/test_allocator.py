@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import platform
 import subprocess
 import sys
 
@@ -25,18 +27,20 @@ print(any(lo <= a.ctypes.data < hi for lo, hi in heap))
 
 
 def _in_heap(setup: str) -> bool:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("MALLOC_", "GLIBC_TUNABLES"))}
     out = subprocess.run([sys.executable, "-c", IN_HEAP.format(setup=setup)], capture_output=True, text=True,
-                         check=True)
+                         check=True, env=environ)
     return out.stdout.strip() == "True"
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
 def test_a_process_that_keeps_large_arrays_serves_them_from_its_heap():
     assert not _in_heap("")  # (the test can fail: under the defaults, a map of its own)
     assert _in_heap("assert allocator.keep_large_arrays()")
 
 
 def test_a_run_on_a_big_board_keeps_large_arrays_before_its_panel_is_built(monkeypatch):
+    # (tests/conftest.py keeps every other test's runs from setting this process's allocator)
     """Told by the board's size (counted without building it) before the panel's arrays, and
     only where the run's fitness goes in threads."""
     events = []

@@ -168,6 +168,16 @@ def test_table_json_is_readable_moves(multiset, size):
     assert np.array_equal(table.from_json(document, rules), genes)
 
 
+@pytest.mark.parametrize("gene", [-1, 9])
+def test_a_table_gene_that_is_no_action_is_refused_when_written(gene):
+    """Written a move object per action (not per gene), a gene outside them is still refused."""
+    rules = Rules((2, 3, 4))
+    genes = table.create(rules, np.random.default_rng(0)).astype(np.int64)
+    genes[5] = gene
+    with pytest.raises(UserError, match=f"{gene} is not an action of 2-3-4"):
+        table.to_json(genes, rules)
+
+
 def test_a_table_file_written_before_multisets_still_loads():
     """No ``space`` key: the ordered space, one move per position."""
     rules = Rules((1, 2))
