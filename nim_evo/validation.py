@@ -209,6 +209,8 @@ def shown(value) -> str:
         text = " ".join(repr(value).split())  # one line: an array's repr spans several
     except ValueError:  # it holds an integer Python will not write (4,300 digits and more)
         return f"a {type(value).__name__} holding an integer of thousands of digits"
+    except Exception as error:  # (a person's object whose __repr__ raises)
+        return f"a {type(value).__name__} whose repr raised {type(error).__name__}"
     return text if len(text) <= 200 else f"{text[:140]} ... {text[-40:]}"
 
 

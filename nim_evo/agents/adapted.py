@@ -19,7 +19,7 @@ from nim_evo.games.base import Game
 from nim_evo.agents.player import Player, PositionalAgent, index_of, is_order_blind, name_of
 from nim_evo.games.base import Position
 from nim_evo.games.takeaway import Move
-from nim_evo.validation import AgentError, UserError, printable
+from nim_evo.validation import AgentError, UserError, printable, shown
 
 PROBES = (1, 2)  # the seeds of the two generators a move-only agent is asked with
 SLOW = 10.0  # seconds: a person's agent asked at every position for longer is said to be slow, with an estimate
@@ -89,10 +89,20 @@ class ProbabilitiesAgent(Adapted):
     """A duck-typed agent with ``move_probabilities``: its answer, checked for shape."""
 
     def _rows(self, positions):
-        table = np.asarray(self._ask("move_probabilities", positions), dtype=float)
+        answer = self._ask("move_probabilities", positions)
+        try:
+            table = np.asarray(answer, dtype=float)
+        except Exception as error:  # (strings, objects whose __float__ raises, ragged rows)
+            raise AgentError(f"{self.name}.move_probabilities answered {shown(answer)} for {len(positions)} "
+                             f"positions, not numbers: {type(error).__name__}") from None
         if table.shape != (len(positions), self.rules.n_moves):
             raise AgentError(f"{self.name}.move_probabilities answered shape {table.shape} for {len(positions)} "
                              f"positions of {self.rules.name}; expected {(len(positions), self.rules.n_moves)}")
+        finite = np.isfinite(table)
+        if not finite.all():  # (NaN among them: None in an array of objects reads as NaN)
+            row = int(np.argmin(finite.all(axis=1)))
+            raise AgentError(f"{self.name}.move_probabilities answered {shown(table[row])} at "
+                             f"{tuple(map(int, positions[row]))}; probabilities are finite numbers")
         return table
 
 

@@ -203,8 +203,11 @@ def index_of(player, piles: Position, move) -> int:
         move = rules.read_move(move)
     except UserError as problem:
         raise AgentError(f"{name_of(player)} answered {shown(move)} at {tuple(piles)}; {problem}") from None
+    except Exception as error:  # the answer's own code raised as it was read (its __index__, its __iter__)
+        raise AgentError(f"{name_of(player)} answered {shown(move)} at {tuple(piles)}, which raised "
+                         f"{type(error).__name__} as it was read: {shown(str(error))[1:-1]}") from None
     if not rules.is_legal(tuple(piles), move):
-        raise IllegalMove(f"{name_of(player)} played the illegal move {move} in position {tuple(piles)} "
+        raise IllegalMove(f"{name_of(player)} played the illegal move {shown(move)} in position {tuple(piles)} "
                           f"of {rules.name}", move)
     return rules.action_of(move)
 

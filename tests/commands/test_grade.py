@@ -137,6 +137,72 @@ def test_a_player_s_own_fault_is_one_line_exit_2_in_every_command(tmp_path, caps
         assert len(err) == 1 and pytest.importorskip("re").fullmatch(f"nim_evo: error: {agent} {said}", err[0]), (name, err)
 
 
+MALFORMED = """
+import numpy as np
+
+
+class Raising:
+    def __index__(self):
+        raise RuntimeError("index boom")
+
+    __int__ = __index__
+
+
+class Moving:
+    order_blind = True
+
+    def __init__(self, name, answer):
+        self.name, self.answer = name, answer
+
+    def move(self, piles, *rest):
+        return self.answer()
+
+
+class Tabling:
+    order_blind = True
+
+    def __init__(self, name, answer):
+        self.name, self.answer = name, answer
+
+    def move_probabilities(self, positions, *rest):
+        return self.answer(positions)
+
+
+raising = Moving("raising", lambda: (Raising(), Raising()))
+huge = Moving("huge", lambda: (0, 10 ** 5000))
+nones = Tabling("nones", lambda positions: np.full((len(positions), 9), None, dtype=object))
+nans = Tabling("nans", lambda positions: np.full((len(positions), 9), np.nan))
+words = Tabling("words", lambda positions: np.full((len(positions), 9), "half"))
+"""
+
+
+@pytest.mark.parametrize("agent, said", [
+    ("raising", r"raising answered \(<.*Raising object at .*>\) at \(.*\), which raised RuntimeError as it was read: "
+                r"index boom"),
+    ("huge", r"huge played the illegal move a tuple holding an integer of thousands of digits in position \(.*\) "
+             r"of 2-3-4"),
+    ("nones", r"nones.move_probabilities answered array\(\[nan, .*\]\) at \(.*\); probabilities are finite numbers"),
+    ("nans", r"nans.move_probabilities answered array\(\[nan, .*\]\) at \(.*\); probabilities are finite numbers"),
+    ("words", r"words.move_probabilities answered array\(\[\['half', .*\) for \d+ positions, not numbers: ValueError"),
+])
+def test_an_answer_that_is_no_move_or_no_numbers_is_one_line_exit_2(tmp_path, capsys, monkeypatch, agent, said):
+    """Answers nothing checked: an object whose ``__index__`` raises, a count of 5,000 digits
+    (Python will not write it), probabilities that are None, NaN or words (tracebacks, or NaN
+    graded as illegal moves, before)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "malformed.py").write_text(MALFORMED)
+    spec = f"{tmp_path / 'malformed.py'}:{agent}"
+    commands = {"play": (play_main, [spec, "--opponents", "random", "--games", "2", "--game", "2-3-4", "--first",
+                                     "strategy"]),
+                "arena": (arena_main, [spec, "random", "--game", "2-3-4", "--games", "4", "--out", "a"])}
+    if agent != "huge":  # (grade reports an illegal move as a finding)
+        commands["grade"] = (grade_main, [spec, "--game", "2-3-4"])
+    for name, (main, argv) in commands.items():
+        assert main(argv) == 2, name
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and pytest.importorskip("re").fullmatch(f"nim_evo: error: {said}", err[0]), (name, err)
+
+
 def test_an_illegal_move_is_a_finding_not_an_error(capsys):
     assert grade_main([f"{PLAYERS}:cheater", "--game", "1-3-5-7-9", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
