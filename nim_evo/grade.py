@@ -22,6 +22,7 @@ if __name__ == "__main__":  # Ctrl-C during the imports below: one line
     from nim_evo.cli.interrupt import quiet_until_main
     quiet_until_main()
 
+import contextlib
 import json
 import sys
 from numbers import Integral, Real
@@ -70,12 +71,15 @@ def main(argv) -> int:
     given = args.game is not None or args.piles is not None or args.max_take is not None or args.misere
     rules = load_strategy(args.player).rules if opponents.is_path(args.player) and not given else rules_from_args(args)
     picture = _picture_path(args.picture, args.force, rules) if args.picture else None
-    player = opponents.resolve(args.player, rules, args.seed)  # (its own code raising: one line, exit 2)
-    report = grade_player(player, rules, budget=args.budget, positions=args.positions, games=args.games,
-                          seed=args.seed)
+    # with --json, what the player's own code prints goes to stderr: stdout is the JSON alone
+    with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
+        player = opponents.resolve(args.player, rules, args.seed)  # (its own code raising: one line, exit 2)
+        report = grade_player(player, rules, budget=args.budget, positions=args.positions, games=args.games,
+                              seed=args.seed)
     print(json.dumps(report.to_json(), indent=2) if args.json else format_report(report))
     if picture is not None:
-        _draw(player, report, picture)
+        with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
+            _draw(player, report, picture)
     return 0
 
 

@@ -203,6 +203,23 @@ def test_an_answer_that_is_no_move_or_no_numbers_is_one_line_exit_2(tmp_path, ca
         assert len(err) == 1 and pytest.importorskip("re").fullmatch(f"nim_evo: error: {said}", err[0]), (name, err)
 
 
+def test_a_player_s_prints_stay_off_the_json_report(tmp_path, capsys):
+    """What a person's agent prints (as it is made and as it plays) goes to stderr under
+    ``--json``: stdout is the report alone, one JSON object (it was corrupted before)."""
+    (tmp_path / "chatty.py").write_text(
+        "class Chatty:\n"
+        "    name, order_blind = 'chatty', True\n"
+        "    def __init__(self):\n"
+        "        print('hello from my agent')\n"
+        "    def move(self, piles, *rest):\n"
+        "        print('thinking about', piles)\n"
+        "        return next((k, 1) for k, n in enumerate(piles) if n)\n")
+    assert grade_main([f"{tmp_path / 'chatty.py'}:Chatty", "--game", "2-3", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["positions"] > 0
+    assert "hello from my agent" in err and "thinking about" in err
+
+
 def test_an_illegal_move_is_a_finding_not_an_error(capsys):
     assert grade_main([f"{PLAYERS}:cheater", "--game", "1-3-5-7-9", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
