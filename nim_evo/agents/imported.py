@@ -25,7 +25,7 @@ from nim_evo.agents.course import required_parameters
 from nim_evo.agents.player import Player
 from nim_evo.agents.protocol import NEEDS, as_player, is_agent
 from nim_evo.io import read_regular
-from nim_evo.validation import UserError
+from nim_evo.validation import AgentError, UserError
 
 MAX_CODE_BYTES = 16 * 2**20  # a person's agent's source file, digested to know it again at --resume
 
@@ -51,12 +51,22 @@ def import_agent(spec: str, rules: Game) -> Player:
         thing = getattr(module, match["name"])
     except AttributeError:
         raise UserError(f"{match['source']} has no {match['name']} (from {spec})") from None
-    agent = _made(thing, rules, spec)
-    if not is_agent(agent):
-        raise UserError(f"{spec} is a {type(agent).__name__}, not an agent: {NEEDS}")
-    player = as_player(agent, rules)
-    if player.rules != rules:
-        raise UserError(f"{spec} plays {player.rules.name}, not {rules.name}")
+    except (Exception, SystemExit) as error:  # the module's own __getattr__
+        raise UserError(f"{match['source']} raised {type(error).__name__} when asked for {match['name']} (from "
+                        f"{spec}): {error}") from None
+    try:  # what the agent's own properties say (its name, its rules, order_blind, its methods), read once here
+        agent = _made(thing, rules, spec)
+        if not is_agent(agent):
+            raise UserError(f"{spec} is a {type(agent).__name__}, not an agent: {NEEDS}")
+        player = as_player(agent, rules)
+        if player.rules != rules:
+            raise UserError(f"{spec} plays {player.rules.name}, not {rules.name}")
+        for attribute in ("name", "order_blind", "rules"):
+            getattr(agent, attribute, None)
+    except (UserError, AgentError):
+        raise
+    except (Exception, SystemExit) as error:
+        raise UserError(f"{spec} raised {type(error).__name__} as its attributes were read: {error}") from None
     return player
 
 

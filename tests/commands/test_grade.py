@@ -220,6 +220,48 @@ def test_a_player_s_prints_stay_off_the_json_report(tmp_path, capsys):
     assert "hello from my agent" in err and "thinking about" in err
 
 
+PROPERTIES = """
+def first(piles):
+    return next((k, 1) for k, n in enumerate(piles) if n)
+
+
+def broken(attribute):
+    def read(self):
+        raise RuntimeError(attribute + " boom")
+    return property(read)
+
+
+class Named:
+    name, order_blind, rules = "named", True, None
+    move = staticmethod(lambda piles, *rest: first(piles))
+
+
+name = type("BrokenName", (Named,), {"name": broken("name")})()
+order_blind = type("BrokenBlind", (Named,), {"order_blind": broken("order_blind")})()
+rules = type("BrokenRules", (Named,), {"rules": broken("rules")})()
+move = type("BrokenMove", (Named,), {"move": broken("move")})()
+"""
+
+
+@pytest.mark.parametrize("attribute", ["name", "order_blind", "rules", "move", "module"])
+def test_a_player_whose_properties_raise_is_one_line_exit_2(tmp_path, capsys, monkeypatch, attribute):
+    """An agent whose ``name``, ``order_blind``, ``rules`` or ``move`` property raises, or a
+    module whose ``__getattr__`` raises, is a person's code failing: one line naming it, exit 2
+    (tracebacks before)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "properties.py").write_text(PROPERTIES)
+    (tmp_path / "module.py").write_text("def __getattr__(name):\n    raise RuntimeError('module boom')\n")
+    spec = f"{tmp_path / 'properties.py'}:{attribute}" if attribute != "module" else f"{tmp_path / 'module.py'}:agent"
+    said = (f"{spec} raised RuntimeError as its attributes were read: {attribute} boom" if attribute != "module" else
+            f"{tmp_path / 'module.py'} raised RuntimeError when asked for agent (from {spec}): module boom")
+    for main, argv in ((grade_main, [spec, "--game", "2-3"]),
+                       (arena_main, [spec, "random", "--game", "2-3", "--games", "4", "--out", "a"]),
+                       (run_main, ["--game", "2-3", "--opponents", spec, "--generations", "1", "--population", "4",
+                                   "--offspring", "4", "--out", "r"])):
+        assert main(argv) == 2
+        assert capsys.readouterr().err.strip().splitlines() == [f"nim_evo: error: {said}"]
+
+
 def test_an_illegal_move_is_a_finding_not_an_error(capsys):
     assert grade_main([f"{PLAYERS}:cheater", "--game", "1-3-5-7-9", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
