@@ -254,15 +254,16 @@ def read_json(path) -> dict:
     return data
 
 
-def refuse_overwrite(path, force: bool, keyword: str = "out") -> None:
+def refuse_overwrite(path, force: bool, keyword: str = "out", flag: str = "--out") -> None:
     """A :class:`~nim_evo.validation.KeywordError` if ``path`` exists and ``force`` is not set:
-    a user's file is never replaced (``keyword``: the argument that named the path)."""
+    a user's file is never replaced (``keyword``, ``flag``: the argument and the command's flag
+    that named the path)."""
     if os.path.islink(path) and not Path(path).exists() and not force:  # would be written through
         raise KeywordError(f"{path} is a link to a file that does not exist; remove it, or name another "
-                           f"[[{keyword}|--out]]")
+                           f"[[{keyword}|{flag}]]")
     if Path(path).exists() and not force:
         raise KeywordError(f"{path} exists; [[pass force=True|use --force]] to overwrite it, or another "
-                           f"[[{keyword}|--out]]")
+                           f"[[{keyword}|{flag}]]")
 
 
 def check_writable(directory) -> None:

@@ -169,11 +169,12 @@ def rules_from_args(args) -> Game:
         raise UsageError(f"{error}; see --list-games") from None
 
 
-def refuse_overwrite(path: Path, force: bool) -> None:
+def refuse_overwrite(path: Path, force: bool, flag: str = "--out") -> None:
     """``UsageError`` if ``path`` exists and ``--force`` was not given: a user's file is never
-    replaced (:func:`nim_evo.io.refuse_overwrite`, said with the command's flags)."""
+    replaced (:func:`nim_evo.io.refuse_overwrite`, said with the command's flags: ``flag``
+    named the path)."""
     try:
-        io.refuse_overwrite(path, force)
+        io.refuse_overwrite(path, force, flag=flag)
     except KeywordError as error:
         raise UsageError(error.command) from None
 
@@ -190,7 +191,7 @@ def picture_path(name: str, force: bool, flag: str = "--picture") -> Path:
     check_folder(path, f"{flag} must name a picture in a folder")
     if path.is_dir():
         raise UsageError(f"{flag} {name} is a folder: name the picture's file in it")
-    refuse_overwrite(path, force)
+    refuse_overwrite(path, force, flag)
     return path
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from nim_evo import Rules
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_writable, command,
-                              list_games, refuse_overwrite, report_error, rules_from_args)
+                              list_games, picture_path, refuse_overwrite, report_error, rules_from_args)
 from nim_evo.engine.rules import PRESETS
 from nim_evo.games.registry import PRESETS as GAME_PRESETS, game
 from nim_evo.validation import JOBS, SEED, UserError
@@ -218,6 +218,11 @@ def test_refuse_overwrite_protects_existing_files(tmp_path):
     with pytest.raises(UsageError) as caught:
         refuse_overwrite(path, force=False)
     assert str(caught.value) == f"{path} exists; use --force to overwrite it, or another --out"
+    picture = path.with_suffix(".png")
+    picture.write_text("mine")
+    with pytest.raises(UsageError) as caught:  # said with the flag that named it
+        picture_path(str(picture), force=False)
+    assert str(caught.value) == f"{picture} exists; use --force to overwrite it, or another --picture"
     with pytest.raises(UsageError, match="mine.json exists"):
         refuse_overwrite(str(path), force=False)
     refuse_overwrite(path, force=True)
