@@ -27,7 +27,7 @@ from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS, space_s
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.roundrobin import round_robin
 from nim_evo.evaluation.strategy import load_strategy
-from nim_evo.io import atomic_write_text
+from nim_evo.io import atomic_write_text, new_folders, remove_empty
 from nim_evo.learners import LEARNERS
 from nim_evo.validation import GAMES, JOBS, SEED
 
@@ -59,13 +59,18 @@ def main(argv) -> int:
     rules = _rules(args)
     out = _out_dir(args, rules)
     players = _players(args.players, rules, args.seed, args.quiet)
+    created = new_folders(out)
     check_writable(out)
-    result = round_robin(rules, players, games=args.games, seed=args.seed, exact=args.exact, jobs=args.jobs)
-    from nim_evo.plots import save_figure
-    from nim_evo.plots.matrix import draw_arena
+    try:
+        result = round_robin(rules, players, games=args.games, seed=args.seed, exact=args.exact, jobs=args.jobs)
+        from nim_evo.plots import save_figure
+        from nim_evo.plots.matrix import draw_arena
 
-    atomic_write_text(out / "arena.csv", result.to_csv())
-    save_figure(draw_arena(result), out / "arena.png")
+        atomic_write_text(out / "arena.csv", result.to_csv())
+        save_figure(draw_arena(result), out / "arena.png")
+    except BaseException:  # a player failing in the games, Ctrl-C: no empty folder left behind
+        remove_empty(created)
+        raise
     if not args.quiet:
         print(format_table(result))
     print(printable(out / "arena.csv"))

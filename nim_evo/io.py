@@ -266,6 +266,22 @@ def refuse_overwrite(path, force: bool, keyword: str = "out", flag: str = "--out
                            f"[[{keyword}|{flag}]]")
 
 
+def new_folders(path) -> list[Path]:
+    """The folders of ``path`` that do not exist yet, deepest first (those a write there makes:
+    :func:`remove_empty` takes them back if it fails)."""
+    path = Path(path)
+    return [folder for folder in (path, *path.parents) if not folder.exists()]
+
+
+def remove_empty(folders: list[Path]) -> None:
+    """Remove ``folders`` (:func:`new_folders`), deepest first, while they are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or already gone): keep it and what holds it
+            return
+
+
 def check_writable(directory) -> None:
     """Create ``directory`` if needed; a one-line :class:`UserError` if it cannot be written to."""
     directory = Path(directory)

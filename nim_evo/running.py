@@ -46,7 +46,7 @@ from nim_evo.evolution.feasible import check_feasible, expected_time
 from nim_evo.evolution.fitness import ceiling
 from nim_evo.evolution.rundir import RunDir, exported_by, resumed_export
 from nim_evo.genomes import GENOME_FORMAT
-from nim_evo.io import MAX_JSON_BYTES, check_writable, read_regular, refuse_overwrite, write_json
+from nim_evo.io import MAX_JSON_BYTES, check_writable, new_folders, read_regular, refuse_overwrite, remove_empty, write_json
 from nim_evo.learners import LEARNERS
 from nim_evo.validation import JOBS, KeywordError, ParameterError, UserError, check, printable, usable_jobs
 
@@ -75,7 +75,7 @@ class Evolution:
             refuse_overwrite(export, force, keyword="export")
         files = check_opponents(config, given)      # names, files and code, before any training
         run_dir = None if out is None else RunDir(out)
-        created = [_new_folders(path) for path in (None if run_dir is None else run_dir.path, export and export.parent)
+        created = [new_folders(path) for path in (None if run_dir is None else run_dir.path, export and export.parent)
                    if path is not None]
         try:
             if export is not None:
@@ -93,7 +93,7 @@ class Evolution:
             if run_dir is not None:
                 run_dir.unlock()
             for folders in created:
-                _remove_empty(folders)
+                remove_empty(folders)
             raise
         return cls(config, toolbox, state, run_dir, extra, jobs)
 
@@ -337,20 +337,6 @@ def make_toolbox(config: Config, jobs: int, quiet: bool = False, given: dict | N
         if spec in LEARNERS and not (given and spec in given) and panel_tabulable(config.rules, multiset=config.multiset):
             resolve_saying(spec, config.rules, config.seed, quiet=quiet)
     return loop.make_toolbox(config, jobs, given)
-
-
-def _new_folders(path: Path) -> list[Path]:
-    """The folders of ``path`` that do not exist yet, deepest first."""
-    return [folder for folder in (path, *path.parents) if not folder.exists()]
-
-
-def _remove_empty(folders: list[Path]) -> None:
-    """Remove the folders a refused run created, deepest first, while they are empty."""
-    for folder in folders:
-        try:
-            folder.rmdir()
-        except OSError:  # not empty (or already gone): keep it and what holds it
-            return
 
 
 @overload

@@ -135,6 +135,7 @@ def test_a_player_s_own_fault_is_one_line_exit_2_in_every_command(tmp_path, caps
         assert main(argv) == 2, name
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and pytest.importorskip("re").fullmatch(f"nim_evo: error: {agent} {said}", err[0]), (name, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["faulty.py"]  # nothing left behind (arena left its folder)
 
 
 MALFORMED = """
