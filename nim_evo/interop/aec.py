@@ -123,6 +123,8 @@ class raw_env(pettingzoo.AECEnv, EzPickle):  # type: ignore[name-defined, valid-
 
     def step(self, action):
         """The agent to move plays ``action``; ``None`` for an agent whose game is over."""
+        if not self.agents:  # (each agent's None after the end taken: the game is gone)
+            raise UserError("the game is over and every agent has left it: call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)

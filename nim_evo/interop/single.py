@@ -27,6 +27,7 @@ This module also holds what both environments share (:func:`board`, :func:`legal
 from __future__ import annotations
 
 import operator
+from numbers import Integral
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from nim_evo.games.registry import game as game_named
 from nim_evo.games.base import Game
 from nim_evo.interop.extras import RL, need
 from nim_evo.interop.players import player_for
-from nim_evo.validation import IllegalMove, UserError, shown
+from nim_evo.validation import SEED, IllegalMove, UserError, check, shown
 
 gymnasium = need("gymnasium", RL, "nim_evo.envs")
 spaces = gymnasium.spaces
@@ -128,6 +129,7 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
             raise UserError(f"seat must be 0, 1 or 'alternate', got {shown(seat)}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise UserError(f"render_mode must be None or 'ansi', got {shown(render_mode)}")
+        check("opponent_seed", opponent_seed, [SEED])
         self.opponent = player_for(opponent, self.rules, opponent_seed)
         self.seat, self.render_mode = seat, render_mode
         start = np.array(self.rules.start, dtype=np.int64)  # a heap at most its start, or where a split's part
@@ -147,9 +149,11 @@ class NimEnv(gymnasium.Env):  # type: ignore[name-defined]  # gymnasium, an opti
         super().reset(seed=seed)
         if seed is not None:
             self._episodes = 0
+        if options is not None and (not isinstance(options, dict) or set(options) - {"seat"}):
+            raise UserError(f"options is None or a dict whose one key is 'seat', got {shown(options)}")
         seat = (options or {}).get("seat")
         if seat is not None:
-            if isinstance(seat, bool) or seat not in (0, 1):
+            if not isinstance(seat, Integral) or isinstance(seat, bool) or seat not in (0, 1):
                 raise UserError(f"options['seat'] must be 0 or 1, got {shown(seat)}")
         elif self.seat == "alternate":
             seat, self._episodes = self._episodes % 2, self._episodes + 1

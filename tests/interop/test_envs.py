@@ -161,6 +161,36 @@ def test_seats_alternate_from_each_seeded_reset():
         NimEnv(seat="first")
 
 
+@pytest.mark.parametrize("options", [{"seat": 1.0}, {"seat": True}, {"seat": "1"}, {"colour": 1}, "seat=1"])
+def test_a_reset_s_options_are_checked_and_said_in_one_line(options):
+    """A seat of 1.0 was taken as seat 1, an unknown option was ignored, and options that are
+    no dict were an AttributeError; a seat of numpy's integers is one."""
+    env = NimEnv(piles="7-5-3")
+    with pytest.raises(UserError, match=r"options(\['seat'\] must be 0 or 1| is None or a dict whose one key is 'seat'), "
+                                        r"got "):
+        env.reset(options=options)
+    assert env.reset(options={"seat": np.int64(1)})[1]["seat"] == 1 and env.reset(options={})[1]["seat"] == 0
+
+
+@pytest.mark.parametrize("seed", [1.5, -1, "x", None, True])
+def test_an_opponent_seed_that_is_no_seed_is_said_in_one_line(seed):
+    with pytest.raises(UserError, match=f"opponent_seed must be an integer >= 0, got "):
+        NimEnv(piles="7-5-3", opponent="qlearning", opponent_seed=seed)
+
+
+def test_a_step_after_every_agent_left_the_game_is_said_in_one_line():
+    """PettingZoo's raw env: after the end, each agent steps ``None`` and leaves; a step more
+    was a KeyError."""
+    env = nim_v0.raw_env(piles=(1,))
+    env.reset()
+    env.step(0)
+    env.step(None)
+    env.step(None)
+    assert env.agents == []
+    with pytest.raises(UserError, match=r"the game is over and every agent has left it: call reset\(\) first"):
+        env.step(None)
+
+
 def episode(env, seed, policy_seed):
     """Two episodes from ``reset(seed=seed)`` played by random legal moves: what was seen."""
     rng, seen = np.random.default_rng(policy_seed), []
