@@ -16,7 +16,7 @@ their checkpoints, and the rows are those of a sweep never stopped (time columns
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 import sys
 import time
@@ -36,7 +36,7 @@ from nim_evo.evolution.rundir import RunDir
 from nim_evo.evolution.sweep import Setting, SweepFolder, Task, parse_seeds, plan, tables
 from nim_evo.running import Evolution, check_opponents
 from nim_evo.validation import (BOOL, JOBS, MINUTES, PATH, InstanceOf, KeywordError, Names, Options, UserError, check,
-                                printable)
+                                printable, shown)
 
 
 ROUNDED = 6
@@ -62,6 +62,8 @@ def settings_from(grid: dict | None, **base) -> tuple[list[Setting], dict]:
     """The grid's settings for :func:`sweep`: each a :class:`~nim_evo.evolution.config.Config`
     made as :func:`nim_evo.evolve` makes one from ``base`` (its keywords) and the setting's
     values; the grid as text (for ``sweep.json``)."""
+    if grid is not None and not isinstance(grid, Mapping):
+        raise UserError(f"the grid is a dict of settings and their values, got {shown(grid)}")
     grid = dict(grid or {})
     fields = {f for f in Config.__dataclass_fields__} - {"seed"}
     for key, values in grid.items():

@@ -93,6 +93,16 @@ def tournament(**kwargs):
     return nim_evo.tournament(**{"rules": TINY, "player": "nimsum", "opponents": ["random"], "games": 10, **kwargs})
 
 
+class _Huge(int):
+    """An integer of 5,001 digits that a test's name can show (Python writes none of 4,300)."""
+
+    def __repr__(self):
+        return "10**5000"
+
+
+HUGE = _Huge(10**5000)
+
+
 def sweep(**kwargs):
     return nim_evo.sweep(**{"seeds": [0], "rules": TINY, "generations": 1, "out": RUN["fresh"](), "progress": False,
                             **kwargs})
@@ -185,7 +195,7 @@ TABLE: list[Case] = [
     *cases("evolve", "on_generation", [5, "print"], lambda v: evolve(on_generation=v)),
     *cases("resume", "on_generation", [5, "print"], lambda v: resume(on_generation=v)),
     *cases("sweep", "seeds", [5, [-1], [1, 1], [], "3-1", ["a"]], lambda v: sweep(seeds=v)),
-    *cases("sweep", "grid", [{"colour": [1]}, {"population": 20}, {"population": []}], lambda v: sweep(grid=v)),
+    *cases("sweep", "grid", [{"colour": [1]}, {"population": 20}, {"population": []}, [1], "population=20"], lambda v: sweep(grid=v)),
     *cases("sweep", "out", NOT_A_PATH, lambda v: sweep(out=v)),
     *cases("sweep", "jobs", [0, "2", 1.5], lambda v: sweep(jobs=v)),
     *cases("sweep", "backend", ["nope", 5], lambda v: sweep(backend=v)),
@@ -252,7 +262,7 @@ TABLE: list[Case] = [
            lambda v: nim_evo.win_probabilities(space(), nimsum(), v)),
 
     # -- the engine ---------------------------------------------------------------------------
-    *cases("Rules", "piles", [None, 5, "ab", (), (0, 0), (-1, 2), (1.5,), [[1]]], lambda v: Rules(v)),
+    *cases("Rules", "piles", [None, 5, "ab", (), (0, 0), (-1, 2), (1.5,), [[1]], (HUGE,)], lambda v: Rules(v)),
     *cases("Rules", "max_take", [0, -1, "3", 1.5], lambda v: Rules((2, 3), v)),
     *cases("Rules", "misere", NOT_A_BOOL, lambda v: Rules((2, 3), None, v)),
     *cases("Rules.parse", "name", [None, 5, ["2-3"]], lambda v: Rules.parse(v)),

@@ -65,7 +65,7 @@ class Rules(TakeAway):
             if size < 0:
                 raise UserError(f"pile sizes must be >= 0, got {size} in piles")
             if size > MAX_PILE:
-                raise UserError(f"pile sizes must be at most {MAX_PILE:,}, got {size:,} in piles")
+                raise UserError(f"pile sizes must be at most {MAX_PILE:,}, got {shown(size)} in piles")
         if sum(piles) == 0:
             raise UserError("piles must hold at least one object, got all empty piles")
         if self.max_take is not None:

@@ -99,6 +99,8 @@ def test_boards_by_name_or_by_keywords_and_bad_arguments():
                    {"render_mode": "human"}]:
         with pytest.raises(UserError):
             nim_v0.env(**kwargs)
+    with pytest.raises(UserError, match="got an integer of about 5,001 digits in piles"):  # (Python writes none)
+        nim_v0.env(piles=(10**5000,))
 
 
 def test_render():
