@@ -32,7 +32,7 @@ from typing import NamedTuple
 from nim_evo.evolution import statistics
 from nim_evo.evolution.config import Config
 from nim_evo.io import atomic_write_text, check_envelope, hold_folder, read_json, write_json
-from nim_evo.validation import MINUTES, UserError, printable
+from nim_evo.validation import MINUTES, UserError, printable, shown
 
 FORMAT, VERSION = "nim_evo/sweep", 1
 FORMER_FORMAT = "nim_evo-sweep"  # the record's format name until 0.1.0's manual: still read
@@ -192,7 +192,7 @@ class SweepFolder:
                 raise TypeError("minutes")
         except UserError as error:  # a setting's configuration, refused: said as Config says it
             raise UserError(f"{self.record_path}: {error}") from None
-        except (KeyError, TypeError, AttributeError) as error:
+        except (KeyError, TypeError, AttributeError, ValueError) as error:  # (a config that is no dict: ValueError)
             raise UserError(f"{self.record_path} does not read as a sweep ({type(error).__name__})") from None
         return Begun(settings, seeds, grid, minutes)
 
@@ -202,8 +202,9 @@ class SweepFolder:
         if not path.is_file():
             return None
         data = check_envelope(read_json(path), path, ROW_FORMAT, ROW_VERSION, "sweep row", unversioned=True)
-        if not isinstance(data.get("row"), dict) or not isinstance(data.get("curve"), list):
-            raise UserError(f"{path} does not read as a sweep's row")
+        problem = _row_problem(data.get("row"), data.get("curve"))
+        if problem:
+            raise UserError(f"{path} does not read as a sweep's row: {problem}")
         return data
 
     def finish(self, task: Task, row: dict, curve: list) -> None:
@@ -218,6 +219,28 @@ class SweepFolder:
                                                        else keys))
             written.append(self.path / name)
         return written
+
+
+def _row_problem(row, curve) -> str | None:
+    """What is wrong, if anything, with a finished run's row and curve as the tables read them
+    (:func:`summarize`): a dict and a list of dicts, the row's success 0, 1 or none, its
+    generation and each point's evaluations whole numbers, its seconds a number."""
+    def whole(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    if not isinstance(row, dict) or not isinstance(curve, list):
+        return "it holds no row and curve"
+    success = row.get("success")
+    if success not in (None, "") and not (whole(success) and success in (0, 1)):
+        return f"its success is {shown(success)}, not 0, 1 or none"
+    if not whole(row.get("generation")):
+        return f"its generation is {shown(row.get('generation'))}, not a whole number"
+    seconds = row.get("seconds")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds):
+        return f"its seconds are {shown(seconds)}, not a number"
+    if not all(isinstance(point, dict) and whole(point.get("evaluations")) for point in curve):
+        return "its curve is not a list of points with whole numbers of evaluations"
+    return None
 
 
 def tables(tasks: list[Task], settings: list[Setting], results: dict) -> tuple[list, list, list]:

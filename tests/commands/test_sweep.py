@@ -287,6 +287,9 @@ def test_a_worker_of_the_local_pool_lost_mid_sweep_costs_only_time(tmp_path, mon
     (lambda d: d.update(format="other"), "is not a nim_evo sweep record"),
     (lambda d: d.update(version=99), "has sweep record version 99"),
     (lambda d: d.pop("settings"), "does not read as a sweep"),
+    (lambda d: d["settings"][0].update(config="table"), "does not read as a sweep (ValueError)"),  # (a traceback)
+    (lambda d: d["settings"][0].update(label=[1]), "does not read as a sweep"),
+    (lambda d: d.update(grid=[1]), "does not read as a sweep"),
 ])
 def test_a_sweep_record_that_does_not_read_is_one_line(change, message, done_when, tmp_path, capsys):
     import json
@@ -299,6 +302,30 @@ def test_a_sweep_record_that_does_not_read_is_one_line(change, message, done_whe
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
     assert sorted(p.name for p in (tmp_path / "bad").iterdir()) == ["sweep.json"]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["row"].update(success="1"), "its success is '1', not 0, 1 or none"),
+    (lambda d: d["row"].update(success=True), "its success is True, not 0, 1 or none"),
+    (lambda d: d["row"].update(generation=2.5), "its generation is 2.5, not a whole number"),
+    (lambda d: d["row"].update(seconds="fast"), "its seconds are 'fast', not a number"),
+    (lambda d: d.update(curve=[1, 2]), "its curve is not a list of points with whole numbers of evaluations"),
+    (lambda d: d.update(row=[]), "it holds no row and curve"),
+])
+def test_a_run_s_row_file_of_wrong_types_is_one_line_on_resume(change, message, done_when, tmp_path, capsys):
+    """A field of a run's ``sweep-row.json`` of the wrong type (a success that is a string,
+    curve points that are numbers) was a traceback on ``--resume``: one line naming the file."""
+    import json
+    import shutil
+
+    shutil.copytree(done_when, tmp_path / "s")
+    path = sorted((tmp_path / "s" / "runs").glob("*/sweep-row.json"))[0]
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+    assert sweep_main(["--resume", str(tmp_path / "s"), "--quiet"]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"nim_evo: error: {path} does not read as a sweep's row: {message}"]
 
 
 def test_a_time_bound_stops_each_run_and_is_kept_on_resume(tmp_path, capsys):
