@@ -16,6 +16,7 @@ their checkpoints, and the rows are those of a sweep never stopped (time columns
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 import sys
@@ -33,7 +34,7 @@ from nim_evo.evolution import cluster
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
-from nim_evo.evolution.sweep import Setting, SweepFolder, Task, parse_seeds, plan, tables
+from nim_evo.evolution.sweep import MAX_RUNS, Setting, SweepFolder, Task, parse_seeds, plan, tables
 from nim_evo.running import Evolution, check_opponents
 from nim_evo.validation import (BOOL, JOBS, MINUTES, PATH, InstanceOf, KeywordError, Names, Options, UserError, check,
                                 printable, shown)
@@ -58,10 +59,11 @@ class SweepResult:
                 + (f"; success rates {rates}" if rates.strip(", ") else "") + ">")
 
 
-def settings_from(grid: dict | None, **base) -> tuple[list[Setting], dict]:
+def settings_from(grid: dict | None, seeds: int = 1, **base) -> tuple[list[Setting], dict]:
     """The grid's settings for :func:`sweep`: each a :class:`~nim_evo.evolution.config.Config`
     made as :func:`nim_evo.evolve` makes one from ``base`` (its keywords) and the setting's
-    values; the grid as text (for ``sweep.json``)."""
+    values; the grid as text (for ``sweep.json``). A grid whose settings times ``seeds`` are
+    more runs than a sweep has is refused before any setting is made."""
     if grid is not None and not isinstance(grid, Mapping):
         raise UserError(f"the grid is a dict of settings and their values, got {shown(grid)}")
     grid = dict(grid or {})
@@ -69,9 +71,15 @@ def settings_from(grid: dict | None, **base) -> tuple[list[Setting], dict]:
     for key, values in grid.items():
         if key not in fields:
             raise UserError(f"the grid has no setting {key!r}; the settings are {', '.join(sorted(fields))}")
-        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not list(values):
-            raise UserError(f"the grid's {key} must be a list of values, got {values!r}")
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+            raise UserError(f"the grid's {key} must be a list of values, got {shown(values)}")
+        grid[key] = list(values)  # (once: an iterator's values are read one time)
+        if not grid[key]:
+            raise UserError(f"the grid's {key} must be a list of values, got {shown(values)}")
     keys = list(grid)
+    runs = math.prod(len(grid[key]) for key in keys) * seeds
+    if runs > MAX_RUNS:
+        raise UserError(f"the sweep has {runs:,} runs; at most {MAX_RUNS:,}")
     settings = []
     for values in itertools.product(*(list(grid[key]) for key in keys)):
         given = {**base, **dict(zip(keys, values))}
@@ -135,7 +143,7 @@ def sweep(seeds: str | Iterable[int] | None, grid: dict | None = None, *, out: S
         return run_sweep(folder, begun.settings, begun.seeds, jobs=jobs, backend=backend, scheduler=scheduler,
                          progress=progress, trusted=tuple(code or ()), minutes=begun.minutes)
     seed_list = parse_seeds(seeds) if isinstance(seeds, str) else _seeds(seeds)
-    settings, grid_text = settings_from(grid, **base)
+    settings, grid_text = settings_from(grid, len(seed_list), **base)
     return run_sweep(folder, settings, seed_list, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
                      grid=grid_text, minutes=minutes)
 

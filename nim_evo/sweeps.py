@@ -99,7 +99,7 @@ def main(argv) -> int:
         seeds = parse_seeds(args.seeds)
         if args.name is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+=-]{0,80}", args.name):
             raise UsageError(f"--name {printable(args.name)}: letters, digits and . _ + = - (a folder's name)")
-        settings, grid = _settings(rest, args.grid)
+        settings, grid = _settings(rest, args.grid, len(seeds))
         where = Path(args.out) if args.out else Path("runs") / f"sweep-{args.name or _name(settings)}"
         check_folder(where, "--out names the sweep's folder" if args.out else
                      "sweep writes its folder in the folder runs (or name one with --out)", itself=True)
@@ -137,11 +137,14 @@ def _trusted(rest: list) -> list | None:
     return None if rest else []
 
 
-def _settings(rest: list, grid_flags: list) -> tuple[list, dict]:
+def _settings(rest: list, grid_flags: list, seeds: int) -> tuple[list, dict]:
     """Each setting of the grid as a run's configuration, parsed and checked by ``run``'s own
-    parser from the run flags and the setting's values (errors name the flag)."""
+    parser from the run flags and the setting's values (errors name the flag); a grid of more
+    runs (with ``seeds`` seeds) than a sweep has is refused before any setting is made."""
+    import math
+
     from nim_evo.cli import runflags
-    from nim_evo.evolution.sweep import Setting
+    from nim_evo.evolution.sweep import MAX_RUNS, Setting
 
     parser = runflags.build_parser()
     base = parser.parse_args(rest)
@@ -163,6 +166,9 @@ def _settings(rest: list, grid_flags: list) -> tuple[list, dict]:
         if "" in values or len(set(values)) != len(values):
             raise UsageError(f"--grid {key}= has an empty or repeated value: {printable(match[2])}")
         grid[key] = values
+    runs = math.prod(len(values) for values in grid.values()) * seeds
+    if runs > MAX_RUNS:
+        raise UsageError(f"the sweep has {runs:,} runs; at most {MAX_RUNS:,}")
     settings = []
     for values in itertools.product(*grid.values()):
         label = dict(zip(grid, values))

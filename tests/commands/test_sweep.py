@@ -165,6 +165,23 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(argv, message, tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"] and not any((tmp_path / "folder").iterdir())
 
 
+def test_a_grid_of_too_many_runs_is_refused_before_its_settings_are_made(tmp_path, monkeypatch, capsys):
+    """A grid of a million settings was refused only once every one was made (50-186 s): its
+    size is counted first, by the command and by the library alike."""
+    from nim_evo.cli import runflags
+
+    made = []
+    real = runflags.config_from_args
+    monkeypatch.setattr(runflags, "config_from_args", lambda args: made.append(args) or real(args))
+    big = [f"population={','.join(map(str, range(2, 1002)))}", f"offspring={','.join(map(str, range(2, 102)))}"]
+    assert sweep_main(["--seeds", "0-1", "--grid", big[0], "--grid", big[1], "--out", str(tmp_path / "s")]) == 2
+    assert capsys.readouterr().err == "nim_evo: error: the sweep has 200,000 runs; at most 100,000\n"
+    assert made == [] and not (tmp_path / "s").exists()
+    with pytest.raises(nim_evo.UserError, match="the sweep has 200,000 runs; at most 100,000"):
+        nim_evo.sweep("0-1", {"population": range(2, 1002), "offspring": range(2, 102)}, out=tmp_path / "t")
+    assert not (tmp_path / "t").exists()
+
+
 def test_a_grid_of_a_setting_named_as_a_result_column_keeps_both(tmp_path):
     """--grid fitness=exact,sampled: the setting's column is 'fitness setting', the run's final
     fitness stays 'fitness'."""
