@@ -14,9 +14,7 @@ if __name__ == "__main__":  # Ctrl-C during the imports below: one line
     from nim_evo.cli.interrupt import quiet_until_main
     quiet_until_main()
 
-import contextlib
 import shlex
-import signal
 import sys
 import time
 from pathlib import Path
@@ -24,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from nim_evo.cli import runflags
 from nim_evo.cli.args import UsageError, cap_jobs, check_flags, check_folder, list_games, printable, report_error
-from nim_evo.cli.interrupt import at_main
+from nim_evo.cli.interrupt import at_main, terminate_as_interrupt
 from nim_evo.cli.runflags import build_parser, config_from_args  # (this command's parser and flags)
 from nim_evo.evolution import cluster
 from nim_evo.validation import JOBS, AgentError, UserError
@@ -41,25 +39,8 @@ if TYPE_CHECKING:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     at_main()
-    with _terminate_as_interrupt():
+    with terminate_as_interrupt():
         return _main(argv)
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt():
-    """SIGTERM (``kill``, a batch system's time limit) ends a run as Ctrl-C does: the last
-    checkpoint kept, one line saying how to resume, the worker processes ended with it."""
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _main(argv: list) -> int:

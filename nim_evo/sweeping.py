@@ -16,6 +16,7 @@ their checkpoints, and the rows are those of a sweep never stopped (time columns
 from __future__ import annotations
 
 import itertools
+import os
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -201,7 +202,8 @@ def run_sweep(folder: SweepFolder, settings: list[Setting], seeds, jobs: int | N
             for attempt in range(1 + RETRIES):
                 left = [t for t in tasks if t.index not in results]
                 try:
-                    _run(folder, tasks, left, settings, results, workers, trusted, progress)
+                    _run(folder, tasks, left, settings, results, workers, trusted, progress,
+                         os.getpid() if backend == "local" else None)
                     break
                 except _lost_worker() as error:  # a local worker killed: its run starts again from its checkpoint
                     if attempt == RETRIES:
@@ -223,12 +225,12 @@ RETRIES = 2  # times a sweep on the local pool starts its unfinished runs again 
 TABLES_EVERY = 2.0  # seconds: the tables are rewritten as runs end, at most this often (and at the end)
 
 
-def _run(folder, tasks, left, settings, results, workers, trusted, progress) -> None:
+def _run(folder, tasks, left, settings, results, workers, trusted, progress, parent) -> None:
     from joblib import Parallel, delayed
 
     if not left:
         return
-    calls = (delayed(run_task)(str(folder.path), task, trusted) for task in left)
+    calls = (delayed(run_task)(str(folder.path), task, trusted, parent) for task in left)
     written = time.perf_counter()
     for task, result in Parallel(n_jobs=workers, return_as="generator_unordered")(calls):
         results[task.index] = result
@@ -245,9 +247,13 @@ def _lost_worker() -> tuple:
     return (TerminatedWorkerError,)
 
 
-def run_task(folder: str, task: Task, trusted=None) -> tuple[Task, dict]:
+def run_task(folder: str, task: Task, trusted=None, parent: int | None = None) -> tuple[Task, dict]:
     """Evolve (or resume) one run of the sweep in ``folder``, single-process; its row and curve,
-    also written beside it. ``trusted``: as :func:`run_sweep`'s."""
+    also written beside it. ``trusted``: as :func:`run_sweep`'s. ``parent``: the sweeping
+    process's id, where its workers are its own (the local pool's): one of them ends with it,
+    however it ends (SIGKILL too: they wrote runs for minutes, and a --resume was refused meanwhile)."""
+    if parent is not None and os.getpid() != parent:
+        cluster.die_with_parent()
     sweep = SweepFolder(folder)
     sweep.check_inside([task])  # (again where it runs: the folder may have changed since)
     run_dir = RunDir(sweep.run_dir(task))

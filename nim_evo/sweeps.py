@@ -36,6 +36,7 @@ import sys
 from pathlib import Path
 
 from nim_evo.cli.args import Parser, UsageError, cap_jobs, check_flags, check_folder, command, printable, prog
+from nim_evo.cli.interrupt import terminate_as_interrupt
 from nim_evo.evolution import cluster
 from nim_evo.validation import JOBS, MINUTES, UserError
 
@@ -107,8 +108,10 @@ def main(argv) -> int:
         trusted = None  # the code among its opponents is the person's own, named just now
         minutes = args.minutes
     try:
-        result = run_sweep(folder, settings, seeds, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                           progress=not args.quiet, trusted=trusted, grid=grid, minutes=minutes)
+        with terminate_as_interrupt():
+            result = run_sweep(folder, settings, seeds, jobs=args.jobs, backend=args.backend,
+                               scheduler=args.scheduler, progress=not args.quiet, trusted=trusted, grid=grid,
+                               minutes=minutes)
     except cluster.ClusterError as error:
         raise UserError(f"{error}; the finished runs are kept: continue with {_resume(folder)}") from None
     except KeyboardInterrupt:

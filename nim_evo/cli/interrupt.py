@@ -12,6 +12,7 @@ nothing has been read or written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -39,3 +40,22 @@ def at_main() -> None:
     """Ctrl-C raises ``KeyboardInterrupt`` again (if :func:`quiet_until_main` changed it)."""
     if signal.getsignal(signal.SIGINT) is _before_main:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt():
+    """SIGTERM (``kill``, a batch system's time limit) ends a command as Ctrl-C does within the
+    block: a run keeps its last checkpoint, a sweep its finished runs, each says in one line how
+    to go on, and the worker processes end with it (status 130, where SIGTERM's own 143 said
+    nothing and left a sweep's workers writing runs)."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -94,6 +94,67 @@ def test_a_sweep_killed_mid_run_resumes_to_the_same_rows(tmp_path, monkeypatch):
         assert _table(killed / name) == _table(tmp_path / "whole" / name)
 
 
+def test_sigterm_ends_a_sweep_as_ctrl_c_does(tmp_path):
+    """SIGTERM (a batch system's time limit) mid-sweep on two workers: status 130 and one line
+    saying how to go on, as Ctrl-C (it was 143 with no word, its workers writing runs for
+    minutes); nothing of the sweep's is written once it has ended."""
+    process = subprocess.Popen([sys.executable, "-m", "nim_evo.sweeps", "--genome", "table", "--game",
+                                "1-3-5-7-9-11", "--seeds", "0-3", "--generations", "150", "--jobs", "2", "--out", "s"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    deadline = time.time() + 120
+    while time.time() < deadline and not list((tmp_path / "s").glob("runs/*/checkpoint.npz")):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert f"nim_evo: interrupted; continue with nim-evo sweep --resume {tmp_path / 's'}" in err.splitlines()
+    written = {path: path.stat().st_mtime_ns for path in (tmp_path / "s").rglob("*") if path.is_file()}
+    time.sleep(3)
+    assert {path: path.stat().st_mtime_ns for path in (tmp_path / "s").rglob("*") if path.is_file()} == written
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The loky worker processes ``pid`` started (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == pid and b"popen_loky" in command:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc")
+def test_a_sweep_s_workers_end_with_it_even_on_sigkill(tmp_path):
+    """SIGKILL of the sweeping process mid-sweep on two workers: they end with it (they wrote
+    runs for minutes, and a --resume was refused meanwhile); the sweep then resumes at once."""
+    process = subprocess.Popen([sys.executable, "-m", "nim_evo.sweeps", "--genome", "table", "--game",
+                                "1-3-5-7-9-11", "--seeds", "0-3", "--generations", "150", "--jobs", "2", "--out", "s"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    deadline = time.time() + 120
+    while time.time() < deadline and not list((tmp_path / "s").glob("runs/*/checkpoint.npz")):
+        time.sleep(0.05)
+    workers = _workers_of(process.pid)
+    assert len(workers) == 2
+    process.kill()
+    process.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in workers)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie no longer does: whoever adopted it may reap it late)."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def test_the_library_sweep_is_the_command_s_and_resumes(tmp_path):
     result = nim_evo.sweep("0-1", {"population": [20, 30]}, genome="table", rules=nim_evo.Rules((3, 4, 5)),
                            generations=6, out=tmp_path / "api", progress=False)
