@@ -181,8 +181,8 @@ class SweepFolder:
             data = {**data, "format": FORMAT}
         data = check_envelope(data, self.record_path, FORMAT, VERSION, "sweep record")
         try:
-            settings = [Setting({str(k): str(v) for k, v in s["label"].items()}, Config.from_json(s["config"]))
-                        for s in data["settings"]]
+            settings = [Setting({str(k): str(v) for k, v in s["label"].items()},
+                                Config.from_json(_document(s["config"]))) for s in data["settings"]]
             seeds = tuple(data["seeds"])
             if not all(isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed for seed in seeds):
                 raise TypeError("seeds")
@@ -192,7 +192,7 @@ class SweepFolder:
                 raise TypeError("minutes")
         except UserError as error:  # a setting's configuration, refused: said as Config says it
             raise UserError(f"{self.record_path}: {error}") from None
-        except (KeyError, TypeError, AttributeError, ValueError) as error:  # (a config that is no dict: ValueError)
+        except (KeyError, TypeError, AttributeError) as error:
             raise UserError(f"{self.record_path} does not read as a sweep ({type(error).__name__})") from None
         return Begun(settings, seeds, grid, minutes)
 
@@ -219,6 +219,13 @@ class SweepFolder:
                                                        else keys))
             written.append(self.path / name)
         return written
+
+
+def _document(value) -> dict:
+    """``value`` if it is a JSON object (a setting's config), else a ``TypeError``."""
+    if not isinstance(value, dict):
+        raise TypeError("config")
+    return value
 
 
 def _row_problem(row, curve) -> str | None:

@@ -365,7 +365,7 @@ def test_a_worker_of_the_local_pool_lost_mid_sweep_costs_only_time(tmp_path, mon
     (lambda d: d.update(format="other"), "is not a nim_evo sweep record"),
     (lambda d: d.update(version=99), "has sweep record version 99"),
     (lambda d: d.pop("settings"), "does not read as a sweep"),
-    (lambda d: d["settings"][0].update(config="table"), "does not read as a sweep (ValueError)"),  # (a traceback)
+    (lambda d: d["settings"][0].update(config="table"), "does not read as a sweep (TypeError)"),  # (a traceback)
     (lambda d: d["settings"][0].update(label=[1]), "does not read as a sweep"),
     (lambda d: d.update(grid=[1]), "does not read as a sweep"),
 ])
