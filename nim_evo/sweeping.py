@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 import sys
@@ -35,7 +34,7 @@ from nim_evo.evolution import cluster
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
-from nim_evo.evolution.sweep import MAX_RUNS, Setting, SweepFolder, Task, parse_seeds, plan, tables
+from nim_evo.evolution.sweep import Setting, SweepFolder, Task, check_runs, parse_seeds, plan, tables
 from nim_evo.running import Evolution, check_opponents
 from nim_evo.validation import (BOOL, JOBS, MINUTES, PATH, InstanceOf, KeywordError, Names, Options, UserError, check,
                                 printable, shown)
@@ -78,9 +77,7 @@ def settings_from(grid: dict | None, seeds: int = 1, **base) -> tuple[list[Setti
         if not grid[key]:
             raise UserError(f"the grid's {key} must be a list of values, got {shown(values)}")
     keys = list(grid)
-    runs = math.prod(len(grid[key]) for key in keys) * seeds
-    if runs > MAX_RUNS:
-        raise UserError(f"the sweep has {runs:,} runs; at most {MAX_RUNS:,}")
+    check_runs([len(grid[key]) for key in keys], seeds)
     settings = []
     for values in itertools.product(*(list(grid[key]) for key in keys)):
         given = {**base, **dict(zip(keys, values))}

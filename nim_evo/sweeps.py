@@ -144,10 +144,8 @@ def _settings(rest: list, grid_flags: list, seeds: int) -> tuple[list, dict]:
     """Each setting of the grid as a run's configuration, parsed and checked by ``run``'s own
     parser from the run flags and the setting's values (errors name the flag); a grid of more
     runs (with ``seeds`` seeds) than a sweep has is refused before any setting is made."""
-    import math
-
     from nim_evo.cli import runflags
-    from nim_evo.evolution.sweep import MAX_RUNS, Setting
+    from nim_evo.evolution.sweep import Setting, check_runs
 
     parser = runflags.build_parser()
     base = parser.parse_args(rest)
@@ -169,9 +167,7 @@ def _settings(rest: list, grid_flags: list, seeds: int) -> tuple[list, dict]:
         if "" in values or len(set(values)) != len(values):
             raise UsageError(f"--grid {key}= has an empty or repeated value: {printable(match[2])}")
         grid[key] = values
-    runs = math.prod(len(values) for values in grid.values()) * seeds
-    if runs > MAX_RUNS:
-        raise UsageError(f"the sweep has {runs:,} runs; at most {MAX_RUNS:,}")
+    check_runs([len(values) for values in grid.values()], seeds)
     settings = []
     for values in itertools.product(*grid.values()):
         label = dict(zip(grid, values))

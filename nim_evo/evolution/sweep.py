@@ -101,11 +101,18 @@ def parse_seeds(text: str) -> tuple[int, ...]:
     return tuple(seeds)
 
 
+def check_runs(values: list[int], seeds: int) -> None:
+    """Refuse, in one line, a sweep of more than :data:`MAX_RUNS` runs: a grid of ``values``
+    values for each of its settings, times ``seeds`` seeds (counted before any setting is made)."""
+    runs = math.prod(values) * seeds
+    if runs > MAX_RUNS:
+        raise UserError(f"the sweep has {runs:,} runs; at most {MAX_RUNS:,}")
+
+
 def plan(settings: list[Setting], seeds, minutes: float | None = None) -> list[Task]:
     """Every setting times every seed, setting by setting (each run bound to ``minutes`` of
     evolving, if given)."""
-    if len(settings) * len(seeds) > MAX_RUNS:
-        raise UserError(f"the sweep has {len(settings) * len(seeds):,} runs; at most {MAX_RUNS:,}")
+    check_runs([len(settings)], len(seeds))
     if len(set(seeds)) != len(seeds):
         raise UserError("seeds must differ: the sweep names a seed twice")
     tasks: list[Task] = []
