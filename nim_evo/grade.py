@@ -72,13 +72,14 @@ def main(argv) -> int:
     rules = load_strategy(args.player).rules if opponents.is_path(args.player) and not given else rules_from_args(args)
     picture = _picture_path(args.picture, args.force, rules) if args.picture else None
     # with --json, what the player's own code prints goes to stderr: stdout is the JSON alone
-    with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
+    players_prints = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
+    with players_prints:
         player = opponents.resolve(args.player, rules, args.seed)  # (its own code raising: one line, exit 2)
         report = grade_player(player, rules, budget=args.budget, positions=args.positions, games=args.games,
                               seed=args.seed)
     print(json.dumps(report.to_json(), indent=2) if args.json else format_report(report))
     if picture is not None:
-        with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
+        with players_prints:  # (both context managers may be entered again)
             _draw(player, report, picture)
     return 0
 

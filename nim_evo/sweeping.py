@@ -71,15 +71,13 @@ def settings_from(grid: dict | None, seeds: int = 1, **base) -> tuple[list[Setti
     for key, values in grid.items():
         if key not in fields:
             raise UserError(f"the grid has no setting {key!r}; the settings are {', '.join(sorted(fields))}")
-        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not (listed := list(values)):
             raise UserError(f"the grid's {key} must be a list of values, got {shown(values)}")
-        grid[key] = list(values)  # (once: an iterator's values are read one time)
-        if not grid[key]:
-            raise UserError(f"the grid's {key} must be a list of values, got {shown(values)}")
+        grid[key] = listed  # (read once: an iterator's values are read one time)
     keys = list(grid)
     check_runs([len(grid[key]) for key in keys], seeds)
     settings = []
-    for values in itertools.product(*(list(grid[key]) for key in keys)):
+    for values in itertools.product(*(grid[key] for key in keys)):
         given = {**base, **dict(zip(keys, values))}
         label = {key: _text(value) for key, value in zip(keys, values)}
         settings.append(Setting(label, config_of(**given)))
