@@ -16,7 +16,6 @@ their checkpoints, and the rows are those of a sweep never stopped (time columns
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 import sys
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from nim_evo import processes
 from nim_evo.games.base import Game
 from nim_evo.annotations import StrPath
 from nim_evo.api import Run, config_from
@@ -197,8 +197,7 @@ def run_sweep(folder: SweepFolder, settings: list[Setting], seeds, jobs: int | N
             for attempt in range(1 + RETRIES):
                 left = [t for t in tasks if t.index not in results]
                 try:
-                    _run(folder, tasks, left, settings, results, workers, trusted, progress,
-                         os.getpid() if backend == "local" else None)
+                    _run(folder, tasks, left, settings, results, workers, trusted, progress)
                     break
                 except _lost_worker() as error:  # a local worker killed: its run starts again from its checkpoint
                     if attempt == RETRIES:
@@ -220,14 +219,16 @@ RETRIES = 2  # times a sweep on the local pool starts its unfinished runs again 
 TABLES_EVERY = 2.0  # seconds: the tables are rewritten as runs end, at most this often (and at the end)
 
 
-def _run(folder, tasks, left, settings, results, workers, trusted, progress, parent) -> None:
-    from joblib import Parallel, delayed
+def _run(folder, tasks, left, settings, results, workers, trusted, progress) -> None:
+    from joblib import delayed
 
     if not left:
         return
-    calls = (delayed(run_task)(str(folder.path), task, trusted, parent) for task in left)
+    calls = (delayed(run_task)(str(folder.path), task, trusted) for task in left)
     written = time.perf_counter()
-    for task, result in Parallel(n_jobs=workers, return_as="generator_unordered")(calls):
+    # (local workers end with this process, however it ends: they wrote runs for minutes
+    # after a SIGKILL, and a --resume was refused meanwhile)
+    for task, result in processes.parallel(workers, return_as="generator_unordered")(calls):
         results[task.index] = result
         if time.perf_counter() - written > TABLES_EVERY:
             folder.write_tables(tasks, settings, results)
@@ -242,13 +243,9 @@ def _lost_worker() -> tuple:
     return (TerminatedWorkerError,)
 
 
-def run_task(folder: str, task: Task, trusted=None, parent: int | None = None) -> tuple[Task, dict]:
+def run_task(folder: str, task: Task, trusted=None) -> tuple[Task, dict]:
     """Evolve (or resume) one run of the sweep in ``folder``, single-process; its row and curve,
-    also written beside it. ``trusted``: as :func:`run_sweep`'s. ``parent``: the sweeping
-    process's id, where its workers are its own (the local pool's): one of them ends with it,
-    however it ends (SIGKILL too: they wrote runs for minutes, and a --resume was refused meanwhile)."""
-    if parent is not None and os.getpid() != parent:
-        cluster.die_with_parent()
+    also written beside it. ``trusted``: as :func:`run_sweep`'s."""
     sweep = SweepFolder(folder)
     sweep.check_inside([task])  # (again where it runs: the folder may have changed since)
     run_dir = RunDir(sweep.run_dir(task))

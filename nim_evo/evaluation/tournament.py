@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import delayed
 
 from nim_evo.games.base import Game
+from nim_evo import processes
 from nim_evo.agents.protocol import compiled, name_of
 from nim_evo.annotations import PlayerSpec, SeedLike, Starts
 from nim_evo.engine import piles
@@ -121,7 +122,7 @@ def tournament(rules: Game, player: PlayerSpec, opponents: Sequence[PlayerSpec],
              for chunk in task_slices(int(per_start * weights.sum()))]
     streams = seed_sequence(seed).spawn(len(tasks))
     repeated = np.repeat(start_idx.astype(np.int32), per_start * weights.astype(np.int64))
-    wins = Parallel(n_jobs=jobs)(
+    wins = processes.parallel(jobs)(
         delayed(play_task)(space, my_sampler, samplers[o], seat, repeated[chunk], stream)
         for (o, seat, chunk), stream in zip(tasks, streams))
     totals = np.zeros((len(opponents), 2), dtype=np.int64)

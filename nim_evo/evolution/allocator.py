@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import sys
+
+from nim_evo.processes import libc
 
 # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which also fixes glibc's
 # mmap threshold: every numpy array over 128 KiB is then mapped and unmapped afresh, and our
@@ -31,7 +32,7 @@ def keep_freed_memory() -> bool:
     up to :data:`TRIM_THRESHOLD` of freed memory kept (``mallopt``, as the environment
     variables of Dask's nannies set it for the workers of
     :func:`~nim_evo.evolution.cluster.evaluation_backend`'s local clusters). ``False`` where there is no glibc to tell."""
-    mallopt = _libc("mallopt")
+    mallopt = libc("mallopt")
     if mallopt is None:
         return False
     m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's malloc.h
@@ -57,19 +58,9 @@ def keep_large_arrays() -> bool:
     hold for the rest of the process: its memory is not given back until it ends. Must come
     before the threads' first arrays (each thread keeps the arena it first had).
     ``False`` where there is no glibc to tell."""
-    mallopt = _libc("mallopt")
+    mallopt = libc("mallopt")
     if mallopt is None:
         return False
     m_trim_threshold, m_mmap_max, m_arena_max = -1, -4, -8  # glibc's malloc.h
     return all([bool(mallopt(m_arena_max, 1)), bool(mallopt(m_mmap_max, 0)),
                 bool(mallopt(m_trim_threshold, ctypes.c_int(LARGE_TRIM_THRESHOLD)))])
-
-
-def _libc(name: str):
-    """The C library's function ``name`` on Linux, else ``None``."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return getattr(ctypes.CDLL(None), name)
-    except (OSError, AttributeError):
-        return None

@@ -16,7 +16,6 @@ worker process rebuilding the rest once (see :class:`nim_evo.evolution.fitness.P
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import logging
 import os
@@ -29,7 +28,8 @@ from collections.abc import Iterator
 
 
 from nim_evo.evolution.allocator import (MMAP_SETTING, MMAP_THRESHOLD, TRIM_SETTING, TRIM_THRESHOLD,  # noqa: F401
-                                         _libc, keep_freed_memory)
+                                         keep_freed_memory)
+from nim_evo import processes
 from nim_evo.validation import KeywordError, UserError, printable
 
 BACKENDS = ("local", "dask")  # (joblib is imported where it is used: a command's --help does without it)
@@ -217,10 +217,8 @@ class LocalPool:
         self._open()
 
     def _open(self) -> None:
-        from joblib import Parallel
-
-        self.parallel = Parallel(n_jobs=self.jobs, batch_size=1, pre_dispatch="all",
-                                 prefer="threads" if self.threads else None)
+        self.parallel = processes.parallel(self.jobs, batch_size=1, pre_dispatch="all",
+                                           prefer="threads" if self.threads else None)
         self.parallel.__enter__()
         self._close = weakref.finalize(self, self.parallel.__exit__, None, None, None)
 
@@ -243,28 +241,9 @@ class LocalPool:
 
 def pool_task(function, *args, **kwargs):
     """A task of :class:`LocalPool`: ``function(*args, **kwargs)`` in a worker process that
-    keeps freed memory for the next task (see :func:`keep_freed_memory`) and ends with the run
-    (see :func:`die_with_parent`)."""
-    die_with_parent()
+    keeps freed memory for the next task (see :func:`keep_freed_memory`)."""
     keep_freed_memory()
     return function(*args, **kwargs)
-
-
-@functools.cache
-def die_with_parent() -> bool:
-    """Once per worker process, on Linux: the kernel kills it when the process that started it
-    ends, however it ends (SIGKILL included). joblib's idle workers otherwise outlive a killed
-    run for minutes, holding their memory. ``False`` where there is no ``prctl``."""
-    prctl = _libc("prctl")
-    if prctl is None:
-        return False
-    parent = os.getppid()
-    pr_set_pdeathsig = 1  # linux/prctl.h
-    if prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0) != 0:
-        return False
-    if os.getppid() != parent:  # the parent ended before the request: end now
-        os._exit(1)
-    return True
 
 
 def _connect(distributed, address: str, security=None):

@@ -129,10 +129,12 @@ def _workers_of(pid: int) -> list[int]:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc")
 def test_a_sweep_s_workers_end_with_it_even_on_sigkill(tmp_path):
-    """SIGKILL of the sweeping process mid-sweep on two workers: they end with it (they wrote
-    runs for minutes, and a --resume was refused meanwhile); the sweep then resumes at once."""
+    """SIGKILL of the sweeping process mid-sweep on two workers, one running a run and one with
+    no task yet: both end with it (they wrote runs for minutes, and a --resume was refused
+    meanwhile; the idle one used to live on for loky's five minutes, as workers that had not
+    yet begun their first task did)."""
     process = subprocess.Popen([sys.executable, "-m", "nim_evo.sweeps", "--genome", "table", "--game",
-                                "1-3-5-7-9-11", "--seeds", "0-3", "--generations", "150", "--jobs", "2", "--out", "s"],
+                                "1-3-5-7-9-11", "--seeds", "0", "--generations", "150", "--jobs", "2", "--out", "s"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
     deadline = time.time() + 120
     while time.time() < deadline and not list((tmp_path / "s").glob("runs/*/checkpoint.npz")):
