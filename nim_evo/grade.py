@@ -13,7 +13,9 @@ Prints its accuracy (the share of the board's winning positions where it plays a
 move), its exact win rates from both seats against random and nimsum, and the first
 positions it gets wrong with a winning move for each; ``--json`` prints the same as one JSON
 object. On a board too big to enumerate, or for a player too slow to ask at every position
-(``--budget``), the report samples (``--positions``, ``--games``) and says so, with margins.
+within ``--budget`` seconds, the report samples (``--positions``, ``--games``) and says so,
+with margins. The budget bounds the whole grade: a sample it cuts short says what it left,
+and a player that answers no position within it is stopped there.
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ def build_parser() -> Parser:
     p.add_argument("--picture", metavar="FILE", help="also draw its policy picture (.png, .svg or .pdf)")
     p.add_argument("--force", action="store_true", help="allow --picture to replace an existing file")
     p.add_argument("--budget", type=float, default=60.0,
-                   help="seconds of asking the player at every position, at most, before the report samples "
-                        "(default 60)")
+                   help="seconds of asking the player, at most, in all: a player too slow to ask at every "
+                        "position within it is sampled, a sample cut where it runs out (default 60)")
     p.add_argument("--positions", type=int, default=2000, help="winning positions a sampled report asks (default 2000)")
     p.add_argument("--games", type=int, default=200, help="games per opponent and seat in a sampled report (default 200)")
     p.add_argument("--seed", type=int, default=0,

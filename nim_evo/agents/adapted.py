@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from nim_evo.games.base import Game
+from nim_evo.agents.deadline import OutOfTime
 from nim_evo.agents.player import Player, PositionalAgent, index_of, is_order_blind, name_of
 from nim_evo.games.base import Position
 from nim_evo.games.takeaway import Move
@@ -70,7 +71,7 @@ class Adapted(Player):
         :class:`AgentError` (a person's input, a :class:`UserError` it raises, passes as it is)."""
         try:
             return getattr(self.agent, question)(*args, **kwargs)
-        except (UserError, AgentError, KeyboardInterrupt):
+        except (UserError, AgentError, KeyboardInterrupt, OutOfTime):
             raise
         except BaseException as error:  # SystemExit too: a player's code never ends the command (as status 0)
             if piles is None and question != "move_probabilities" and args:

@@ -31,10 +31,17 @@ def format_report(report: Report) -> str:
                      + (f" ({report.illegal_moves:,} of them illegal moves)" if report.illegal_moves else "")),
              "win rates from the start" + ("" if report.exact else
                                            f" ({report.games:,} games a seat, each ± {report.rates_margin:.3f})") + ":"]
-    for opponent, seats in report.win_rates.items():
-        lines.append(f"  against {opponent:<7} moving first {_rate(seats['first'])}, moving second {_rate(seats['second'])}")
+    if not report.exact and not report.games:
+        lines[-1] = "win rates from the start: none, no game played within the budget"
+    else:
+        for opponent, seats in report.win_rates.items():
+            lines.append(f"  against {opponent:<7} moving first {_rate(seats['first'])}, "
+                         f"moving second {_rate(seats['second'])}")
     if report.unfinished:
-        lines.append(f"  ({report.unfinished:,} games not over after {GAME_MOVES:,} moves are not counted)")
+        lines.append(f"  ({report.unfinished:,} game{'s' if report.unfinished > 1 else ''} not over after {GAME_MOVES:,} moves "
+                     f"{'are' if report.unfinished > 1 else 'is'} not counted)")
+    if report.cut_short:
+        lines.append(wrapped(f"({report.cut_short})"))
     if report.wrong:
         lines.append(f"the first positions it gets wrong (fewest objects first; of {report.wrong_positions:,}):")
         lines += [wrapped(f"  {_position(w.position)}: {_played(w, report.rules)}; {_move(w.winning, report.rules)} wins",

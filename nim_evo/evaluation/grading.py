@@ -16,8 +16,11 @@ seconds to be asked at every position, or its moves are random without a ``distr
 to read them from, the report is **sampled**: ``positions`` winning positions drawn
 uniformly from the board (each pile's size uniform from empty to its start; theory judges
 them) asked once each, and ``games`` games per opponent and seat (for a slow player, fewer:
-as many as take about the budget again); it says so, why, and gives each figure's 95%
-margin (Wilson's interval). A probability row that puts weight on an illegal move is a
+as many as fit in what is left of the budget); it says so, why, and gives each figure's 95%
+margin (Wilson's interval). ``budget`` bounds the whole grade
+(:class:`~nim_evo.agents.deadline.Deadline`): the positions get half of what is left of it,
+the games the rest, and a sample it cuts short says so (:attr:`Report.cut_short`); a player
+that answers no position within it is a one-line :class:`~nim_evo.validation.KeywordError`. A probability row that puts weight on an illegal move is a
 finding too; one that is no distribution (negative, or not summing to 1) is an error.
 """
 
@@ -33,6 +36,7 @@ import numpy as np
 from scipy.stats import binomtest
 
 from nim_evo.agents.adapted import Adapted, RandomMoves
+from nim_evo.agents.deadline import Deadline, OutOfTime, Timed
 from nim_evo.agents.player import is_order_blind
 from nim_evo.agents.protocol import AGENT, as_player
 from nim_evo.annotations import PlayerSpec
@@ -51,7 +55,8 @@ from nim_evo.engine.multiset import MultisetSpace
 from nim_evo.engine.space import Space, space_for, tabulable
 from nim_evo.evaluation.exact import forfeiting_win_probabilities
 from nim_evo.evaluation.opponents import resolve
-from nim_evo.validation import SEED, AgentError, IllegalMove, InstanceOf, Interval, UserError, shown, validate
+from nim_evo.validation import (SEED, AgentError, IllegalMove, InstanceOf, Interval, KeywordError, UserError, printable,
+                                shown, validate)
 
 OPPONENTS = ("random", "nimsum")  # on Nim; on another game, perfect play under its own name
 
@@ -62,8 +67,8 @@ def opponents_for(rules) -> tuple[str, ...]:
 SAMPLED_POSITIONS = 2000  # winning positions asked in a sampled report (accuracy within about ±0.02)
 SAMPLED_GAMES = 200  # games per opponent and seat in a sampled report
 GAME_MOVES = 10_000  # a sampled game not over after so many moves is left unfinished (piles of 10^12, one at a time)
-BUDGET = 60.0  # seconds of asking the player at every position, at most, before the report samples
-PROBE = 64  # positions timed to foresee how long asking every position takes
+BUDGET = 60.0  # seconds of asking the player, at most, in all (a player too slow to ask everywhere in it is sampled)
+PROBES = (1, 4, 16, 64)  # positions asked at once first, each time foreseeing how long asking every position takes
 SHOWN = 10  # wrong positions listed
 MAX_SAMPLE = 1_000_000  # positions or games in a sample, at most
 MIN_SAMPLE, MIN_GAMES = 100, 10  # a slow player's sample, sized to the budget, is never smaller
@@ -100,6 +105,7 @@ class Report:
     rates_margin: float = 0.0  # the widest win rate's 95% margin (sampled)
     unfinished: int = 0  # sampled games left unfinished after GAME_MOVES moves (not counted)
     sampled_because: str | None = None
+    cut_short: str | None = None  # how the budget cut the sample short (sampled), if it did
     seconds: float = field(default=0.0, compare=False)
     table: np.ndarray | None = field(default=None, repr=False, compare=False)  # exact: the player's policy table
     space: Space | MultisetSpace | None = field(default=None, repr=False, compare=False)  # the space it is over
@@ -130,6 +136,7 @@ class Report:
                       for w in self.wrong],
             "win_rates": self.win_rates, "games": self.games if not self.exact else None,
             "win_rates_margin": self.rates_margin, "unfinished_games": self.unfinished,
+            "cut_short": self.cut_short,
         }
 
 
@@ -149,7 +156,7 @@ def grade_player(player: PlayerSpec, rules: Game, *, budget: float = BUDGET, pos
         player: an agent object (a :class:`~nim_evo.agents.player.Player`, a person's agent, a
             course-style player) or a spec as ``--opponents`` takes it (``nimsum``, a learner's
             name, a strategy file, ``module:NAME``).
-        budget: seconds of asking the player at every position, at most, before sampling.
+        budget: seconds of asking the player, at most, in all (see the module).
         positions: how many winning positions the report asks, where it samples.
         games: how many games per seat and opponent the report plays, where it samples.
         seed: the sample's, and the games', seed.
@@ -168,20 +175,25 @@ def grade_player(player: PlayerSpec, rules: Game, *, budget: float = BUDGET, pos
         raise UserError(f"{player.name} plays {player.rules.name}, not {rules.name}")
     began = time.perf_counter()
     ordered = not is_order_blind(player)
-    if not tabulable(rules, multiset=not ordered):
-        why, per_position = f"the board {rules.name} is too big to ask the player at every position", None
-    else:
-        try:
-            return _timed(_exact(player, rules, ordered, budget), began)
-        except RandomMoves as error:
-            why, per_position = str(error), None
-        except _TooSlow as error:
-            why, per_position = str(error), error.per_position
-    if per_position is not None:  # a slow player: a sample that takes about the budget too
-        positions = min(positions, max(MIN_SAMPLE, int(budget / 2 / per_position)))
-        moves = 2 * len(rules.start)  # a rough count of the player's moves in a game
-        games = min(games, max(MIN_GAMES, int(budget / 2 / (2 * len(opponents_for(rules))) / (per_position * moves))))
-    return _timed(_sampled(player, rules, ordered, why, positions, games, np.random.default_rng(seed)), began)
+    deadline = Deadline(budget)
+    with _quiet(player), deadline.armed():
+        asked = Timed(player, deadline)
+        if not tabulable(rules, multiset=not ordered):
+            why, per_position = f"the board {rules.name} is too big to ask the player at every position", None
+        else:
+            try:
+                return _timed(_exact(asked, rules, ordered, deadline), began)
+            except RandomMoves as error:
+                why, per_position = str(error), None
+            except _TooSlow as error:
+                why, per_position = str(error), error.per_position
+        if per_position is not None:  # a slow player: a sample sized to what is left of the budget
+            left = deadline.left()
+            positions = min(positions, max(MIN_SAMPLE, int(left / 2 / per_position)))
+            moves = 2 * len(rules.start)  # a rough count of the player's moves in a game
+            games = min(games, max(MIN_GAMES, int(left / 2 / (2 * len(opponents_for(rules))) / (per_position * moves))))
+        return _timed(_sampled(asked, rules, ordered, why, positions, games, np.random.default_rng(seed), deadline),
+                      began)
 
 
 class _TooSlow(Exception):
@@ -195,10 +207,10 @@ def _timed(report: Report, began: float) -> Report:
     return report
 
 
-def _exact(player, rules: Game, ordered: bool, budget: float) -> Report:
+def _exact(player, rules: Game, ordered: bool, deadline: Deadline) -> Report:
     space = space_for(rules, multiset=not ordered)
     solution = solve(space)
-    rows, illegal = _table(player, space, budget)  # over the rules' moves at each representative
+    rows, illegal = _table(player, space, deadline)  # over the rules' moves at each representative
     table = space.merge(rows)  # over the space's moves
     winners = solution.win & ~space.terminal
     right = (table * solution.winning).sum(axis=1)
@@ -221,20 +233,21 @@ def _exact(player, rules: Game, ordered: bool, budget: float) -> Report:
                   ordered, table=table, space=space)
 
 
-def _table(player, space, budget: float) -> tuple[np.ndarray, dict]:
+def _table(player, space, deadline: Deadline) -> tuple[np.ndarray, dict]:
     """The player's rows at every position of ``space`` (over the rules' moves there), a zero
     row where it answered an illegal move (that move, by position index); :class:`_TooSlow`
-    if asking them all would take longer than ``budget`` seconds; an :class:`AgentError` for a
-    row that is no distribution."""
+    if asking them all would outlast ``deadline``, or did; an :class:`AgentError` for a row
+    that is no distribution. ``player`` is asked at one position first, then at more at a time
+    (a slow player's first answers foresee the rest)."""
     table = np.zeros((space.n_positions, space.rules.n_moves))
     illegal: dict = {}
     began = time.perf_counter()
     done = 1  # the empty board is never asked
-    with _quiet(player):
-        for size in (PROBE, *[POSITIONS_PER_ASK] * (space.n_positions // POSITIONS_PER_ASK + 1)):
-            if done >= space.n_positions:
-                break
-            rows = slice(done, min(done + size, space.n_positions))
+    for size in (*PROBES, *[POSITIONS_PER_ASK] * (space.n_positions // POSITIONS_PER_ASK + 1)):
+        if done >= space.n_positions:
+            break
+        rows = slice(done, min(done + size, space.n_positions))
+        try:
             try:
                 table[rows] = player.move_probabilities(space.positions[rows])
             except IllegalMove:
@@ -243,12 +256,15 @@ def _table(player, space, budget: float) -> tuple[np.ndarray, dict]:
                         table[i] = player.move_probabilities(space.positions[i:i + 1])[0]
                     except IllegalMove as error:
                         illegal[i] = error.answer
-            _check_rows(player, space, rows, table, illegal)
-            done = rows.stop
-            elapsed = time.perf_counter() - began
-            if done < space.n_positions and elapsed / done * space.n_positions > budget:
-                raise _TooSlow(f"asking {player.name} at all {space.n_positions:,} positions would take about "
-                               f"{elapsed / done * space.n_positions:.0f} s (budget {budget:g} s)", elapsed / done)
+        except OutOfTime:
+            raise _TooSlow(f"the budget of {deadline.seconds:g} s ran out after asking {player.name} at {done - 1:,} of "
+                           f"{space.n_positions - 1:,} positions", (time.perf_counter() - began) / done) from None
+        _check_rows(player, space, rows, table, illegal)
+        done = rows.stop
+        per_position = (time.perf_counter() - began) / done
+        if done < space.n_positions and per_position * (space.n_positions - done) > deadline.left():
+            raise _TooSlow(f"asking {player.name} at all {space.n_positions:,} positions would take about "
+                           f"{per_position * space.n_positions:.0f} s (budget {deadline.seconds:g} s)", per_position)
     return table, illegal
 
 
@@ -302,43 +318,67 @@ class GradedPolicy:
             return table
         if graded.multiset:
             return space.merge(graded.unfold(space.positions, table[graded.indices(space.positions)]))
-        return space.merge(_table(self.player, space, float("inf"))[0])
+        with _quiet(self.player):
+            return space.merge(_table(self.player, space, Deadline(float("inf")))[0])
 
 
-def _sampled(player, rules: Game, ordered: bool, why: str, n: int, games: int,
-             rng: np.random.Generator) -> Report:
+def _sampled(player, rules: Game, ordered: bool, why: str, n: int, games: int, rng: np.random.Generator,
+             deadline: Deadline) -> Report:
+    """The sampled report: ``n`` winning positions asked within half of what is left of
+    ``deadline``, then ``games`` games per opponent and seat, a round of one each at a time,
+    within the rest; cut short where the time runs out, and said."""
     sample = _winning_sample(rules, n, rng)
-    hits, wrong, illegal = 0, [], 0
+    hits, wrong, illegal, asked = 0, [], 0, 0
+    half = time.monotonic() + deadline.left() / 2
     for piles in map(tuple, sample.tolist()):
+        if time.monotonic() >= half and asked:
+            break
         try:
             move = player.move(piles, rng)
         except IllegalMove as error:
             illegal += 1
             wrong.append((piles, None, error.answer))
+            asked += 1
             continue
+        except OutOfTime:
+            break
+        asked += 1
         verdict = rules.theory_wins(np.array([rules.apply(piles, move)], dtype=np.int64))
         if verdict is not None and verdict[0]:
             wrong.append((piles, move, None))
         else:
             hits += 1
+    if not asked:
+        raise KeywordError(f"{printable(player.name)} answered no position within the budget of {deadline.seconds:g} s; "
+                           "[[pass a bigger budget|give it more with --budget]]")
     first = sorted({piles: (piles, move, bad) for piles, move, bad in wrong}.values(),
                    key=lambda w: (sum(w[0]), w[0]))  # each position once (a sample may draw one twice)
     shown = tuple(Wrong(piles, () if move is None else ((move, 1.0),), _first_winning(rules, piles), bad)
                   for piles, move, bad in first[:SHOWN])
-    rates, margin, unfinished = {}, 0.0, 0
-    for name in opponents_for(rules):
-        opponent = make_agent(name, rules)
-        seats = {}
-        for seat, key in ((0, "first"), (1, "second")):
-            outcomes = [_game_won(rules, player, opponent, seat, rng) for _ in range(games)]
-            finished = [won for won in outcomes if won is not None]
-            unfinished += games - len(finished)
-            seats[key] = sum(finished) / len(finished) if finished else None
-            margin = max(margin, _margin(sum(finished), len(finished)))
-        rates[name] = seats
-    return Report(player.name, rules, False, hits / n, n, len(wrong), illegal, shown, rates, ordered,
-                  margin=_margin(hits, n), games=games, rates_margin=margin, unfinished=unfinished,
-                  sampled_because=why)
+    seats = [(name, seat) for name in opponents_for(rules) for seat in ("first", "second")]
+    outcomes: dict = {key: [] for key in seats}
+    opponents = {name: make_agent(name, rules) for name in opponents_for(rules)}
+    try:
+        for _ in range(games):
+            for name, seat in seats:
+                outcomes[name, seat].append(_game_won(rules, player, opponents[name], 0 if seat == "first" else 1, rng))
+    except OutOfTime:
+        pass
+    rates: dict = {name: {} for name in opponents}
+    margin, unfinished = 0.0, 0
+    for (name, seat), results in outcomes.items():
+        finished = [won for won in results if won is not None]
+        unfinished += len(results) - len(finished)
+        rates[name][seat] = sum(finished) / len(finished) if finished else None
+        margin = max(margin, _margin(sum(finished), len(finished)))
+    played = min(len(results) for results in outcomes.values())
+    cut = None
+    if asked < n or played < games:
+        cut = (f"the budget of {deadline.seconds:g} s ran out: {asked:,} of {n:,} positions asked, "
+               f"{played:,} of {games:,} games a seat played")
+    return Report(player.name, rules, False, hits / asked, asked, len(wrong), illegal, shown, rates, ordered,
+                  margin=_margin(hits, asked), games=played, rates_margin=margin, unfinished=unfinished,
+                  sampled_because=why, cut_short=cut)
 
 
 def _first_winning(rules: Game, piles) -> Move:

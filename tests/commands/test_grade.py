@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -219,6 +220,16 @@ def test_a_player_s_prints_stay_off_the_json_report(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert json.loads(out)["positions"] > 0
     assert "hello from my agent" in err and "thinking about" in err
+
+
+def test_a_player_that_never_answers_is_stopped_at_the_budget_in_one_line(tmp_path, capsys):
+    """``--budget`` bounds the grade: an agent that sleeps forever used to hold it forever."""
+    (tmp_path / "asleep.py").write_text("import time\n\n\ndef asleep(piles):\n    time.sleep(10**6)\n")
+    began = time.perf_counter()
+    assert grade_main([f"{tmp_path / 'asleep.py'}:asleep", "--game", "2-3-4", "--budget", "0.5"]) == 2
+    assert time.perf_counter() - began < 0.5 + 5
+    assert capsys.readouterr().err == ("nim_evo: error: asleep answered no position within the budget of 0.5 s; "
+                                       "give it more with --budget\n")
 
 
 PROPERTIES = """

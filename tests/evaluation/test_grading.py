@@ -4,6 +4,7 @@ independent count (a plain recursive solver over every arrangement of the piles)
 from __future__ import annotations
 
 import itertools
+import signal
 import time
 from functools import lru_cache
 
@@ -14,7 +15,7 @@ from nim_evo import Rules, make_agent
 from nim_evo import grade_player as grade
 from nim_evo.agents.course import CourseState
 from nim_evo.games import nimtheory as theory
-from nim_evo.validation import AgentError, UserError
+from nim_evo.validation import AgentError, KeywordError, UserError
 
 CS50 = Rules((1, 3, 5, 7), misere=True)
 LAB = Rules((1, 3, 5, 7, 9))
@@ -133,19 +134,80 @@ def test_a_board_too_big_is_sampled_and_theory_judges_the_moves():
     assert take_one.win_rates["nimsum"]["first"] is None and take_one.unfinished >= 3
 
 
+class Slow:
+    """Takes one from the first pile it can, after ``seconds``."""
+
+    name = "Slowpoke"
+
+    def __init__(self, seconds: float = 0.002):
+        self.seconds = seconds
+
+    def move(self, piles, rng):
+        time.sleep(self.seconds)
+        return next((i, 1) for i, n in enumerate(piles) if n)
+
+
 def test_a_slow_player_is_sampled_and_says_how_long_asking_would_take():
-    class Slow:
-        name = "Slowpoke"
+    report = grade(Slow(), Rules((3, 4, 5)), budget=0.1, positions=2000, games=200)
+    assert not report.exact and report.sampled_because.startswith("asking Slowpoke at all 120 positions would take")
+    assert report.sampled_because.endswith(" s (budget 0.1 s)")
+
+
+def test_the_budget_bounds_the_whole_grade_and_a_sample_it_cuts_says_so():
+    """Asked for 2,000 positions and 200 games a seat at 0.01 s a move within 0.5 s, the grade
+    stops at the budget (it took the sample's floor of 100 positions and 10 games, 10 s, before),
+    with the positions it asked, and says what the cut left."""
+    began = time.perf_counter()
+    report = grade(Slow(0.01), Rules((3, 4, 5)), budget=0.5, positions=2000, games=200)
+    assert time.perf_counter() - began < 0.5 + 3  # (solving and starting aside: it stops at the budget)
+    assert not report.exact and 1 <= report.positions < 100 and report.games < 10
+    assert report.cut_short == (f"the budget of 0.5 s ran out: {report.positions} of 100 positions asked, "
+                                f"{report.games} of 10 games a seat played")
+    assert report.accuracy == (report.positions - report.wrong_positions) / report.positions
+
+
+def test_a_player_that_never_answers_is_stopped_at_the_budget():
+    """Sleeping forever, or looping forever in its own code (catching every Exception as it
+    goes): stopped at the budget, one line naming it, and a timer set before is set again."""
+    class Asleep:
+        name = "asleep"
 
         def move(self, piles, rng):
-            time.sleep(0.002)
-            return next((i, n) for i, n in enumerate(piles) if n)
+            time.sleep(10**6)
 
+    class Looping:
+        name = "looping"
+
+        def move(self, piles, rng):
+            while True:
+                try:
+                    sum(range(1000))
+                except Exception:
+                    pass
+
+    handler = signal.signal(signal.SIGALRM, lambda *_: None)
+    signal.setitimer(signal.ITIMER_REAL, 1000)
+    try:
+        for player in (Asleep(), Looping()):
+            began = time.perf_counter()
+            with pytest.raises(KeywordError, match=f"^{player.name} answered no position within the budget of 0.3 s; "
+                                                   "pass a bigger budget$"):
+                grade(player, Rules((3, 4, 5)), budget=0.3)
+            assert time.perf_counter() - began < 0.3 + 3
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 990 < left <= 1000 and signal.getsignal(signal.SIGALRM) is not handler
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, handler)
+
+
+def test_long_games_end_at_the_budget():
+    """Taking one at a time on 20 piles of 2^30, a game never ends within 10,000 moves: the
+    sampled games are cut at the budget (they took 423 s, whatever the budget)."""
     began = time.perf_counter()
-    report = grade(Slow(), Rules((3, 4, 5)), budget=0.05, positions=2000, games=200)
-    assert not report.exact and report.sampled_because.startswith("asking Slowpoke at all 120 positions would take")
-    # the sample is sized to the budget: the fewest positions and games, not the 2,000 and 200 asked
-    assert report.positions == 100 and report.games == 10 and time.perf_counter() - began < 10
+    report = grade("take-1", Rules((2**30,) * 20), budget=2, positions=300, games=200)
+    assert time.perf_counter() - began < 2 + 5
+    assert report.positions == 300 and report.games < 200 and "games a seat played" in report.cut_short
 
 
 def test_a_row_on_an_illegal_move_is_a_finding_and_a_row_that_is_no_distribution_an_error():
