@@ -68,7 +68,7 @@ def main(argv) -> int:
         _check_same_run(args.strategy, data.get("run_config"), args.run, run_config)
     facts = {key: printable(value) for key, value in champion_facts(args.strategy, data, agent, run_config).items()}
     text = build_page(agent, facts, history)
-    atomic_write_text(page, text, replace=args.force)
+    atomic_write_text(page, text, replace=args.force, flag="--html")
     name = getattr(agent, "name", None) or "the champion"
     print(f"{printable(page)}: open it in a browser to play {agent.rules.name} against {middle(name, NAME_WIDTH)} "
           f"({len(text.encode()) // 1024:,} KiB, no network needed)")

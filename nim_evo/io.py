@@ -137,19 +137,19 @@ def parse_json(text, where: str):
         raise UserError(f"cannot read {where}: its JSON nests too deep") from None
 
 
-def atomic_write_bytes(path, data: bytes, replace: bool = True) -> None:
+def atomic_write_bytes(path, data: bytes, replace: bool = True, flag: str = "--out") -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new, never a part.
 
     A temporary file beside the target is written, flushed and synced, then renamed over it
     (with the permission bits of the file it replaces);
     with ``replace=False`` it is linked in place only if ``path`` does not exist (a file that
-    appeared since it was checked, another process's, is a one-line :class:`UserError` and
-    is left as it is).
+    appeared since it was checked, another process's, is a one-line :class:`KeywordError`,
+    naming ``flag``, the command's flag that named the path, and is left as it is).
     """
-    atomic_write(path, lambda handle: handle.write(data), replace)
+    atomic_write(path, lambda handle: handle.write(data), replace, flag)
 
 
-def atomic_write(path, write, replace: bool = True) -> None:
+def atomic_write(path, write, replace: bool = True, flag: str = "--out") -> None:
     """:func:`atomic_write_bytes` of what ``write(handle)`` writes to the (binary, seekable)
     temporary file: a big file need never be whole in memory."""
     path = Path(path)
@@ -173,8 +173,9 @@ def atomic_write(path, write, replace: bool = True) -> None:
                 if os.path.islink(path) and not path.exists():
                     raise UserError(f"{path} is a link to a file that does not exist; it is left as it is "
                                     "(remove it, or choose another name)") from None
-                raise UserError(f"{path} was written by someone else meanwhile; it is left as it is "
-                                "(use --force to overwrite it, or another --out)") from None
+                raise KeywordError(f"{path} was written by someone else meanwhile; it is left as it is "
+                                   f"([[pass replace=True|use --force]] to overwrite it, or another "
+                                   f"[[path|{flag}]])") from None
             except OSError:  # a file system without hard links: checked, then renamed
                 if path.exists():
                     raise UserError(f"{path} was written by someone else meanwhile; it is left as it is") from None
@@ -211,8 +212,8 @@ def _sync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_text(path, text: str, replace: bool = True) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"), replace)
+def atomic_write_text(path, text: str, replace: bool = True, flag: str = "--out") -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), replace, flag)
 
 
 def write_json(path, data) -> None:

@@ -254,8 +254,10 @@ def test_a_write_that_must_not_replace_leaves_a_file_that_appeared_meanwhile(tmp
     path = tmp_path / "mine.json"
     atomic_write_text(path, "first", replace=False)
     assert path.read_text() == "first"
-    with pytest.raises(UserError, match="was written by someone else meanwhile; it is left as it is"):
-        atomic_write_text(path, "second", replace=False)
+    with pytest.raises(UserError, match="was written by someone else meanwhile; it is left as it is") as caught:
+        atomic_write_text(path, "second", replace=False, flag="--html")
+    assert str(caught.value).endswith("(pass replace=True to overwrite it, or another path)")
+    assert caught.value.command.endswith("(use --force to overwrite it, or another --html)")
     assert path.read_text() == "first" and sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]
 
 

@@ -172,6 +172,23 @@ def test_export_writes_a_page_with_the_runs_history_and_never_replaces_a_file(tm
         assert error.count("\n") == 1 and message in error, error
     assert page.read_bytes() == before and not (tmp_path / "b.html").exists()
     assert export(["--html", str(page), strategy, "--force"]) == 0
+    # a page that appears while the page is built (another export's) is kept, and the line
+    # names export's own flags (it said "another --out")
+    import nim_evo.web.page as page_module
+
+    late = tmp_path / "late.html"
+    build = page_module.build_page
+
+    def build_while_another_exports(*args):
+        late.write_text("the other export's page")
+        return build(*args)
+
+    monkeypatch.setattr(page_module, "build_page", build_while_another_exports)
+    capsys.readouterr()
+    assert export(["--html", str(late), strategy]) == 2
+    assert capsys.readouterr().err == (f"nim_evo: error: {late} was written by someone else meanwhile; it is left as "
+                                       "it is (use --force to overwrite it, or another --html)\n")
+    assert late.read_text() == "the other export's page"
 
 
 def page_scripts(page: Path) -> str:
