@@ -8,11 +8,15 @@ Before the subcommands, ``python -m nim_evo OPTIONS`` was ``run``; it still is, 
 for this release.
 """
 
+import os
 import sys
 
 from nim_evo.cli.interrupt import quiet_until_main
 
-quiet_until_main()  # Ctrl-C during the imports below: one line
+# Ctrl-C during the imports below: one line, in the command (run as a module, or the console
+# script); a program that imports this module (a test, a wrapper) keeps its own Ctrl-C
+if __name__ == "__main__" or os.path.basename((sys.argv or [""])[0]).removesuffix(".exe") == "nim-evo":
+    quiet_until_main()
 
 from importlib import import_module  # noqa: E402
 

@@ -52,3 +52,12 @@ def test_the_console_script_and_python_m_name_the_command_as_typed():
     assert script.returncode == 0 and script.stdout.startswith("usage: nim-evo play")
     module = subprocess.run([sys.executable, "-m", "nim_evo.play", "--help"], capture_output=True, text=True)
     assert module.returncode == 0 and module.stdout.startswith("usage: python -m nim_evo.play")
+
+
+def test_importing_the_command_leaves_ctrl_c_to_the_program_that_imports_it():
+    """The command's quiet Ctrl-C during its imports (an exit, status 130) is the command's:
+    a program importing ``nim_evo.__main__`` (this suite's modules do) kept it until a command
+    ran, and a test's own SIGINT then ended the test process (a crashed xdist worker)."""
+    code = ("import signal, nim_evo.__main__; "
+            "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout == "True\n"
