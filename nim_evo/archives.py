@@ -12,7 +12,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from nim_evo.io import MAX_DEPTH, atomic_write, open_regular, parse_json
+from nim_evo.io import MAX_DEPTH, atomic_write, check_json_values, open_regular, parse_json
 from nim_evo.validation import UserError
 
 # A checkpoint of 8 heaps' tables is a few hundred MB; read back and thawed into a population,
@@ -128,7 +128,10 @@ def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
     text = members.pop(DOCUMENT, None)
     if text is None or text.dtype != np.uint8 or text.ndim != 1:
         raise UserError(f"{path} is not a nim_evo array document (no {DOCUMENT})")
-    document = parse_json(text.tobytes(), str(path))
+    raw = text.tobytes()
+    del text  # (its bytes are copied: the array goes before they are parsed)
+    check_json_values(raw, f"{path}'s document")
+    document = parse_json(raw, str(path))
 
     def decode(value, depth=0):
         if depth > MAX_DEPTH:

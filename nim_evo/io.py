@@ -121,10 +121,22 @@ def bounded_int(text: str) -> int:
     return int(text)
 
 
+def check_json_values(raw: bytes, where) -> None:
+    """A one-line :class:`UserError` naming ``where`` for JSON text of more than
+    :data:`MAX_JSON_VALUES` values, counted before it is parsed (parsed, each takes some 50
+    bytes: 150 million numbers took 2.8 GB)."""
+    # about the values it holds, or more: a string (a pair of quotes) and a key (a colon) each cost
+    # some 50 bytes parsed, as much as a number or an empty list
+    values = raw.count(b",") + raw.count(b"[") + raw.count(b"{") + raw.count(b":") + raw.count(b'"') // 2
+    if values > MAX_JSON_VALUES:
+        raise UserError(f"{where} holds some {values:,} JSON values; nim_evo's files hold at most "
+                        f"{MAX_JSON_VALUES:,}")
+
+
 def parse_json(text, where: str):
-    """``text`` (str or UTF-8 bytes) parsed as JSON; anything unreadable, too deep or an integer
-    of more than :data:`MAX_INTEGER_DIGITS` digits is a one-line :class:`UserError` naming
-    ``where`` (a file, a flag)."""
+    """``text`` (str or UTF-8 bytes) parsed as JSON; anything unreadable, too deep, too big for
+    the memory left or an integer of more than :data:`MAX_INTEGER_DIGITS` digits is a one-line
+    :class:`UserError` naming ``where`` (a file, a flag)."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
@@ -135,6 +147,8 @@ def parse_json(text, where: str):
         raise UserError(f"cannot read {where}: {error}") from None
     except RecursionError:  # thousands of nested [ or {
         raise UserError(f"cannot read {where}: its JSON nests too deep") from None
+    except MemoryError:
+        raise UserError(f"not enough memory to read {where} ({len(text):,} bytes)") from None
 
 
 def atomic_write_bytes(path, data: bytes, replace: bool = True, flag: str = "--out") -> None:
@@ -240,16 +254,8 @@ def read_json(path) -> dict:
     6 times the file's size for a file of numbers, and within 6 times :data:`MAX_JSON_BYTES`
     whatever it holds (at most :data:`MAX_JSON_VALUES` values; ``benchmarks/readers.py``)."""
     raw = read_regular(path, MAX_JSON_BYTES, "JSON files")
-    # about the values it holds, or more: a string (a pair of quotes) and a key (a colon) each cost
-    # some 50 bytes parsed, as much as a number or an empty list
-    values = raw.count(b",") + raw.count(b"[") + raw.count(b"{") + raw.count(b":") + raw.count(b'"') // 2
-    if values > MAX_JSON_VALUES:
-        raise UserError(f"{path} holds some {values:,} JSON values; nim_evo's files hold at most "
-                        f"{MAX_JSON_VALUES:,}")
-    try:
-        data = parse_json(raw, str(path))
-    except MemoryError:
-        raise UserError(f"not enough memory to read {path} ({len(raw):,} bytes)") from None
+    check_json_values(raw, path)
+    data = parse_json(raw, str(path))
     if not isinstance(data, dict):
         raise UserError(f"{path} does not hold a JSON object")
     return data

@@ -24,8 +24,8 @@ import sys
 
 import numpy as np
 
-from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, prog, report_error,
-                              rules_from_args)
+from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, list_games, out_of_memory, prog,
+                              report_error, rules_from_args)
 from nim_evo.cli.interrupt import at_main
 from nim_evo.console.session import Console, EndOfInput
 from nim_evo.console.games import COMPUTER_FIRST, HUMAN_FIRST, play_computers, play_human
@@ -187,6 +187,8 @@ def main(argv=None, stdin=None, stdout=None) -> int:
                               args.watch, rng)
     except (UserError, AgentError, OSError) as error:  # a player's fault too: one line
         return report_error(error)
+    except MemoryError as error:
+        return report_error(out_of_memory(error))
     except EndOfInput:
         console.say()
         console.say("Goodbye.")

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nim_evo.cli import runflags
-from nim_evo.cli.args import UsageError, cap_jobs, check_flags, check_folder, list_games, printable, report_error
+from nim_evo.cli.args import (UsageError, cap_jobs, check_flags, check_folder, list_games, out_of_memory, printable,
+                              report_error)
 from nim_evo.cli.interrupt import at_main, terminate_as_interrupt
 from nim_evo.cli.runflags import build_parser, config_from_args  # (this command's parser and flags)
 from nim_evo.evolution import cluster
@@ -70,6 +71,11 @@ def _main(argv: list) -> int:
             return report_error(UserError(f"{error.strerror or error}{named}; the run is saved at its last generation: "
                                           f"continue with {_resume(where)}"))
         return report_error(error)
+    except MemoryError as error:
+        run_dir = where.get("run_dir")
+        saved = f"; the run is saved at its last generation: continue with {_resume(where)}" \
+            if run_dir is not None and _saved(run_dir) else ""
+        return report_error(out_of_memory(error, saved))
     except KeyboardInterrupt:
         run_dir = where.get("run_dir")
         hint = f"; continue with {_resume(where)}" if run_dir and _saved(run_dir) else ""

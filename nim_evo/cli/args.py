@@ -89,9 +89,9 @@ def command(interrupted: str = "interrupted"):
     """Make a command's ``main(argv=None) -> status`` from its body ``body(argv) -> status``:
     a person's errors (:class:`~nim_evo.validation.UserError`), a player's
     (:class:`~nim_evo.validation.AgentError`: an illegal move, or an exception in its own code,
-    named with the player and the position) and file-system errors in one line (status 2),
-    Ctrl-C as ``interrupted`` (status 130). Any other exception is a bug: it keeps its
-    traceback (status 1)."""
+    named with the player and the position), file-system errors and running out of memory
+    in one line (status 2), Ctrl-C as ``interrupted`` (status 130). Any other exception is a
+    bug: it keeps its traceback (status 1)."""
     def wrap(body):
         @functools.wraps(body)
         def main(argv=None) -> int:
@@ -100,6 +100,8 @@ def command(interrupted: str = "interrupted"):
                 return body(sys.argv[1:] if argv is None else list(argv))
             except (UserError, AgentError, OSError) as error:
                 return report_error(error)
+            except MemoryError as error:
+                return report_error(out_of_memory(error))
             except KeyboardInterrupt:
                 print(f"\nnim_evo: {interrupted}", file=sys.stderr)
                 return 130
@@ -232,6 +234,13 @@ def report_error(error: BaseException) -> int:
         message = str(error)
     print(f"nim_evo: error: {shortened(printable(message))}", file=sys.stderr)
     return 2
+
+
+def out_of_memory(error: MemoryError, after: str = "") -> UserError:
+    """Running out of memory as one line (a process's limit, ``ulimit -v``: the machine's own
+    ends it before Python hears of it), ``after`` added (what is kept)."""
+    said = f" ({error})" if str(error) else ""
+    return UserError(f"not enough memory{said}: this machine, or this process's limit, has too little for it{after}")
 
 
 def shortened(line: str, limit: int = 400) -> str:

@@ -232,6 +232,20 @@ def test_a_player_that_never_answers_is_stopped_at_the_budget_in_one_line(tmp_pa
                                        "give it more with --budget\n")
 
 
+def test_running_out_of_memory_is_one_line(capsys, monkeypatch):
+    """A MemoryError (a process's limit: numpy says how much it asked for) was a traceback."""
+    import nim_evo.evaluation.grading as grading
+
+    def short_of_memory(*args, **kwargs):
+        raise MemoryError("Unable to allocate 3.00 GiB for an array with shape (4032015, 100) and data type float64")
+
+    monkeypatch.setattr(grading, "grade_player", short_of_memory)
+    assert grade_main(["nimsum", "--game", "2-3"]) == 2
+    assert capsys.readouterr().err == ("nim_evo: error: not enough memory (Unable to allocate 3.00 GiB for an array "
+                                       "with shape (4032015, 100) and data type float64): this machine, or this "
+                                       "process's limit, has too little for it\n")
+
+
 PROPERTIES = """
 def first(piles):
     return next((k, 1) for k, n in enumerate(piles) if n)

@@ -607,6 +607,56 @@ def test_a_full_disk_names_the_file_and_says_how_to_resume(tmp_path, monkeypatch
     assert logbook(out) == logbook(straight)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="an address-space limit")
+def test_a_checkpoint_too_big_for_the_memory_left_is_one_line(tmp_path, monkeypatch, capsys):
+    """A checkpoint whose document holds 150 million numbers took 2.8 GB and 107 s to refuse,
+    and under a 2 GB limit ended in a MemoryError traceback: its values are counted before they
+    are parsed now; and what is within the count but beyond the memory a process is allowed
+    (7.9 million numbers under 400 MiB) is one line too."""
+    import resource
+
+    out = tmp_path / "r"
+    assert main([*SMALL, "--generations", "2", "--out", str(out), "--quiet", "--genomes-dir", str(tmp_path / "g")]) == 0
+    document = read_arrays_document(out / "checkpoint.npz")
+    document["state"]["population"][0]["genes"] = [0.5] * 7_900_000
+    write_arrays_document(out / "checkpoint.npz", document)
+    argv = [sys.executable, "-m", "nim_evo.run", "--resume", str(out), "--generations", "3", "--quiet"]
+    limit = 400 * 2**20
+    limited = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path,
+                             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    assert limited.returncode == 2 and limited.stderr.count("\n") == 1
+    assert limited.stderr.startswith(f"nim_evo: error: not enough memory to read {out / 'checkpoint.npz'} (39,")
+    import nim_evo.io
+
+    monkeypatch.setattr(nim_evo.io, "MAX_JSON_VALUES", 1_000_000)
+    assert main(argv[3:]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"nim_evo: error: {out / 'checkpoint.npz'}'s document holds some 7,900,")
+    assert err.endswith(" JSON values; nim_evo's files hold at most 1,000,000\n") and err.count("\n") == 1
+
+
+def test_running_out_of_memory_mid_run_is_one_line_saying_the_run_is_saved(tmp_path, monkeypatch, capsys):
+    """numpy's MemoryError (a process limit) while generation 3 is made: one line with numpy's
+    words, and how to continue from the checkpoint of generation 2."""
+    import nim_evo.evolution.loop as loop
+
+    out, genomes = tmp_path / "r", ["--genomes-dir", str(tmp_path / "g")]
+    real, steps = loop.step, []
+
+    def failing(*args, **kwargs):
+        steps.append(1)
+        if len(steps) == 3:
+            raise MemoryError("Unable to allocate 454. MiB for an array with shape (29728243, 2) and data type int64")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(loop, "step", failing)
+    assert main([*SMALL, "--generations", "4", "--out", str(out), "--quiet", *genomes]) == 2
+    assert capsys.readouterr().err == (
+        "nim_evo: error: not enough memory (Unable to allocate 454. MiB for an array with shape (29728243, 2) and "
+        "data type int64): this machine, or this process's limit, has too little for it; the run is saved at its "
+        f"last generation: continue with --resume {out} --genomes-dir {tmp_path / 'g'}\n")
+
+
 def test_a_long_board_s_run_id_is_shortened_around_a_digest(tmp_path, monkeypatch, capsys):
     from nim_evo.engine.rules import Rules
 
