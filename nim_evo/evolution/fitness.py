@@ -174,7 +174,8 @@ class Panel:
 def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed, *,
                    cases: bool = False, policies: np.ndarray | None = None) -> list[Evaluation]:
     """Evaluate a chunk of genomes against the panel (``mode`` is ``exact`` or ``sampled``);
-    ``seed`` (a SeedSequence) draws the sampled games; ``cases``: keep each genome's
+    ``seed`` (a SeedSequence, or what seeds one) draws the sampled games (``None`` only where
+    nothing is drawn: exact mode on a tabled board); ``cases``: keep each genome's
     sub-game win probabilities (exact mode only). ``panel`` may be a set of
     :class:`~nim_evo.evaluation.decisions.Decisions` (each its own case, won or lost).
     ``policies``: the genomes' policies over the panel's space, where the caller has them."""
@@ -186,6 +187,8 @@ def _results(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed
     """:func:`evaluate_chunk`'s results as arrays."""
     if isinstance(panel, Decisions):
         return _decided(kind, panel, genomes, cases)
+    if seed is None and (panel.tables is None or mode != "exact"):  # never the system's entropy: a run repeats
+        raise TypeError("games are drawn here: give a seed")
     if panel.tables is None or mode != "exact":
         if cases:
             raise KeywordError("lexicase selection reads every sub-game's exact win probability: use "
@@ -244,14 +247,17 @@ def _sampled(panel: Panel, policies_list: list, games: int, seed) -> Results:
     return Results.of_rates(rates, np.zeros(len(policies_list)), 2 * len(starts) * len(panel.tables))
 
 
-def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int, genomes: list, seed=None, *,
+def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int, genomes: list, seed, *,
                     cases: bool = False) -> list[Evaluation]:
     """:func:`evaluate_chunk` on each panel's board (one seed stream each), averaged: fitness,
     sub-games and win rates are means over the boards, credit is the first board's (a kind
     bound to its board has one), games add up, cases are every board's, one after another."""
     if len(panels) == 1:
         return evaluate_chunk(kind, panels[0], mode, games, genomes, seed, cases=cases)
-    if isinstance(seed, np.random.SeedSequence):  # (a copy: spawning counts on the sequence itself)
+    streams: list
+    if seed is None:  # (exact on tabled boards: nothing drawn; anything else refuses it)
+        streams = [None] * len(panels)
+    elif isinstance(seed, np.random.SeedSequence):  # (a copy: spawning counts on the sequence itself)
         streams = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key).spawn(len(panels))
     else:
         streams = np.random.SeedSequence(seed).spawn(len(panels))
@@ -352,6 +358,7 @@ _ORDER_READING = _OrderReading()
 
 
 def chunks(items: list, size: int = INDIVIDUALS_PER_TASK) -> list[list]:
+    """``items`` cut into lists of at most ``size``, in order: one fitness task each."""
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 

@@ -39,6 +39,20 @@ def assert_close_per_seat(sampled, exact, games):
 # -- 1. sampled matches exact, per opponent and per seat ---------------------------------------
 
 
+def test_games_are_never_drawn_from_the_system_s_entropy():
+    """A fitness that draws games needs a seed (``seed=None`` drew the system's entropy: two
+    calls, two results); exact fitness on a tabled board draws nothing and needs none."""
+    rules = BOARDS[next(iter(BOARDS))]
+    genomes = [table.create(rules, np.random.default_rng(0))]
+    panel = Panel.build(rules, ("random",), "start", "sampled")
+    for call in (lambda: evaluate_chunk("table", panel, "sampled", 10, genomes, None),
+                 lambda: fitness.evaluate_boards("table", (panel, panel), "sampled", 10, genomes, None)):
+        with pytest.raises(TypeError, match="games are drawn here: give a seed"):
+            call()
+    exact = Panel.build(rules, ("random",), "start", "exact")
+    assert evaluate_chunk("table", exact, "exact", 0, genomes, None)[0].games == 0
+
+
 @pytest.mark.parametrize("board", list(BOARDS))
 def test_sampled_table_fitness_matches_exact_per_seat(board):
     rules = BOARDS[board]
