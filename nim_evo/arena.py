@@ -36,6 +36,7 @@ NAME_WIDTH = 24  # the longest player name in the text matrix; arena.csv keeps e
 
 
 def build_parser() -> Parser:
+    """The command's argument parser (its flags, their defaults and help)."""
     p = Parser(prog=prog("arena"), description=__doc__.splitlines()[0])
     p.add_argument("players", nargs="*", metavar="AGENT_OR_FILE",
                    help="named agents (random, nimsum, minimax, take-3, ...), learners (qlearning, td, ...: "
@@ -53,6 +54,7 @@ def build_parser() -> Parser:
 
 @command()
 def main(argv) -> int:
+    """The command on ``argv`` (the process's arguments by default); returns its exit status."""
     args = build_parser().parse_args(argv)
     if args.list_games:
         return list_games()

@@ -27,6 +27,7 @@ NAME_WIDTH = 60  # the most of a champion's name (its file's own words) the clos
 
 
 def build_parser() -> Parser:
+    """The command's argument parser (its flags, their defaults and help)."""
     p = Parser(prog=prog("export"), description=__doc__.splitlines()[0])
     p.add_argument("strategy", metavar="STRATEGY_FILE", help="an exported genome (genomes/*.json) or a learner file")
     p.add_argument("--html", required=True, metavar="PAGE", help="the web page it makes (an .html file)")
@@ -40,6 +41,7 @@ def build_parser() -> Parser:
 
 @command()
 def main(argv) -> int:
+    """The command on ``argv`` (the process's arguments by default); returns its exit status."""
     args = build_parser().parse_args(argv)
     page = Path(args.html)
     if page.suffix.lower() not in (".html", ".htm"):

@@ -38,6 +38,7 @@ MAX_SAMPLE = 1_000_000  # as nim_evo.evaluation.grading says (not imported: --he
 
 
 def build_parser() -> Parser:
+    """The command's argument parser (its flags, their defaults and help)."""
     p = Parser(prog=prog("grade"), description=__doc__.splitlines()[0])
     p.add_argument("player", nargs="?", metavar="SPEC",
                    help="an agent (nimsum, random, ...), a learner (qlearning, ...), a strategy file, or "
@@ -58,6 +59,7 @@ def build_parser() -> Parser:
 
 @command()
 def main(argv) -> int:
+    """The command on ``argv`` (the process's arguments by default); returns its exit status."""
     args = build_parser().parse_args(argv)
     if args.list_games:
         return list_games()

@@ -114,6 +114,8 @@ def read_regular(path, max_bytes: int, what: str = "files") -> bytes:
 
 
 def bounded_int(text: str) -> int:
+    """``text`` as an integer for ``json.loads``; a one-line ``UserError`` past
+    :data:`MAX_INTEGER_DIGITS` digits (CPython's own limit is a traceback)."""
     digits = len(text.lstrip("-"))
     if digits > MAX_INTEGER_DIGITS:
         raise UserError(f"holds an integer of {digits:,} digits; nim_evo reads integers of at most "
@@ -227,6 +229,7 @@ def _sync_directory(directory: Path) -> None:
 
 
 def atomic_write_text(path, text: str, replace: bool = True, flag: str = "--out") -> None:
+    """``text`` as UTF-8, written as :func:`atomic_write_bytes` writes."""
     atomic_write_bytes(path, text.encode("utf-8"), replace, flag)
 
 

@@ -39,6 +39,7 @@ REPORT_OPPONENTS = ("random", "nimsum")
 
 
 def build_parser() -> Parser:
+    """The command's argument parser (its flags, their defaults and help)."""
     p = Parser(prog=prog("learn"), description=__doc__.splitlines()[0],
                renamed={"--agent": "--learner", "--episodes": "--games", "--opponent": "--opponents"})
     p.add_argument("--learner", choices=list(LEARNERS), required=True, help="the learner (" + ", ".join(
@@ -70,6 +71,7 @@ def build_parser() -> Parser:
 
 @command(interrupted="interrupted; nothing was written")
 def main(argv) -> int:
+    """The command on ``argv`` (the process's arguments by default); returns its exit status."""
     if "--list-games" in argv:  # needs no --learner
         return list_games()
     args = build_parser().parse_args(argv)
@@ -77,6 +79,8 @@ def main(argv) -> int:
 
 
 def parse_params(items) -> dict:
+    """``--param KEY=VALUE`` items as a dict of numbers; a one-line ``UserError`` for an item of
+    another form."""
     params = {}
     for item in items:
         key, sep, text = item.partition("=")

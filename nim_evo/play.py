@@ -126,6 +126,7 @@ def _big_mover(args, board, console: Console):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command's argument parser (its flags, their defaults and help)."""
     p = Parser(prog=prog("play"), description=__doc__.splitlines()[0], renamed={"--against": "--opponents"})
     p.add_argument("strategy", nargs="?", default=None, metavar="STRATEGY",
                    help="the computer's player: an agent (random, perfect, minimax; on Nim nimsum, take-3, dumb, "

@@ -33,6 +33,7 @@ from nim_evo.plots import FORMATS, X_AXES
 
 
 def build_parser() -> Parser:
+    """The command's argument parser (its flags, their defaults and help)."""
     p = Parser(prog=prog("plot"), description=__doc__.splitlines()[0])
     p.add_argument("paths", nargs="+", metavar="RUN_DIR_OR_STRATEGY",
                    help="run directories (runs/<run-id>) or strategy files (genomes/*.json)")
@@ -52,6 +53,7 @@ def build_parser() -> Parser:
 
 @command()
 def main(argv) -> int:
+    """The command on ``argv`` (the process's arguments by default); returns its exit status."""
     args = build_parser().parse_args(argv)
     from nim_evo.evaluation.strategy import load_strategy  # after parsing: --help answers at once
     from nim_evo.plots import save_figure

@@ -28,6 +28,7 @@ FORMATS = ("nim-evo", "openspiel", "textarena", "gtbench", "pigbench")  # as nim
 
 
 def build_parser() -> Parser:
+    """The command's argument parser (its flags, their defaults and help)."""
     p = Parser(prog=prog("referee"), description=__doc__.splitlines()[0])
     p.add_argument("files", nargs="+", metavar="FILE", help="transcript files (each one harness's format)")
     p.add_argument("--format", choices=FORMATS,
@@ -46,6 +47,7 @@ def build_parser() -> Parser:
 
 @command()
 def main(argv) -> int:
+    """The command on ``argv`` (the process's arguments by default); returns its exit status."""
     args = build_parser().parse_args(argv)
     picture = picture_path(args.picture, args.force) if args.picture else None
     from nim_evo.console.refereeing import format_report  # after parsing: --help answers at once

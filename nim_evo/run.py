@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 
 def main(argv=None) -> int:
+    """The command on ``argv`` (the process's arguments by default); returns its exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     at_main()
     with terminate_as_interrupt():

@@ -281,6 +281,8 @@ def row_of(task: Task, label: dict, run, reached: bool) -> tuple[dict, list]:
 
 
 def load_result(folder: SweepFolder, tasks: list[Task], settings: list[Setting], results: dict) -> SweepResult:
+    """The :class:`SweepResult` of the sweep in ``folder``: its tables from the finished
+    ``results``."""
     runs, curves, summary = tables(tasks, settings, results)
     return SweepResult(folder.path, runs, curves, summary, planned=len(tasks))
 

@@ -51,6 +51,7 @@ NOT_HERE = {"out": "--out names the sweep's folder here", "resume": "--resume na
 
 
 def build_parser() -> Parser:
+    """The command's argument parser (its flags, their defaults and help)."""
     p = Parser(prog=prog("sweep").replace("nim_evo.sweep", "nim_evo.sweeps"), allow_abbrev=False,  # (--seed is run's)
                description="runs over seeds and a grid of settings, on the local pool or a Dask cluster",
                epilog="every flag of nim-evo run (nim-evo run --help) is the default of each run")
@@ -76,6 +77,7 @@ def build_parser() -> Parser:
 
 @command()
 def main(argv) -> int:
+    """The command on ``argv`` (the process's arguments by default); returns its exit status."""
     args, rest = build_parser().parse_known_args(argv)
     check_flags(args, {"jobs": [JOBS], "minutes": [MINUTES]})
     cluster.check_backend(args.backend, args.scheduler, args.jobs)

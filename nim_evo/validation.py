@@ -127,6 +127,7 @@ class Options(Constraint):
         self.values, self.of = values, of
 
     def choices(self) -> tuple:
+        """The values allowed, those of the registry where one is given (read when asked)."""
         return tuple(self.of()) if self.of is not None else self.values
 
     def __call__(self, value) -> bool:

@@ -28,6 +28,7 @@ __all__ = ["AggressiveAgent", "DumbAgent", "FixedRulesAgent", "NimSumAgent", "Pl
 
 
 def uniform(moves: list[Move]) -> list[tuple[Move, float]]:
+    """Each of ``moves`` with the same probability."""
     return [(m, 1.0 / len(moves)) for m in moves]
 
 

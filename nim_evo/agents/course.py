@@ -44,14 +44,17 @@ class CourseState:
 
     @property
     def rows(self) -> tuple:
+        """The piles, as the course's ``rows`` attribute (a tuple: the caller cannot change them)."""
         return tuple(self._rows)
 
     @property
     def k(self) -> int | None:
+        """The most a move may take (``None``: any number), as the course's ``k``."""
         return self._k
 
     @property
     def num_rows(self) -> int:
+        """How many piles there are."""
         return len(self._rows)
 
     def nimming(self, ply) -> None:
@@ -63,6 +66,7 @@ class CourseState:
         self._rows[row] -= num_objects
 
     def nimming_remove(self, row: int, num_objects: int) -> None:
+        """Take ``num_objects`` from pile ``row``: the course's other spelling of :meth:`nimming`."""
         self.nimming((row, num_objects))
 
     def __bool__(self) -> bool:

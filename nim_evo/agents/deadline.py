@@ -36,6 +36,7 @@ class Deadline:
         return 0.0 if self._rang else max(0.0, self.at - time.monotonic())
 
     def passed(self) -> bool:
+        """Whether the deadline has passed (or its alarm rang)."""
         return self.left() == 0.0
 
     def ask(self, question, *args):
@@ -87,7 +88,9 @@ class Timed:
         return getattr(self.player, name)
 
     def move(self, piles, rng):
+        """The player's ``move``, asked under the deadline."""
         return self.deadline.ask(self.player.move, piles, rng)
 
     def move_probabilities(self, positions):
+        """The player's ``move_probabilities``, asked under the deadline."""
         return self.deadline.ask(self.player.move_probabilities, positions)

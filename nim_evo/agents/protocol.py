@@ -58,7 +58,9 @@ NEEDS = ("an agent needs move(piles, rng) -> (pile, count), and distribution(pil
 class Agent(Protocol):
     """Anything that plays: ``move(piles, rng) -> (pile, count)``."""
 
-    def move(self, piles: Position, rng: np.random.Generator) -> Move: ...
+    def move(self, piles: Position, rng: np.random.Generator) -> Move:
+        """Its move at ``piles``, in the game's own words, drawing any randomness from ``rng``."""
+        ...
 
 
 def is_agent(thing) -> bool:

@@ -132,6 +132,8 @@ def cap_jobs(args) -> None:
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags that choose a board (``--game``, or ``--piles`` with ``--max-take`` and
+    ``--misere``, and ``--list-games``)."""
     game = parser.add_argument_group("the game")
     game.add_argument("--game", help=f"a preset (see --list-games) or a board's name in any family's grammar: "
                                      f"Nim's 4-4-cap2-misere, a subtraction game's 20-sub1.3.4 (default {DEFAULT_GAME})")
@@ -145,6 +147,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def list_games() -> int:
+    """Print the named boards and the games' name forms; exit status 0."""
     for name, description in {**PRESETS, **GAME_PRESETS}.items():
         print(f"{name:16} {description}")
     print("\ngame families (--game takes a board's name in any of these grammars):")

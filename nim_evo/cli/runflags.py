@@ -21,6 +21,7 @@ DESCRIPTION = "evolve a strategy genome with DEAP and export its champion"
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command's argument parser (its flags, their defaults and help)."""
     p = Parser(prog=prog("run"), description=DESCRIPTION)
     evo = p.add_argument_group("evolution")
     evo.add_argument("--genome", help="genome kind: table (default), rules, thresholds, program, or one a package registers")

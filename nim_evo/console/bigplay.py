@@ -48,6 +48,7 @@ def perfect_mover(board: SplitGame) -> Mover:
 
 
 def random_mover(board: SplitGame) -> Mover:
+    """A mover of uniformly random legal moves on ``board``'s heaps, however big."""
     return lambda heaps, rng: bigheaps.random_move(board, heaps, rng)
 
 

@@ -94,6 +94,7 @@ class Progress(_Bar):
     ceiling: float | None = None  # the most possible against the panel, shown beside the best
 
     def update(self, record: dict, opponents) -> None:
+        """Show one generation's ``record``: its fitness and its win rates against ``opponents``."""
         wins = " ".join(f"{printable(name)} {record[name]:.3f}" for name in opponents)  # names from files too
         accuracy = record.get("accuracy")
         acc = "" if accuracy is None or accuracy != accuracy else f", acc {100 * accuracy:.1f}%"

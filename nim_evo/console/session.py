@@ -20,6 +20,7 @@ class Console:
         self.echo = not (isatty and isatty())
 
     def say(self, text: str = "") -> None:
+        """Print one line (``text``) to the session's output at once."""
         self.stdout.write(text + "\n")
         self.stdout.flush()
 

@@ -120,6 +120,8 @@ class EnumeratedSpace:
         return self.game.move_of(int(move_index))
 
     def concrete_moves(self, position: Position, move_index: int) -> list[Move]:
+        """The moves of ``position`` that the space's move ``move_index`` stands for (several where
+        the space folds moves together)."""
         raise NotImplementedError
 
     def concrete_move(self, position: Position, move_index: int) -> Move:

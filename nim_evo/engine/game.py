@@ -67,7 +67,9 @@ class Plays(Protocol):
     """What plays a game here: ``move(position, rng)``, a move in the game's own words (every
     nim_evo player and agent)."""
 
-    def move(self, piles: Position, rng: np.random.Generator) -> Move: ...
+    def move(self, piles: Position, rng: np.random.Generator) -> Move:
+        """Its move at ``piles``, in the game's own words, drawing any randomness from ``rng``."""
+        ...
 
 
 def play_game(rules: Game, players: Sequence[Plays], rng: np.random.Generator, start: Position | None = None,

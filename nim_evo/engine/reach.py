@@ -68,6 +68,8 @@ def merged(ordered: np.ndarray, more: np.ndarray) -> np.ndarray:
 
 
 def blocks(game: Game, n: int) -> list[slice]:
+    """Slices of ``n`` positions, each small enough that its children (``game.n_actions`` per
+    position, ``game.width`` heaps each) stay within :data:`CHILD_CELLS` cells."""
     size = max(1, CHILD_CELLS // max(1, game.n_actions * game.width))
     return [slice(i, min(i + size, n)) for i in range(0, n, size)]
 

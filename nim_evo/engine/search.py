@@ -129,6 +129,7 @@ class SearchedSpace(EnumeratedSpace):
 
     @property
     def concrete_legal(self) -> np.ndarray:
+        """Each position's legal moves over the game's own actions (those its columns reach)."""
         return self.columns >= 0
 
     @cached_property

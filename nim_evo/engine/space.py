@@ -106,6 +106,8 @@ class Space(EnumeratedSpace):
 
     @property
     def concrete_legal(self) -> np.ndarray:
+        """Each position's legal moves over the rules' own moves (the ordered board's: its ``legal``
+        mask)."""
         return self.legal
 
     def merge(self, table: np.ndarray) -> np.ndarray:

@@ -312,6 +312,7 @@ class GradedPolicy:
         self.player, self.report, self.rules, self.name = player, report, player.rules, player.name
 
     def policy(self, space) -> np.ndarray:
+        """The graded player's policy table over ``space``'s moves."""
         graded, table = self.report.space, self.report.table
         assert graded is not None and table is not None  # __init__ refused a report without its table
         if space.multiset == graded.multiset:

@@ -236,6 +236,7 @@ class LocalPool:
         return self.parallel(calls)
 
     def close(self) -> None:
+        """Release the pool's ``Parallel`` (its workers stay for joblib's next pool)."""
         self._close()
 
 

@@ -190,9 +190,11 @@ class Config:
 
     @property
     def multiset(self) -> bool:
+        """Whether the genomes play over multisets (order-blind)."""
         return self.space == "multiset"
 
     def to_json(self) -> dict:
+        """The config as ``config.json`` records it (the board as its game's JSON)."""
         data = asdict(self)
         # Nim's three fields, as every config.json has recorded them; another game by its name
         data["rules"] = game_to_json(self.rules)
@@ -204,6 +206,8 @@ class Config:
 
     @classmethod
     def from_json(cls, data: dict) -> Config:
+        """The config a ``config.json`` records (a run of an older nim_evo as it ran), each field
+        checked."""
         data = dict(data)
         if "space" not in data:  # runs begun before multisets kept the operators of their time
             data = {**get_kind(data.get("genome")).upgrade_config(data), "space": "ordered"}

@@ -213,6 +213,7 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generatio
 
 
 def make_statistics() -> tools.Statistics:
+    """DEAP's statistics of a generation's fitness: its min, mean and max."""
     stats = tools.Statistics(key=lambda ind: ind.fitness.values[0])
     stats.register("min", np.min)
     stats.register("mean", np.mean)

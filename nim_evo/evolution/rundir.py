@@ -32,6 +32,9 @@ HALL_OF_FAME_FORMAT, HALL_OF_FAME_VERSION = "nim_evo/hall-of-fame", 1
 
 
 class RunDir:
+    """A run directory's files: config, checkpoint, logbook, hall of fame and champion, written
+    atomically and read back checked; a lock while a process runs it."""
+
     def __init__(self, path):
         self.path = Path(path)
         self.config_path = self.path / "config.json"
@@ -54,6 +57,7 @@ class RunDir:
                                "going); wait for it to end, or use another [[out|--out]]") from None
 
     def unlock(self) -> None:
+        """Let go of the run directory's lock (nothing if none is held)."""
         if getattr(self, "_lock", None) is not None:
             self._lock()
             self._lock = None
@@ -182,6 +186,8 @@ class RunDir:
                 leftover.unlink(missing_ok=True)
 
     def write_outputs(self, state: State, config: Config, champion_doc: dict) -> None:
+        """The hall of fame of ``state`` and its champion (``champion_doc``), written together (a
+        Ctrl-C meanwhile waits for both)."""
         halloffame = [individual_document(ind, config) for ind in state.halloffame]
         with uninterrupted():
             write_json(self.halloffame_path, {"format": HALL_OF_FAME_FORMAT, "version": HALL_OF_FAME_VERSION,

@@ -139,6 +139,7 @@ class SweepFolder:
         self.runs = self.path / "runs"
 
     def run_dir(self, task: Task) -> Path:
+        """The folder of ``task``'s run, under the sweep's ``runs/``."""
         return self.runs / task.run_id
 
     def check_inside(self, tasks) -> None:
@@ -215,6 +216,7 @@ class SweepFolder:
         return data
 
     def finish(self, task: Task, row: dict, curve: list) -> None:
+        """Write ``task``'s row and curve beside its run (``sweep-row.json``): the run is finished."""
         write_json(self.run_dir(task) / ROW, {"format": ROW_FORMAT, "version": ROW_VERSION, "row": row, "curve": curve})
 
     def write_tables(self, tasks: list[Task], settings: list[Setting], results: dict) -> list[Path]:

@@ -34,6 +34,8 @@ class GrundysGame(SplitGame):
 
     @classmethod
     def from_name(cls, name: str) -> GrundysGame | None:
+        """The board a name of this game's form stands for (``7-grundy``, ``7-5-grundy-misere``), or
+        ``None`` for a name of another form."""
         match = _NAME.fullmatch(name)
         return None if match is None else cls(heaps_of(match["heaps"]), match["misere"] is not None)
 

@@ -34,6 +34,8 @@ class Lasker(SplitGame):
 
     @classmethod
     def from_name(cls, name: str) -> Lasker | None:
+        """The board a name of this game's form stands for (``3-5-lasker``, ``3-5-lasker-misere``),
+        or ``None`` for a name of another form."""
         match = _NAME.fullmatch(name)
         return None if match is None else cls(heaps_of(match["heaps"]), match["misere"] is not None)
 

@@ -49,6 +49,8 @@ class Moore(MultiTake):
 
     @classmethod
     def from_name(cls, name: str) -> Moore | None:
+        """The board a name of this game's form stands for (``1-3-5-moore2``: Moore's Nim_2 on heaps
+        1, 3, 5), or ``None`` for a name of another form."""
         match = _NAME.fullmatch(name)
         return None if match is None else cls(heaps_of(match["heaps"]), int(match["k"]), match["misere"] is not None)
 

@@ -94,6 +94,7 @@ class MultiTake(Game):
         return " ".join(f"{heap + 1} {count}" for heap, count in enumerate(self.move_of(action)) if count)
 
     def check_alphabet_size(self, count: int) -> None:
+        """A one-line ``UserError`` for a board of ``count`` moves beyond what a board here holds."""
         if count > MAX_ALPHABET or count * self.width > MAX_CHILD_CELLS:
             raise UserError(f"{self.name} has {count:,} moves; a board here has at most {MAX_ALPHABET:,} moves and "
                             f"{MAX_CHILD_CELLS:,} heap sizes among one position's children (smaller heaps)")

@@ -258,6 +258,7 @@ _FAMILY = re.compile(r"normal|misere|cap(?P<cap>[1-9]\d{0,6})(?P<misere>-misere)
 
 
 def family_of(rules: Rules) -> Family:
+    """The variant of Nim ``rules`` plays: its cap on a take and whether it is misère."""
     return rules.max_take, rules.misere
 
 

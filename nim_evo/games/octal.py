@@ -52,6 +52,8 @@ class Octal(SplitGame):
 
     @classmethod
     def from_name(cls, name: str) -> Octal | None:
+        """The board a name of this game's form stands for (``10-kayles``, ``8-dawson``,
+        ``7-octal.137``), or ``None`` for a name of another form."""
         match = _NAME.fullmatch(name)
         if match is None:
             return None
@@ -76,10 +78,12 @@ class Octal(SplitGame):
 
     @property
     def digits(self) -> tuple[int, ...]:
+        """The code's digits after the point, one for each take (1, 2, ...)."""
         return tuple(int(d) for d in self.code[1:])
 
     @property
     def splits(self) -> bool:
+        """Whether some take may split a heap in two."""
         return any(d & 4 for d in self.digits)
 
     def allows(self, n, take, part):

@@ -44,6 +44,8 @@ class Squares(TakeAway):
 
     @classmethod
     def from_name(cls, name: str) -> Squares | None:
+        """The board a name of this game's form stands for (``20-squares``, ``20-squares-misere``),
+        or ``None`` for a name of another form."""
         match = _NAME.fullmatch(name)
         return None if match is None else cls(heaps_of(match["heaps"]), match["misere"] is not None)
 

@@ -46,6 +46,8 @@ class Wythoff(MultiTake):
 
     @classmethod
     def from_name(cls, name: str) -> Wythoff | None:
+        """The board a name of this game's form stands for (``3-5-wythoff``,
+        ``3-5-wythoff-misere``), or ``None`` for a name of another form."""
         match = _NAME.fullmatch(name)
         return None if match is None else cls(heaps_of(match["heaps"]), match["misere"] is not None)
 

@@ -233,6 +233,8 @@ def expression(genes) -> str:
 
 
 def to_json(genes, rules: Game) -> dict:
+    """A program genome as an exported file's ``genome`` field: each tree as text, and the whole as
+    one expression."""
     step, score, second, heap = parts(genes)
     more = {} if heap is None else {"heap": str(heap)}
     return {"step": str(step), "score": str(score), "second": str(second), **more, "expression": expression(genes)}

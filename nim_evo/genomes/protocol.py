@@ -198,12 +198,17 @@ class GenomeKind:
 
     # -- creation and variation ------------------------------------------------------------------
     def create(self, rules: Game, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
+        """A random genome for ``rules`` (in ``container``: DEAP's individual class, or a plain
+        value), over multisets where ``multiset`` is true and the kind tells them apart."""
         raise NotImplementedError
 
     def mutate(self, genes, rules: Game, rng: np.random.Generator, **parameters):
+        """Mutate ``genes`` in place, drawing from ``rng``; ``parameters``: the kind's own
+        (``indpb``, ``sigma``). Returns DEAP's one-tuple."""
         raise NotImplementedError
 
     def crossover(self, a, b, rules: Game, rng: np.random.Generator):
+        """Cross ``a`` and ``b`` in place, drawing from ``rng``. Returns DEAP's pair."""
         raise NotImplementedError
 
     # -- play ------------------------------------------------------------------------------------
@@ -297,9 +302,12 @@ class GenomeKind:
 
     # -- files and bookkeeping ---------------------------------------------------------------------
     def to_json(self, genes, rules: Game) -> dict:
+        """The genes as an exported file's ``genome`` field: JSON values a person can read."""
         raise NotImplementedError
 
     def from_json(self, data: dict, rules: Game, container=np.asarray):
+        """The genes a file's ``genome`` field holds, checked for ``rules`` (in ``container``); a
+        one-line ``UserError`` otherwise."""
         raise NotImplementedError
 
     def plain(self, genes):

@@ -50,6 +50,7 @@ FIELDS = (len(PILES), len(COUNTS), MAX_PERIOD + 1, MAX_PERIOD)  # exclusive uppe
 
 
 def create(rules: Rules, rng: np.random.Generator, container=dict):
+    """A rules genome of one random rule per situation."""
     return container({s: _random_rule(rng) for s in SITUATIONS})
 
 
@@ -123,6 +124,8 @@ def board_features(rules: Rules, positions: np.ndarray) -> dict:
 
 
 def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+    """The genome's moves at ``positions`` as rows of probabilities over the rules' moves (one move
+    each)."""
     return deterministic_move_probabilities(rules, positions, lambda live: moves(genes, rules, live))
 
 
@@ -145,12 +148,15 @@ def situations(positions: np.ndarray) -> np.ndarray:
 
 
 def to_json(genes, rules: Rules) -> dict:
+    """A rules genome as an exported file's ``genome`` field: each situation's rule by its words."""
     return {"rules": {s: dict(zip(("pile", "count", "period", "residue"),
                                   (PILES[r[0]], COUNTS[r[1]], int(r[2]), int(r[3]))))
                       for s, r in ((s, genes[s]) for s in SITUATIONS)}}
 
 
 def from_json(data: dict, rules: Rules, container=dict):
+    """The rules genome a file's ``genome`` field holds, each rule checked; a one-line ``UserError``
+    otherwise."""
     table = data.get("rules")
     if not isinstance(table, dict) or set(table) != set(SITUATIONS):
         raise UserError(f"a rules genome needs one rule for each of {', '.join(SITUATIONS)}")

@@ -151,6 +151,8 @@ def _word(move):
 
 
 def from_json(data: dict, rules: Game, container=np.asarray):
+    """The table genome a file's ``genome`` field holds (over the ordered board or multisets), each
+    move checked; a one-line ``UserError`` otherwise."""
     kind = data.get("space", "ordered")  # files written before multisets are ordered
     if kind not in SPACES:
         raise UserError(f"a table genome's space is one of {', '.join(SPACES)}, got {kind!r}")

@@ -44,6 +44,7 @@ STRATEGIES = ("random", "shortest-all", "shortest-one", "shortest-random",
 
 
 def create(rules: Rules, rng: np.random.Generator, container=np.asarray):
+    """A thresholds genome of random weights, one per strategy."""
     return container(rng.random(len(STRATEGIES)))
 
 
@@ -67,6 +68,7 @@ def crossover(a, b, rules: Rules, rng: np.random.Generator, alpha: float = 0.3):
 
 
 def probabilities(genes) -> np.ndarray:
+    """The genome's weights as the probability of each strategy (uniform where they are all 0)."""
     weights = np.clip(np.asarray(genes, dtype=float), 0.0, None)
     total = weights.sum()
     return weights / total if total > 0 else np.full(len(STRATEGIES), 1.0 / len(STRATEGIES))
@@ -117,10 +119,13 @@ def strategy_tables(rules: Rules, positions: np.ndarray) -> np.ndarray:
 
 
 def to_json(genes, rules: Rules) -> dict:
+    """A thresholds genome as an exported file's ``genome`` field: each strategy's weight."""
     return {"weights": {name: float(w) for name, w in zip(STRATEGIES, genes)}}
 
 
 def from_json(data: dict, rules: Rules, container=np.asarray):
+    """The thresholds genome a file's ``genome`` field holds, each weight checked; a one-line
+    ``UserError`` otherwise."""
     weights = data.get("weights")
     if not isinstance(weights, dict) or set(weights) != set(STRATEGIES):
         raise UserError(f"a thresholds genome needs one weight for each of {', '.join(STRATEGIES)}")

@@ -270,6 +270,7 @@ class HeapsObserver:
         self.dict["heaps"][:] = state.position
 
     def string_from(self, state, player):
+        """The state as text, for OpenSpiel's observation string."""
         return str(state)
 
 

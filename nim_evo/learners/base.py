@@ -218,6 +218,7 @@ class Uniforms:
         self.rng, self.block, self.buffer = rng, block, []
 
     def random(self) -> float:
+        """The next uniform number in [0, 1), drawn from the generator a block at a time."""
         if not self.buffer:
             self.buffer = self.rng.random(self.block).tolist()
             self.buffer.reverse()

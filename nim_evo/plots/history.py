@@ -68,10 +68,12 @@ class History:
 
     @property
     def genome(self) -> str:
+        """The run's genome kind."""
         return self.config["genome"]
 
     @property
     def seed(self) -> int:
+        """The run's seed."""
         return self.config["seed"]
 
     def x(self, axis: str) -> np.ndarray:
@@ -84,6 +86,7 @@ class History:
         return np.cumsum(self.columns["evals" if axis == "evaluations" else "games"])
 
     def label(self) -> str:
+        """The run as a legend names it: genome, board and seed."""
         return f"{self.genome}, {self.rules.name}, seed {self.seed}"
 
     def fitness_definition(self) -> tuple:

@@ -36,6 +36,7 @@ def kind(node) -> str:
 
 
 def label(node) -> str:
+    """A program node's name as the picture shows it (a primitive by name, a constant by value)."""
     return plain(node.name if isinstance(node, gp.Primitive) else node.format())
 
 

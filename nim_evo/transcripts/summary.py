@@ -35,14 +35,17 @@ class Line:
 
     @property
     def rate(self) -> float:
+        """The share of its winning positions where the player played a winning move (NaN: none)."""
         return self.winning_moves / self.winning_positions if self.winning_positions else math.nan
 
     @property
     def interval(self) -> tuple[float, float]:
+        """That share's 95% Wilson interval."""
         return wilson_interval(self.winning_moves, self.winning_positions)
 
     @property
     def blunder_rate(self) -> float:
+        """The share of its moves that threw a win away (NaN: no move)."""
         return self.blunders / self.moves if self.moves else math.nan
 
     @property
@@ -51,6 +54,7 @@ class Line:
         return float(np.median(self.first_blunders)) if self.first_blunders else math.nan
 
     def to_json(self) -> dict:
+        """The line as one JSON object."""
         low, high = self.interval
         return {"player": self.player, "games": self.games, "moves": self.moves,
                 "winning_positions": self.winning_positions, "winning_moves": self.winning_moves,
@@ -75,9 +79,11 @@ class Report:
 
     @property
     def moves(self) -> int:
+        """How many moves the transcripts hold."""
         return len(self.judgement.label)
 
     def to_json(self) -> dict:
+        """The report as one JSON object: each game's moves judged, and each player's line."""
         j = self.judgement
         games = []
         for index, record in enumerate(j.records):

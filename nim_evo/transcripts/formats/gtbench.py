@@ -27,6 +27,8 @@ HARNESS = "GTBench plays OpenSpiel's nim with is_misere=True (its default): whoe
 
 
 def read(text: str, path: str, game: str | None, convention: str | None) -> list[Record]:
+    """GTBench's transcript ``text`` (the file ``path``) as records; ``game`` and ``convention``: as
+    given, where the file does not say."""
     data = parse_json(text, path)
     matches = data.get("matches") if isinstance(data, dict) else data
     if not isinstance(matches, list):

@@ -30,6 +30,8 @@ NAME = "nim-evo"
 
 
 def read(text: str, path: str, game: str | None, convention: str | None) -> list[Record]:
+    """nim_evo's own transcript ``text`` (the file ``path``) as records; ``game`` and
+    ``convention``: as given, where the file does not say."""
     lines = [(number, line) for number, line in enumerate(text.splitlines(), 1)
              if line.strip() and not line.lstrip().startswith("#")]
     values = _parsed([line for _, line in lines])

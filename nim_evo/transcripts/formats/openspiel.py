@@ -93,6 +93,8 @@ def _parameter(item: str, where: str) -> tuple[str, str]:
 
 
 def read(text: str, path: str, game: str | None, convention: str | None) -> list[Record]:
+    """An OpenSpiel game's history ``text`` (the file ``path``) as records; ``game`` and
+    ``convention``: as given, where the file does not say."""
     lines = text.splitlines()
     records: list[Record] = []
     number = 0

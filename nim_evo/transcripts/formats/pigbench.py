@@ -71,6 +71,8 @@ class Title:
         raise NotImplementedError
 
     def play(self, text: str) -> int:
+        """The action of the move ``text`` on nim_evo's board, played on the row; :class:`Illegal`
+        for a move the board does not allow."""
         action = self.action(text)
         if not self.board.is_legal_action(self.row, action):
             raise Illegal
@@ -135,6 +137,7 @@ class GrundysGame(Title):
         return _of(self.board, (self.row.index(self.heaps[index]), 0, min(a, b)))
 
     def play(self, text):
+        """As :meth:`Title.play`, the harness's sorted heaps kept too."""
         action = super().play(text)
         index, a, b = _numbers(text, r"([0-9]+):([0-9]+),([0-9]+)")
         self.heaps[index:index + 1] = [a, b]
@@ -167,6 +170,7 @@ class Kayles(Title):
         return _of(self.board, (self.row.index(end - start), high - low + 1, min(left, right)))
 
     def play(self, text):
+        """As :meth:`Title.play`, the harness's pins kept too."""
         action = super().play(text)
         low, high = self._removed(text)
         self.pins[low:high + 1] = [False] * (high - low + 1)
@@ -179,6 +183,8 @@ TITLES: dict[str, type[Title]] = {"BookNim": BookNim, "BookNimEasy": BookNim, "B
 
 
 def read(text: str, path: str, game: str | None, convention: str | None) -> list[Record]:
+    """PIG-bench's transcript ``text`` (the file ``path``) as records; ``game`` and ``convention``:
+    as given, where the file does not say."""
     data = parse_json(text, path)
     if isinstance(data, dict):
         data = [data]

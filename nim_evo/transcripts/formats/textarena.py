@@ -54,6 +54,8 @@ def games_of(text: str, path: str) -> list[tuple[object, str]]:
 
 
 def read(text: str, path: str, game: str | None, convention: str | None) -> list[Record]:
+    """A TextArena game log ``text`` (the file ``path``) as records; ``game`` and ``convention``: as
+    given, where the file does not say."""
     return [_record(data, where, game, convention) for data, where in games_of(text, path)]
 
 
