@@ -40,7 +40,7 @@ from nim_evo.evolution.config import CONFIG_CONSTRAINTS, Config
 from nim_evo.evolution.fitness import accuracy, ceiling
 from nim_evo.evolution.rundir import RunDir, individual_document
 from nim_evo.genomes import GenomeAgent, get_kind, kind_names
-from nim_evo.io import write_json
+from nim_evo.atomic import write_json
 from nim_evo.learners import LEARNERS, SEATS, Learner, make_learner
 from nim_evo.learners.base import check_opponent
 from nim_evo.running import Evolution, check_jobs, named_opponents

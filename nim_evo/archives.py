@@ -12,7 +12,8 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from nim_evo.io import MAX_DEPTH, atomic_write, check_json_values, open_regular, parse_json
+from nim_evo.io import MAX_DEPTH, check_json_values, open_regular, parse_json
+from nim_evo.atomic import atomic_write
 from nim_evo.validation import UserError
 
 # A checkpoint of 8 heaps' tables is a few hundred MB; read back and thawed into a population,

@@ -27,7 +27,8 @@ from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, MAX_TABLE_CELLS, space_s
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.roundrobin import round_robin
 from nim_evo.evaluation.strategy import load_strategy
-from nim_evo.io import atomic_write_text, new_folders, remove_empty
+from nim_evo.io import new_folders, remove_empty
+from nim_evo.atomic import atomic_write_text
 from nim_evo.learners import LEARNERS
 from nim_evo.validation import GAMES, JOBS, SEED
 

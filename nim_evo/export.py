@@ -54,7 +54,8 @@ def main(argv) -> int:
     from nim_evo.engine.rules import Rules
     from nim_evo.evaluation.strategy import check_metadata, check_run_config, load_strategy
     from nim_evo.evolution.rundir import read_config_fields
-    from nim_evo.io import atomic_write_text, read_json
+    from nim_evo.io import read_json
+    from nim_evo.atomic import atomic_write_text
     from nim_evo.web.page import build_page, champion_facts, history_svg
 
     agent = load_strategy(args.strategy, None if args.game is None else Rules.parse(args.game))

@@ -1,15 +1,14 @@
-"""Atomic writes, and the two formats nim_evo reads back: JSON, and JSON with numpy arrays
-(an ``.npz`` archive, read without pickle). Nothing nim_evo reads can run code."""
+"""Reading what nim_evo reads back, under one policy (:func:`open_regular`: regular files of a
+bounded size; JSON of a bounded depth, count of values and integer size; an envelope of format
+and version), and the checks of the paths it writes to. Nothing nim_evo reads can run code.
+(Writing: :mod:`nim_evo.atomic`; a folder's lock: :mod:`nim_evo.folderlock`.)"""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import signal
 import stat
-import tempfile
-import threading
 from pathlib import Path
 
 from nim_evo.validation import KeywordError, UserError
@@ -22,34 +21,6 @@ MAX_JSON_BYTES = 128 * 2**20  # the biggest file nim_evo writes (a table genome 
 # table genome of 2,000,000) or per position and move (a learner of 2,000,000 pairs).
 MAX_JSON_VALUES = 8_000_000
 MAX_INTEGER_DIGITS = 100  # a seed may be big; nothing nim_evo writes comes near 100 digits
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)
-
-
-@contextlib.contextmanager
-def uninterrupted():
-    """Ctrl-C and SIGTERM held while the body writes files, and answered after it as they would
-    have been (a ``KeyboardInterrupt``, most often): files that belong together (a generation's
-    checkpoint and logbook) are written whole, and a signal that lands in a library's own
-    clean-up (numpy's archive writer, which then raises another error) cannot turn into a
-    traceback. Signals are left alone outside the main thread, where Python cannot set them."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = []
-    previous = {number: signal.signal(number, lambda signum, frame: held.append(signum))
-                for number in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-    for number in dict.fromkeys(held):
-        handler = previous[number]
-        if callable(handler):
-            handler(number, None)
-        elif handler == signal.SIG_DFL:
-            signal.raise_signal(number)
 
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a device"),
@@ -153,104 +124,6 @@ def parse_json(text, where: str):
         raise UserError(f"not enough memory to read {where} ({len(text):,} bytes)") from None
 
 
-def atomic_write_bytes(path, data: bytes, replace: bool = True, flag: str = "--out") -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the new, never a part.
-
-    A temporary file beside the target is written, flushed and synced, then renamed over it
-    (with the permission bits of the file it replaces);
-    with ``replace=False`` it is linked in place only if ``path`` does not exist (a file that
-    appeared since it was checked, another process's, is a one-line :class:`KeywordError`,
-    naming ``flag``, the command's flag that named the path, and is left as it is).
-    """
-    atomic_write(path, lambda handle: handle.write(data), replace, flag)
-
-
-def atomic_write(path, write, replace: bool = True, flag: str = "--out") -> None:
-    """:func:`atomic_write_bytes` of what ``write(handle)`` writes to the (binary, seekable)
-    temporary file: a big file need never be whole in memory."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, _mode_for(path))
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                write(handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-        except OSError as error:  # a full disk, a quota: said naming the file it was writing
-            raise OSError(error.errno, error.strerror or str(error), str(path)) from None
-        if replace:
-            os.replace(tmp, path)
-        else:
-            try:
-                os.link(tmp, path)  # fails, atomically, if path exists
-            except FileExistsError:
-                if os.path.islink(path) and not path.exists():
-                    raise UserError(f"{path} is a link to a file that does not exist; it is left as it is "
-                                    "(remove it, or choose another name)") from None
-                raise KeywordError(f"{path} was written by someone else meanwhile; it is left as it is "
-                                   f"([[pass replace=True|use --force]] to overwrite it, or another "
-                                   f"[[path|{flag}]])") from None
-            except OSError:  # a file system without hard links: checked, then renamed
-                if path.exists():
-                    raise UserError(f"{path} was written by someone else meanwhile; it is left as it is") from None
-                os.replace(tmp, path)
-            else:
-                os.unlink(tmp)
-        _sync_directory(path.parent)  # the rename itself survives a power cut
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _mode_for(path: Path) -> int:
-    """The permission bits the written file gets: those of the file it replaces (a file its
-    owner made private stays private), else as ``open()`` would create it (not mkstemp's 0600)."""
-    try:
-        status = os.lstat(path)  # the file itself: a link (in a received run directory) chooses nothing
-    except OSError:
-        return 0o666 & ~_UMASK
-    return status.st_mode & 0o777 if stat.S_ISREG(status.st_mode) else 0o666 & ~_UMASK  # never set-id bits
-
-
-def _sync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # a platform without directory handles
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def atomic_write_text(path, text: str, replace: bool = True, flag: str = "--out") -> None:
-    """``text`` as UTF-8, written as :func:`atomic_write_bytes` writes."""
-    atomic_write_bytes(path, text.encode("utf-8"), replace, flag)
-
-
-def write_json(path, data) -> None:
-    """``json.dumps(data, indent=1)`` and a newline, written atomically, a part at a time: a
-    nine-heap hall of fame (112 MB of text, some ten million pieces) is never whole in memory."""
-    atomic_write(path, lambda handle: handle.writelines(_json_parts(data)))
-
-
-def _json_parts(data, pieces: int = 1 << 16):
-    """The UTF-8 bytes of :func:`write_json`'s text, ``pieces`` of the encoder's at a time."""
-    batch: list[str] = []
-    for piece in json.JSONEncoder(indent=1).iterencode(data):
-        batch.append(piece)
-        if len(batch) >= pieces:
-            yield "".join(batch).encode("utf-8")
-            batch.clear()
-    batch.append("\n")
-    yield "".join(batch).encode("utf-8")
-
-
 def read_json(path) -> dict:
     """Read a JSON object (under :func:`open_regular`'s policy); a missing, unreadable, too big
     or malformed file is a one-line :class:`UserError` naming it. Peak memory stays within some
@@ -323,31 +196,3 @@ def check_envelope(data, path, fmt: str, version: int, what: str, unversioned: b
     return data
 
 
-def hold_folder(path):
-    """Hold the folder ``path`` for this process (an advisory ``flock`` on the folder itself: no
-    lock file to leave behind, released when the process ends however it ends): a finalizer
-    that lets it go, or None where there is no ``fcntl``. ``BlockingIOError`` if another
-    process holds it."""
-    try:
-        import fcntl
-    except ImportError:
-        return None
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise
-    return _Release(fd)
-
-
-class _Release:
-    """Closes a folder's descriptor (releasing its lock) once, when called or collected."""
-
-    def __init__(self, fd: int):
-        import weakref
-
-        self._finalizer = weakref.finalize(self, os.close, fd)
-
-    def __call__(self) -> None:
-        self._finalizer()

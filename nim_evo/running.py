@@ -46,7 +46,8 @@ from nim_evo.evolution.feasible import check_feasible, expected_time
 from nim_evo.evolution.fitness import ceiling
 from nim_evo.evolution.rundir import RunDir, exported_by, resumed_export
 from nim_evo.genomes import GENOME_FORMAT
-from nim_evo.io import MAX_JSON_BYTES, check_writable, new_folders, read_regular, refuse_overwrite, remove_empty, write_json
+from nim_evo.io import MAX_JSON_BYTES, check_writable, new_folders, read_regular, refuse_overwrite, remove_empty
+from nim_evo.atomic import write_json
 from nim_evo.learners import LEARNERS
 from nim_evo.validation import JOBS, KeywordError, ParameterError, UserError, check, printable, usable_jobs
 

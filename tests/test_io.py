@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from nim_evo.archives import write_arrays_document
-from nim_evo.io import atomic_write, atomic_write_bytes, atomic_write_text, read_json, uninterrupted, write_json
+from nim_evo.io import read_json
+from nim_evo.atomic import atomic_write, atomic_write_bytes, atomic_write_text, uninterrupted, write_json
 from nim_evo.validation import UserError
 
 
@@ -450,3 +451,16 @@ def test_a_file_written_before_it_had_an_envelope_reads_where_its_reader_allows(
     assert check_envelope(older, "f.json", "nim_evo/x", 1, "thing", unversioned=True) is older
     with pytest.raises(UserError, match="has thing version None"):  # half an envelope is no older file
         check_envelope({"format": "nim_evo/x"}, "f.json", "nim_evo/x", 1, "thing", unversioned=True)
+
+
+def test_a_new_file_takes_the_umask_of_the_moment_it_is_written(tmp_path):
+    """The umask is read as a file is written (it was read once, as nim_evo was imported: a
+    program that tightened it afterwards still got files readable by all)."""
+    before = os.umask(0o077)
+    try:
+        atomic_write_text(tmp_path / "private.txt", "mine")
+    finally:
+        os.umask(before)
+    assert (tmp_path / "private.txt").stat().st_mode & 0o777 == 0o600
+    atomic_write_text(tmp_path / "shared.txt", "ours")
+    assert (tmp_path / "shared.txt").stat().st_mode & 0o777 == 0o666 & ~before

@@ -20,7 +20,9 @@ from nim_evo.evolution.logbook import logbook_csv
 from nim_evo.evolution.loop import State
 from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_document, genome_from_document
 from nim_evo.archives import read_arrays_document, write_arrays_document
-from nim_evo.io import atomic_write_text, check_envelope, hold_folder, read_json, uninterrupted, write_json
+from nim_evo.io import check_envelope, read_json
+from nim_evo.atomic import atomic_write_text, uninterrupted, write_json
+from nim_evo.folderlock import hold_folder
 from nim_evo.validation import KeywordError, UserError
 
 # Each JSON file of a run carries an envelope, its format and version (read by
@@ -47,7 +49,7 @@ class RunDir:
     def lock(self) -> None:
         """Hold the directory for this process until :meth:`unlock` (or its end, however it
         ends): a second run on the same directory (``--out`` or ``--resume``) is refused in
-        one line instead of both writing it (:func:`nim_evo.io.hold_folder`)."""
+        one line instead of both writing it (:func:`nim_evo.folderlock.hold_folder`)."""
         if getattr(self, "_lock", None) is not None:
             return
         try:

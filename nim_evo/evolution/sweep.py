@@ -31,7 +31,9 @@ from typing import NamedTuple
 
 from nim_evo.evolution import statistics
 from nim_evo.evolution.config import Config
-from nim_evo.io import atomic_write_text, check_envelope, hold_folder, read_json, write_json
+from nim_evo.io import check_envelope, read_json
+from nim_evo.atomic import atomic_write_text, write_json
+from nim_evo.folderlock import hold_folder
 from nim_evo.validation import MINUTES, UserError, printable, shown
 
 FORMAT, VERSION = "nim_evo/sweep", 1

@@ -44,7 +44,8 @@ from nim_evo.games.nim import Rules, nim_board
 from nim_evo.games.registry import game
 from nim_evo.interop.extras import TEXTARENA, need
 from nim_evo.interop.players import player_for
-from nim_evo.io import MAX_JSON_BYTES, atomic_write_bytes, parse_json, read_regular
+from nim_evo.io import MAX_JSON_BYTES, parse_json, read_regular
+from nim_evo.atomic import atomic_write_bytes
 from nim_evo.validation import SEED, AgentError, UserError, shown, validate
 
 WHAT = "nim_evo.interop.textarena"

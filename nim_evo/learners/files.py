@@ -23,7 +23,8 @@ import json
 import numpy as np
 
 from nim_evo.games.registry import game_from_json, game_to_json
-from nim_evo.io import FORMAT_VERSION, atomic_write_text, check_envelope, read_json
+from nim_evo.io import FORMAT_VERSION, check_envelope, read_json
+from nim_evo.atomic import atomic_write_text
 from nim_evo.learners import LEARNERS, Learner
 from nim_evo.validation import UserError
 
@@ -107,7 +108,7 @@ def learner_from_document(data: dict, source: str = "file", stochastic: bool = F
 
 def save_learner(learner: Learner, path, replace: bool = True, **meta) -> None:
     """Write ``learner`` to ``path`` atomically: the header indented, each state array on one
-    line; with ``replace=False`` never over a file that exists (see :func:`atomic_write_bytes`)."""
+    line; with ``replace=False`` never over a file that exists (see :func:`~nim_evo.atomic.atomic_write_bytes`)."""
     document = learner_document(learner, **meta)
     state = document.pop("state")
     header = json.dumps(document, indent=1)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from nim_evo.io import atomic_write_bytes
+from nim_evo.atomic import atomic_write_bytes
 from nim_evo.validation import UserError, printable
 
 DPI = 100

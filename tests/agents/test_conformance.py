@@ -18,7 +18,7 @@ from nim_evo.agents import Player
 from nim_evo.agents.conformance import ConformanceError, Report
 from nim_evo.agents.minimax import MinimaxAgent
 from nim_evo.genomes import GenomeAgent, genome_document, get_kind
-from nim_evo.io import write_json
+from nim_evo.atomic import write_json
 from nim_evo.learners import LEARNERS, make_learner
 from nim_evo.learners.files import save_learner
 

@@ -10,7 +10,7 @@ from nim_evo.engine.rules import family_name, parse_family
 from nim_evo.evolution.config import Config
 from nim_evo.genomes import genome_document
 from nim_evo.genomes.program import KIND, Program
-from nim_evo.io import write_json
+from nim_evo.atomic import write_json
 from nim_evo.validation import UserError
 
 # a four-family program a run found (a seed 0 of an earlier training set, 43 generations): the

@@ -12,7 +12,7 @@ from nim_evo.engine.policy import as_table, check_table
 from nim_evo.engine.space import space_for
 from nim_evo.genomes import GenomeAgent, genome_document, genome_from_document, get_kind, ruleset, table, thresholds
 from nim_evo.genomes.registry import BUILTIN
-from nim_evo.io import write_json
+from nim_evo.atomic import write_json
 from nim_evo.validation import UserError
 
 BOARDS = [Rules((2, 3, 4)), Rules((3, 4, 5), 2), Rules((2, 3, 4, 5), misere=True), Rules((9,), 3, True),
@@ -296,7 +296,7 @@ def test_a_multiset_table_plays_every_position_of_its_board(tmp_path):
     to the multiset its gene names, the same win probabilities as its table; and it loads."""
     from nim_evo.evaluation.strategy import load_strategy
     from nim_evo.evaluation.exact import win_probabilities
-    from nim_evo.io import write_json
+    from nim_evo.atomic import write_json
 
     rules = Rules((2, 4, 3, 4))
     genes = table.create(rules, np.random.default_rng(2))

@@ -204,7 +204,7 @@ def test_exported_pages_of_every_kind_play_as_the_engine(tmp_path, champion):
     champion's distribution at every position of the page's board equals the Python agent's."""
     from nim_evo.genomes import genome_document
     from nim_evo.genomes.program import Program
-    from nim_evo.io import write_json
+    from nim_evo.atomic import write_json
 
     program = tmp_path / "xor-program.json"
     write_json(program, genome_document("program", Program(["sub(or(a, p), and(a, p))", "v"]),
@@ -233,7 +233,7 @@ def test_a_heap_game_programs_page_plays_its_board_as_the_engine(tmp_path):
     played on its own board by its table: every position's move is the Python agent's."""
     from nim_evo.games import game
     from nim_evo.genomes import genome_document
-    from nim_evo.io import write_json
+    from nim_evo.atomic import write_json
 
     strategy = tmp_path / "sub.json"
     board = game("9-12-sub1.3.4")
