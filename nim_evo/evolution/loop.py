@@ -38,7 +38,7 @@ from nim_evo.engine.sizes import SpaceTooLarge, space_size
 from nim_evo.evaluation.decisions import Decisions
 from nim_evo.evolution import counterexamples, localsearch
 from nim_evo.evaluation.heldout import seven_heaps_accuracy
-from nim_evo.evolution import allocator, cluster, fitness, stages
+from nim_evo.evolution import allocator, cluster, fitness, localpool, stages
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.selection import hall_of_fame, select_elitist, select_lexicase
 from nim_evo.genomes import get_kind
@@ -161,7 +161,7 @@ def vary(population: list, toolbox: base.Toolbox, lambda_: int, cxpb: float, mut
     return offspring
 
 
-def joblib_map(jobs: int, function, *iterables, workers: cluster.Scattered | cluster.LocalPool | None = None) -> list:
+def joblib_map(jobs: int, function, *iterables, workers: cluster.Scattered | localpool.LocalPool | None = None) -> list:
     """``toolbox.map`` on joblib: results in submission order, whatever the worker count.
 
     A ``functools.partial`` (``toolbox.evaluate``) is sent as its function and arguments, so

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from nim_evo.evolution import cluster
+from nim_evo.evolution import cluster, localpool
 from nim_evo.run import main as run
 
 distributed = pytest.importorskip("distributed")
@@ -165,9 +165,9 @@ def test_local_pool_workers_keep_freed_memory():
     glibc once per process."""
     from joblib import delayed
 
-    pool = cluster.LocalPool(2)
+    pool = localpool.LocalPool(2)
     try:
-        assert pool.map([delayed(cluster.keep_freed_memory)() for _ in range(4)]) == [True] * 4
+        assert pool.map([delayed(localpool.keep_freed_memory)() for _ in range(4)]) == [True] * 4
     finally:
         pool.close()
 

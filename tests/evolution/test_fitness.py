@@ -15,7 +15,7 @@ from nim_evo.engine.solver import solve
 from nim_evo.engine.policy import dense
 from nim_evo.engine.space import space_for
 from nim_evo.evaluation.exact import win_probabilities, win_probabilities_each
-from nim_evo.evolution import cluster, fitness
+from nim_evo.evolution import cluster, fitness, localpool
 from nim_evo.evolution.fitness import Panel, accuracy, evaluate_chunk
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.loop import make_toolbox, start, step
@@ -355,16 +355,16 @@ def test_seven_heaps_give_the_same_result_with_1_and_2_jobs():
 def test_big_spaces_evaluate_in_threads_and_give_the_same_result(monkeypatch):
     """Exact fitness on a space past THREADED_SPACE runs its tasks in this process's threads
     (its panel shared, not copied): seven heaps made to count as big give what one job gives."""
-    from nim_evo.evolution import cluster, fitness
+    from nim_evo.evolution import fitness
 
     opened = []
-    real = cluster.LocalPool.__init__
+    real = localpool.LocalPool.__init__
 
     def init(self, jobs, threads=False):
         opened.append(threads)
         real(self, jobs, threads)
 
-    monkeypatch.setattr(cluster.LocalPool, "__init__", init)
+    monkeypatch.setattr(localpool.LocalPool, "__init__", init)
     config = Config(genome="table", rules=SEVEN, population=8, offspring=16, seed=5)
     monkeypatch.setattr(fitness, "THREADED_SPACE", 10**9)
     one = evolved(config, 1)
