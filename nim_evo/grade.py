@@ -14,8 +14,8 @@ move), its exact win rates from both seats against random and nimsum, and the fi
 positions it gets wrong with a winning move for each; ``--json`` prints the same as one JSON
 object. On a board too big to enumerate, or for a player too slow to ask at every position
 within ``--budget`` seconds, the report samples (``--positions``, ``--games``) and says so,
-with margins. The budget bounds the whole grade: a sample it cuts short says what it left,
-and a player that answers no position within it is stopped there.
+with margins. The budget bounds the time the player is asked, in all: a sample it cuts short
+says what it left, and a player that answers no position within it is stopped there.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from nim_evo.cli.args import (PICTURES, Parser, UsageError, add_game_arguments, 
 from nim_evo.validation import SEED, Interval
 
 MAX_SAMPLE = 1_000_000  # as nim_evo.evaluation.grading says (not imported: --help answers at once)
+MIN_BUDGET = 0.001  # the same
 
 
 def build_parser() -> Parser:
@@ -65,7 +66,7 @@ def main(argv) -> int:
         return list_games()
     if args.player is None:
         raise UsageError("name the player to grade (nim-evo grade SPEC --game NAME)")
-    check_flags(args, {"budget": [Interval(Real, 0, None)], "positions": [Interval(Integral, 1, MAX_SAMPLE)],
+    check_flags(args, {"budget": [Interval(Real, MIN_BUDGET, None)], "positions": [Interval(Integral, 1, MAX_SAMPLE)],
                        "games": [Interval(Integral, 1, MAX_SAMPLE)], "seed": [SEED]})
     from nim_evo.console.grading import format_report  # after parsing: --help answers at once
     from nim_evo.evaluation import opponents

@@ -20,8 +20,8 @@ import sys
 def parallel(jobs: int, **options):
     """joblib's ``Parallel(n_jobs=jobs, **options)``; where it would start local worker
     processes (joblib's default backend, loky, and more than one job), theirs end with this
-    process (see :func:`die_with_parent`). Under another backend (Dask's, threads), that
-    backend's ``Parallel``, unchanged."""
+    process (see :func:`die_with_parent`; loky's other settings are its defaults). Under
+    another backend (Dask's, threads), that backend's ``Parallel``, unchanged."""
     from joblib import Parallel, parallel_config
     from joblib.parallel import get_active_backend
 
@@ -36,8 +36,9 @@ def die_with_parent(parent: int) -> bool:
     """On Linux: the kernel kills this process when the one that started it ends, however it
     ends (SIGKILL included); at once if that process, ``parent``, ended already. (The kernel's
     parent is the thread that started this process: loky starts its workers from the thread
-    that submits the first task, or from its own manager thread, both living as long as the
-    pool.) ``False`` where there is no ``prctl``."""
+    that submits to the pool, or from its own manager thread. The commands submit from the main
+    thread; a program submitting from a thread of its own that ends before the pool does loses
+    the pool's workers with it, and loky starts others.) ``False`` where there is no ``prctl``."""
     prctl = libc("prctl")
     if prctl is None:
         return False

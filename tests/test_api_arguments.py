@@ -207,7 +207,7 @@ TABLE: list[Case] = [
     *cases("grade_player", "player", NOT_AN_AGENT + [{"a": 1}], lambda v: grade(player=v)),
     *cases("grade_player", "player", ["nosuch"], lambda v: grade(player=v), says=UNKNOWN_AGENT),
     *cases("grade_player", "rules", NOT_RULES + ["2-3"], lambda v: grade(rules=v)),
-    *cases("grade_player", "budget", [-1, "9", float("nan"), None], lambda v: grade(budget=v)),
+    *cases("grade_player", "budget", [-1, 0, "9", float("nan"), None], lambda v: grade(budget=v)),
     *cases("grade_player", "positions", [0, "9", 1.5, 10**7], lambda v: grade(positions=v)),
     *cases("grade_player", "games", [0, -1, "9", 10**7], lambda v: grade(games=v)),
     *cases("grade_player", "seed", [-1, "1", 1.5], lambda v: grade(seed=v)),

@@ -392,7 +392,7 @@ def test_a_dangling_link_at_the_output_is_said_to_be_one(tmp_path):
 def test_a_full_disk_names_the_file_being_written(tmp_path, monkeypatch):
     import errno
 
-    import nim_evo.io as nio
+    import nim_evo.atomic as nio
 
     def full(fd):
         raise OSError(errno.ENOSPC, "No space left on device")

@@ -2,8 +2,12 @@
 
 A player's calls go through :meth:`Deadline.ask`: once the deadline has passed, no call
 starts, and in the main thread (where the platform has ``setitimer``) a call still running at
-the deadline is stopped there, by a real-time alarm (a player that sleeps, or loops, forever
-included). Both raise :class:`OutOfTime`, which the asker catches and reports.
+the deadline is stopped there, by a real-time alarm that rings again every
+:data:`RING_AGAIN` seconds after (a player that sleeps, or loops, forever
+included, and one that catches an interruption and goes on: it is interrupted again; one
+that catches every one, forever, cannot be stopped in its own process). Both raise
+:class:`OutOfTime`, which the asker catches and reports. Only the player's calls are bounded:
+the asker's own work between them is not.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+RING_AGAIN = 0.1  # seconds between the alarm's rings once the deadline has passed
+MAX_ALARM = 10**6  # seconds: a deadline further off (setitimer refuses some) is checked as calls start only
 
 
 class OutOfTime(BaseException):
@@ -42,10 +49,10 @@ class Deadline:
     def ask(self, question, *args):
         """``question(*args)``, a call into a player's code; :class:`OutOfTime` once the deadline
         has passed, or when it passes during the call (under :meth:`armed`)."""
-        if self.passed():
-            raise OutOfTime
-        self._asking = True
+        self._asking = True  # (first: an alarm that rings from here on interrupts the call)
         try:
+            if self.passed():
+                raise OutOfTime
             return question(*args)
         finally:
             self._asking = False
@@ -55,14 +62,14 @@ class Deadline:
         """The body under an alarm at the deadline, which stops the player's call it falls in.
         Only in the main thread of a platform with ``setitimer``; elsewhere the deadline is
         checked as each call starts. A timer of the process set before (``pytest-timeout``'s,
-        say) is set again after, for what is left of it."""
-        if math.isinf(self.at) or not hasattr(signal, "setitimer") \
+        say) is set again after, for what is left of it (it cannot ring meanwhile)."""
+        if math.isinf(self.at) or self.left() > MAX_ALARM or not hasattr(signal, "setitimer") \
                 or threading.current_thread() is not threading.main_thread():
             yield
             return
         began = time.monotonic()
         handler = signal.signal(signal.SIGALRM, self._ring)
-        delay, interval = signal.setitimer(signal.ITIMER_REAL, max(self.left(), 1e-6))
+        delay, interval = signal.setitimer(signal.ITIMER_REAL, max(self.left(), 1e-6), RING_AGAIN)
         try:
             yield
         finally:

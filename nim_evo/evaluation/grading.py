@@ -17,10 +17,11 @@ to read them from, the report is **sampled**: ``positions`` winning positions dr
 uniformly from the board (each pile's size uniform from empty to its start; theory judges
 them) asked once each, and ``games`` games per opponent and seat (for a slow player, fewer:
 as many as fit in what is left of the budget); it says so, why, and gives each figure's 95%
-margin (Wilson's interval). ``budget`` bounds the whole grade
-(:class:`~nim_evo.agents.deadline.Deadline`): the positions get half of what is left of it,
-the games the rest, and a sample it cuts short says so (:attr:`Report.cut_short`); a player
-that answers no position within it is a one-line :class:`~nim_evo.validation.KeywordError`. A probability row that puts weight on an illegal move is a
+margin (Wilson's interval). ``budget`` bounds the time the player is asked, in all
+(:class:`~nim_evo.agents.deadline.Deadline`; the grade's own work, solving the board, is
+not counted): the positions get half of what is left of it, the games the rest, and a sample
+it cuts short says so (:attr:`Report.cut_short`); a player that answers no position within it
+is a one-line :class:`~nim_evo.validation.KeywordError`. A probability row that puts weight on an illegal move is a
 finding too; one that is no distribution (negative, or not summing to 1) is an error.
 """
 
@@ -67,6 +68,7 @@ def opponents_for(rules) -> tuple[str, ...]:
 SAMPLED_POSITIONS = 2000  # winning positions asked in a sampled report (accuracy within about ±0.02)
 SAMPLED_GAMES = 200  # games per opponent and seat in a sampled report
 GAME_MOVES = 10_000  # a sampled game not over after so many moves is left unfinished (piles of 10^12, one at a time)
+MIN_BUDGET = 0.001  # seconds: no time at all would ask nothing
 BUDGET = 60.0  # seconds of asking the player, at most, in all (a player too slow to ask everywhere in it is sampled)
 PROBES = (1, 4, 16, 64)  # positions asked at once first, each time foreseeing how long asking every position takes
 SHOWN = 10  # wrong positions listed
@@ -166,7 +168,7 @@ def grade_player(player: PlayerSpec, rules: Game, *, budget: float = BUDGET, pos
         AgentError: the player's own code raised (named with the position).
     """
     validate({"player": [InstanceOf(str, what="a player's name or spec"), AGENT], "rules": [GAME],
-              "budget": [Interval(Real, 0, None)], "positions": [Interval(Integral, 1, MAX_SAMPLE)],
+              "budget": [Interval(Real, MIN_BUDGET, None)], "positions": [Interval(Integral, 1, MAX_SAMPLE)],
               "games": [Interval(Integral, 1, MAX_SAMPLE)], "seed": [SEED]},
              {"player": player, "rules": rules, "budget": budget, "positions": positions, "games": games,
               "seed": seed})
@@ -256,15 +258,14 @@ def _table(player, space, deadline: Deadline) -> tuple[np.ndarray, dict]:
                         table[i] = player.move_probabilities(space.positions[i:i + 1])[0]
                     except IllegalMove as error:
                         illegal[i] = error.answer
-        except OutOfTime:
-            raise _TooSlow(f"the budget of {deadline.seconds:g} s ran out after asking {player.name} at {done - 1:,} of "
-                           f"{space.n_positions - 1:,} positions", (time.perf_counter() - began) / done) from None
+        except OutOfTime:  # (it slowed down past the estimate: nothing is left for a sample)
+            raise _out_of_time(player, deadline, done - 1, space.n_positions - 1) from None
         _check_rows(player, space, rows, table, illegal)
         done = rows.stop
-        per_position = (time.perf_counter() - began) / done
+        per_position = (time.perf_counter() - began) / (done - 1)  # (the empty board is never asked)
         if done < space.n_positions and per_position * (space.n_positions - done) > deadline.left():
-            raise _TooSlow(f"asking {player.name} at all {space.n_positions:,} positions would take about "
-                           f"{per_position * space.n_positions:.0f} s (budget {deadline.seconds:g} s)", per_position)
+            raise _TooSlow(f"asking {player.name} at all {space.n_positions - 1:,} positions would take about "
+                           f"{per_position * (space.n_positions - 1):.0f} s (budget {deadline.seconds:g} s)", per_position)
     return table, illegal
 
 
@@ -350,8 +351,7 @@ def _sampled(player, rules: Game, ordered: bool, why: str, n: int, games: int, r
         else:
             hits += 1
     if not asked:
-        raise KeywordError(f"{printable(player.name)} answered no position within the budget of {deadline.seconds:g} s; "
-                           "[[pass a bigger budget|give it more with --budget]]")
+        raise _out_of_time(player, deadline, 0, n)
     first = sorted({piles: (piles, move, bad) for piles, move, bad in wrong}.values(),
                    key=lambda w: (sum(w[0]), w[0]))  # each position once (a sample may draw one twice)
     shown = tuple(Wrong(piles, () if move is None else ((move, 1.0),), _first_winning(rules, piles), bad)
@@ -380,6 +380,15 @@ def _sampled(player, rules: Game, ordered: bool, why: str, n: int, games: int, r
     return Report(player.name, rules, False, hits / asked, asked, len(wrong), illegal, shown, rates, ordered,
                   margin=_margin(hits, asked), games=played, rates_margin=margin, unfinished=unfinished,
                   sampled_because=why, cut_short=cut)
+
+
+def _out_of_time(player, deadline: Deadline, asked: int, positions: int) -> KeywordError:
+    """The budget ran out with nothing to report: no position answered, or not all of them
+    where every one was to be asked."""
+    said = (f"{printable(player.name)} answered no position within the budget of {deadline.seconds:g} s" if not asked
+            else f"the budget of {deadline.seconds:g} s ran out after {printable(player.name)} answered {asked:,} of "
+                 f"{positions:,} positions")
+    return KeywordError(f"{said}; [[pass a bigger budget|give it more with --budget]]")
 
 
 def _first_winning(rules: Game, piles) -> Move:

@@ -149,7 +149,7 @@ class Slow:
 
 def test_a_slow_player_is_sampled_and_says_how_long_asking_would_take():
     report = grade(Slow(), Rules((3, 4, 5)), budget=0.1, positions=2000, games=200)
-    assert not report.exact and report.sampled_because.startswith("asking Slowpoke at all 120 positions would take")
+    assert not report.exact and report.sampled_because.startswith("asking Slowpoke at all 119 positions would take")
     assert report.sampled_because.endswith(" s (budget 0.1 s)")
 
 
@@ -185,7 +185,10 @@ def test_a_player_that_never_answers_is_stopped_at_the_budget():
                 except Exception:
                     pass
 
-    handler = signal.signal(signal.SIGALRM, lambda *_: None)
+    def mine(*_):
+        pass
+
+    handler = signal.signal(signal.SIGALRM, mine)
     signal.setitimer(signal.ITIMER_REAL, 1000)
     try:
         for player in (Asleep(), Looping()):
@@ -195,10 +198,47 @@ def test_a_player_that_never_answers_is_stopped_at_the_budget():
                 grade(player, Rules((3, 4, 5)), budget=0.3)
             assert time.perf_counter() - began < 0.3 + 3
         left, _ = signal.getitimer(signal.ITIMER_REAL)
-        assert 990 < left <= 1000 and signal.getsignal(signal.SIGALRM) is not handler
+        assert 990 < left <= 1000 and signal.getsignal(signal.SIGALRM) is mine
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, handler)
+
+
+def test_a_player_stopped_mid_way_is_told_how_far_it_got_and_no_budget_is_too_big():
+    """A player that slows down past the estimate while every position is asked (quick for 30
+    answers, then asleep): stopped at the budget, saying how many it answered (it said "no
+    position"); one that swallows the interruption once is interrupted again; a budget too big
+    for the system's timer (10^12 s) grades as any other."""
+    class Late:
+        name = "late"
+
+        def __init__(self):
+            self.answers = 0
+
+        def move(self, piles, rng):
+            self.answers += 1
+            if self.answers > 30:
+                time.sleep(10**6)
+            return next((i, 1) for i, n in enumerate(piles) if n)
+
+    class Stubborn:
+        name = "stubborn"
+
+        def move(self, piles, rng):
+            try:  # it swallows the first interruption, and sleeps again
+                time.sleep(10**6)
+            except BaseException:
+                pass
+            time.sleep(10**6)
+
+    with pytest.raises(KeywordError, match="^the budget of 0.5 s ran out after late answered [1-9][0-9]* of 119 "
+                                           "positions; pass a bigger budget$"):
+        grade(Late(), Rules((3, 4, 5)), budget=0.5)
+    began = time.perf_counter()
+    with pytest.raises(KeywordError, match="^stubborn answered no position within the budget of 0.3 s"):
+        grade(Stubborn(), Rules((3, 4, 5)), budget=0.3)
+    assert time.perf_counter() - began < 0.3 + 3
+    assert grade("nimsum", Rules((3, 4, 5)), budget=1e12).accuracy == 1.0
 
 
 def test_long_games_end_at_the_budget():
