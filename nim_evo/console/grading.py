@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from nim_evo.console.text import middle, wrapped
-from nim_evo.evaluation.grading import GAME_MOVES, Report
+from nim_evo.evaluation.gradereport import Report
+from nim_evo.evaluation.grading import GAME_MOVES
 from nim_evo.games.base import Game
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.validation import printable, shown

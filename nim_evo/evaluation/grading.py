@@ -27,10 +27,8 @@ finding too; one that is no distribution (negative, or not summing to 1) is an e
 
 from __future__ import annotations
 
-import operator
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
@@ -38,6 +36,7 @@ from scipy.stats import binomtest
 
 from nim_evo.agents.adapted import Adapted, RandomMoves
 from nim_evo.agents.deadline import Deadline, OutOfTime, Timed
+from nim_evo.evaluation.gradereport import Report, Wrong
 from nim_evo.agents.player import is_order_blind
 from nim_evo.agents.protocol import AGENT, as_player
 from nim_evo.annotations import PlayerSpec
@@ -48,16 +47,14 @@ from nim_evo.engine.game import TooLong, play_game
 from nim_evo.engine.rules import Move, Rules
 from nim_evo.agents.perfect import PerfectAgent
 from nim_evo.games.base import Game
-from nim_evo.games.nim import nim_board
 from nim_evo.games.registry import GAME
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.engine.solver import solve
-from nim_evo.engine.multiset import MultisetSpace
-from nim_evo.engine.space import Space, space_for, tabulable
+from nim_evo.engine.space import space_for, tabulable
 from nim_evo.evaluation.exact import forfeiting_win_probabilities
 from nim_evo.evaluation.opponents import resolve
 from nim_evo.validation import (SEED, AgentError, IllegalMove, InstanceOf, Interval, KeywordError, UserError, printable,
-                                shown, validate)
+                                validate)
 
 OPPONENTS = ("random", "nimsum")  # on Nim; on another game, perfect play under its own name
 
@@ -76,78 +73,6 @@ MAX_SAMPLE = 1_000_000  # positions or games in a sample, at most
 MIN_SAMPLE, MIN_GAMES = 100, 10  # a slow player's sample, sized to the budget, is never smaller
 POSITIONS_PER_ASK = 256  # bounds the positions asked of a player at once (a chunk with an illegal move is asked
                          # again position by position)
-
-
-@dataclass(frozen=True)
-class Wrong:
-    """A winning position where the player may miss the win."""
-
-    position: tuple[int, ...]
-    played: tuple[tuple[Move, float], ...]  # its moves there with their probabilities; () for an illegal move
-    winning: Move  # a winning move there
-    illegal: object = None  # the illegal move it answered there, if it did
-
-
-@dataclass(frozen=True)
-class Report:
-    """A player's grade on one board; see the module."""
-
-    player: str
-    rules: Game
-    exact: bool
-    accuracy: float | None  # None where the board has no winning position
-    positions: int  # winning positions judged (every one of the board's, or those sampled)
-    wrong_positions: int  # of those, where it may miss the win
-    illegal_moves: int  # of those, where it answered an illegal move
-    wrong: tuple[Wrong, ...]
-    win_rates: dict  # opponent -> {"first": rate, "second": rate}; None where no sampled game finished
-    ordered: bool  # judged on the ordered board (it reads the order of the piles)
-    margin: float = 0.0  # the accuracy's 95% margin (sampled)
-    games: int = 0  # games per opponent and seat (sampled)
-    rates_margin: float = 0.0  # the widest win rate's 95% margin (sampled)
-    unfinished: int = 0  # sampled games left unfinished after GAME_MOVES moves (not counted)
-    sampled_because: str | None = None
-    cut_short: str | None = None  # how the budget cut the sample short (sampled), if it did
-    seconds: float = field(default=0.0, compare=False)
-    table: np.ndarray | None = field(default=None, repr=False, compare=False)  # exact: the player's policy table
-    space: Space | MultisetSpace | None = field(default=None, repr=False, compare=False)  # the space it is over
-
-    @property
-    def convention(self) -> str:
-        """The board's rule, which a course-style player was judged by."""
-        if self.rules.family != "nim":  # where the game may end before the board is empty
-            rule = ("misère play: whoever makes the last move loses" if self.rules.misere
-                    else "normal play: whoever makes the last move wins")
-            return f"{rule}, a move taking {self.rules.takes_words()}" if isinstance(self.rules, TakeAway) else rule
-        rule = ("misère play: whoever takes the last object loses" if self.rules.misere
-                else "normal play: whoever takes the last object wins")
-        board = nim_board(self.rules)
-        cap = f", at most {board.max_take} a move" if board.max_take is not None else ""
-        return rule + cap
-
-    def to_json(self) -> dict:
-        """The report as one JSON object (moves as ``[pile, count]``, piles from 0)."""
-        return {
-            "player": self.player, "game": self.rules.name, "convention": self.convention, "exact": self.exact,
-            "sampled_because": self.sampled_because, "accuracy": self.accuracy, "margin": self.margin,
-            "positions": self.positions, "wrong_positions": self.wrong_positions,
-            "illegal_moves": self.illegal_moves, "ordered": self.ordered,
-            "wrong": [{"position": list(w.position), "winning_move": list(w.winning),
-                       "played": [{"move": list(move), "probability": p} for move, p in w.played],
-                       **({"illegal_move": _answer_json(w.illegal)} if w.illegal is not None else {})}
-                      for w in self.wrong],
-            "win_rates": self.win_rates, "games": self.games if not self.exact else None,
-            "win_rates_margin": self.rates_margin, "unfinished_games": self.unfinished,
-            "cut_short": self.cut_short,
-        }
-
-
-def _answer_json(answer):
-    """An illegal answer as JSON: ``[pile, count]`` for two whole numbers, else its repr."""
-    try:
-        return [operator.index(answer[0]), operator.index(answer[1])]
-    except (TypeError, IndexError, KeyError):
-        return shown(answer)
 
 
 def grade_player(player: PlayerSpec, rules: Game, *, budget: float = BUDGET, positions: int = SAMPLED_POSITIONS, games: int = SAMPLED_GAMES,
