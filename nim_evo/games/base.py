@@ -282,6 +282,10 @@ class Game:
             raise UserError(f"{shown(action)} is not an action of {self.name} (0..{self.n_actions - 1})")
         return int(action)
 
+    def moves_of(self, actions) -> list:
+        """:meth:`move_of` of each of ``actions`` (whole numbers, a space's columns say)."""
+        return [self.move_of(int(action)) for action in actions]
+
     def read_move(self, move):
         """A move someone answered, read as the family's words (whole numbers through
         ``operator.index``: numpy's too, never 1.7 read as 1), its legality not judged; a

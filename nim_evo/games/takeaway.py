@@ -155,6 +155,19 @@ class TakeAway(Game):
             raise UserError(f"{action!r} is not an action of {self.name} (0..{len(moves) - 1})")
         return int(moves[action, 0]), int(moves[action, 1])
 
+    def moves_of(self, actions) -> list[Move]:
+        """:meth:`move_of` of each of ``actions`` at once (a distribution over a big board's
+        moves listed them one call each: 2.9 million calls, 18 s, in one test)."""
+        import numpy as np
+
+        moves = move_array(self)
+        indices = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if indices.size and not (0 <= int(indices.min()) and int(indices.max()) < len(moves)):
+            bad = indices[(indices < 0) | (indices >= len(moves))][0]
+            raise UserError(f"{int(bad)} is not an action of {self.name} (0..{len(moves) - 1})")
+        chosen = moves[indices]
+        return list(zip(chosen[:, 0].tolist(), chosen[:, 1].tolist()))
+
     def read_move(self, move) -> Move:
         """A ``(heap, count)`` pair of whole numbers (numpy's too), its legality not judged."""
         numbers = whole_tuple(move, 2)

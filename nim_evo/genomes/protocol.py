@@ -294,7 +294,8 @@ class GenomeKind:
     def distribution(self, genes, rules: Game, piles: Position) -> list[tuple[Move, float]]:
         """The genome's moves at one non-empty position, with their probabilities."""
         probabilities = self.move_probabilities(genes, rules, np.array([piles]))[0]
-        return [(rules.move_of(int(k)), float(probabilities[k])) for k in np.flatnonzero(probabilities > 0)]
+        chosen = np.flatnonzero(probabilities > 0)
+        return list(zip(rules.moves_of(chosen), probabilities[chosen].tolist()))
 
     def judged_space(self, genes, rules: Game) -> Space:
         """The space its accuracy is measured on (the multisets of the board)."""

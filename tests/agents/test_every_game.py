@@ -25,6 +25,19 @@ def test_every_registered_family_has_boards_here():
 
 
 @pytest.mark.parametrize("name", [n for names in BOARDS.values() for n in names])
+def test_many_actions_read_as_moves_at_once_as_one_by_one(name):
+    """``moves_of`` (a distribution's moves, read together) is ``move_of`` of each, in order,
+    and refuses an action outside the game's as ``move_of`` does."""
+    board = game(name)
+    actions = np.arange(board.n_actions)[::-1]
+    assert board.moves_of(actions) == [board.move_of(int(a)) for a in actions]
+    assert board.moves_of(np.array([], dtype=np.int64)) == []
+    for bad in (-1, board.n_actions):
+        with pytest.raises(UserError, match=f"^{bad} is not an action of "):
+            board.moves_of([bad])
+
+
+@pytest.mark.parametrize("name", [n for names in BOARDS.values() for n in names])
 @pytest.mark.parametrize("agent", EVERY_GAME)
 def test_the_players_of_every_game_pass_check_player(name, agent):
     report = nim_evo.check_player(nim_evo.make_agent(agent, game(name)))
