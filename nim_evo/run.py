@@ -66,22 +66,26 @@ def _main(argv: list) -> int:
     except (UserError, AgentError) as error:  # a person's mistake, or a player's fault: one line
         return report_error(error)
     except OSError as error:  # a disk or file-system problem (a full disk): the last checkpoint stands
-        run_dir = where.get("run_dir")
-        if run_dir is not None and _saved(run_dir) and not isinstance(error, BrokenPipeError):
+        saved = _saved_words(where)
+        if saved and not isinstance(error, BrokenPipeError):
             named = f" ({error.filename})" if error.filename else ""
-            return report_error(UserError(f"{error.strerror or error}{named}; the run is saved at its last generation: "
-                                          f"continue with {_resume(where)}"))
+            return report_error(UserError(f"{error.strerror or error}{named}{saved}"))
         return report_error(error)
     except MemoryError as error:
-        run_dir = where.get("run_dir")
-        saved = f"; the run is saved at its last generation: continue with {_resume(where)}" \
-            if run_dir is not None and _saved(run_dir) else ""
-        return report_error(out_of_memory(error, saved))
+        return report_error(out_of_memory(error, _saved_words(where)))
     except KeyboardInterrupt:
         run_dir = where.get("run_dir")
         hint = f"; continue with {_resume(where)}" if run_dir and _saved(run_dir) else ""
         print(f"\nnim_evo: interrupted{printable(hint)}", file=sys.stderr)
         return 130
+
+
+def _saved_words(where: dict) -> str:
+    """How to continue a run that failed, where its directory holds a checkpoint; else ""."""
+    run_dir = where.get("run_dir")
+    if run_dir is None or not _saved(run_dir):
+        return ""
+    return f"; the run is saved at its last generation: continue with {_resume(where)}"
 
 
 def _saved(run_dir) -> bool:
