@@ -110,7 +110,7 @@ def parse_json(text, where: str):
     """``text`` (str or UTF-8 bytes) parsed as JSON; anything unreadable, too deep, too big for
     the memory left or an integer of more than :data:`MAX_INTEGER_DIGITS` digits is a one-line
     :class:`UserError` naming ``where`` (a file, a flag)."""
-    size = len(text)
+    size = f"{len(text):,} {'bytes' if isinstance(text, bytes) else 'characters'}"  # (as given: bytes are decoded)
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
@@ -122,7 +122,7 @@ def parse_json(text, where: str):
     except RecursionError:  # thousands of nested [ or {
         raise UserError(f"cannot read {where}: its JSON nests too deep") from None
     except MemoryError:
-        raise UserError(f"not enough memory to read {where} ({size:,} {'bytes' if isinstance(text, bytes) else 'characters'})") from None
+        raise UserError(f"not enough memory to read {where} ({size})") from None
 
 
 def read_json(path) -> dict:

@@ -21,8 +21,9 @@ margin (Wilson's interval). ``budget`` bounds the time the player is asked, in a
 (:class:`~nim_evo.agents.deadline.Deadline`; the grade's own work, solving the board, is
 not counted): the positions get half of what is left of it, the games the rest, and a sample
 it cuts short says so (:attr:`Report.cut_short`); a player that answers no position within it
-is a one-line :class:`~nim_evo.validation.KeywordError`. A probability row that puts weight on an illegal move is a
-finding too; one that is no distribution (negative, or not summing to 1) is an error.
+is a one-line :class:`~nim_evo.validation.KeywordError`. A probability row that puts weight
+on an illegal move is a finding too; one that is no distribution (negative, or not summing to
+1) is an error.
 """
 
 from __future__ import annotations
@@ -189,8 +190,9 @@ def _table(player, space, deadline: Deadline) -> tuple[np.ndarray, dict]:
         done = rows.stop
         per_position = (time.perf_counter() - began) / (done - 1)  # (the empty board is never asked)
         if done < space.n_positions and per_position * (space.n_positions - done) > deadline.left():
-            raise _TooSlow(f"asking {player.name} at all {space.n_positions - 1:,} positions would take about "
-                           f"{per_position * (space.n_positions - 1):.0f} s (budget {deadline.seconds:g} s)", per_position)
+            asked = space.n_positions - 1  # (every position but the empty board)
+            raise _TooSlow(f"asking {player.name} at all {asked:,} positions would take about "
+                           f"{per_position * asked:.0f} s (budget {deadline.seconds:g} s)", per_position)
     return table, illegal
 
 
