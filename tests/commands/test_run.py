@@ -626,6 +626,7 @@ def test_a_checkpoint_too_big_for_the_memory_left_is_one_line(tmp_path, monkeypa
                              preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
     assert limited.returncode == 2 and limited.stderr.count("\n") == 1
     assert limited.stderr.startswith(f"nim_evo: error: not enough memory to read {out / 'checkpoint.npz'} (39,")
+    assert limited.stderr.endswith(" bytes)\n")  # the file's size, as read (it said characters)
     import nim_evo.io
 
     monkeypatch.setattr(nim_evo.io, "MAX_JSON_VALUES", 1_000_000)
