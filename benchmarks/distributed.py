@@ -163,8 +163,8 @@ def sweep_part(quick: bool, repeat: int = 1) -> None:
 
     import cloudpickle
 
-    from nim_evo.evolution.sweep import Setting, SweepFolder, plan
-    from nim_evo.sweeping import run_sweep
+    from nim_evo.evolution.sweepdir import Setting, SweepFolder, plan
+    from nim_evo.experiments import run_sweep
 
     runs, generations = (4, 2) if quick else (20, 10)
     setting = Setting({}, Config(genome="table", rules=SEVEN, generations=generations, seed=0))
@@ -187,7 +187,7 @@ def sweep_part(quick: bool, repeat: int = 1) -> None:
                       f"s with the cluster's start and close, {startup:.1f} s, timed apart), {evolving:6.1f} s of "
                       "evolving in the runs")
         task = plan([setting], range(runs))[0]
-        from nim_evo.sweeping import run_task
+        from nim_evo.experiments import run_task
 
         task_bytes = len(cloudpickle.dumps((run_task, (str(folder.path), task, None))))
         result_bytes = len(cloudpickle.dumps({"row": result.runs[0], "curve": [c for c in result.curves

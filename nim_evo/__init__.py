@@ -17,7 +17,7 @@ _EXPORTS = {
     "evolve": "nim_evo.api",
     "resume": "nim_evo.api",
     "train": "nim_evo.api",
-    "sweep": "nim_evo.sweeping",
+    "sweep": "nim_evo.experiments",
     "UserError": "nim_evo.validation",
     "AgentError": "nim_evo.validation",
     "Player": "nim_evo.agents.player",
@@ -53,7 +53,7 @@ __all__ = sorted(_EXPORTS)
 if TYPE_CHECKING:  # the same names, for type checkers and the docs (which read the code, not run it);
     # `name as name` re-exports each, as a typed package must
     from nim_evo.api import Run as Run, evolve as evolve, resume as resume, train as train
-    from nim_evo.sweeping import sweep as sweep
+    from nim_evo.experiments import sweep as sweep
     from nim_evo.validation import AgentError as AgentError, UserError as UserError
     from nim_evo.agents.player import Player as Player
     from nim_evo.agents.protocol import as_player as as_player

@@ -43,7 +43,7 @@ from nim_evo.genomes import GenomeAgent, get_kind, kind_names
 from nim_evo.atomic import write_json
 from nim_evo.learners import LEARNERS, SEATS, Learner, make_learner
 from nim_evo.learners.base import check_opponent
-from nim_evo.running import Evolution, check_jobs, named_opponents
+from nim_evo.orchestration import Evolution, check_jobs, named_opponents
 from nim_evo.validation import (BOOL, EPISODES, PATH, SEED, Constraint, InstanceOf, KeywordError, Names, Options,
                                 UserError, check, printable, renamed_keyword, validate)
 
@@ -172,8 +172,8 @@ class Run:
     @classmethod
     def evolved(cls, evolution: Evolution, progress: bool = True, force: bool = False,
                 on_generation: OnGeneration | None = None) -> Run:
-        """The run ``evolution`` (:class:`nim_evo.running.Evolution`, new or resumed) makes,
-        evolved to its end (:meth:`~nim_evo.running.Evolution.evolve`: ``progress`` on stderr,
+        """The run ``evolution`` (:class:`nim_evo.orchestration.Evolution`, new or resumed) makes,
+        evolved to its end (:meth:`~nim_evo.orchestration.Evolution.evolve`: ``progress`` on stderr,
         ``on_generation`` after each generation); in a run directory, its outputs written and
         its champion exported (an export of another run's replaced only with ``force``)."""
         evolution.evolve(progress=progress, on_generation=on_generation)

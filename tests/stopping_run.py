@@ -16,7 +16,7 @@ import signal
 import sys
 
 from nim_evo.evolution import loop, rundir
-from nim_evo.run import main
+from nim_evo.commands.run import main
 
 save = rundir.RunDir.save
 evaluate = loop.evaluate

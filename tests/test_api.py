@@ -10,7 +10,7 @@ import pytest
 from matplotlib.figure import Figure
 
 import nim_evo
-from nim_evo.run import main as run_command
+from nim_evo.commands.run import main as run_command
 
 TUTORIAL = Path(__file__).parent.parent / "docs" / "tutorials" / "first-champion.md"
 
@@ -116,7 +116,7 @@ def test_the_export_folder_may_be_inside_the_run_directory(tmp_path):
 def test_the_library_names_its_keyword_arguments_and_the_command_its_flags(tmp_path, capsys):
     """The same mistake in Python and on the command line: evolve() says force=True, the
     command --force (KeywordError carries both)."""
-    from nim_evo.run import main
+    from nim_evo.commands.run import main
 
     (tmp_path / "mine.json").write_text("precious")
     with pytest.raises(nim_evo.UserError) as caught:

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 import nim_evo
-from nim_evo.__main__ import SUBCOMMANDS, main
+from nim_evo.__main__ import main
+from nim_evo.commands import COMMANDS
 
 
 def test_version_is_the_packages(capsys):
@@ -25,7 +26,7 @@ def test_help_lists_every_subcommand_and_no_argument_is_a_usage_error(capsys):
     assert main([]) == 2 and "usage: nim-evo" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", list(SUBCOMMANDS))
+@pytest.mark.parametrize("name", list(COMMANDS))
 def test_each_subcommand_is_its_module(name, capsys):
     with pytest.raises(SystemExit) as done:
         main([name, "--help"])

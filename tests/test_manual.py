@@ -47,10 +47,10 @@ def test_the_api_reference_documents_evolve_from_its_docstring(site):
 
 
 def test_each_command_s_options_come_from_its_parser(site):
-    from nim_evo.__main__ import SUBCOMMANDS
+    from nim_evo.commands import COMMANDS
 
     page = _text((site / "reference" / "commands" / "index.html").read_text())
-    for name in SUBCOMMANDS:
+    for name in COMMANDS:
         assert f"nim-evo {name}" in page, name
     assert "--generations" in page and "--until" in page and "--learner" in page and "--grid" in page
 

@@ -42,7 +42,7 @@ def test_import_nim_evo_and_its_main_commands_load_no_numpy_scipy_matplotlib_or_
     heavy = ("numpy", "scipy", "matplotlib", "deap", "joblib")
     code = f"import sys, nim_evo; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
-    code = f"import sys, nim_evo.run, nim_evo.plot; print(sorted(m for m in {heavy!r} if m in sys.modules))"
+    code = f"import sys, nim_evo.commands.run, nim_evo.commands.plot; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
 
 
@@ -54,7 +54,7 @@ def _help(module) -> None:
 
 def test_every_commands_help_states_its_limits(capsys):
     """Issue 17: the limits on boards, workers and budgets are in --help, before anything is tried."""
-    from nim_evo import arena, learn, play, run
+    from nim_evo.commands import arena, learn, play, run
 
     limits = {run: ("--jobs", "the machine's cores", "2 to 10,000", "at most 1,000,000"),
               learn: ("at most 100,000,000",), arena: ("the machine's cores", "at most 1,000,000"),

@@ -15,7 +15,7 @@ from nim_evo.engine.rules import Rules
 from nim_evo.evolution.logbook import read_logbook
 from nim_evo.archives import read_arrays_document, write_arrays_document
 from nim_evo.io import read_json
-from nim_evo.run import main as run
+from nim_evo.commands.run import main as run
 from nim_evo.validation import UserError
 
 READERS = {"json": read_json, "npz": read_arrays_document, "csv": lambda path: read_logbook(path, ["random"])}
@@ -173,7 +173,7 @@ def test_a_learner_parameter_beyond_a_float_is_one_line(param, value, message):
 
 
 def test_a_learner_file_with_a_parameter_beyond_a_float_is_one_line(tmp_path):
-    from nim_evo.learn import main as learn
+    from nim_evo.commands.learn import main as learn
     from nim_evo.learners.files import load_learner
 
     path = tmp_path / "l.json"
@@ -186,7 +186,7 @@ def test_a_learner_file_with_a_parameter_beyond_a_float_is_one_line(tmp_path):
 
 
 def test_learn_param_of_thousands_of_digits_is_one_line(capsys):
-    from nim_evo.learn import main as learn
+    from nim_evo.commands.learn import main as learn
 
     assert learn(["--learner", "td", "--game", "2-3", "--games", "10", "--param", "alpha=" + "9" * 5000]) == 2
     assert capsys.readouterr().err == ("nim_evo: error: --param alpha holds an integer of 5,000 digits; nim_evo "

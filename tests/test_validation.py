@@ -82,7 +82,7 @@ def test_a_bug_keeps_its_traceback_and_status_1(tmp_path):
     script = ("import sys, nim_evo.evolution.loop as loop\n"
               "def broken(*args, **kwargs): return 1 / 0\n"
               "loop.start = broken\n"
-              "from nim_evo.run import main\n"
+              "from nim_evo.commands.run import main\n"
               "sys.exit(main(sys.argv[1:]))\n")
     done = subprocess.run([sys.executable, "-c", script, "--game", "3-4", "--generations", "1", "--out",
                            str(tmp_path / "r"), "--genomes-dir", str(tmp_path)], capture_output=True, text=True)
@@ -102,7 +102,7 @@ def test_more_workers_than_cores_are_lowered_with_a_note(monkeypatch, capsys, tm
     import os
 
     import nim_evo.validation as validation
-    from nim_evo.run import main
+    from nim_evo.commands.run import main
 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert validation.usable_jobs(2) == (2, None)

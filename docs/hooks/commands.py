@@ -8,7 +8,6 @@ argparse formats it at 100 columns. The options can therefore never drift from t
 from __future__ import annotations
 
 import os
-from importlib import import_module
 
 MARKER = "<!-- commands -->"
 COLUMNS = "100"
@@ -16,14 +15,14 @@ COLUMNS = "100"
 
 def command_sections() -> str:
     """Markdown: a section per subcommand, its purpose and its parser's help."""
-    from nim_evo.__main__ import MODULES, SUBCOMMANDS
+    from nim_evo.commands import COMMANDS, command
 
     before = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = COLUMNS  # argparse wraps to the terminal: the page is the same everywhere
     try:
         sections = []
-        for name, what in SUBCOMMANDS.items():
-            parser = import_module(f"nim_evo.{MODULES.get(name, name)}").build_parser()
+        for name, what in COMMANDS.items():
+            parser = command(name).build_parser()
             parser.prog = f"nim-evo {name}"
             sections.append(f"## nim-evo {name}\n\n{what[:1].upper()}{what[1:]}.\n\n"
                             f"```text\n{parser.format_help().rstrip()}\n```\n")

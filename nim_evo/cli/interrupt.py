@@ -1,7 +1,8 @@
 """Ctrl-C while a command starts: one line, never a traceback of the imports it was in.
 
-A command module run as ``__main__`` calls :func:`quiet_until_main` before its imports (numpy,
-DEAP and the rest take a few tenths of a second, when a person may already press Ctrl-C);
+A command calls :func:`quiet_until_main` before its modules import (``nim-evo`` in
+:mod:`nim_evo.__main__`, ``python -m nim_evo.<command>`` in :func:`nim_evo.commands.launch`):
+numpy, DEAP and the rest take a few tenths of a second, when a person may already press Ctrl-C;
 its ``main`` calls :func:`at_main`, from where Ctrl-C is Python's ``KeyboardInterrupt`` again,
 which the command reports itself (and a run answers with its checkpoint). Only the
 interpreter's own start, before the command module's first line, is left to Python: its

@@ -3,7 +3,7 @@
 (:mod:`~nim_evo.console.text`), a run's closing summary (:mod:`~nim_evo.console.summary`),
 what happens when a learned opponent is trained (:mod:`~nim_evo.console.opponents`), and a
 game played by a person on two streams (:mod:`~nim_evo.console.session`,
-:mod:`~nim_evo.console.games`). The layer below :mod:`nim_evo.running` (a run being evolved)
+:mod:`~nim_evo.console.games`). The layer below :mod:`nim_evo.orchestration` (a run being evolved)
 and :mod:`nim_evo.api`; argument parsing and exit codes are the commands' own
 (:mod:`nim_evo.cli`).
 """

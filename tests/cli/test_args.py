@@ -286,7 +286,7 @@ def test_an_empty_value_is_refused_not_taken_as_missing(command, argv, flag, tmp
     import importlib
 
     monkeypatch.chdir(tmp_path)
-    assert importlib.import_module(f"nim_evo.{command}").main(argv) == 2
+    assert importlib.import_module(f"nim_evo.commands.{command}").main(argv) == 2
     assert capsys.readouterr().err == f"nim_evo: error: argument {flag}: must not be empty\n"
     assert list(tmp_path.iterdir()) == []
 

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from nim_evo import Rules, make_agent, solve
-from nim_evo.arena import main as arena
+from nim_evo.commands.arena import main as arena
 from nim_evo.evaluation.roundrobin import round_robin
 from nim_evo.plots import DPI
 from nim_evo.plots.matrix import figure_size
@@ -146,7 +146,7 @@ def test_cli_errors_are_one_line(tmp_path, capsys, argv, message):
 def test_the_text_matrix_fits_100_columns_with_eleven_long_names(tmp_path):
     """Eleven players, four of them strategy files with long names: every line within 100
     columns, each row numbered with its name cut in the middle, arena.csv keeping the names whole."""
-    from nim_evo.arena import format_table
+    from nim_evo.commands.arena import format_table
 
     rules = Rules((2, 3))
     players = {name: make_agent(name, rules) for name in ("nimsum", "minimax", "random", "take-3", "dumb",

@@ -13,10 +13,10 @@ from PIL import Image
 import nim_evo
 from nim_evo.__main__ import main as nim_evo_main
 from nim_evo.agents.imported import import_agent
-from nim_evo.arena import main as arena_main
-from nim_evo.grade import main as grade_main
-from nim_evo.play import main as play_main
-from nim_evo.run import main as run_main
+from nim_evo.commands.arena import main as arena_main
+from nim_evo.commands.grade import main as grade_main
+from nim_evo.commands.play import main as play_main
+from nim_evo.commands.run import main as run_main
 
 PLAYERS = Path(__file__).parents[1] / "data" / "course_players.py"
 GENOME = Path(__file__).parents[2] / "genomes" / "7-5-3-seed1-rules.json"
@@ -119,7 +119,7 @@ def test_a_player_s_own_fault_is_one_line_exit_2_in_every_command(tmp_path, caps
     """An exception in a person's agent, ``sys.exit(0)`` among them, is the player's fault in
     every command that plays it (``run`` answered with a traceback, and a ``SystemExit`` ended
     any command with status 0, as if all went well)."""
-    from nim_evo.learn import main as learn_main
+    from nim_evo.commands.learn import main as learn_main
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "faulty.py").write_text(FAULTY)

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from nim_evo.arena import main as arena
-from nim_evo.export import main as export
-from nim_evo.learn import main as learn
-from nim_evo.play import main as play_main
-from nim_evo.plot import main as plot
-from nim_evo.run import main as run
+from nim_evo.commands.arena import main as arena
+from nim_evo.commands.export import main as export
+from nim_evo.commands.learn import main as learn
+from nim_evo.commands.play import main as play_main
+from nim_evo.commands.plot import main as plot
+from nim_evo.commands.run import main as run
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["--game", "2-3-4", "--population", "6", "--offspring", "8", "--generations", "2"]

@@ -9,9 +9,9 @@ import pytest
 
 from nim_evo import Rules, load_strategy
 from nim_evo.evaluation.opponents import resolve, trained
-from nim_evo.learn import main
+from nim_evo.commands.learn import main
 from nim_evo.learners.files import load_learner
-from nim_evo.run import main as run_main
+from nim_evo.commands.run import main as run_main
 
 
 def test_learn_trains_reports_and_saves_a_playable_learner(tmp_path, capsys):
@@ -280,7 +280,7 @@ def test_a_symmetric_qlearning_file_plays_a_thousand_games_without_an_illegal_mo
     seed's 30,000 games, it plays 1,000 games in play, and every move it makes is the one its
     own table gives at the actual position."""
     from nim_evo.engine.space import space_for
-    from nim_evo.play import main as play_main
+    from nim_evo.commands.play import main as play_main
 
     out = tmp_path / "q.json"
     assert main(["--learner", "qlearning", "--game", "2-3-4-5-misere", "--games", "30000", "--seed", "1",

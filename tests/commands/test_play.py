@@ -12,7 +12,7 @@ import nim_evo
 from nim_evo import Rules
 from nim_evo.engine.solver import solve
 from nim_evo.console.games import describe, hint, read_move, show_piles
-from nim_evo.play import main
+from nim_evo.commands.play import main
 
 ROOT = Path(__file__).resolve().parents[2]
 GENOME = str(ROOT / "genomes" / "7-5-3-seed1-rules.json")
@@ -437,7 +437,7 @@ def test_playing_a_program_shows_it_as_a_person_reads_it():
     import io
     from pathlib import Path
 
-    from nim_evo.play import main as play_main
+    from nim_evo.commands.play import main as play_main
 
     shipped = Path(__file__).parents[2] / "genomes" / "1-3-5-7-9-seed0-program.json"
     out = io.StringIO()

@@ -11,7 +11,7 @@ import pytest
 from nim_evo.games import bigheaps, game
 from nim_evo.genomes import genome_document
 from nim_evo.genomes.program import KIND
-from nim_evo.play import main
+from nim_evo.commands.play import main
 
 XOR = "sub(or(a, p), and(a, p))"
 HEAPS = "-".join(str(n) for n in np.random.default_rng(1).integers(10**4, 10**5, size=12))

@@ -17,7 +17,7 @@ from nim_evo import Rules, load_strategy
 from nim_evo.engine.rules import PRESETS
 from nim_evo.games.registry import PRESETS as GAME_PRESETS
 from nim_evo.archives import read_arrays_document, write_arrays_document
-from nim_evo.run import main
+from nim_evo.commands.run import main
 
 SMALL = ["--game", "2-3-4", "--population", "8", "--offspring", "12"]
 

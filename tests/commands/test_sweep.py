@@ -15,7 +15,7 @@ import pytest
 
 import nim_evo
 from nim_evo.evolution.statistics import wilson
-from nim_evo.sweeps import main as sweep_main
+from nim_evo.commands.sweep import main as sweep_main
 
 TIME_COLUMNS = {"seconds", "seconds_median", "seconds_q1", "seconds_q3"}
 DONE_WHEN = ["--genome", "table", "--game", "7-5-3", "--seeds", "0-5", "--grid", "population=20,40",

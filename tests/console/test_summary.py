@@ -10,7 +10,7 @@ from nim_evo.console.summary import noise_text, times_text
 from nim_evo.console.text import WIDTH, middle
 from nim_evo.evolution.fitness import Panel
 from nim_evo.evolution.loop import State
-from nim_evo.run import main
+from nim_evo.commands.run import main
 
 
 def test_a_perfect_champion_reaches_the_ceiling_of_its_panel():

@@ -90,7 +90,7 @@ def test_a_mutated_run_config_loads_or_is_one_user_error(data):
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     """A finished two-generation run's directory (its files are copied, never changed)."""
-    from nim_evo.run import main
+    from nim_evo.commands.run import main
 
     out = tmp_path_factory.mktemp("run") / "r"
     assert main(["--game", "2-3-4", "--population", "6", "--offspring", "8", "--generations", "2", "--quiet",
@@ -113,7 +113,7 @@ arrays = numbers.flatmap(lambda dtype: hnp.arrays(dtype, hnp.array_shapes(min_di
 def test_a_mutated_checkpoint_resumes_or_is_one_user_error(tmp_path, small_run, data):
     """Any place of the checkpoint's JSON given a random value, or any of its arrays replaced
     by a random array: the run loads (and takes a generation) or it is one line."""
-    from nim_evo.running import make_toolbox
+    from nim_evo.orchestration import make_toolbox
     from nim_evo.evolution import loop
 
     run_dir = copy_of(small_run, tmp_path)
@@ -172,8 +172,8 @@ MADE = ["program", "qlearning", "td", "montecarlo", "wincount", "subgame", "qual
 @pytest.fixture(scope="module")
 def made_files(tmp_path_factory):
     """A program champion (a one-generation run) and a file of each learner, on small boards."""
-    from nim_evo.learn import main as learn
-    from nim_evo.run import main as run
+    from nim_evo.commands.learn import main as learn
+    from nim_evo.commands.run import main as run
 
     root = tmp_path_factory.mktemp("made")
     assert run(["--genome", "program", "--game", "2-3", "--train-boards", "2-3", "--population", "10", "--offspring",
@@ -249,7 +249,7 @@ def test_a_tampered_checkpoint_never_writes_outside_the_genomes_folder(tmp_path,
     exports into the default genomes/ folder, never anywhere else."""
     import tempfile
 
-    from nim_evo.run import main
+    from nim_evo.commands.run import main
 
     tmp_path = Path(tempfile.mkdtemp(dir=tmp_path))  # one folder per example
     monkeypatch.chdir(tmp_path)

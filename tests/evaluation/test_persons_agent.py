@@ -16,7 +16,7 @@ import nim_evo
 from nim_evo import Rules, tournament
 from nim_evo.evolution.loop import home_panel
 from nim_evo.genomes import GenomeAgent
-from nim_evo.run import main as run_main
+from nim_evo.commands.run import main as run_main
 from nim_evo.validation import UserError
 
 MISERE = Rules((2, 3, 4, 5), misere=True)
@@ -164,9 +164,9 @@ def test_a_class_made_with_the_rules_a_factory_and_an_object_all_play(agents_mod
 
 
 def test_learn_play_and_arena_take_a_spec(agents_module, capsys):
-    from nim_evo.arena import main as arena_main
-    from nim_evo.learn import main as learn_main
-    from nim_evo.play import main as play_main
+    from nim_evo.commands.arena import main as arena_main
+    from nim_evo.commands.learn import main as learn_main
+    from nim_evo.commands.play import main as play_main
 
     assert learn_main(["--learner", "wincount", "--game", "2-3-4-5-misere", "--games", "300", "--opponents",
                        "myagents:FirstPile", "--out", "w.json", "--quiet"]) == 0
@@ -216,7 +216,7 @@ def test_review_findings_are_one_line_or_the_agents_fault():
 
 def test_learn_refuses_an_order_reading_opponent_for_a_symmetric_learner_before_making_a_folder(agents_module,
                                                                                                  capsys):
-    from nim_evo.learn import main as learn_main
+    from nim_evo.commands.learn import main as learn_main
 
     assert learn_main(["--learner", "qlearning", "--game", "2-3-4-5-misere", "--opponents", "myagents:FirstPile",
                        "--out", "new/q.json"]) == 2

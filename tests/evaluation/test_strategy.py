@@ -56,8 +56,8 @@ def _altered(tmp_path, change) -> Path:
 ])
 def test_a_strategy_file_that_is_wrong_is_one_line_from_play_and_plot(tmp_path, capsys, change, message):
     """Not an unhashable-type or memory traceback: one line, status 2, the file untouched."""
-    from nim_evo.play import main as play
-    from nim_evo.plot import main as plot
+    from nim_evo.commands.play import main as play
+    from nim_evo.commands.plot import main as plot
 
     path = _altered(tmp_path, change)
     before = path.read_bytes()

@@ -8,7 +8,7 @@ import pytest
 
 from nim_evo.evolution.rundir import RunDir
 from nim_evo.archives import read_arrays_document, write_arrays_document
-from nim_evo.run import main
+from nim_evo.commands.run import main
 from nim_evo.validation import UserError
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from nim_evo.evolution import cluster, localpool
-from nim_evo.run import main as run
+from nim_evo.commands.run import main as run
 
 distributed = pytest.importorskip("distributed")
 

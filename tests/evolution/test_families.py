@@ -78,9 +78,9 @@ def test_its_file_refuses_a_family_it_was_not_evolved_for(four):
 
 
 def test_play_arena_and_the_page_take_a_board_of_another_family(four, tmp_path, monkeypatch):
-    from nim_evo.arena import main as arena
-    from nim_evo.export import main as export
-    from nim_evo.play import main as play
+    from nim_evo.commands.arena import main as arena
+    from nim_evo.commands.export import main as export
+    from nim_evo.commands.play import main as play
 
     monkeypatch.chdir(tmp_path)
     out = io.StringIO()

@@ -99,7 +99,7 @@ def test_a_slow_checkpoint_is_written_at_most_a_tenth_of_the_time_and_after_the_
     """Where a checkpoint takes a second or more, generations go by between checkpoints (at
     most a tenth of the run's time in them), and the last generation is always written: the
     run resumed from its directory goes on as the same run."""
-    from nim_evo import running
+    from nim_evo import orchestration
 
     saved = []
     real = RunDir.save
@@ -114,11 +114,11 @@ def test_a_slow_checkpoint_is_written_at_most_a_tenth_of_the_time_and_after_the_
     nim_evo.evolve("table", nim_evo.Rules((2, 3, 4)), generations=5, out=tmp_path / "fast", **options)
     assert saved == [0, 1, 2, 3, 4, 5]  # (quick: every generation)
     saved.clear()
-    monkeypatch.setattr(running, "SLOW_CHECKPOINT", 0.0)  # every checkpoint slow, each worth ten million times its time
-    monkeypatch.setattr(running, "CHECKPOINT_SHARE", 1e-7)
+    monkeypatch.setattr(orchestration, "SLOW_CHECKPOINT", 0.0)  # every checkpoint slow, each worth ten million times its time
+    monkeypatch.setattr(orchestration, "CHECKPOINT_SHARE", 1e-7)
     slow = nim_evo.evolve("table", nim_evo.Rules((2, 3, 4)), generations=5, out=tmp_path / "slow", **options)
     assert saved == [0, 1, 5]
-    monkeypatch.setattr(running, "SLOW_CHECKPOINT", 1.0)
+    monkeypatch.setattr(orchestration, "SLOW_CHECKPOINT", 1.0)
     once = nim_evo.evolve("table", nim_evo.Rules((2, 3, 4)), generations=8, out=tmp_path / "once", **options)
     again = nim_evo.resume(tmp_path / "slow", generations=8, progress=False)
     assert [{k: v for k, v in r.items() if k != "seconds"} for r in again.logbook] == \

@@ -9,8 +9,8 @@ import pytest
 
 from nim_evo import Rules
 from nim_evo.evolution import statistics
-from nim_evo.evolution.sweep import Setting, parse_seeds, plan, summarize
-from nim_evo.sweeping import config_of
+from nim_evo.evolution.sweepdir import Setting, parse_seeds, plan, summarize
+from nim_evo.experiments import config_of
 from nim_evo.validation import UserError
 
 

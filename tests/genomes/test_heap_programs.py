@@ -183,7 +183,7 @@ def test_sequences_with_no_known_period_show_their_first_values():
 
 
 def test_play_shows_the_program_beside_the_games_theory(tmp_path, capsys):
-    from nim_evo.play import main as play
+    from nim_evo.commands.play import main as play
 
     path = tmp_path / "lasker.json"
     path.write_text(json.dumps(genome_document("program", [XOR, "v", "0", "0 (2 1) +2"], game("3-5-7-lasker"))))

@@ -231,7 +231,7 @@ def test_the_second_fold_and_the_misere_flag():
 
 
 def _run(tmp_path, name, *argv):
-    from nim_evo.run import main
+    from nim_evo.commands.run import main
 
     return main(["--genome", "program", "--game", "1-3-5-7", "--population", "30", "--offspring", "60", "--quiet",
                  "--out", str(tmp_path / name), "--genomes-dir", str(tmp_path / "genomes"), *argv])
@@ -249,7 +249,7 @@ def _outcome(tmp_path, name):
 def test_a_program_run_is_the_same_with_two_jobs_and_after_resume(tmp_path):
     """Fitness on the kind's six training boards; the same seed gives the same champion with
     --jobs 2, and a run stopped at generation 3 and resumed gives the straight run's result."""
-    from nim_evo.run import main
+    from nim_evo.commands.run import main
 
     assert _run(tmp_path, "straight", "--generations", "6", "--seed", "11") == 0
     assert _run(tmp_path, "two", "--generations", "6", "--jobs", "2", "--seed", "11") == 0
@@ -300,7 +300,7 @@ def test_crossover_is_the_same_in_another_process():
 def test_the_program_kinds_own_settings_apply_where_no_flag_is_given():
     """A program run plays its tournaments against a perfect player (nimsum) with a population
     of 500 unless told otherwise; other kinds keep the common panel."""
-    from nim_evo.run import build_parser, config_from_args
+    from nim_evo.commands.run import build_parser, config_from_args
 
     def config(*argv):
         return config_from_args(build_parser().parse_args(list(argv)))
@@ -327,7 +327,7 @@ def test_a_program_reads_simplified_and_plays_as_evolved():
 
 
 def test_a_run_shows_its_program_simplified_and_draws_its_trees(tmp_path, capsys):
-    from nim_evo.run import main
+    from nim_evo.commands.run import main
 
     assert main(["--genome", "program", "--game", "2-3-4", "--generations", "2", "--population", "20",
                  "--offspring", "20", "--out", str(tmp_path / "run"), "--genomes-dir", str(tmp_path), "--plot"]) == 0

@@ -14,7 +14,7 @@ import pytest
 textarena = pytest.importorskip("textarena")
 
 from nim_evo.interop.textarena import UnreadableObservation, agent, play, position_of  # noqa: E402
-from nim_evo.referee import main as referee_main  # noqa: E402
+from nim_evo.commands.referee import main as referee_main  # noqa: E402
 from nim_evo.validation import UserError  # noqa: E402
 
 GENOME = Path(__file__).resolve().parents[2] / "genomes" / "7-5-3-seed1-rules.json"

@@ -4,7 +4,7 @@ from matplotlib.legend import Legend
 
 from nim_evo.plots import DPI
 
-from nim_evo.run import main as run
+from nim_evo.commands.run import main as run
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import nim_evo
-from nim_evo.plot import main as plot_main
+from nim_evo.commands.plot import main as plot_main
 from nim_evo.plots.history import draw_comparison, load_history
 
 RULES = nim_evo.Rules((3, 4, 5))

@@ -12,7 +12,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from nim_evo import Rules
 from nim_evo.evolution.config import Config
-from nim_evo.plot import main as plot
+from nim_evo.commands.plot import main as plot
 from nim_evo.plots import count_label
 from nim_evo.plots.history import History, check_comparable, draw_history, load_history
 
@@ -133,7 +133,7 @@ def test_count_labels():
 
 
 def test_an_arena_folder_says_what_it_is(tmp_path, capsys):
-    from nim_evo.arena import main as arena
+    from nim_evo.commands.arena import main as arena
 
     out = tmp_path / "arena-7-5-3-seed0"
     assert arena(["nimsum", "random", "--game", "7-5-3", "--games", "50", "--out", str(out), "--quiet"]) == 0

@@ -15,7 +15,7 @@ from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.plots import save_figure
 from nim_evo.plots.history import draw_history, load_history
 from nim_evo.plots.policy import draw_strategy
-from nim_evo.run import main as run
+from nim_evo.commands.run import main as run
 
 NAMES = ["a$^$b", "run$\\frac$", "x$\\alpha$y", "$", "_under"]
 

@@ -13,11 +13,11 @@ from PIL import Image
 
 from nim_evo import Rules, make_agent, solve
 from nim_evo.evaluation.strategy import load_strategy
-from nim_evo.plot import main as plot
+from nim_evo.commands.plot import main as plot
 from nim_evo.plots import DPI, pixel_size, save_figure
 from nim_evo.plots.history import SIZE, draw_history, load_history
 from nim_evo.plots.policy import HEAP_SIZE, draw_policy, verdicts
-from nim_evo.run import main as run
+from nim_evo.commands.run import main as run
 
 GREEN, RED = (0x4D, 0xAF, 0x4A), (0xD7, 0x19, 0x1C)
 

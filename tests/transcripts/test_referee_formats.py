@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from nim_evo.referee import main as referee_main
+from nim_evo.commands.referee import main as referee_main
 from nim_evo.transcripts.judge import judge
 from nim_evo.transcripts.reading import read_transcripts
 from nim_evo.transcripts.summary import summarise

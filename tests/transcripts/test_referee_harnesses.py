@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from nim_evo.referee import main as referee_main
+from nim_evo.commands.referee import main as referee_main
 from nim_evo.transcripts.judge import judge
 from nim_evo.transcripts.reading import read_transcripts
 

@@ -16,7 +16,7 @@ import pytest
 import nim_evo
 from nim_evo import Rules, evolve, load_strategy
 from nim_evo.games import nimtheory as theory
-from nim_evo.export import main as export
+from nim_evo.commands.export import main as export
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -59,7 +59,7 @@ def pages(tmp_path_factory):
     from contextlib import redirect_stdout
     from io import StringIO
 
-    from nim_evo.run import main as run_main
+    from nim_evo.commands.run import main as run_main
 
     where = tmp_path_factory.mktemp("pages")
     with redirect_stdout(StringIO()) as printed:

@@ -8,7 +8,7 @@ import pytest
 
 import nim_evo
 from nim_evo import evolve
-from nim_evo.export import main as export
+from nim_evo.commands.export import main as export
 from test_browser import By, body, browser, open_page, piles, wait_state  # noqa: F401  (browser: a fixture)
 
 

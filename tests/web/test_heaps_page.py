@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from nim_evo.export import main as export
+from nim_evo.commands.export import main as export
 from nim_evo.games import bigheaps, game
 from nim_evo.genomes import genome_document
 from nim_evo.genomes.program import KIND

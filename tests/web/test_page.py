@@ -18,7 +18,7 @@ import pytest
 
 from nim_evo import Rules, evolve, load_strategy
 from nim_evo.engine.space import space_for
-from nim_evo.export import main as export
+from nim_evo.commands.export import main as export
 from nim_evo.web.lookup import lookup_script, script_json
 from nim_evo.web.page import build_page
 
@@ -148,7 +148,7 @@ def test_data_cannot_close_the_script_element():
 
 
 def test_export_writes_a_page_with_the_runs_history_and_never_replaces_a_file(tmp_path, capsys, monkeypatch):
-    from nim_evo.run import main as run
+    from nim_evo.commands.run import main as run
 
     monkeypatch.chdir(tmp_path)
     assert run(["--game", "7-5-3", "--generations", "4", "--quiet"]) == 0

@@ -1,5 +1,5 @@
 """Experiments, not runs: a grid of settings times seeds, each run one task on the local pool
-or a Dask cluster, into a sweep folder (:mod:`nim_evo.evolution.sweep`), resumable.
+or a Dask cluster, into a sweep folder (:mod:`nim_evo.evolution.sweepdir`), resumable.
 
     result = nim_evo.sweep(seeds=range(6), grid={"population": [20, 40]}, genome="table",
                            rules=nim_evo.Rules((7, 5, 3)), until="accuracy=1", generations=80,
@@ -34,8 +34,8 @@ from nim_evo.evolution import cluster
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
-from nim_evo.evolution.sweep import Setting, SweepFolder, Task, check_runs, parse_seeds, plan, tables
-from nim_evo.running import Evolution, check_opponents
+from nim_evo.evolution.sweepdir import Setting, SweepFolder, Task, check_runs, parse_seeds, plan, tables
+from nim_evo.orchestration import Evolution, check_opponents
 from nim_evo.validation import (BOOL, JOBS, MINUTES, PATH, InstanceOf, KeywordError, Names, Options, UserError, check,
                                 printable, shown)
 
@@ -112,7 +112,7 @@ def sweep(seeds: str | Iterable[int] | None, grid: dict | None = None, *, out: S
     local one of ``jobs`` workers, default one per core, or ``scheduler``'s); ``base``: every other
     keyword of :func:`nim_evo.evolve` (``genome``, ``rules``, ``generations``, ``until``,
     ``population``, ...). Writes the sweep folder ``out`` (see
-    :mod:`nim_evo.evolution.sweep`); ``resume=True`` continues the sweep there (its settings
+    :mod:`nim_evo.evolution.sweepdir`); ``resume=True`` continues the sweep there (its settings
     and seeds are its own: give ``seeds=None`` and no grid or settings). On a cluster of other
     machines, ``out`` must be a folder every worker reaches at the same path (a shared file
     system). ``minutes``: each run stops after that many minutes of evolving, its target
@@ -263,7 +263,7 @@ def run_task(folder: str, task: Task, trusted=None) -> tuple[Task, dict]:
 
 
 def row_of(task: Task, label: dict, run, reached: bool) -> tuple[dict, list]:
-    """A finished run's row of ``runs.csv`` and its curve (see :mod:`nim_evo.evolution.sweep`)."""
+    """A finished run's row of ``runs.csv`` and its curve (see :mod:`nim_evo.evolution.sweepdir`)."""
     records = list(run.logbook)
     evaluations = np.cumsum([int(r.get("evals") or 0) for r in records]).tolist()
     row = {"run_id": task.run_id, "seed": task.seed, **label,
