@@ -27,6 +27,7 @@ from nim_evo.engine.rules import Rules
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.genomes import GenomeAgent
 from nim_evo.plots import DPI, MAX_PIXELS, count_formatter, new_figure, plain
+from nim_evo.plots.celltext import CellText
 from nim_evo.validation import UserError
 
 HEAP_SIZE = (11.0, 5.5)
@@ -186,12 +187,11 @@ def _position_map(solution, table, title):
     axes.tick_params(axis="y", labelsize="small")
     if layout.named:
         moves = table.argmax(axis=1)
-        for cell, index in enumerate(where):
-            if index < 0 or space.terminal[index]:
-                continue
-            pile, count = space.move(int(moves[index]))
-            axes.text(cell % n_cols, cell // n_cols, f"{pile + 1}:{count}", ha="center", va="center",
-                      fontsize=CELL_FONT, color="white" if verdict[index] == 4 else "black")  # legible on red
+        shown = [(cell, index) for cell, index in enumerate(where) if index >= 0 and not space.terminal[index]]
+        moves_named = [space.move(int(moves[index])) for _, index in shown]
+        CellText(axes, [(cell % n_cols, cell // n_cols) for cell, _ in shown],
+                 [f"{pile + 1}:{count}" for pile, count in moves_named],
+                 ["white" if verdict[index] == 4 else "black" for _, index in shown], CELL_FONT)  # legible on red
     counts = np.bincount(verdict, minlength=len(VERDICTS))
     handles = [Patch(facecolor=color, edgecolor="0.5", label=f"{name} ({counts[k]:,})")
                for k, (name, color) in enumerate(zip(VERDICTS, COLORS))]

@@ -12,6 +12,7 @@ from PIL import Image
 from nim_evo import Rules, make_agent, solve
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.plots import DPI, MAX_PIXELS, pixel_size, save_figure
+from nim_evo.plots.celltext import CellText
 from nim_evo.plots.policy import (CELL_FONT, COLORS, PILES_SIZE, VERDICTS, draw_policy, map_layout,
                                   verdicts)
 
@@ -73,17 +74,20 @@ def test_a_deterministic_map_names_every_move_and_labels_every_row_and_column(na
     renderer = rendered(figure)
     rows, cols = layout.grid
     cell = axes.get_window_extent(renderer).width / cols, axes.get_window_extent(renderer).height / rows
-    texts = [t for t in axes.texts if ":" in t.get_text()]
-    assert len(texts) == rows * cols - 1  # every position but the empty one
-    assert all(t.get_fontsize() >= CELL_FONT >= 8 for t in texts)
-    boxes = [t.get_window_extent(renderer) for t in texts]
+    assert not [t for t in axes.texts if ":" in t.get_text()]
+    [labels] = [c for c in axes.collections if isinstance(c, CellText)]  # the cells' moves, one collection
+    assert len(labels.texts) == rows * cols - 1  # every position but the empty one
+    assert labels.size >= CELL_FONT >= 8
+    boxes = labels.extents()
     assert max(b.width for b in boxes) < cell[0] and max(b.height for b in boxes) < cell[1]  # each inside its cell
+    assert 0.5 * CELL_FONT * DPI / 72 < max(b.height for b in boxes) <= 1.1 * CELL_FONT * DPI / 72  # its font's size
+    centres = np.array([[(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2] for b in boxes])
+    assert np.allclose(centres, axes.transData.transform(labels.positions))  # each centred on its cell
     solution = solve(rules)
     moves = agent.policy(solution.space).argmax(axis=1)
-    for text in texts[:50]:
-        col, row = text.get_position()
+    for text, (col, row) in zip(labels.texts, labels.positions.astype(int)):
         pile, count = solution.space.move(int(moves[row * cols + col]))
-        assert text.get_text() == f"{pile + 1}:{count}"  # piles count from 1
+        assert text == f"{pile + 1}:{count}"  # piles count from 1
     assert_apart(axes.get_yticklabels(), renderer, vertical=True)
     assert_apart(axes.get_xticklabels(), renderer, vertical=False)
     assert_nothing_clipped(figure)
@@ -106,6 +110,26 @@ def test_the_legend_names_every_colour_and_how_to_read_the_cells():
     assert len(VERDICTS) == len(COLORS) == 5
 
 
+def test_the_cells_moves_are_drawn_legibly_in_every_format(tmp_path):
+    """The moves' letters are in the picture: white on a red cell, black on the others, and in
+    SVG and PDF as well as PNG."""
+    figure = draw_policy(make_agent("take-1", Rules((2, 3, 4, 5))), "take-1")  # mostly losing moves: red cells
+    [labels] = [c for c in figure.axes[0].collections if isinstance(c, CellText)]
+    on_red = labels.get_facecolors().tolist().count([1.0, 1.0, 1.0, 1.0])
+    assert on_red > 100
+    image = image_of_axes(figure, tmp_path / "map.png")
+    red = np.all(np.abs(image.astype(int) - (0xd7, 0x19, 0x1c)) < 8, axis=-1)
+    white = np.all(image > 200, axis=-1)
+    near_red = red | np.roll(red, 3, axis=1) & np.roll(red, -3, axis=1)  # a pixel with red on both sides
+    assert (white & near_red).sum() > 5 * on_red
+    green = np.all(np.abs(image.astype(int) - (0x4d, 0xaf, 0x4a)) < 8, axis=-1)
+    dark = np.all(image < 60, axis=-1)
+    assert (dark & (np.roll(green, 3, axis=1) & np.roll(green, -3, axis=1))).sum() > 3 * (len(labels.texts) - on_red)
+    for fmt, magic in (("svg", b"<svg"), ("pdf", b"%PDF")):
+        path = save_figure(figure, tmp_path / f"map.{fmt}")
+        assert magic in path.read_bytes()[:1000] and path.stat().st_size > 20_000
+
+
 def test_a_stochastic_map_labels_every_row_and_column_without_cell_text():
     piles = (1, 3, 5, 7, 9)
     figure = draw_policy(make_agent("random", Rules(piles)), "random")
@@ -113,6 +137,7 @@ def test_a_stochastic_map_labels_every_row_and_column_without_cell_text():
     axes = figure.axes[0]
     assert not layout.named and layout.every_cell
     assert not [t for t in axes.texts if ":" in t.get_text()]
+    assert not [c for c in axes.collections if isinstance(c, CellText)]
     assert tick_texts(axes.yaxis) == every_position(piles[:layout.split])
     assert tick_texts(axes.xaxis) == every_position(piles[layout.split:])
     renderer = rendered(figure)
