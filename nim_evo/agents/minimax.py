@@ -19,7 +19,7 @@ from typing import Callable
 import numpy as np
 
 from nim_evo.agents.base import PositionalAgent, uniform
-from nim_evo.agents.player import check_space
+from nim_evo.agents.player import check_space, on_board
 from nim_evo.engine.boards import uniform_rows
 from nim_evo.games.base import Game
 from nim_evo.engine.solver import solve
@@ -93,19 +93,45 @@ class MinimaxAgent(PositionalAgent):
 
     def values(self, piles) -> dict:
         """Value of each legal move from ``piles``, for the player making it."""
-        piles = self.rules.check_position(piles)
+        piles = on_board(self.rules, piles)
         if self.depth is None:  # the search's values, read from the solved board
             space, solved = self._solved
-            moves = self.rules.legal_moves(piles)
-            if not moves:
+            children, legal = self.rules.successors(np.array([piles], dtype=np.int64))  # every child at once
+            actions = np.flatnonzero(legal[0])
+            if not len(actions):
                 return {}
-            children = space.indices(np.array([self.rules.apply(piles, move) for move in moves]))
-            return dict(zip(moves, _one_ply_back(-solved[children]).tolist()))
+            values = _one_ply_back(-solved[self._indices(space, children[0, actions])])
+            return dict(zip(self.rules.moves_of(actions), values.tolist()))
         depth = self.depth
         return {
             move: _one_ply_back(-self._negamax(self.rules.apply(piles, move), depth - 1, -WIN - 1, WIN + 1))
             for move in self.rules.legal_moves(piles)
         }
+
+    def move_probabilities(self, positions: np.ndarray) -> np.ndarray:
+        """To the end of the game, every position's moves at once from the solved board (as
+        :meth:`values` reads it one position at a time); with a depth, the search's, a
+        position at a time."""
+        if self.depth is not None:
+            return super().move_probabilities(positions)
+        positions = np.asarray(positions, dtype=np.int64)
+        for piles in positions.tolist():
+            on_board(self.rules, piles)
+        space, solved = self._solved
+        children, legal = self.rules.successors(positions)
+        rows, actions = np.nonzero(legal)
+        q = np.full(legal.shape, -np.inf)
+        q[rows, actions] = _one_ply_back(-solved[self._indices(space, children[rows, actions])])
+        return uniform_rows(legal & (q == q.max(axis=1, keepdims=True)))
+
+    def _indices(self, space: Space, children: np.ndarray) -> np.ndarray:
+        """The solved board's index of each child; a one-line :class:`UserError` for a child
+        off the board (a position its start does not reach), which has no value there."""
+        indices = space.indices(children)
+        if (indices < 0).any():
+            child = tuple(children[np.flatnonzero(indices < 0)[0]].tolist())
+            raise UserError(f"minimax plays {self.rules.name}, whose start does not reach {child}")
+        return indices
 
     def distribution(self, piles):
         values = self.values(piles)

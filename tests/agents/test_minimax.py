@@ -183,3 +183,26 @@ def test_full_depth_values_read_from_the_solver_are_the_searchs(rules):
                                                                       WIN + 1))
                     for move in rules.legal_moves(piles)}
         assert agent.values(piles) == searched, piles
+
+
+@pytest.mark.parametrize("name", ["2-3-4-misere", "3-5-7-sub1.2.4-misere", "11-grundy", "8-kayles", "5-6-wythoff"])
+def test_full_depth_moves_of_many_positions_at_once_are_each_position_s(name):
+    """``move_probabilities`` of a batch (every child at once, the solved board read once) is
+    the uniform choice among each position's best moves by :meth:`values`, in every position;
+    a position the start does not reach is refused, not read from another's value."""
+    from nim_evo import game
+    from nim_evo.validation import UserError
+
+    board = game(name)
+    agent = MinimaxAgent(board)
+    space = space_for(board)
+    table = agent.move_probabilities(space.positions)
+    for piles, row in zip(map(tuple, space.positions.tolist()), table):
+        values = agent.values(piles)
+        best = [board.action_of(m) for m, v in values.items() if v == max(values.values())]
+        want = np.zeros(board.n_actions)
+        want[best] = 1 / len(best) if best else 0
+        assert np.array_equal(row, want), piles
+    beyond = (board.start[0] + 2, *board.start[1:])  # its first heap bigger than any heap of the board
+    with pytest.raises(UserError, match="reach"):
+        agent.move_probabilities(np.array([beyond]))
