@@ -166,7 +166,7 @@ def test_fixed_rules_misere_and_cap():
 
 @pytest.mark.parametrize("name", ["random", "nimsum", "take-3", "dumb", "aggressive", "fixed-rules"])
 @pytest.mark.parametrize("rules", [Rules((10**15, 3, 10**9)), Rules((10**12, 10**12, 1), misere=True),
-                                   Rules((10**12, 7), 10**7)], ids=lambda r: r.name[:12])
+                                   Rules((10**12, 7), 10**11)], ids=lambda r: r.name[:12])  # (a cap of 10^7: 10^5 plies a game)
 def test_agents_play_whole_games_on_piles_too_big_to_list_their_moves(name, rules):
     """Where an agent would pick any legal move, a position of billions of moves is drawn from
     without listing them: whole games against random end, every move legal."""
