@@ -6,6 +6,7 @@ import copy
 import numpy as np
 import pytest
 
+from nim_evo.evaluation import heldout
 from nim_evo.evolution.rundir import RunDir
 from nim_evo.archives import read_arrays_document, write_arrays_document
 from nim_evo.commands.run import main
@@ -23,8 +24,10 @@ def runs(tmp_path_factory):
                      "--genomes-dir", str(out.parent / "genomes")]) == 0
         made[genome] = out
     out = tmp_path_factory.mktemp("kayles") / "r"  # (a heap game's: its stage 1 has decisions)
-    assert main(["--game", "10-kayles", "--genome", "program", "--population", "6", "--offspring", "8",
-                 "--generations", "2", "--quiet", "--out", str(out), "--genomes-dir", str(out.parent / "genomes")]) == 0
+    with pytest.MonkeyPatch.context() as patch:  # its champion judged on heaps up to 1,000, not a million (40 s)
+        patch.setattr(heldout, "GAME_MAX_HEAP", 1000)
+        assert main(["--game", "10-kayles", "--genome", "program", "--population", "6", "--offspring", "8",
+                     "--generations", "2", "--quiet", "--out", str(out), "--genomes-dir", str(out.parent / "genomes")]) == 0
     made["kayles"] = out
     return made
 
