@@ -34,7 +34,8 @@ from nim_evo.console.progress import TrainingProgress
 from nim_evo.engine.rules import Rules, family_name, family_of
 from nim_evo.games.registry import GAME
 from nim_evo.engine.space import SpaceTooLarge
-from nim_evo.evaluation.opponents import resolve as resolve_opponent, several as several_opponents
+from nim_evo.evaluation.opponents import resolve as resolve_opponent
+from nim_evo.evaluation.specs import Spec
 from nim_evo.evolution import cluster, loop, target
 from nim_evo.evolution.config import CONFIG_CONSTRAINTS, Config
 from nim_evo.evolution.fitness import accuracy, ceiling
@@ -355,7 +356,7 @@ class Training:
         check("opponents", opponents, OPPONENT)
         agent = make_learner(learner, rules, **(params or {}))
         if isinstance(opponents, str):
-            if several_opponents(opponents):
+            if Spec.parse(opponents).several:
                 raise KeywordError(f"a learner trains against one opponent; [[opponents={opponents!r}|--opponents "
                                    f"{opponents!r}]] names several")
             opponents = resolve_opponent(opponents, rules, seed)

@@ -38,8 +38,9 @@ from nim_evo.console.opponents import resolve_saying
 from nim_evo.console.progress import Progress
 from nim_evo.console.text import wrapped
 from nim_evo.engine.space import panel_tabulable
+from nim_evo.agents.imported import is_code, source_digest
 from nim_evo.evaluation import opponents
-from nim_evo.evaluation.strategy import load_strategy
+from nim_evo.evaluation.specs import Spec, is_file, is_learner
 from nim_evo.evolution import cluster, loop, stages, target
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.feasible import check_feasible, expected_time
@@ -48,7 +49,6 @@ from nim_evo.evolution.rundir import RunDir, exported_by, resumed_export
 from nim_evo.genomes import GENOME_FORMAT
 from nim_evo.io import MAX_JSON_BYTES, check_writable, new_folders, read_regular, refuse_overwrite, remove_empty
 from nim_evo.atomic import write_json
-from nim_evo.learners import LEARNERS
 from nim_evo.validation import JOBS, KeywordError, ParameterError, UserError, check, printable, usable_jobs
 
 
@@ -126,8 +126,6 @@ class Evolution:
             if missing:
                 raise UserError(f"the run played {', '.join(missing)}, given as agent objects in Python: give them "
                                 f"again, resume(..., agents={{{missing[0]!r}: ...}})")
-            from nim_evo.agents.imported import is_code
-
             if trusted is not None and not set(trusted) <= set(config.opponents):
                 raise KeywordError(f"[[code|--opponents]] names the run's opponents again ({','.join(config.opponents)}), "
                                    "to let it run the code among them; it cannot change them")
@@ -289,7 +287,7 @@ def named_opponents(players) -> tuple[tuple[str, ...], dict]:
             raise UserError(f"opponents[{i}] is a {type(player).__name__}, not an agent: an agent has move(piles, "
                             "rng), distribution(piles) or move_probabilities(positions)")
         name = name_of(player)
-        if name in names or opponents.is_spec(name):
+        if name in names or Spec.parse(name).known:
             taken = "another opponent" if name in names else "a player nim_evo knows"
             raise UserError(f"opponents[{i}] is called {name!r}, which names {taken}: give the agent a name "
                             "attribute of its own")
@@ -302,25 +300,18 @@ def check_opponents(config: Config, given: dict | None = None) -> dict:
     """Refuse unknown opponents, unreadable files and code that does not give an agent, in one
     line, before any training; return the sha256 of each opponent file and code file (a
     resumed run must find the same ones)."""
-    from nim_evo.agents.imported import import_agent, is_code, source_digest
-    from nim_evo.agents.registry import make_agent
-
     if not panel_tabulable(config.rules, multiset=config.multiset):  # a panel of named movers: cheap, checks the board
         make_toolbox(config, 1, quiet=True, given=given)
         return {spec: digest for spec in config.opponents if is_code(spec) and (digest := source_digest(spec))}
     files = {}
     for spec in config.opponents:
-        if given and spec in given:
+        if given and spec in given or is_learner(spec):  # (a learner is trained when the panel is made)
             continue
-        if is_code(spec):
-            import_agent(spec, config.rules)
-            if source_digest(spec):
-                files[spec] = source_digest(spec)
-        elif opponents.is_path(spec):
-            load_strategy(spec, config.rules)
+        opponents.resolve(spec, config.rules)  # an unknown name, an unreadable file or code: one line
+        if is_code(spec) and source_digest(spec):
+            files[spec] = source_digest(spec)
+        elif is_file(spec):
             files[spec] = hashlib.sha256(read_regular(spec, MAX_JSON_BYTES, "JSON files")).hexdigest()
-        elif spec not in LEARNERS:
-            make_agent(spec, config.rules)
     return files
 
 
@@ -335,7 +326,7 @@ def make_toolbox(config: Config, jobs: int, quiet: bool = False, given: dict | N
     """The run's DEAP toolbox, its learned opponents trained (or found in the cache) first,
     saying which on stderr unless ``quiet``."""
     for spec in config.opponents:
-        if spec in LEARNERS and not (given and spec in given) and panel_tabulable(config.rules, multiset=config.multiset):
+        if is_learner(spec) and not (given and spec in given) and panel_tabulable(config.rules, multiset=config.multiset):
             resolve_saying(spec, config.rules, config.seed, quiet=quiet)
     return loop.make_toolbox(config, jobs, given)
 

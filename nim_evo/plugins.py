@@ -35,6 +35,8 @@ class Registry(Mapping):
 
     def register(self, name: object, factory: _Factory) -> _Factory:
         """Add ``factory`` under ``name``; a name another factory holds is refused in one line."""
+        # a name must read as a name, not as another form of player spec (nim_evo.evaluation.specs:
+        # code holds a colon, a file ends in .json or holds a slash; take-N is a fixed agent's)
         if not isinstance(name, str) or not name.strip() or name != name.strip() or any(c in name for c in ",:/\\") \
                 or name.endswith(".json") or (name.startswith("take-") and name[5:].isdigit()):
             raise UserError(f"a {self.what} needs a name without commas, colons, slashes or surrounding spaces, that is "

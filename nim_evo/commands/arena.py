@@ -24,7 +24,7 @@ from nim_evo.evaluation.roundrobin import round_robin
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.io import new_folders, remove_empty
 from nim_evo.atomic import atomic_write_text
-from nim_evo.learners import LEARNERS
+from nim_evo.evaluation.specs import is_file, is_learner, label
 from nim_evo.validation import GAMES, JOBS, SEED
 
 OUTPUTS = ("arena.csv", "arena.png")
@@ -112,7 +112,7 @@ def _rules(args):
     check_flags(args, {"games": [GAMES], "jobs": [JOBS], "seed": [SEED]})
     cap_jobs(args)
     given = args.game is not None or args.piles is not None
-    files = [spec for spec in args.players if opponents.is_path(spec)]
+    files = [spec for spec in args.players if is_file(spec)]
     rules = rules_from_args(args) if given or not files else load_strategy(files[0]).rules
     if not tabulable(rules, multiset=True):
         raise UsageError(f"the board {rules.name} has {space_size(rules, True):,} multisets of piles with "
@@ -138,13 +138,13 @@ def _out_dir(args, rules) -> Path:
 
 def _players(specs, rules, seed: int, quiet: bool) -> dict:
     """Name -> agent; a file is named by its stem. Learners are trained (or loaded) with ``seed``."""
-    names = [opponents.label(spec) for spec in specs]
+    names = [label(spec) for spec in specs]
     twice = next((name for name in names if names.count(name) > 1), None)
     if twice:
         raise UsageError(f"{twice} takes part twice; name each participant once")
-    players = {name: None if spec in LEARNERS else opponents.resolve(spec, rules, seed)  # cheap ones first
+    players = {name: None if is_learner(spec) else opponents.resolve(spec, rules, seed)  # cheap ones first
                for name, spec in zip(names, specs)}
     for name, spec in zip(names, specs):
-        if spec in LEARNERS:
+        if is_learner(spec):
             players[name] = resolve_saying(spec, rules, seed, "participant", quiet)
     return players

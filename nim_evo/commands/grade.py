@@ -66,11 +66,12 @@ def main(argv) -> int:
                        "games": [Interval(Integral, 1, MAX_SAMPLE)], "seed": [SEED]})
     from nim_evo.console.grading import format_report  # after parsing: --help answers at once
     from nim_evo.evaluation import opponents
+    from nim_evo.evaluation.specs import is_file
     from nim_evo.evaluation.grading import grade_player
     from nim_evo.evaluation.strategy import load_strategy
 
     given = args.game is not None or args.piles is not None or args.max_take is not None or args.misere
-    rules = load_strategy(args.player).rules if opponents.is_path(args.player) and not given else rules_from_args(args)
+    rules = load_strategy(args.player).rules if is_file(args.player) and not given else rules_from_args(args)
     picture = _picture_path(args.picture, args.force, rules) if args.picture else None
     # with --json, what the player's own code prints goes to stderr: stdout is the JSON alone
     players_prints = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()

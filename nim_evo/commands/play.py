@@ -27,7 +27,7 @@ from nim_evo.console.session import Console, EndOfInput
 from nim_evo.console.games import COMPUTER_FIRST, HUMAN_FIRST, play_computers, play_human
 from nim_evo.console import bigplay
 from nim_evo.console.opponents import resolve_saying
-from nim_evo.evaluation import opponents
+from nim_evo.evaluation.specs import Spec, is_file, label
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.games import bigheaps
 from nim_evo.genomes import GenomeAgent, get_kind
@@ -46,13 +46,13 @@ def _prepare(args):
     if args.opponents is not None and args.first not in (None, *COMPUTER_FIRST):
         raise UsageError(f"with --opponents, --first names STRATEGY's seat: {', '.join(COMPUTER_FIRST)}; "
                          f"got {args.first!r}")
-    if args.opponents is not None and opponents.several(args.opponents):
+    if args.opponents is not None and Spec.parse(args.opponents).several:
         raise UsageError(f"play is a match of two: --opponents {args.opponents!r} names several (the arena plays "
                          "many: nim-evo arena)")
     seed = args.seed
     if args.strategy is None:  # perfect play, by the name Nim's write-ups gave it on Nim
         args.strategy = "nimsum" if rules_from_args(args).family == "nim" else "perfect"
-    if opponents.is_path(args.strategy):
+    if is_file(args.strategy):
         given = args.game is not None or args.piles is not None or args.max_take is not None or args.misere
         agent = load_strategy(args.strategy, rules_from_args(args) if given else None, stochastic=args.stochastic)
         rules = agent.rules  # a board-free genome plays the board asked for (of its family)
@@ -64,10 +64,10 @@ def _prepare(args):
             agent.stochastic = True
     if args.stochastic and not isinstance(agent, Learner):
         raise UsageError(f"--stochastic is for learners (a learner file or name); {args.strategy} plays one way")
-    agents, names = [agent], [opponents.label(args.strategy)]
+    agents, names = [agent], [label(args.strategy)]
     if args.opponents is not None:
         agents.append(resolve_saying(args.opponents, rules, seed, "player"))
-        names.append(opponents.label(args.opponents))
+        names.append(label(args.opponents))
         if names[0] == names[1]:
             names = [f"{names[0]} (1)", f"{names[1]} (2)"]
     return rules, agents, names
@@ -106,7 +106,7 @@ def _big_mover(args, board, console: Console):
     strategy = args.strategy or "perfect"
     if strategy in ("perfect", "random"):
         return (bigplay.perfect_mover(board) if strategy == "perfect" else bigplay.random_mover(board)), strategy
-    agent = load_strategy(strategy) if opponents.is_path(strategy) else None
+    agent = load_strategy(strategy) if is_file(strategy) else None
     if not (isinstance(agent, GenomeAgent) and agent.kind == "program"
             and get_kind("program").part(agent.genes, "heap") is not None):
         raise UsageError(f"{board.name} is too big for the engine's boards: perfect, random or a program file with a "
@@ -114,7 +114,7 @@ def _big_mover(args, board, console: Console):
     if not bigheaps.same_rule(agent.rules, board):
         raise UsageError(f"{strategy} was evolved for {agent.rules.name} and plays any board of its family and rule, "
                          f"not {board.name}")
-    name = opponents.label(strategy)
+    name = label(strategy)
     console.say(printable(f"{name} plays the program {get_kind('program').describe(agent.genes, agent.rules)}"))
     if board.grundy_words() is not None:
         console.say(f"(the game's Grundy values of one heap: {board.grundy_words()})")

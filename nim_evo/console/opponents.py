@@ -8,6 +8,7 @@ import sys
 from nim_evo.games.base import Game
 from nim_evo.console.progress import TrainingProgress
 from nim_evo.evaluation import opponents
+from nim_evo.evaluation.specs import is_learner
 from nim_evo.learners import LEARNERS
 from nim_evo.validation import printable
 
@@ -15,7 +16,7 @@ from nim_evo.validation import printable
 def resolve_saying(spec: str, rules: Game, seed: int = 0, role: str = "opponent", quiet: bool = False):
     """:func:`nim_evo.evaluation.opponents.resolve`, saying on stderr (unless ``quiet``) whether a learner is loaded from the
     cache or trained, and then showing a progress bar."""
-    if spec not in LEARNERS or quiet:
+    if not is_learner(spec) or quiet:
         return opponents.resolve(spec, rules, seed)
     cached = opponents.cached_path(spec, rules, seed)
     episodes = LEARNERS[spec].episodes

@@ -20,7 +20,7 @@ NAME_WIDTH = 22  # the opponent column's width: longer names (strategy files) ar
 
 def print_summary(run, panel, jobs: int) -> None:
     """The champion's lines and the check table (``panel``: the run's own board's)."""
-    from nim_evo.evaluation.opponents import label
+    from nim_evo.evaluation.specs import label
     from nim_evo.genomes import get_kind
 
     config, champion = run.config, run.genes

@@ -1,8 +1,9 @@
-"""Opponents by name or file: fixed agents, learned agents (trained on first use), files.
+"""Players by spec (:mod:`nim_evo.evaluation.specs`): fixed agents, learned agents (trained on
+first use), strategy files, a person's code, and agent objects given in Python.
 
-An opponent spec is one of:
+:func:`resolve` makes each form into a player:
 
-* a fixed agent's name (``random``, ``nimsum``, ``minimax``, ``take-3``, ...);
+* a fixed agent's name (``random``, ``nimsum``, ``minimax``, ``take-3``, ...): the agent;
 * a learner's name (``qlearning``, ``td``, ...): trained for the rules by self-play with
   the seed's parameters and budget, with the given seed, on first use, then cached as a
   learner file keyed by rules, learner, parameters, episodes and seed (so a second run,
@@ -24,41 +25,18 @@ from pathlib import Path
 import numpy as np
 
 from nim_evo.games.base import Game
-from nim_evo.agents.imported import import_agent, is_code
+from nim_evo.agents.imported import import_agent
 from nim_evo.agents.player import Player
 from nim_evo.agents.protocol import as_player
 from nim_evo.agents.registry import make_agent
+from nim_evo.evaluation.specs import CODE, FILE, LEARNER, Spec, is_learner
+from nim_evo.evaluation.strategy import load_strategy
+from nim_evo.io import FORMAT_VERSION, read_json
+from nim_evo.learners import LEARNERS
+from nim_evo.learners.files import learner_from_document, params_json, save_learner
 from nim_evo.validation import UserError
 
 CACHE_ENV = "NIM_EVO_CACHE"
-
-
-def is_path(spec: str) -> bool:
-    """Whether ``spec`` names a strategy file (a data file, read, never run)."""
-    return not is_code(spec) and (spec.endswith(".json") or os.sep in spec or "/" in spec)
-
-
-def is_spec(name: str) -> bool:
-    """Whether ``name`` already names a player: an agent, a learner, a file or code."""
-    from nim_evo.agents.registry import AGENTS
-    from nim_evo.learners import LEARNERS
-
-    key = name.strip().lower()
-    return (key in AGENTS or name in AGENTS or key.startswith("take-") or name in LEARNERS or is_code(name)
-            or is_path(name))
-
-
-def several(spec: str) -> bool:
-    """Whether ``spec`` names several opponents (``a,b``) where one is wanted: a comma outside
-    a file's path."""
-    return "," in spec and not is_path(spec)
-
-
-def label(spec: str) -> str:
-    """How an opponent spec is named in tables and pictures: a file by its stem, code by its name."""
-    if is_code(spec):
-        return spec.rsplit(":", 1)[1]
-    return Path(spec).stem if is_path(spec) else spec
 
 
 def cache_dir() -> Path:
@@ -75,16 +53,14 @@ def resolve(spec: str, rules: Game, seed: int = 0, progress=None, given: dict | 
     Raises:
         UserError: one line for an unknown name, an unreadable file or a file for other rules.
     """
-    from nim_evo.evaluation.strategy import load_strategy
-    from nim_evo.learners import LEARNERS
-
     if given and spec in given:
         return as_player(given[spec], rules)
-    if is_code(spec):
+    form = Spec.parse(spec).form
+    if form == CODE:
         return import_agent(spec, rules)
-    if is_path(spec):
+    if form == FILE:
         return load_strategy(spec, rules)
-    if spec in LEARNERS:
+    if form == LEARNER:
         return trained(spec, rules, seed, progress=progress)
     return make_agent(spec, rules)
 
@@ -92,19 +68,13 @@ def resolve(spec: str, rules: Game, seed: int = 0, progress=None, given: dict | 
 def pile_player(spec: str, rules: Game, seed: int = 0, given: dict | None = None):
     """The player an opponent spec names, for games on pile arrays on a board too big for
     tables (:mod:`nim_evo.engine.piles`); a learner is refused in one line."""
-    from nim_evo.learners import LEARNERS
-
-    if spec in LEARNERS and not (given and spec in given):
+    if is_learner(spec) and not (given and spec in given):
         raise UserError(f"opponent {spec!r} needs the board's tables, and {rules.name} is too big for them; "
                         "the panel can hold agents that play from the piles (random, nimsum, take-N, ...)")
     return resolve(spec, rules, seed, given=given)
 
 
 def _cache_key(name: str, rules: Game, seed: int, episodes: int | None, params: dict) -> tuple[Path, dict, int]:
-    from nim_evo.io import FORMAT_VERSION
-    from nim_evo.learners import LEARNERS
-    from nim_evo.learners.files import params_json
-
     learner = LEARNERS[name](rules, **params)
     episodes = learner.episodes if episodes is None else episodes
     key = {"learner": name, "algorithm": learner.algorithm, "format": FORMAT_VERSION, "params": params_json(learner),
@@ -125,10 +95,6 @@ def trained(name: str, rules: Game, seed: int = 0, episodes: int | None = None, 
     """A learner trained by self-play for ``rules``: loaded from the cache when it holds one
     trained the same way (same learner and algorithm version, parameters, board, budget and
     seed), otherwise trained and written to the cache (atomically)."""
-    from nim_evo.learners import LEARNERS
-    from nim_evo.io import read_json
-    from nim_evo.learners.files import learner_from_document, params_json, save_learner
-
     path, key, episodes = _cache_key(name, rules, seed, episodes, params)
     if path in _TRAINED:
         return _TRAINED[path]

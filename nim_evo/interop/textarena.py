@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from nim_evo.agents.player import name_of
-from nim_evo.evaluation.opponents import is_path, is_spec, label
+from nim_evo.evaluation.specs import Spec, is_file, label
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.games.nim import Rules, nim_board
 from nim_evo.games.registry import game
@@ -178,9 +178,9 @@ def agent(strategy, rules: Rules | str | None = None, seed: int = 0):
         rules = nim_board(game(rules))
         if rules.misere or rules.max_take is not None:
             raise UserError(f"TextArena's Nim is normal play without a cap; {rules.name} is not")
-    elif isinstance(strategy, str) and is_path(strategy):
+    elif isinstance(strategy, str) and is_file(strategy):
         load_strategy(strategy)  # an unreadable file: its one-line error now, not at the first move
-    elif isinstance(strategy, str) and not is_spec(strategy):
+    elif isinstance(strategy, str) and not Spec.parse(strategy).known:
         player_for(strategy, Rules((3, 4, 5)), seed)  # an unknown name: likewise
     return cls(strategy, rules, seed)
 

@@ -283,7 +283,7 @@ def _second_axis(axes, history: History) -> None:
 
 def _short(opponent: str) -> str:
     """An opponent as the legend names it: a strategy file by its name without the folder."""
-    from nim_evo.evaluation.opponents import label
+    from nim_evo.evaluation.specs import label
 
     return label(opponent)
 
