@@ -32,6 +32,11 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+FAST_TIMERS = """(() => {
+  if (!new URLSearchParams(location.search).has("fast")) return;  // only a page opened with ?fast
+  const later = window.setTimeout.bind(window);
+  window.setTimeout = (f, ms, ...rest) => later(f, ms >= 100 ? 20 : ms, ...rest);
+})();"""
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +52,9 @@ def browser():
     options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)  # a page that hangs (a hostile saved game, say) fails its test
+    # opened with ?fast, a page's champion pauses 20 ms before it answers, not 700 (for a
+    # person's eyes): for whole games whose moves between are not looked at
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAST_TIMERS})
     driver.set_script_timeout(30)
     yield driver
     driver.quit()
@@ -97,7 +105,7 @@ def body(driver, key):
 
 
 def wait_state(driver, *states, timeout=10):
-    WebDriverWait(driver, timeout).until(lambda d: body(d, "state") in states)
+    WebDriverWait(driver, timeout, poll_frequency=0.02).until(lambda d: body(d, "state") in states)
     return body(driver, "state")
 
 
@@ -105,8 +113,8 @@ def piles(driver):
     return [int(row.get_attribute("data-size")) for row in driver.find_elements(By.CSS_SELECTOR, "#board .pile")]
 
 
-def open_page(driver, page, first):
-    driver.get(page.as_uri())  # no fragment: no saved game
+def open_page(driver, page, first, fast=False):
+    driver.get(page.as_uri() + ("?fast" if fast else ""))  # no fragment: no saved game
     Select(driver.find_element(By.ID, "first")).select_by_value(first)
     driver.find_element(By.ID, "new").click()
 
@@ -135,6 +143,20 @@ def test_the_champion_moving_first_wins_every_game_whatever_the_person_clicks(br
             assert after[pile] == before[pile] - take  # the person's move, as clicked
         assert body(browser, "winner") == "champion", game
         assert browser.find_element(By.ID, "status").text == "The champion wins."
+
+
+def test_the_champion_answers_after_a_visible_pause(browser, pages):
+    """The page's own pace: moving first, the champion answers some 700 ms after the game
+    starts, not at once."""
+    import time
+
+    browser.get(pages["champion"].as_uri())
+    Select(browser.find_element(By.ID, "first")).select_by_value("champion")
+    started = time.perf_counter()
+    browser.find_element(By.ID, "new").click()
+    assert body(browser, "state") != "your-turn"  # the champion has not answered yet
+    wait_state(browser, "your-turn")
+    assert 0.6 <= time.perf_counter() - started < 5
 
 
 def test_a_subtraction_game_is_played_to_its_end_where_no_move_is_left(browser, pages):
@@ -262,7 +284,7 @@ def test_in_misere_the_last_take_loses_and_the_perfect_champion_wins_moving_seco
     assert theory.is_win(rules, rules.piles) is False
     rng = np.random.default_rng(4)
     for game in range(2):
-        open_page(browser, pages[page], "you")
+        open_page(browser, pages[page], "you", fast=True)  # (only the end is looked at)
         assert piles(browser) == list(rules.piles)
         while wait_state(browser, "your-turn", "over") == "your-turn":
             click_a_move(browser, rng, rules.max_take)
