@@ -30,6 +30,7 @@ family has one, which the solver's verdict is checked against.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import operator
 import re
@@ -97,8 +98,6 @@ class Game:
     def board(self, heaps: Iterable[int]) -> Game:
         """The same family, rule and convention on other starting heaps (a family whose
         start is not its ``heaps`` field says how)."""
-        import dataclasses
-
         return dataclasses.replace(self, heaps=tuple(heaps))  # type: ignore[type-var]
 
     def takes_heaps(self, count: int) -> bool:
@@ -145,7 +144,7 @@ class Game:
     def order(self, positions: np.ndarray) -> np.ndarray:
         """``(k,) int64``: a retrograde order that every legal move lowers (objects left, by
         default: every move of a take-away game removes at least one)."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return np.asarray(positions, dtype=np.int64).sum(axis=-1)
 
@@ -175,7 +174,7 @@ class Game:
         """One row per multiset of heaps (interchangeable families): the heap sizes sorted,
         the smallest on the heap that started smallest, and so on (ties by heap index), so
         that the representative of a reachable position is a position of the board."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         result = np.empty_like(positions)
@@ -200,7 +199,7 @@ class Game:
 
     def legal_mask(self, positions: np.ndarray) -> np.ndarray:
         """``(k, n_actions) bool``: the legal actions of each position (the rule's mask)."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return self.successors(np.asarray(positions, dtype=np.int64))[1]
 
@@ -209,7 +208,7 @@ class Game:
         ``(k, width) int64`` (a position itself where its action is illegal), and which actions are
         legal there, ``(k,) bool`` (an action outside the alphabet is illegal). The rule's answer
         read at one action per position; a family may compute it without the other actions."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         actions = np.asarray(actions, dtype=np.int64)
@@ -221,20 +220,20 @@ class Game:
 
     def over_mask(self, positions: np.ndarray) -> np.ndarray:
         """``(k,) bool``: which of ``positions`` have no legal action (the games that are over)."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return np.asarray(~self.legal_mask(positions).any(axis=1))
 
     def legal_actions(self, position: Position) -> list[int]:
         """The legal actions of ``position``, ascending."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         mask = self.legal_mask(np.array([self.check_position(position)], dtype=np.int64))[0]
         return [int(a) for a in np.flatnonzero(mask)]
 
     def is_legal_action(self, position: Position, action) -> bool:
         """Is ``action`` a whole number naming a legal action of ``position``?"""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         if not is_whole(action) or not 0 <= action < self.n_actions:
             return False
@@ -242,7 +241,7 @@ class Game:
 
     def apply_action(self, position: Position, action: int) -> Position:
         """The position ``action`` leads to; a one-line :class:`UserError` if it is illegal."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         position = self.check_position(position)
         if not is_whole(action) or not 0 <= action < self.n_actions:
@@ -254,7 +253,7 @@ class Game:
 
     def is_over(self, position: Position) -> bool:
         """Whether ``position`` has no legal action (the player to move cannot move)."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return not self.legal_mask(np.array([self.check_position(position)], dtype=np.int64))[0].any()
 
@@ -389,7 +388,7 @@ def is_whole(value) -> bool:
 def _slots(start: Position) -> np.ndarray:
     """The heap that holds the ``r``-th smallest size of a canonical row: the heaps ordered
     by their starting size, ties by index."""
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     return np.argsort(np.asarray(start, dtype=np.int64), kind="stable")
 

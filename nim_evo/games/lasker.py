@@ -40,7 +40,7 @@ class Lasker(SplitGame):
         return None if match is None else cls(heaps_of(match["heaps"]), match["misere"] is not None)
 
     def allows(self, n, take, part):
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         take, part = np.asarray(take), np.asarray(part)
         return np.broadcast_to(((take >= 1) & (part == 0)) | ((take == 0) & (part >= 1)), np.broadcast_shapes(
@@ -65,7 +65,7 @@ class Lasker(SplitGame):
 def lasker_grundy(n):
     """Lasker's Nim's Grundy values of heaps ``n`` (any shape): ``n`` but for ``n mod 4`` of 3
     (``n + 1``) and 0 (``n - 1``, heap 0 aside)."""
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     n = np.asarray(n, dtype=np.int64)
     residue = n % 4

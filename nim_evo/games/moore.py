@@ -96,7 +96,7 @@ class Moore(MultiTake):
         return True
 
     def theory_wins(self, positions: np.ndarray) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         bits = (positions[..., None] >> np.arange(50)) & 1           # (..., heaps, bits)

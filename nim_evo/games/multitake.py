@@ -38,7 +38,7 @@ class MultiTake(Game):
         return len(_vectors(self))
 
     def successors(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         children = positions[:, None, :] - _vectors(self)[None, :, :]
@@ -46,7 +46,7 @@ class MultiTake(Game):
 
     def step(self, positions: np.ndarray, actions) -> tuple[np.ndarray, np.ndarray]:
         """The rule at one action per position without the others: its vector off the heaps."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         actions = np.asarray(actions, dtype=np.int64)
@@ -77,7 +77,7 @@ class MultiTake(Game):
         return index
 
     def legal_mask(self, positions: np.ndarray) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return np.asarray((np.asarray(positions, dtype=np.int64)[:, None, :] >= _vectors(self)[None, :, :]).all(axis=-1))
 
@@ -102,7 +102,7 @@ class MultiTake(Game):
 
 @lru_cache(maxsize=64)
 def _vectors(game: MultiTake) -> np.ndarray:
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     array = np.array(game.vectors(), dtype=np.int64).reshape(-1, game.width)
     array.flags.writeable = False

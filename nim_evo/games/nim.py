@@ -142,7 +142,7 @@ class Rules(TakeAway):
         return min(size, self.max_take or size)
 
     def count_takes_of(self, sizes: np.ndarray) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         sizes = np.asarray(sizes, dtype=np.int64)
         return sizes if self.max_take is None else np.minimum(sizes, self.max_take)
@@ -152,7 +152,7 @@ class Rules(TakeAway):
 
     def action_indices(self, pile, count):
         """Nim's moves in closed form: the moves of the heaps before, then ``count - 1``."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         widths = np.array([self.count_takes(n) for n in self.piles], dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
@@ -168,7 +168,7 @@ class Rules(TakeAway):
         normal play, the nim-sum of the Grundy values (``n``, or ``n mod (k + 1)`` under a cap)
         is not 0; misère, Bouton's rule on them: where every one is 0 or 1, their number of
         ones is even, and elsewhere the nim-sum is not 0."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         residues = np.asarray(positions, dtype=np.int64)
         if self.max_take is not None:
@@ -216,7 +216,7 @@ class Rules(TakeAway):
 
     def over_mask(self, positions: np.ndarray) -> np.ndarray:
         """Only the empty board has no move."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return np.asarray(~np.asarray(positions).any(axis=1))
 

@@ -87,7 +87,7 @@ class Octal(SplitGame):
         return any(d & 4 for d in self.digits)
 
     def allows(self, n, take, part):
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         digits = np.array((0, *self.digits), dtype=np.int64)
         take = np.asarray(take, dtype=np.int64)

@@ -168,7 +168,7 @@ class SplitGame(Game):
     def successors(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rule's children; rows narrower than the board's (a few heaps, however big,
         and an empty slot for a split) give the actions of their own slots, ``width x pairs``."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         k, width = positions.shape
@@ -198,7 +198,7 @@ class SplitGame(Game):
         """The rule at one action per position without the others (a fast path check_game holds
         to the rule): the heap's slot keeps the smaller part (or the one heap left), the first
         empty slot takes the larger."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         actions = np.asarray(actions, dtype=np.int64)
@@ -221,7 +221,7 @@ class SplitGame(Game):
 
     def legal_mask(self, positions: np.ndarray) -> np.ndarray:
         """The rule's mask without its children (a fast path check_game holds to the rule)."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         pairs = np.array(self.pairs, dtype=np.int64).reshape(-1, 2)
@@ -234,7 +234,7 @@ class SplitGame(Game):
 
     def is_legal(self, position: Position, move) -> bool:
         """Is ``move`` a ``(heap, take, part)`` of the board that may be played in ``position``?"""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         try:
             heap, take, part = self.read_move(move)
@@ -253,7 +253,7 @@ class SplitGame(Game):
 
     def order(self, positions: np.ndarray) -> np.ndarray:
         """The sum of the heaps' squares: every take and every split lowers it."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         return (positions * positions).sum(axis=-1)
@@ -272,7 +272,7 @@ class SplitGame(Game):
         """What each move from one heap of ``n`` leaves, however big: ``(smaller, larger)``,
         two int64 arrays, ``0`` for no heap (no board is built: the family's candidates are
         made once for heaps up to ``largest``, default ``n``, and kept for the next heap)."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         take, part = _candidates(self, max(n, largest or n))
         rest = n - take - part
@@ -310,7 +310,7 @@ class SplitGame(Game):
         return f"Grundy values are computed for heaps up to {values.known:,}, in normal play"
 
     def theory_wins(self, positions: np.ndarray) -> np.ndarray | None:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         if self.misere:
             return None
@@ -350,7 +350,7 @@ class HeapValues:
         return MAX_HEAP if self.periodic is not None or self.formula is not None else len(self.values) - 1
 
     def __call__(self, n) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         n = np.asarray(n, dtype=np.int64)
         if n.size and int(n.max()) < len(self.values):  # every heap computed: read, no arithmetic
@@ -368,9 +368,9 @@ def grundy_values(game: SplitGame, count: int, period_after: int | None = None) 
     Guy-Smith test: if ``g(n + p) == g(n)`` for every ``i <= n < 2i + p + t``, the sequence has
     period ``p`` from ``i`` on. The values are computed in doubling steps until a period is
     certified or ``count`` are known."""
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
-    from nim_evo.games.periodic import Periodic
+    from nim_evo.games.periodic import Periodic  # (import time: periodic imports numpy)
 
     pairs = np.array(sorted(game.candidate_pairs(count - 1), key=lambda p: p[0] + 2 * p[1]), dtype=np.int64)
     take, part = pairs.reshape(-1, 2).T
@@ -405,7 +405,7 @@ def grundy_values(game: SplitGame, count: int, period_after: int | None = None) 
 def _certify(values: np.ndarray, longest_take: int) -> tuple[int, int] | None:
     """The least period ``p`` (then preperiod ``i``) that the Guy-Smith test certifies from
     ``values``, or ``None``."""
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     known = len(values)
     for period in range(1, known // 2):
@@ -427,7 +427,7 @@ def _computed(largest: int) -> int:
 
 @lru_cache(maxsize=64)
 def _pairs(game: SplitGame) -> tuple[tuple[int, int], ...]:
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     largest = max(game.heaps)
     pairs = np.array(game.candidate_pairs(largest), dtype=np.int64).reshape(-1, 2)
@@ -442,7 +442,7 @@ def _pairs(game: SplitGame) -> tuple[tuple[int, int], ...]:
 def _candidates(game: SplitGame, largest: int) -> tuple[np.ndarray, np.ndarray]:
     """``(take, part)`` of every candidate pair for heaps up to ``largest``, read-only (the
     family's and rule's last, kept while no bigger heap is asked)."""
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     fields = tuple((f, getattr(game, f)) for f in game.__dataclass_fields__ if f not in ("heaps", "misere"))
     key = (type(game), fields)

@@ -67,14 +67,14 @@ class Squares(TakeAway):
         return math.isqrt(size)
 
     def count_takes_of(self, sizes: np.ndarray) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         sizes = np.asarray(sizes, dtype=np.int64)
         root = np.floor(np.sqrt(sizes.astype(float))).astype(np.int64)
         return root - (root * root > sizes) + ((root + 1) * (root + 1) <= sizes)
 
     def take_at(self, sizes: np.ndarray, rank: np.ndarray) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return (np.asarray(rank, dtype=np.int64) + 1) ** 2
 
@@ -89,7 +89,7 @@ class Squares(TakeAway):
         return f"Grundy values are computed for heaps up to {MAX_COMPUTED - 1:,}, in normal play"
 
     def theory_wins(self, positions: np.ndarray) -> np.ndarray | None:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.maximum(np.asarray(positions, dtype=np.int64), 0)
         if self.misere or (positions.size and int(positions.max()) >= MAX_COMPUTED):
@@ -129,7 +129,7 @@ def _computed(largest: int) -> int:
 @lru_cache(maxsize=8)
 def square_grundy(count: int) -> np.ndarray:
     """The Grundy values of heaps ``0 .. count - 1`` of Subtract-a-Square (read-only)."""
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     values = np.zeros(count, dtype=np.int64)
     squares = np.arange(1, math.isqrt(count) + 1, dtype=np.int64) ** 2

@@ -94,12 +94,12 @@ class Subtraction(TakeAway):
         return bisect.bisect_right(self.subtraction, size)
 
     def count_takes_of(self, sizes: np.ndarray) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return np.searchsorted(np.array(self.subtraction, dtype=np.int64), sizes, side="right")
 
     def take_at(self, sizes: np.ndarray, rank: np.ndarray) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return np.array(self.subtraction, dtype=np.int64)[np.asarray(rank, dtype=np.int64)]
 
@@ -118,7 +118,7 @@ class Subtraction(TakeAway):
         return None if sequence is None else sequence.notation()
 
     def theory_wins(self, positions: np.ndarray) -> np.ndarray | None:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         if not self.misere:
@@ -137,7 +137,7 @@ class Subtraction(TakeAway):
 @lru_cache(maxsize=64)
 def grundy_sequence(subtraction: tuple[int, ...]) -> Periodic | None:
     """The certified Grundy sequence of a subtraction set (cached: sets are small values)."""
-    from nim_evo.games.periodic import grundy_values
+    from nim_evo.games.periodic import grundy_values  # (import time: periodic imports numpy)
 
     return grundy_values(subtraction)
 
@@ -145,6 +145,6 @@ def grundy_sequence(subtraction: tuple[int, ...]) -> Periodic | None:
 @lru_cache(maxsize=64)
 def misere_sequence(subtraction: tuple[int, ...]) -> Periodic | None:
     """The certified misère win/loss sequence of one heap of a subtraction set."""
-    from nim_evo.games.periodic import misere_wins
+    from nim_evo.games.periodic import misere_wins  # (import time: periodic imports numpy)
 
     return misere_wins(subtraction)

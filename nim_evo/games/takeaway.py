@@ -74,7 +74,7 @@ class TakeAway(Game):
         return self.n_moves
 
     def successors(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         moves = move_array(self)
@@ -84,14 +84,14 @@ class TakeAway(Game):
 
     def legal_mask(self, positions: np.ndarray) -> np.ndarray:
         """The rule's mask without its children: a move is legal where its heap holds its count."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         moves = move_array(self)
         return np.asarray(positions)[:, moves[:, 0]] >= moves[:, 1]
 
     def step(self, positions: np.ndarray, actions) -> tuple[np.ndarray, np.ndarray]:
         """The rule at one action per position without the others: the action's count off its heap."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         actions = np.asarray(actions, dtype=np.int64)
@@ -113,7 +113,7 @@ class TakeAway(Game):
     def action_indices(self, pile, count):
         """The action of ``(pile, count)`` pairs (arrays of equal shape, or numbers); each must
         be a move of the board."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         moves = move_array(self)
         top = int(moves[:, 1].max(initial=0)) + 1
@@ -122,20 +122,20 @@ class TakeAway(Game):
 
     def count_takes_of(self, sizes: np.ndarray) -> np.ndarray:
         """:meth:`count_takes` of every heap of ``sizes`` (any shape)."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return np.vectorize(self.count_takes, otypes=[np.int64])(sizes)
 
     def take_at(self, sizes: np.ndarray, rank: np.ndarray) -> np.ndarray:
         """The ``rank``-th count (from 0) that may be taken from heaps of ``sizes``."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         return np.vectorize(lambda n, r: self.takes(n)[r], otypes=[np.int64])(sizes, rank)
 
     def random_actions(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for each position with a move, in O(heaps) each:
         a draw among the position's moves counted heap by heap (:meth:`random_move`'s, in arrays)."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         counts = self.count_takes_of(positions)
@@ -158,7 +158,7 @@ class TakeAway(Game):
     def moves_of(self, actions) -> list[Move]:
         """:meth:`move_of` of each of ``actions`` at once (a distribution over a big board's
         moves listed them one call each: 2.9 million calls, 18 s, in one test)."""
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         moves = move_array(self)
         indices = np.asarray(actions, dtype=np.int64).reshape(-1)
@@ -225,7 +225,7 @@ class TakeAway(Game):
 @lru_cache(maxsize=64)
 def move_array(game: TakeAway) -> np.ndarray:
     """``(n_moves, 2) int64``: the ``(pile, count)`` of each action (read-only)."""
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     array = np.array(game.moves, dtype=np.int64).reshape(-1, 2)
     array.flags.writeable = False

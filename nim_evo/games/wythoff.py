@@ -73,7 +73,7 @@ class Wythoff(MultiTake):
         return True
 
     def theory_wins(self, positions: np.ndarray) -> np.ndarray:
-        import numpy as np
+        import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         positions = np.asarray(positions, dtype=np.int64)
         low, high = positions.min(axis=-1), positions.max(axis=-1)
@@ -92,7 +92,7 @@ class Wythoff(MultiTake):
 def cold_pairs(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """Whether each ``(low, high)`` (``low <= high``) is a cold pair ``(floor(k phi), floor(k phi^2))``:
     with ``k = high - low``, whether ``low == floor(k phi) = (k + isqrt(5 k^2)) // 2``."""
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     k = np.asarray(high, dtype=np.int64) - low
     small = k < 1 << 30  # 5 k^2 stays within int64: an integer square root from the float one
