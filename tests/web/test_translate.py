@@ -99,18 +99,31 @@ def cases(kind: str, cap) -> list[tuple[tuple, tuple]]:
 
 
 def expected(kind: str, genes, cap, misere, all_cases) -> list:
-    """Python's answer at each case: ``{(pile, count): probability}``, or ``"refused"``."""
-    answers = []
-    for position, board in all_cases:
-        if not any(position):
-            answers.append({})
-            continue
+    """Python's answer at each case: ``{(pile, count): probability}``, or ``"refused"``; the
+    positions of a board asked together (``move_probabilities``), a board of one case alone
+    (``distribution``)."""
+    answers: list = [None] * len(all_cases)
+    by_board: dict = {}
+    for i, (_, board) in enumerate(all_cases):
+        by_board.setdefault(board, []).append(i)
+    for board, indices in by_board.items():
         rules = Rules(board, cap, misere)
+        if len(indices) > 1:  # every position of a small board
+            positions = np.array([all_cases[i][0] for i in indices], dtype=np.int64)
+            rows = GenomeAgent(kind, genes, rules).move_probabilities(positions)
+            for i, row in zip(indices, rows):
+                answers[i] = {rules.move_of(int(k)): float(row[k]) for k in np.flatnonzero(row > 0)}
+            continue
+        [i] = indices
+        position = all_cases[i][0]
+        if not any(position):
+            answers[i] = {}
+            continue
         try:
-            answers.append(dict(GenomeAgent(kind, genes, rules).distribution(position)))
+            answers[i] = dict(GenomeAgent(kind, genes, rules).distribution(position))
         except UserError:  # more moves than an agent lists: the rules genome's move, else refused
             assert rules.n_moves > MAX_LISTED_MOVES
-            answers.append(_ruleset_move(genes, rules, position) if kind == "rules" else "refused")
+            answers[i] = _ruleset_move(genes, rules, position) if kind == "rules" else "refused"
     return answers
 
 
