@@ -42,7 +42,7 @@ def kept(table: np.ndarray):
     (SciPy's CSR) of its nonzero probabilities, the same values. A big board's tables are mostly zeros
     (nine heaps: 690,690 multisets and 81 moves; a panel's three, 1.34 GB as arrays, are
     0.40 GB so). :func:`as_table` and :func:`dense` give the array back."""
-    from scipy.sparse import csr_matrix
+    from scipy.sparse import csr_matrix  # (import time: SciPy loads only when a table is kept)
 
     if isinstance(table, csr_matrix):  # (its arrays as they are: a kept table received)
         matrix = table

@@ -29,8 +29,10 @@ import numpy as np
 
 from nim_evo.engine.enumeration import EnumeratedSpace
 from nim_evo.engine.limits import DEFAULT_MAX_POSITIONS, MAX_CELLS
+from nim_evo.engine.multiset import _arrangements
 from nim_evo.engine.reach import blocks, reachable, row_keys
 from nim_evo.games.base import Game, Position
+from nim_evo.games.takeaway import TakeAway, move_array
 from nim_evo.validation import UserError
 
 class SearchedSpace(EnumeratedSpace):
@@ -140,8 +142,6 @@ class SearchedSpace(EnumeratedSpace):
         if not self.multiset or not self.game.heaps_in_place:
             return _read_only(np.ones(self.n_positions))
         if self.game.box:  # every arrangement under the start is a position: counted, not searched
-            from nim_evo.engine.multiset import _arrangements
-
             ordered = np.sort(self.positions.astype(np.int64), axis=1)
             return _read_only(_arrangements(ordered, np.sort(np.array(self.game.start, dtype=np.int64))))
         ordered = reachable(self.game, False, MAX_CELLS)
@@ -244,8 +244,6 @@ def _group_sizes(starts: np.ndarray) -> np.ndarray:
 
 
 def _moves(game: Game):
-    from nim_evo.games.takeaway import TakeAway, move_array
-
     return move_array(game).astype(np.int32) if isinstance(game, TakeAway) else None
 
 

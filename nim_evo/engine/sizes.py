@@ -28,7 +28,7 @@ def space_size(rules: Game, multiset: bool = False) -> int:
         if multiset and rules.interchangeable:
             return multiset_count(rules.start)
         return prod(p + 1 for p in rules.start)
-    from nim_evo.engine.reach import reachable_count
+    from nim_evo.engine.reach import reachable_count  # (import time: reach loads numpy; --help needs none)
 
     return reachable_count(rules, multiset and rules.interchangeable, COUNTED)
 
@@ -67,7 +67,7 @@ def _size_within(rules: Game, multiset: bool, max_positions: int) -> int:
     (found without searching further)."""
     if rules.box:
         return space_size(rules, multiset)
-    from nim_evo.engine.reach import reachable_count
+    from nim_evo.engine.reach import reachable_count  # (import time: reach loads numpy; --help needs none)
 
     try:
         return reachable_count(rules, multiset and rules.interchangeable, max_positions)
@@ -117,7 +117,7 @@ def _multiset_count(start: tuple[int, ...]) -> int:
     cells = len(start) * (start[-1] + 2)
     if cells > _DP_CELLS:
         return max(start[-1] + 1, _DP_CELLS)
-    import numpy as np
+    import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     with np.errstate(over="ignore"):
         total = float(completions(start, dtype=float)[0, 0])

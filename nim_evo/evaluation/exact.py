@@ -98,7 +98,7 @@ class Transitions:
     only."""
 
     def __init__(self, space: Space, table: np.ndarray):
-        from scipy.sparse import csr_matrix
+        from scipy.sparse import csr_matrix  # (import time: SciPy loads only for an opponent's transitions)
 
         if not hasattr(table, "toarray"):  # (a panel's kept table was checked when it was kept: policy.kept)
             table = policy_table(table, space)

@@ -31,6 +31,8 @@ from nim_evo.games.splitting import SplitGame
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
+from nim_evo.engine.sizes import within
+from nim_evo.engine.solver import solve
 from nim_evo.games.nimtheory import known_wins
 from nim_evo.genomes import get_kind
 from nim_evo.validation import UserError
@@ -46,8 +48,6 @@ def board_accuracy(kind: str, genes, rules: Game) -> float:
     stochastic genome, the mean probability it does). Measured with the solver on the kind's
     judged space: the multisets (weighted by the positions each stands for), or a table
     genome's own space (an ordered one is judged position by position)."""
-    from nim_evo.engine.solver import solve
-
     genome_kind = get_kind(kind)
     space = genome_kind.judged_space(genes, rules)
     return solve(space).accuracy(genome_kind.policies([genes], space)[0])
@@ -123,8 +123,6 @@ def held_out_board(family: Game) -> Game:
 
 @lru_cache(maxsize=16)
 def _last_within(family: Game, shapes: tuple) -> Game:
-    from nim_evo.engine.sizes import within
-
     chosen = family.board(shapes[0])
     for heaps in shapes[1:]:
         try:
@@ -250,8 +248,6 @@ def _solved_boards(kind: str, genes, family: Game, rng: np.random.Generator, pil
     ``piles`` heaps, each heap drawn up to ``max_pile`` halved until the board has at most
     :data:`SOLVED_POSITIONS` multisets and :data:`SOLVED_CELLS` multiset-action pairs, each
     judged whole by the solver (:func:`board_accuracy`: every winning position): each one's share."""
-    from nim_evo.engine.sizes import within
-
     counts = heap_counts(family, piles)
     for _ in range(count):
         heaps, size = int(rng.choice(counts)), max_pile

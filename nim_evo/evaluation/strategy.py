@@ -58,6 +58,7 @@ def load_strategy(path: StrPath, rules: Game | None = None, stochastic: bool = F
         UserError: one line saying what is wrong with the file (its metadata included, see
             :func:`check_metadata`), or that its rules differ.
     """
+    # (import time: a genome's file loads no learner)
     from nim_evo.learners.files import LEARNER_FORMAT, learner_from_document
 
     validate({"path": [PATH], "rules": [None, GAME], "stochastic": [BOOL]},

@@ -16,7 +16,9 @@ from joblib import delayed
 
 from nim_evo.games.base import Game
 from nim_evo import processes
+from nim_evo.agents.player import Mover
 from nim_evo.agents.protocol import compiled, name_of
+from nim_evo.agents.registry import make_agent
 from nim_evo.annotations import PlayerSpec, SeedLike, Starts
 from nim_evo.engine import piles
 from nim_evo.engine.policy import samplers_for
@@ -91,8 +93,6 @@ def tournament(rules: Game, player: PlayerSpec, opponents: Sequence[PlayerSpec],
         One :class:`TournamentResult` per opponent, in order; the 95% interval is Wilson's
         (scipy's ``binomtest``), and collapses to the value when ``exact``.
     """
-    from nim_evo.agents.registry import make_agent
-
     validate(TOURNAMENT, {"rules": rules, "player": player, "opponents": opponents, "games": games, "exact": exact,
                           "starts": starts, "jobs": jobs, "max_positions": max_positions, "multiset": multiset})
     for i, opponent in enumerate(opponents):
@@ -146,9 +146,6 @@ def pile_tournament(rules: Game, kind: str, genes, opponents, games: int, seed, 
     """The tournament of :func:`tournament` for a genome on a board too big to enumerate:
     ``games`` games per opponent (an agent, or an agent's name) and seat from the start
     (:mod:`nim_evo.engine.piles`), Wilson 95% intervals; ``names`` call the opponents in the results."""
-    from nim_evo.agents.player import Mover
-    from nim_evo.agents.registry import make_agent
-
     me = movers.mover(kind, rules, genes)
     streams = seed_sequence(seed).spawn(2 * len(opponents))
     results = []

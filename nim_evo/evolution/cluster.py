@@ -25,6 +25,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 
 
 from nim_evo.evolution.allocator import MMAP_SETTING, MMAP_THRESHOLD, TRIM_SETTING, TRIM_THRESHOLD
@@ -77,8 +78,8 @@ def evaluation_backend(backend: str = "local", jobs: int | None = None, schedule
         yield jobs or 1
         return
     distributed = _distributed()
-    import dask
-    from distributed.client import FutureCancelledError
+    import dask  # optional: the distributed extra
+    from distributed.client import FutureCancelledError  # optional: the distributed extra
 
     with contextlib.ExitStack() as stack:
         stack.enter_context(_quiet_dask_logs())  # our errors say what went wrong, in one line
@@ -102,7 +103,7 @@ def evaluation_backend(backend: str = "local", jobs: int | None = None, schedule
         else:
             address, security = scheduler, None  # (None: Dask's configuration, distributed.comm.tls)
         client = stack.enter_context(_connect(distributed, address, security))
-        from joblib import parallel_config
+        from joblib import parallel_config  # (import time: nim-evo --help loads no joblib)
 
         stack.enter_context(parallel_config(backend="dask"))
         try:
@@ -149,7 +150,7 @@ def workers(jobs: int, *shared, threads: bool = False) -> Scattered | LocalPool 
     whose work is numpy's, which lets go of the interpreter, on objects too big to copy to
     each process); otherwise (one job, another joblib backend) ``None``: a ``Parallel`` for
     each map."""
-    from joblib.parallel import get_active_backend
+    from joblib.parallel import get_active_backend  # (import time: nim-evo --help loads no joblib)
 
     backend, _ = get_active_backend()
     kind = type(backend).__name__
@@ -180,16 +181,14 @@ class Scattered:
         self.backend = self._send()
 
     def _send(self):
-        from joblib import parallel_config
+        from joblib import parallel_config  # (import time: nim-evo --help loads no joblib)
 
         with parallel_config(backend="dask", client=self.client, scatter=self.objects) as config:
             return config["backend"]
 
     def map(self, calls: list) -> list:
         """The results of joblib's delayed ``calls``, one task each, in order."""
-        from concurrent.futures import CancelledError
-
-        from joblib import Parallel
+        from joblib import Parallel  # (import time: nim-evo --help loads no joblib)
 
         while True:
             try:
@@ -238,7 +237,7 @@ def _connect(distributed, address: str, security=None):
 
 
 def _nim_evo_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from importlib.metadata import PackageNotFoundError, version  # (import time: 30 ms that --help does without)
 
     try:
         return version("nim-evo")
@@ -275,7 +274,7 @@ def _quiet_dask_logs() -> Iterator[None]:
 def _cryptography() -> None:
     """The local Dask cluster's TLS needs the ``cryptography`` package (in the extra)."""
     try:
-        import cryptography  # noqa: F401
+        import cryptography  # noqa: F401  (optional: the distributed extra)
     except ImportError:
         raise UserError(f"the local Dask cluster runs over TLS, which needs the cryptography package: "
                         f"pip install '{EXTRA}'") from None
@@ -283,7 +282,7 @@ def _cryptography() -> None:
 
 def _distributed():
     try:
-        import distributed
+        import distributed  # optional: the distributed extra
     except ImportError:
         raise UserError(f"--backend dask needs Dask: pip install '{EXTRA}'") from None
     return distributed

@@ -295,7 +295,7 @@ def _packed(tables) -> tuple[np.ndarray, tuple]:
 
 def _unpacked(buffer: np.ndarray, layout: tuple) -> tuple:
     """:func:`_packed`'s tables again, each array copied into memory (not a memory map, nor a received buffer)."""
-    from scipy.sparse import csr_matrix
+    from scipy.sparse import csr_matrix  # (import time: SciPy loads only when kept tables are unpacked)
 
     tables, at = [], 0
     for shape, parts in layout:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
+from array import array
 from pathlib import Path
+import numpy as np
 
 from nim_evo.io import open_regular
 from nim_evo.validation import MAX_GENERATIONS, UserError
@@ -27,10 +29,6 @@ def read_logbook(path, opponents) -> dict:
     logbook has a row per generation (at most a million and one) and at most
     :data:`MAX_LOGBOOK_COLUMNS` columns: memory stays within 8 bytes per kept cell, some 100 MB
     for a run of a million generations against ten opponents, whatever the file holds."""
-    from array import array
-
-    import numpy as np
-
     path = Path(path)
     if not path.exists() and not path.is_symlink():
         raise UserError(f"{path.parent} has no logbook.csv yet")

@@ -49,6 +49,7 @@ from deap import gp
 
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.sizes import within
+from nim_evo.engine.space import space_for
 from nim_evo.games.base import Game
 from nim_evo.games.splitting import SplitGame
 from nim_evo.genomes import heaps
@@ -57,6 +58,7 @@ from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
 from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, compiled, folds_in_any_order, is_plain, lowest_child,
                                      move_probabilities, moves, parts, plain, policies, policies_on, policy, scores,
                                      split_child)
+from nim_evo.genomes.simplify import simplify
 from nim_evo.validation import UserError
 
 NAME = "program"
@@ -260,9 +262,6 @@ def readable(genes, rules: Game) -> Program:
     branches removed, each tree computing exactly what it did), checked to play as the
     evolved program does on every position of the training boards of ``rules``' family (the
     program itself where it would not: a bug, never a program shown that plays otherwise)."""
-    from nim_evo.engine.space import space_for
-    from nim_evo.genomes.simplify import simplify
-
     *trees, heap = parts(genes)
     original = Program([*trees, heap] if heap is not None else trees)
     simple = Program([simplify(tree, pset) for tree, pset in zip(trees, SETS)]

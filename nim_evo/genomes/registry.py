@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from importlib import import_module
 from importlib.metadata import entry_points
+import warnings
 
 from nim_evo.genomes.protocol import GenomeKind
 from nim_evo.validation import UserError
@@ -72,6 +73,4 @@ def _load() -> None:
         try:
             register(point.load())
         except Exception as error:  # a broken plug-in costs its own kind, never nim_evo's
-            import warnings
-
             warnings.warn(f"genome kind {point.name!r} from {point.value} not loaded: {error}", stacklevel=2)

@@ -19,6 +19,7 @@ package adds a learner (a :class:`Learner` subclass and its parameters: a new le
 file) under the entry-point group ``nim_evo.learners``; a script with :func:`register`.
 """
 
+from nim_evo.agents.registry import AGENTS
 from nim_evo.learners.base import SEATS, Learner
 from nim_evo.learners.parameters import LearnerParameters
 from nim_evo.learners.qlearning import QLearner
@@ -31,8 +32,6 @@ from nim_evo.validation import UserError
 
 
 def _check(name: str, cls) -> None:
-    from nim_evo.agents.registry import AGENTS
-
     if not (isinstance(cls, type) and issubclass(cls, Learner)):
         raise UserError(f"a learner is a nim_evo.learners.Learner subclass, got {cls!r}")
     if name in AGENTS:

@@ -20,8 +20,10 @@ from typing import ClassVar
 import numpy as np
 
 from nim_evo.agents.player import is_order_blind, name_of
+from nim_evo.agents.protocol import compiled
 from nim_evo.agents.registry import make_agent
 from nim_evo.engine.game import GameRecord
+from nim_evo.engine.policy import as_table
 from nim_evo.games.base import Game
 from nim_evo.engine.space import Space, enumerable, space_for, space_size
 from nim_evo.learners.parameters import LearnerParameters
@@ -242,9 +244,6 @@ def _legal_lists(space: Space) -> list[np.ndarray]:
 def _cumulative(opponent, rules: Game, space: Space) -> np.ndarray:
     """Row-wise cumulative move probabilities of a fixed opponent (over a learner's multisets,
     an order-blind one: the others are refused in one line)."""
-    from nim_evo.agents.protocol import compiled
-    from nim_evo.engine.policy import as_table
-
     agent = compiled(make_agent(opponent, rules) if isinstance(opponent, str) else opponent, rules)
     if not isinstance(agent, (np.ndarray, list, tuple)):
         check_opponent(space.multiset, agent)
