@@ -13,6 +13,12 @@ import dataclasses
 import math
 
 from nim_evo.console.text import middle, wrapped
+from nim_evo.engine.policy import dense
+from nim_evo.engine.space import tabulable
+from nim_evo.evaluation.opponents import KeptPlayer
+from nim_evo.evaluation.specs import label
+from nim_evo.evaluation.tournament import pile_tournament, tournament
+from nim_evo.genomes import GenomeAgent, get_kind
 
 SUMMARY_GAMES = 5000  # games per seat against each opponent in the closing check
 NAME_WIDTH = 22  # the opponent column's width: longer names (strategy files) are cut in the middle
@@ -20,9 +26,6 @@ NAME_WIDTH = 22  # the opponent column's width: longer names (strategy files) ar
 
 def print_summary(run, panel, jobs: int) -> None:
     """The champion's lines and the check table (``panel``: the run's own board's)."""
-    from nim_evo.evaluation.specs import label
-    from nim_evo.genomes import get_kind
-
     config, champion = run.config, run.genes
     print()
     print(wrapped(f"champion: {fitness_text(run)}"))
@@ -103,12 +106,6 @@ def times_text(setting_up: float, evolving: float, checking: float, state, first
 
 def _check(run, panel, jobs: int):
     """The champion against each opponent in fresh games from the start."""
-    from nim_evo.engine.policy import dense
-    from nim_evo.engine.space import tabulable
-    from nim_evo.evaluation.opponents import KeptPlayer
-    from nim_evo.evaluation.tournament import pile_tournament, tournament
-    from nim_evo.genomes import GenomeAgent
-
     config = run.config
     seed = [config.seed, 2**31 - 1]
     if panel.tables is None:

@@ -40,7 +40,7 @@ def new_figure(width: float, height: float):
     """An empty ``matplotlib.figure.Figure`` of ``width`` x ``height`` inches, constrained layout.
     (matplotlib is imported here, not with the package: ``run`` needs it only with ``--plot``.)
     A size beyond :data:`MAX_PIXELS` is cut to it."""
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # matplotlib only when drawing (--help loads this module)
 
     width, height = min(width, MAX_PIXELS[0] / DPI), min(height, MAX_PIXELS[1] / DPI)
     return Figure(figsize=(width, height), dpi=DPI, layout="constrained")
@@ -68,7 +68,7 @@ def pixel_size(figure) -> tuple[int, int]:
 def count_formatter():
     """A tick formatter for counts that grow big: ``1,600`` up to 9,999, then ``250k``,
     ``1.5M``, ``2G``; no offset text, no ``1e6`` at the end of the axis."""
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter  # matplotlib only when drawing (--help loads this module)
 
     return FuncFormatter(count_label)
 

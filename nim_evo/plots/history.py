@@ -198,7 +198,7 @@ def draw_comparison(histories: list[History], x: str = "generations"):
     """Several runs in one figure: where runs share a setting (they differ in their seed
     alone), each setting's median and interquartile band (:mod:`nim_evo.plots.bands`), else
     one line per run (:func:`draw_history`)."""
-    from nim_evo.plots.bands import draw_bands, groups_of
+    from nim_evo.plots.bands import draw_bands, groups_of  # (import time: bands load scipy.stats, half a second)
 
     check_comparable(histories)
     grouped = groups_of(histories, _labels(histories))
@@ -283,7 +283,7 @@ def _second_axis(axes, history: History) -> None:
 
 def _short(opponent: str) -> str:
     """An opponent as the legend names it: a strategy file by its name without the folder."""
-    from nim_evo.evaluation.specs import label
+    from nim_evo.evaluation.specs import label  # here: draw_history's loop variable is named label too
 
     return label(opponent)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from matplotlib import colormaps
 
 from nim_evo.plots import new_figure, plain
 
@@ -14,8 +15,6 @@ def figure_size(n: int) -> tuple[float, float]:
 
 def draw_arena(result):
     """The heat map of a :class:`~nim_evo.evaluation.roundrobin.RoundRobin`."""
-    from matplotlib import colormaps
-
     n = len(result.names)
     figure = new_figure(*figure_size(n))
     axes = figure.subplots()

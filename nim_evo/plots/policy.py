@@ -18,8 +18,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from matplotlib import colormaps
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 from nim_evo.engine.solver import solve
 from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
@@ -138,8 +140,6 @@ def _heap_bars(solution, table, title):
 def _heap_map(solution, table, title):
     """A big heap: the probability of each take (up) at each heap size (across) as a map, the
     solver's winning takes marked."""
-    from matplotlib.ticker import MaxNLocator
-
     rules = solution.rules
     size = rules.start[0]
     n_takes = rules.count_takes(size)
@@ -296,8 +296,6 @@ def _axis_name(piles, indices) -> str:
 
 def _take_colors(n: int) -> list:
     """The Simple Nim AI post's three colours, else light ones (the hatching must show on them)."""
-    from matplotlib import colormaps
-
     if n <= len(SEED_001_COLORS):
         return list(SEED_001_COLORS[:n])
     if n <= 12:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import textwrap
 
 from deap import gp
+from matplotlib.patches import Patch
 
 from nim_evo.plots import DPI, MAX_PIXELS, new_figure, plain
 
@@ -73,8 +74,6 @@ def layout(tree) -> tuple[list[tuple[float, int]], list[tuple[int, int]], int, i
 
 def draw_program(trees: list[tuple[str, gp.PrimitiveTree]], title: str | None = None):
     """The named trees side by side, each a node-link diagram (a ``matplotlib.figure.Figure``)."""
-    from matplotlib.patches import Patch
-
     if not trees:
         raise ValueError("draw_program needs at least one tree")
     layouts = [layout(tree) for _, tree in trees]

@@ -28,10 +28,12 @@ from importlib import resources
 from pathlib import Path
 from string import Template
 
+from nim_evo import __version__
 from nim_evo.engine.rules import Rules
 from nim_evo.games.splitting import SplitGame
 from nim_evo.games.takeaway import TakeAway
 from nim_evo.genomes import GenomeAgent, get_kind
+from nim_evo.web.graph import game_graph
 from nim_evo.web.lookup import lookup_script, script_json
 
 SETTABLE_PILE, SETTABLE_PILES = 40, 12  # the boards a person may set for a board-free champion (objects are drawn)
@@ -55,6 +57,7 @@ def board_free(agent) -> bool:
 def strategy_script(agent) -> str:
     """The JavaScript that defines ``nimDistribution`` for ``agent``."""
     if board_free(agent):
+        # (import time: 50 ms, for a board-free genome's page only)
         from nim_evo.web.translate import strategy_script as translated
 
         return translated(agent.kind, agent.genes, agent.rules)
@@ -113,7 +116,7 @@ def plays_any_heaps(agent) -> bool:
 def _heaps_page(agent, facts: dict, history_svg: str | None) -> str:
     """The page of a splitting game's program: any heaps of its family the person sets, up to
     :data:`SETTABLE_HEAPS` of up to :data:`SETTABLE_HEAP` (its own board to start, where it fits)."""
-    from nim_evo.web.translate import heaps_script
+    from nim_evo.web.translate import heaps_script  # (import time: 50 ms, for a splitting game's page only)
 
     rules = agent.rules
     own = [n for n in rules.heaps if n]
@@ -140,8 +143,6 @@ GRAPH_KEYS = "Click pins or objects, then Play (or Enter); or pick a move below.
 
 def _graph_code(agent) -> dict:
     """The code of a page that walks the game's graph (a game whose moves are no takes from one heap)."""
-    from nim_evo.web.graph import game_graph
-
     return {"css": _asset("page.css"), "data": f"const NIM_GAME = {script_json({'misere': bool(agent.rules.misere)})};",
             "strategy": f"const NIM_GRAPH = {script_json(game_graph(agent))};", "game": _asset("graph.js")}
 
@@ -158,8 +159,6 @@ def _about(facts: dict, history_svg: str | None) -> str:
 
 def _fill(code: dict, title: str, rules: str, piles_field: str, about: str, verb: str, keys: str) -> str:
     """The template filled: the page's code, its title, rules and parts (``keys`` is HTML)."""
-    from nim_evo import __version__
-
     template = _asset("page.html")
     # the policy allows the template's own elements, filled with the code: whatever else a page held
     # (an element slipped in with a name, were escaping ever to fail) is never allowed by it
@@ -209,7 +208,7 @@ def champion_facts(path, data: dict, agent, run_config: dict | None = None) -> d
 def history_svg(run_dir) -> str:
     """The run's fitness history as an inline ``<svg>`` element (no fonts or images to fetch:
     matplotlib draws text as paths unless told otherwise)."""
-    from nim_evo.plots.history import draw_history, load_history
+    from nim_evo.plots.history import draw_history, load_history  # matplotlib only when drawing (export --run)
 
     figure = draw_history([load_history(run_dir)])
     buffer = io.StringIO()
