@@ -95,7 +95,7 @@ def train_boards(text: str) -> tuple:
 
 def until(text: str | None, resume: bool = False) -> str | None:
     """``--until``'s target, checked (on ``--resume``, ``never`` drops the run's target)."""
-    from nim_evo.evolution.target import NEVER, UNTIL
+    from nim_evo.evolution.target import NEVER, UNTIL  # (import time: --help needs no run settings)
 
     if text is None or UNTIL(text) or (resume and text == NEVER):
         return text
@@ -105,7 +105,7 @@ def until(text: str | None, resume: bool = False) -> str | None:
 
 def defaults() -> dict:
     """What a run's flags default to: :class:`~nim_evo.evolution.config.Config`'s defaults."""
-    from nim_evo.evolution.config import Config
+    from nim_evo.evolution.config import Config  # (import time: --help loads no numpy)
 
     config: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Config)}
     return {"genome": "table", "opponents": ",".join(config["opponents"]),
@@ -116,9 +116,9 @@ def defaults() -> dict:
 def config_from_args(args) -> Config:
     """The run's configuration from the arguments, checked by :class:`~nim_evo.evolution.config.Config` (its
     errors name the flags)."""
-    from nim_evo.evolution.config import Config
+    from nim_evo.evolution.config import Config  # (import time: --help loads no numpy)
 
-    from nim_evo.genomes import get_kind, kind_names
+    from nim_evo.genomes import get_kind, kind_names  # (import time: --help loads no numpy)
 
     genome = args.genome if args.genome is not None else defaults()["genome"]
     rules = rules_from_args(args)

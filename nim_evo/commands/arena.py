@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, cap_jobs, check_flags, check_folder,
                               check_writable, command, list_games, printable, prog, refuse_overwrite, rules_from_args)
 from nim_evo.console.opponents import resolve_saying
@@ -61,8 +63,8 @@ def main(argv) -> int:
     check_writable(out)
     try:
         result = round_robin(rules, players, games=args.games, seed=args.seed, exact=args.exact, jobs=args.jobs)
-        from nim_evo.plots import save_figure
-        from nim_evo.plots.matrix import draw_arena
+        from nim_evo.plots import save_figure  # after parsing: --help answers at once
+        from nim_evo.plots.matrix import draw_arena  # after parsing: --help answers at once
 
         atomic_write_text(out / "arena.csv", result.to_csv())
         save_figure(draw_arena(result), out / "arena.png")
@@ -81,8 +83,6 @@ def format_table(result) -> str:
     a numbered row per player (names printable and cut in the middle past 24 characters), the columns by
     number, each cell its row's win rate; the widest 95% interval is stated once (every cell's
     is in arena.csv)."""
-    import numpy as np
-
     n = len(result.names)
     names = [f"{i + 1:>2} {middle(name, NAME_WIDTH)}" for i, name in enumerate(result.names)]
     width = max(len(name) for name in names) + 1

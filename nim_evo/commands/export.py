@@ -17,6 +17,8 @@ from pathlib import Path
 
 from nim_evo.cli.args import Parser, UsageError, check_folder, command, printable, prog
 from nim_evo.console.text import middle
+from nim_evo.engine.rules import Rules
+from nim_evo.io import read_json
 
 NAME_WIDTH = 60  # the most of a champion's name (its file's own words) the closing line shows
 
@@ -46,12 +48,11 @@ def main(argv) -> int:
         raise UsageError(f"{page} exists; use --force to replace it, or name another --html page")
     if page.is_dir():
         raise UsageError(f"{page} is a directory; --html names the page file to write")
-    from nim_evo.engine.rules import Rules
+    # after parsing: --help answers at once
     from nim_evo.evaluation.strategy import check_metadata, check_run_config, load_strategy
-    from nim_evo.evolution.rundir import read_config_fields
-    from nim_evo.io import read_json
-    from nim_evo.atomic import atomic_write_text
-    from nim_evo.web.page import build_page, champion_facts, history_svg
+    from nim_evo.evolution.rundir import read_config_fields  # after parsing: --help answers at once
+    from nim_evo.atomic import atomic_write_text  # after parsing: --help answers at once
+    from nim_evo.web.page import build_page, champion_facts, history_svg  # after parsing: --help answers at once
 
     agent = load_strategy(args.strategy, None if args.game is None else Rules.parse(args.game))
     if not str(getattr(agent, "name", "")).isprintable():  # a genome's name is its file's: the page shows it too
@@ -77,7 +78,7 @@ def _check_same_run(strategy, recorded, run_dir, config) -> None:
     """Refuse a run that did not make the strategy: its settings (all but the generations, which
     a resume raises) must be those the file records. A file that records no run (a learner, a
     genome exported before files did) cannot be checked: its page shows the run given."""
-    from nim_evo.evolution.rundir import run_settings
+    from nim_evo.evolution.rundir import run_settings  # after parsing: --help answers at once
 
     if not isinstance(recorded, dict):
         return  # a learner, or a genome exported before files recorded their run: nothing to compare

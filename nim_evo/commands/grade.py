@@ -65,10 +65,10 @@ def main(argv) -> int:
     check_flags(args, {"budget": [Interval(Real, MIN_BUDGET, None)], "positions": [Interval(Integral, 1, MAX_SAMPLE)],
                        "games": [Interval(Integral, 1, MAX_SAMPLE)], "seed": [SEED]})
     from nim_evo.console.grading import format_report  # after parsing: --help answers at once
-    from nim_evo.evaluation import opponents
-    from nim_evo.evaluation.specs import is_file
-    from nim_evo.evaluation.grading import grade_player
-    from nim_evo.evaluation.strategy import load_strategy
+    from nim_evo.evaluation import opponents  # after parsing: --help answers at once
+    from nim_evo.evaluation.specs import is_file  # after parsing: --help answers at once
+    from nim_evo.evaluation.grading import grade_player  # after parsing: --help answers at once
+    from nim_evo.evaluation.strategy import load_strategy  # after parsing: --help answers at once
 
     given = args.game is not None or args.piles is not None or args.max_take is not None or args.misere
     rules = load_strategy(args.player).rules if is_file(args.player) and not given else rules_from_args(args)
@@ -87,6 +87,7 @@ def main(argv) -> int:
 
 
 def _picture_path(name: str, force: bool, rules) -> Path:
+    # after parsing: --help answers at once
     from nim_evo.engine.space import DEFAULT_MAX_POSITIONS, enumerable, space_size
 
     if Path(name).suffix.lstrip(".").lower() in PICTURES and not enumerable(rules):
@@ -96,9 +97,9 @@ def _picture_path(name: str, force: bool, rules) -> Path:
 
 
 def _draw(player, report, path: Path) -> None:
-    from nim_evo.evaluation.grading import GradedPolicy
-    from nim_evo.plots import save_figure
-    from nim_evo.plots.policy import draw_policy
+    from nim_evo.evaluation.grading import GradedPolicy  # after parsing: --help answers at once
+    from nim_evo.plots import save_figure  # after parsing: --help answers at once
+    from nim_evo.plots.policy import draw_policy  # matplotlib only when drawing
 
     if not report.exact:
         print(f"nim_evo: note: no picture: the report is sampled ({report.sampled_because})", file=sys.stderr)

@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 
 from nim_evo.cli.args import Parser, UsageError, check_folder, command, printable, prog, refuse_overwrite
-from nim_evo.plots import FORMATS, X_AXES
+from nim_evo.plots import FORMATS, X_AXES, save_figure
 
 
 def build_parser() -> Parser:
@@ -51,10 +51,10 @@ def main(argv) -> int:
     """The command on ``argv`` (the process's arguments by default); returns its exit status."""
     args = build_parser().parse_args(argv)
     from nim_evo.evaluation.strategy import load_strategy  # after parsing: --help answers at once
-    from nim_evo.plots import save_figure
+    # after parsing: --help answers at once
     from nim_evo.plots.history import check_comparable, draw_comparison, load_history
-    from nim_evo.plots.policy import draw_strategy
-    from nim_evo.plots.run import draw_run
+    from nim_evo.plots.policy import draw_strategy  # after parsing: --help answers at once
+    from nim_evo.plots.run import draw_run  # after parsing: --help answers at once
 
     fmt, out = _format_and_out(args)
     runs, files = _sort_paths(args.paths)

@@ -47,13 +47,13 @@ def main(argv) -> int:
     args = build_parser().parse_args(argv)
     picture = picture_path(args.picture, args.force) if args.picture else None
     from nim_evo.console.refereeing import format_report  # after parsing: --help answers at once
-    from nim_evo.transcripts.grading import referee_transcripts
+    from nim_evo.transcripts.grading import referee_transcripts  # after parsing: --help answers at once
 
     report = referee_transcripts(args.files, args.format, args.game, args.convention)
     print(json.dumps(report.to_json(), indent=2) if args.json else format_report(report))  # (ASCII: any name prints)
     if picture is not None:
-        from nim_evo.plots import save_figure
-        from nim_evo.plots.referee import draw_accuracy
+        from nim_evo.plots import save_figure  # after parsing: --help answers at once
+        from nim_evo.plots.referee import draw_accuracy  # matplotlib only when drawing
 
         print(printable(save_figure(draw_accuracy(report), picture)), file=sys.stderr)
     return 0

@@ -22,6 +22,7 @@ from nim_evo.cli.args import (UsageError, cap_jobs, check_flags, check_folder, l
 from nim_evo.cli.interrupt import at_main, terminate_as_interrupt
 from nim_evo.cli.runflags import build_parser, config_from_args  # (this command's parser and flags)
 from nim_evo.evolution import cluster
+from nim_evo.engine.rules import Rules
 from nim_evo.validation import JOBS, AgentError, UserError
 
 if TYPE_CHECKING:
@@ -104,8 +105,8 @@ def _resume(where: dict) -> str:
 
 def _prepare(args, jobs: int, where: dict) -> Evolution:
     """The run to evolve, new or resumed; ``where["run_dir"]`` is set before anything is written."""
-    from nim_evo.evolution.rundir import RunDir, export_path
-    from nim_evo.orchestration import Evolution
+    from nim_evo.evolution.rundir import RunDir, export_path  # after parsing: --help answers at once
+    from nim_evo.orchestration import Evolution  # after parsing: --help answers at once
 
     where["genomes_dir"] = args.genomes_dir
     if args.resume:
@@ -139,8 +140,7 @@ def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
     that run or its export exists (``seed0-2`` would read like seeds 0 to 2): runs of different
     kinds never share a name (a run of several families:
     ``<piles>-<family>+<family>...-seed<seed>-<kind>``)."""
-    from nim_evo.engine.rules import Rules
-    from nim_evo.evolution.rundir import RunDir, export_path
+    from nim_evo.evolution.rundir import RunDir, export_path  # after parsing: --help answers at once
 
     board = config.rules.file_stem if config.families is None else \
         f"{Rules(config.rules.piles).file_stem}-{'+'.join(config.families)}"
@@ -153,15 +153,15 @@ def _fresh_run_dir(genomes_dir: Path, config) -> RunDir:
 
 
 def _evolve(args, evolution: Evolution, began: float) -> int:
-    from nim_evo.api import Run
+    from nim_evo.api import Run  # after parsing: --help answers at once
 
     first, started = evolution.state.generation, time.perf_counter()
     run = Run.evolved(evolution, progress=not args.quiet, force=args.force)
     assert run.directory is not None  # the command's runs are written to a run directory
     if not args.quiet:
-        from nim_evo.console.summary import print_summary, times_text
-        from nim_evo.console.text import wrapped
-        from nim_evo.evolution.loop import home_panel
+        from nim_evo.console.summary import print_summary, times_text  # after parsing: --help answers at once
+        from nim_evo.console.text import wrapped  # after parsing: --help answers at once
+        from nim_evo.evolution.loop import home_panel  # after parsing: --help answers at once
 
         evolved = time.perf_counter()
         print_summary(run, home_panel(evolution.toolbox, run.config), evolution.jobs)
@@ -180,7 +180,7 @@ def _evolve(args, evolution: Evolution, began: float) -> int:
 
 def _plot(run_dir: RunDir, fmt: str, quiet: bool) -> None:
     """Draw the run's pictures; a failure is a warning: the run and its export are done."""
-    from nim_evo.plots.run import draw_run
+    from nim_evo.plots.run import draw_run  # matplotlib only when drawing
 
     try:
         pictures = draw_run(run_dir.path, fmt)

@@ -80,8 +80,8 @@ def main(argv) -> int:
     if args.backend == "local":
         args.jobs = args.jobs or 1
         cap_jobs(args)
-    from nim_evo.evolution.sweepdir import SweepFolder, parse_seeds
-    from nim_evo.experiments import run_sweep
+    from nim_evo.evolution.sweepdir import SweepFolder, parse_seeds  # after parsing: --help answers at once
+    from nim_evo.experiments import run_sweep  # after parsing: --help answers at once
 
     grid = None
     if args.resume:
@@ -118,7 +118,7 @@ def main(argv) -> int:
             return 130
         raise
     if not args.quiet:
-        from nim_evo.console.sweep import format_summary
+        from nim_evo.console.sweep import format_summary  # after parsing: --help answers at once
 
         print(format_summary(result))
     for name in ("runs.csv", "curves.csv", "summary.csv", "sweep.png"):
@@ -142,8 +142,8 @@ def _settings(rest: list, grid_flags: list, seeds: int) -> tuple[list, dict]:
     """Each setting of the grid as a run's configuration, parsed and checked by ``run``'s own
     parser from the run flags and the setting's values (errors name the flag); a grid of more
     runs (with ``seeds`` seeds) than a sweep has is refused before any setting is made."""
-    from nim_evo.cli import runflags
-    from nim_evo.evolution.sweepdir import Setting, check_runs
+    from nim_evo.cli import runflags  # after parsing: --help answers at once
+    from nim_evo.evolution.sweepdir import Setting, check_runs  # after parsing: --help answers at once
 
     parser = runflags.build_parser()
     base = parser.parse_args(rest)

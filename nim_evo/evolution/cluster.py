@@ -25,7 +25,6 @@ import sys
 import threading
 import warnings
 from collections.abc import Iterator
-from concurrent.futures import CancelledError
 
 
 from nim_evo.evolution.allocator import MMAP_SETTING, MMAP_THRESHOLD, TRIM_SETTING, TRIM_THRESHOLD
@@ -188,6 +187,8 @@ class Scattered:
 
     def map(self, calls: list) -> list:
         """The results of joblib's delayed ``calls``, one task each, in order."""
+        from concurrent.futures import CancelledError  # (import time: --help loads no concurrent.futures)
+
         from joblib import Parallel  # (import time: nim-evo --help loads no joblib)
 
         while True:
