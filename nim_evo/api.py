@@ -17,7 +17,9 @@ commands check theirs (:mod:`nim_evo.validation`): a mistake is a one-line
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import io
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -35,6 +37,7 @@ from nim_evo.engine.rules import Rules, family_name, family_of
 from nim_evo.games.registry import GAME
 from nim_evo.engine.space import SpaceTooLarge
 from nim_evo.evaluation.opponents import resolve as resolve_opponent
+from nim_evo.evaluation.heldout import RANDOM, held_out_accuracy
 from nim_evo.evaluation.specs import Spec
 from nim_evo.evolution import cluster, loop, target
 from nim_evo.evolution.config import CONFIG_CONSTRAINTS, Config
@@ -160,8 +163,6 @@ class Run:
         (:func:`nim_evo.evaluation.heldout.held_out_accuracy`); ``None`` for one bound to its board."""
         if not get_kind(self.config.genome).board_free:
             return None
-        from nim_evo.evaluation.heldout import RANDOM, held_out_accuracy
-
         several = len(self.config.family_pairs) > 1  # then each family's random boards are named
         report = {}
         for rules in self.config.home_rules():
@@ -202,7 +203,7 @@ class Run:
 
     def plot(self, x: str = "generations") -> Figure:
         """The fitness history as a matplotlib ``Figure`` (what ``fitness.png`` shows)."""
-        from nim_evo.plots.history import History, draw_history
+        from nim_evo.plots.history import History, draw_history  # matplotlib only when drawing
 
         run_id = self.directory.run_id if self.directory is not None else "this run"
         return draw_history([History.from_logbook(run_id, self.config.to_json(), self.logbook)], x)
@@ -219,9 +220,7 @@ class Run:
 
     def _repr_html_(self) -> str:
         """A notebook's view: a small table of the run and its fitness picture."""
-        import base64
-        import html
-        import io
+        import html  # (import time: learn --help loads this module; only a notebook shows a run as HTML)
 
         rows = {"genome": self.config.genome, "board": self.config.rules.name,
                 "generation": f"{self.state.generation} of {self.config.generations}",

@@ -12,6 +12,9 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.lib import format as npy
+
 from nim_evo.io import MAX_DEPTH, check_json_values, open_regular, parse_json
 from nim_evo.atomic import atomic_write
 from nim_evo.validation import UserError
@@ -27,8 +30,6 @@ def write_arrays_document(path, document) -> None:
     """Write ``document`` (JSON values and numpy arrays of numbers, at any depth) as one
     ``.npz`` archive, atomically: the arrays as its members, the rest as JSON in a member
     of its own. :func:`read_arrays_document` reads it back without pickle."""
-    import numpy as np
-
     arrays: dict[str, Any] = {}
 
     def encode(value):
@@ -57,9 +58,6 @@ def _check_members(path: Path, archive: zipfile.ZipFile) -> None:
     memory than its bytes: a compressed member (nim_evo writes them stored, so a few MB
     cannot expand to GB), or an array header claiming more (or less) data than follows it
     (a header of 10^13 numbers otherwise asks numpy for 73 TiB)."""
-    import numpy as np
-    from numpy.lib import format as npy
-
     for info in archive.infolist():
         if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
             # stored, a member is as big as its bytes in the file (a size field can lie otherwise)
@@ -106,8 +104,6 @@ def read_arrays_document(path, max_bytes: int = MAX_ARRAYS_BYTES):
     file that is missing, not a regular file, too big, not such an archive, or holds anything
     but numbers (numpy reads it with ``allow_pickle=False``: an object array is refused, never
     unpickled). Its arrays take their bytes' worth of memory, once."""
-    import numpy as np
-
     path = Path(path)
     with open_regular(path, max_bytes, "array documents") as handle:
         _check_entries(path, handle)

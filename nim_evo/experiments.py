@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from joblib import delayed
+from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 from nim_evo import processes
 from nim_evo.games.base import Game
@@ -36,6 +38,7 @@ from nim_evo.evolution.feasible import check_feasible
 from nim_evo.evolution.rundir import RunDir
 from nim_evo.evolution.sweepdir import Setting, SweepFolder, Task, check_runs, parse_seeds, plan, tables
 from nim_evo.orchestration import Evolution, check_opponents
+from nim_evo.plots import save_figure
 from nim_evo.validation import (BOOL, JOBS, MINUTES, PATH, InstanceOf, KeywordError, Names, Options, UserError, check,
                                 printable, shown)
 
@@ -220,8 +223,6 @@ TABLES_EVERY = 2.0  # seconds: the tables are rewritten as runs end, at most thi
 
 
 def _run(folder, tasks, left, settings, results, workers, trusted, progress) -> None:
-    from joblib import delayed
-
     if not left:
         return
     calls = (delayed(run_task)(str(folder.path), task, trusted) for task in left)
@@ -238,8 +239,6 @@ def _run(folder, tasks, left, settings, results, workers, trusted, progress) -> 
 
 
 def _lost_worker() -> tuple:
-    from joblib.externals.loky.process_executor import TerminatedWorkerError
-
     return (TerminatedWorkerError,)
 
 
@@ -303,8 +302,7 @@ def _said(task: Task, result: dict, done: int, total: int) -> str:
 def _draw(folder: SweepFolder, tasks, settings, results) -> None:
     if not results:
         return
-    from nim_evo.plots import save_figure
-    from nim_evo.plots.sweep import draw_sweep
+    from nim_evo.plots.sweep import draw_sweep  # matplotlib only when drawing
 
     curves = {i: [results[t.index]["curve"] for t in tasks if t.setting == i and t.index in results]
               for i in range(len(settings))}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import weakref
 
 
 def hold_folder(path):
@@ -11,7 +12,7 @@ def hold_folder(path):
     that lets it go, or None where there is no ``fcntl``. ``BlockingIOError`` if another
     process holds it."""
     try:
-        import fcntl
+        import fcntl  # POSIX only: elsewhere no lock (None)
     except ImportError:
         return None
     fd = os.open(path, os.O_RDONLY)
@@ -27,8 +28,6 @@ class _Release:
     """Closes a folder's descriptor (releasing its lock) once, when called or collected."""
 
     def __init__(self, fd: int):
-        import weakref
-
         self._finalizer = weakref.finalize(self, os.close, fd)
 
     def __call__(self) -> None:

@@ -22,8 +22,8 @@ def parallel(jobs: int, **options):
     processes (joblib's default backend, loky, and more than one job), theirs end with this
     process (see :func:`die_with_parent`; loky's other settings are its defaults). Under
     another backend (Dask's, threads), that backend's ``Parallel``, unchanged."""
-    from joblib import Parallel, parallel_config
-    from joblib.parallel import get_active_backend
+    from joblib import Parallel, parallel_config  # (import time: nim-evo --help loads no joblib)
+    from joblib.parallel import get_active_backend  # (import time: nim-evo --help loads no joblib)
 
     backend, _ = get_active_backend(prefer=options.get("prefer"))
     if type(backend).__name__ != "LokyBackend" or jobs == 1:
