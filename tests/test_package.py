@@ -46,6 +46,49 @@ def test_import_nim_evo_and_its_main_commands_load_no_numpy_scipy_matplotlib_or_
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
 
 
+def _deferred_imports(tree) -> list:
+    """The ``import`` statements inside a function or method body, at any depth (the
+    ``if TYPE_CHECKING:`` blocks are not imports that run, and are left out)."""
+    import ast
+
+    found = []
+
+    def visit(node, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for other in child.orelse:
+                    visit_one(other, in_function)
+                continue
+            visit_one(child, in_function)
+
+    def visit_one(child, in_function: bool) -> None:
+        if isinstance(child, (ast.Import, ast.ImportFrom)) and in_function:
+            found.append(child)
+        visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+    visit(tree, False)
+    return found
+
+
+def test_every_deferred_import_says_why():
+    """An import inside a function guards something (``--help`` and ``import nim_evo`` loading no
+    numpy, an optional extra, matplotlib only when drawing, an import circle), and its comment,
+    on its line or the line above, says what; an import that guards nothing is at the top."""
+    import ast
+    from pathlib import Path
+
+    root = Path(nim_evo.__file__).parent
+    silent = []
+    for path in sorted(root.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        for node in _deferred_imports(ast.parse(source)):
+            line, above = lines[node.lineno - 1], lines[node.lineno - 2] if node.lineno > 1 else ""
+            if "#" not in line and not above.strip().startswith("#"):
+                silent.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    assert not silent, f"deferred imports that do not say why ({len(silent)}): " + ", ".join(silent)
+
+
 
 def _help(module) -> None:
     with pytest.raises(SystemExit):
