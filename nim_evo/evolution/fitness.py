@@ -32,7 +32,7 @@ from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.judging import judging_space
 from nim_evo.evolution.results import Evaluation, Results, distinct_policies
 from nim_evo.genomes import get_kind, movers
-from nim_evo.validation import KeywordError, UserError
+from nim_evo.validation import KeywordError
 
 INDIVIDUALS_PER_TASK = 16  # bounds the individuals per sampled-fitness task (each chunk draws from its own stream)
 EXACT_CHUNK_SMALL, EXACT_CHUNK_LARGE = 80, 8  # exact fitness: below / above SMALL_SPACE positions

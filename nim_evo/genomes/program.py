@@ -53,7 +53,7 @@ from nim_evo.engine.space import space_for
 from nim_evo.games.base import Game
 from nim_evo.games.splitting import SplitGame
 from nim_evo.genomes import heaps
-from nim_evo.genomes.expressions import MAX_HEIGHT, MAX_NODES, SCORE, SECOND, STEP, parse
+from nim_evo.genomes.expressions import MAX_NODES, SCORE, SECOND, STEP, parse
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
 from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, compiled, folds_in_any_order, is_plain, lowest_child,
                                      move_probabilities, moves, parts, plain, policies, policies_on, policy, scores,
