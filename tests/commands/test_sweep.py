@@ -219,6 +219,9 @@ def test_a_link_in_a_sweep_folder_never_chooses_where_a_resume_writes(tmp_path, 
     (["--resume", "folder", "--minutes", "3"], "--resume continues a sweep as it was begun; drop --minutes"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(argv, message, tmp_path, monkeypatch, capsys):
+    from nim_evo.evolution import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")  # (an unreachable scheduler: refused after 1 s, not 10)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "folder").mkdir()
     assert sweep_main([*argv, "--generations", "2"] if "--resume" not in argv else argv) == 2
