@@ -10,18 +10,8 @@ Exploration, ``exploration="retry"`` (the seed's code): each try draws, with pro
 epsilon, a (row, value) pair of the seed's whole grid (legal here or not), otherwise the
 legal move of highest score (ties at random); a pair that is no legal move is drawn again.
 Where few moves are legal the real exploration is far below epsilon (2 legal of 20 pairs at
-epsilon 0.5: a random move 9% of the time), so endgames are played almost greedily and
-the results credited to earlier moves are less noisy. This side effect of the seed's
-retry loop, not its nominal epsilon, is much of what lets it learn 2-3-4-5 misère; the
-rest is sorting. After the seed's 30,000 games (seeds 1 to 5, ``benchmarks/learners.py``)
-greedy play wins in 99.4% of the board's winning positions on average (97.9% of the 75
-sorted winning positions the seed counted; seeds 2 and 5 get every one, the others miss 2
-or 3 positions of 12 to 14 objects, which greedy self-play rarely reaches); with uniform
-exploration 80%, and over ordered positions (no sorting) 89%. The seed reported every
-winning position right; its table was saved to ``Qtable.mat`` after every game and trained
-further by its own play, so it most likely saw more than the 30,000 scheduled games. The
-seed's greedy pick was the first maximum over all columns, illegal ones at 0; that made no
-measurable difference and is not reproduced.
+epsilon 0.5: a random move 9% of the time). What that does to learning, and the figures
+beside the report's: the manual's References (Kintner-Meyer's Q-learning report).
 
 By default (``symmetry``; the seed sorted the rows after every move) the table is kept over
 multisets of pile sizes (:mod:`nim_evo.engine.multiset`), so positions that are arrangements of

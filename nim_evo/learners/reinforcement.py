@@ -6,28 +6,12 @@ play, and score a game +``reward`` for the winner and -``reward`` for the loser.
 learner's "next state" is its own next turn, two plies on: the opponent's reply is part of
 the environment, as it was in the seed (which updated after the opponent's move too).
 
-What was fixed, and how (the seed's code in quotes):
-
-* TD update: ``Q + alpha * (reward + gamma) * Q`` multiplies where Q-learning adds; it is
-  ``Q += alpha * (r + gamma * max_a' Q(s', a') - Q)``, with ``Q += alpha * (r - Q)`` at
-  the learner's last move.
-* TD decay: ``alpha *= -0.0005`` made alpha negative (then clipped to 0.1) after one game,
-  and ``epsilon - 0.1`` per game left the "0.4 epsilon" of the write-up after 3 games.
-  Here alpha decays by a factor ``1 - alpha_decay`` per game to ``alpha_min`` and epsilon
-  falls by ``epsilon_decay`` per game (0 by default: training at 0.4, as reported) to
-  ``epsilon_min``.
-* Monte Carlo keys: the seed chose moves by ``(state, action)`` but learned values keyed
-  by the state *after* the move, so its learning never reached its choices; here one table
-  serves both.
-* Monte Carlo reward: ``0 if goal else -1`` per move taught it to end games quickly, not
-  to win, and the target was raised only after the update (the last reward never
-  counted); here the return is the game's result discounted by ``gamma`` per own move
-  back from the end.
-* Monte Carlo initial values: ``random.uniform(1.0, 0.01)`` (arguments reversed, values up
-  to the size of a win) became the TD's small ``uniform(0, 0.01)``.
-* Seats: the seed's Monte Carlo loop never reset the turn, so the previous game's loser
-  started the next (its TD loop put the learner first every game); either is a training
-  option here (``seat="loser"``, ``seat="first"``), not an accident.
+The report's code had bugs, fixed here (the manual's References, Nagappan's CI report, says
+each and how): the TD update is Q-learning's; alpha and epsilon decay as parameters say
+(``alpha_decay``, ``epsilon_decay``; epsilon 0.4 throughout by default, as reported); Monte
+Carlo learns the (position, move) values it chooses by, from the game's result discounted by
+``gamma`` per own move back from the end, starting from the TD's small values; who starts
+each game is a training option (``seat``).
 """
 
 from __future__ import annotations
