@@ -36,9 +36,9 @@ class CellText(PathCollection):
         self.set_in_layout(False)
         axes.add_collection(self, autolim=False)
 
-    def extents(self, renderer=None) -> list[Bbox]:
-        """Each label's box on the figure, in display units (pixels), in order."""
-        del renderer  # the boxes follow from the transforms alone
+    def extents(self) -> list[Bbox]:
+        """Each label's box on the figure, in display units (pixels), in order (from the
+        transforms alone: nothing need be drawn first)."""
         offsets = self.get_offset_transform().transform(self.positions)
         return [path.get_extents(self.get_transform()).translated(*offset)
                 for path, offset in zip(self.get_paths(), offsets)]
