@@ -21,11 +21,8 @@ import sys
 import time
 from pathlib import Path
 
-from nim_evo import api
 from nim_evo.cli.args import (Parser, UsageError, add_game_arguments, check_flags, check_folder, check_writable,
                               command, list_games, printable, prog, refuse_overwrite, rules_from_args)
-from nim_evo.engine.solver import solve
-from nim_evo.evaluation.tournament import tournament
 from nim_evo.learners import LEARNERS, SEATS
 from nim_evo.learners.files import save_learner
 from nim_evo.io import bounded_int
@@ -92,6 +89,10 @@ def parse_params(items) -> dict:
 
 
 def _learn(args, command: str) -> int:
+    from nim_evo import api  # (after parsing: --help answers at once, without the evolution's DEAP and joblib)
+    from nim_evo.engine.solver import solve  # (likewise)
+    from nim_evo.evaluation.tournament import tournament  # (likewise)
+
     rules = rules_from_args(args)
     params = parse_params(args.param)
     if args.symmetry is not None:
