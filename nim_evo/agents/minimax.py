@@ -95,13 +95,9 @@ class MinimaxAgent(PositionalAgent):
         """Value of each legal move from ``piles``, for the player making it."""
         piles = on_board(self.rules, piles)
         if self.depth is None:  # the search's values, read from the solved board
-            space, solved = self._solved
-            children, legal = self.rules.successors(np.array([piles], dtype=np.int64))  # every child at once
+            legal, q = self._solved_values(np.array([piles], dtype=np.int64))
             actions = np.flatnonzero(legal[0])
-            if not len(actions):
-                return {}
-            values = _one_ply_back(-solved[self._indices(space, children[0, actions])])
-            return dict(zip(self.rules.moves_of(actions), values.tolist()))
+            return dict(zip(self.rules.moves_of(actions), q[0, actions].tolist()))
         depth = self.depth
         return {
             move: _one_ply_back(-self._negamax(self.rules.apply(piles, move), depth - 1, -WIN - 1, WIN + 1))
@@ -110,28 +106,31 @@ class MinimaxAgent(PositionalAgent):
 
     def move_probabilities(self, positions: np.ndarray) -> np.ndarray:
         """To the end of the game, every position's moves at once from the solved board (as
-        :meth:`values` reads it one position at a time); with a depth, the search's, a
+        :meth:`values` reads them one position at a time); with a depth, the search's, a
         position at a time."""
         if self.depth is not None:
             return super().move_probabilities(positions)
         positions = np.asarray(positions, dtype=np.int64)
         for piles in positions.tolist():
             on_board(self.rules, piles)
+        legal, q = self._solved_values(positions)
+        return uniform_rows(legal & (q == q.max(axis=1, keepdims=True)))
+
+    def _solved_values(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(legal, q)``, each ``(k, n_actions)``: which actions of ``positions`` are legal, and
+        each legal one's value for its mover read from the solved board (every child at once;
+        ``-inf`` where illegal). A child off the board (a position its start does not reach)
+        has no value there: a one-line :class:`UserError`."""
         space, solved = self._solved
         children, legal = self.rules.successors(positions)
         rows, actions = np.nonzero(legal)
-        q = np.full(legal.shape, -np.inf)
-        q[rows, actions] = _one_ply_back(-solved[self._indices(space, children[rows, actions])])
-        return uniform_rows(legal & (q == q.max(axis=1, keepdims=True)))
-
-    def _indices(self, space: Space, children: np.ndarray) -> np.ndarray:
-        """The solved board's index of each child; a one-line :class:`UserError` for a child
-        off the board (a position its start does not reach), which has no value there."""
-        indices = space.indices(children)
+        indices = space.indices(children[rows, actions])
         if (indices < 0).any():
-            child = tuple(children[np.flatnonzero(indices < 0)[0]].tolist())
+            child = tuple(children[rows, actions][np.flatnonzero(indices < 0)[0]].tolist())
             raise UserError(f"minimax plays {self.rules.name}, whose start does not reach {child}")
-        return indices
+        q = np.full(legal.shape, -np.inf)
+        q[rows, actions] = _one_ply_back(-solved[indices])
+        return legal, q
 
     def distribution(self, piles):
         values = self.values(piles)
