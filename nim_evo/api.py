@@ -131,7 +131,7 @@ class Run:
     @property
     def champion(self) -> GenomeAgent:
         """The champion as a playable agent: ``move(piles, rng)``, ``distribution(piles)``."""
-        return GenomeAgent(self.config.genome, self.genes, self.config.rules)
+        return GenomeAgent(self.config.kind, self.genes, self.config.rules)
 
     @cached_property
     def accuracy(self) -> float | None:
@@ -145,7 +145,7 @@ class Run:
         """The champion's accuracy on the run's board in each of its families, by the board's
         name (one entry but for a run of several families); ``None`` on a board too big to solve."""
         try:
-            return {rules.name: accuracy(self.config.genome, self.genes, rules) for rules in self.config.home_rules()}
+            return {rules.name: accuracy(self.config.kind, self.genes, rules) for rules in self.config.home_rules()}
         except SpaceTooLarge:  # a board too big to solve
             return None
 
@@ -161,12 +161,12 @@ class Run:
     def held_out(self) -> dict | None:
         """For a genome that plays any board, its accuracy on boards it was not trained on
         (:func:`nim_evo.evaluation.heldout.held_out_accuracy`); ``None`` for one bound to its board."""
-        if not get_kind(self.config.genome).board_free:
+        if not self.config.kind.board_free:
             return None
         several = len(self.config.family_pairs) > 1  # then each family's random boards are named
         report = {}
         for rules in self.config.home_rules():
-            for board, share in held_out_accuracy(self.config.genome, self.genes, rules, self.config.seed).items():
+            for board, share in held_out_accuracy(self.config.kind, self.genes, rules, self.config.seed).items():
                 report[f"{board} of {family_name(family_of(nim_board(rules)))}" if several and board == RANDOM
                        else board] = share
         return report

@@ -30,7 +30,7 @@ from nim_evo.console.opponents import resolve_saying
 from nim_evo.evaluation.specs import Spec, is_file, label
 from nim_evo.evaluation.strategy import load_strategy
 from nim_evo.games import bigheaps
-from nim_evo.genomes import GenomeAgent, get_kind
+from nim_evo.genomes import GenomeAgent
 from nim_evo.learners import LEARNERS
 from nim_evo.learners.base import Learner
 from nim_evo.validation import GAMES, SEED, AgentError, UserError, printable
@@ -107,18 +107,17 @@ def _big_mover(args, board, console: Console):
     if strategy in ("perfect", "random"):
         return (bigplay.perfect_mover(board) if strategy == "perfect" else bigplay.random_mover(board)), strategy
     agent = load_strategy(strategy) if is_file(strategy) else None
-    if not (isinstance(agent, GenomeAgent) and agent.kind == "program"
-            and get_kind("program").part(agent.genes, "heap") is not None):
+    if not (isinstance(agent, GenomeAgent) and agent.kind.plays_any_heaps(agent.genes, board)):
         raise UsageError(f"{board.name} is too big for the engine's boards: perfect, random or a program file with a "
                          f"heap part plays it, not {strategy}")
     if not bigheaps.same_rule(agent.rules, board):
         raise UsageError(f"{strategy} was evolved for {agent.rules.name} and plays any board of its family and rule, "
                          f"not {board.name}")
     name = label(strategy)
-    console.say(printable(f"{name} plays the program {get_kind('program').describe(agent.genes, agent.rules)}"))
+    console.say(printable(f"{name} plays the {agent.kind.name} {agent.kind.describe(agent.genes, agent.rules)}"))
     if board.grundy_words() is not None:
         console.say(f"(the game's Grundy values of one heap: {board.grundy_words()})")
-    return bigplay.program_mover(agent.genes, board), name
+    return bigplay.genome_mover(agent.kind, agent.genes, board), name
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -173,9 +172,9 @@ def main(argv=None, stdin=None, stdout=None) -> int:
             return bigplay.play_big(console, big, mover, name, args.first, rng)
         rules, agents, names = _prepare(args)
         for agent, name in zip(agents, names):  # an evolved program, as a person reads it
-            if isinstance(agent, GenomeAgent) and get_kind(agent.kind).describe(agent.genes, rules) is not None:
-                console.say(printable(f"{name} plays the {agent.kind} "
-                                      f"{get_kind(agent.kind).describe(agent.genes, rules)}"))
+            described = agent.kind.describe(agent.genes, rules) if isinstance(agent, GenomeAgent) else None
+            if described is not None:
+                console.say(printable(f"{name} plays the {agent.kind.name} {described}"))
                 if rules.grundy_words() is not None:
                     console.say(f"(the game's Grundy values of one heap: {rules.grundy_words()})")
         if args.opponents is None:

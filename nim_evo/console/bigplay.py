@@ -21,15 +21,16 @@ from nim_evo.console.session import Console
 from nim_evo.console.text import wrapped
 from nim_evo.games import bigheaps
 from nim_evo.games.splitting import Split, SplitGame
-from nim_evo.genomes import get_kind
+from nim_evo.genomes.protocol import GenomeKind
 from nim_evo.validation import UserError, printable
 
 Mover = Callable[[tuple, np.random.Generator], Split]  # a strategy's move in a position of heaps
 
 
-def program_mover(genes, board: SplitGame) -> Mover:
-    """An evolved program's move: into the child of lowest score among every heap's."""
-    kind = get_kind("program")
+def genome_mover(kind: GenomeKind, genes, board: SplitGame) -> Mover:
+    """An evolved genome's move among heaps of any size (its kind's
+    :meth:`~nim_evo.genomes.protocol.GenomeKind.child_of`: a program's, into the child of
+    lowest score among every heap's)."""
     return lambda heaps, rng: bigheaps.move_to(heaps, kind.child_of(genes, board, heaps))
 
 

@@ -18,7 +18,7 @@ from nim_evo.engine.space import tabulable
 from nim_evo.evaluation.opponents import KeptPlayer
 from nim_evo.evaluation.specs import label
 from nim_evo.evaluation.tournament import pile_tournament, tournament
-from nim_evo.genomes import GenomeAgent, get_kind
+from nim_evo.genomes import GenomeAgent
 
 SUMMARY_GAMES = 5000  # games per seat against each opponent in the closing check
 NAME_WIDTH = 22  # the opponent column's width: longer names (strategy files) are cut in the middle
@@ -39,7 +39,7 @@ def print_summary(run, panel, jobs: int) -> None:
             f"{100 * share:.2f}% of winning positions of {board}" for board, share in run.accuracies.items()), "    "))
     elif run.accuracy is not None:
         print(f"  plays a winning move in {100 * run.accuracy:.2f}% of winning positions")
-    described = get_kind(config.genome).describe(champion, config.rules)
+    described = config.kind.describe(champion, config.rules)
     if described is not None:
         print(wrapped(f"  {config.genome}: {described}", "    "))
         if config.rules.grundy_words() is not None:  # what theory says, beside what evolution found
@@ -109,15 +109,15 @@ def _check(run, panel, jobs: int):
     config = run.config
     seed = [config.seed, 2**31 - 1]
     if panel.tables is None:
-        return pile_tournament(config.rules, config.genome, run.genes, list(panel.players or config.opponents),
+        return pile_tournament(config.rules, config.kind, run.genes, list(panel.players or config.opponents),
                                SUMMARY_GAMES, seed, names=config.opponents)
     if not tabulable(config.rules, multiset=panel.multiset):  # past the arena's tables (the panel keeps its own
         # sparse): games on pile arrays, each opponent reading its kept table, where a sampled tournament's
         # dense tables and samplers took nine heaps' check 84 s and 10.3 GiB
         players = [KeptPlayer(table, panel.space, name) for table, name in zip(panel.tables, config.opponents)]
-        return pile_tournament(config.rules, config.genome, run.genes, players, SUMMARY_GAMES, seed,
+        return pile_tournament(config.rules, config.kind, run.genes, players, SUMMARY_GAMES, seed,
                                names=config.opponents)
-    agent = GenomeAgent(config.genome, run.genes, config.rules, name=run.exported.stem if run.exported else "champion")
+    agent = GenomeAgent(config.kind, run.genes, config.rules, name=run.exported.stem if run.exported else "champion")
     tables = [dense(table) for table in panel.tables]
     results = tournament(config.rules, agent, tables, games=SUMMARY_GAMES, seed=seed, jobs=jobs,
                          multiset=panel.multiset)

@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from nim_evo.games.base import Game
-from nim_evo.genomes import get_kind
+from nim_evo.genomes.protocol import GenomeKind
 from nim_evo.validation import UserError
 
 LARGEST = 120  # the biggest heap of a decision (Kayles' period, 12, from 71 on; Dawson's, 34, from 53)
@@ -130,11 +130,10 @@ class Decisions:
         """(1, 1): every position is won, by some move."""
         return 1.0, 1.0
 
-    def right(self, kind: str, genomes: list) -> np.ndarray:
+    def right(self, kind: GenomeKind, genomes: list) -> np.ndarray:
         """``(len(genomes), k)`` bool: whether each genome's move at each position wins."""
-        genome_kind = get_kind(kind)
         rows = np.arange(len(self.positions))
-        return np.stack([self.lost[self.index[rows, genome_kind.decide(genes, self.rules, self)]]
+        return np.stack([self.lost[self.index[rows, kind.decide(genes, self.rules, self)]]
                          for genes in genomes])
 
 

@@ -34,7 +34,7 @@ from nim_evo.engine.rules import Rules
 from nim_evo.engine.sizes import within
 from nim_evo.engine.solver import solve
 from nim_evo.games.nimtheory import known_wins
-from nim_evo.genomes import get_kind
+from nim_evo.genomes.protocol import GenomeKind
 from nim_evo.validation import UserError
 
 SEVEN_HEAPS = (1, 3, 5, 7, 9, 11, 13)
@@ -43,30 +43,29 @@ RANDOM_BOARDS, POSITIONS_EACH = 20, 50
 RANDOM_BOARD_PILES, RANDOM_BOARD_MAX_PILE = (8, 16), 1000
 
 
-def board_accuracy(kind: str, genes, rules: Game) -> float:
+def board_accuracy(kind: GenomeKind, genes, rules: Game) -> float:
     """Share of the board's winning positions where the genome plays a winning move (for a
     stochastic genome, the mean probability it does). Measured with the solver on the kind's
     judged space: the multisets (weighted by the positions each stands for), or a table
     genome's own space (an ordered one is judged position by position)."""
-    genome_kind = get_kind(kind)
-    space = genome_kind.judged_space(genes, rules)
-    return solve(space).accuracy(genome_kind.policies([genes], space)[0])
+    space = kind.judged_space(genes, rules)
+    return solve(space).accuracy(kind.policies([genes], space)[0])
 
 
-def held_out_accuracy(kind: str, genes, family: Game, seed: int = 0) -> dict[str, float]:
+def held_out_accuracy(kind: GenomeKind, genes, family: Game, seed: int = 0) -> dict[str, float]:
     """``{"1-3-5-7-9-11-13": ..., "random boards": ...}``: the genome's accuracy on boards it
     was not trained on (in a game other than Nim, its :func:`held_out_board` and random
     boards of :data:`GAME_BOARD_HEAPS` heaps up to :func:`largest_heap`)."""
-    return dict(_remembered(_HELD_OUT, (kind, _text(get_kind(kind).plain(genes)), family, seed),
+    return dict(_remembered(_HELD_OUT, (kind, _text(kind.plain(genes)), family, seed),
                             lambda: _held_out_accuracy(kind, genes, family, seed)))
 
 
-def held_out_perfect(kind: str, genes, family: Game, seed: int = 0) -> bool:
+def held_out_perfect(kind: GenomeKind, genes, family: Game, seed: int = 0) -> bool:
     """Whether :func:`held_out_accuracy` is 1 on both sets, found with less work where it is
     not: the board first (in a run, the logbook has measured it), then the random boards
     judged a board (in a splitting game, a position) at a time up to the first wrong move
     (each position of heaps of a million there asks the genome to score a million children)."""
-    plain = get_kind(kind).plain(genes)
+    plain = kind.plain(genes)
     key = (kind, _text(plain), family, seed)
     if key in _HELD_OUT:
         return all(share == 1.0 for share in _HELD_OUT[key].values())
@@ -75,7 +74,7 @@ def held_out_perfect(kind: str, genes, family: Game, seed: int = 0) -> bool:
     return _perfect_on_random_boards(kind, genes, family, *_random_sample(family, seed))
 
 
-def _perfect_on_random_boards(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple,
+def _perfect_on_random_boards(kind: GenomeKind, genes, family: Game, rng: np.random.Generator, piles: tuple,
                               max_pile: int) -> bool:
     """Whether the genome plays every judged position of the random boards right, asked up to
     the first wrong move (:func:`_random_boards`)."""
@@ -83,7 +82,7 @@ def _perfect_on_random_boards(kind: str, genes, family: Game, rng: np.random.Gen
     return all(right == total for right, total in judged)
 
 
-def _held_out_accuracy(kind: str, genes, family: Game, seed: int) -> dict[str, float]:
+def _held_out_accuracy(kind: GenomeKind, genes, family: Game, seed: int) -> dict[str, float]:
     board = held_out_board(family)
     return {board.name: board_accuracy(kind, genes, board),
             RANDOM: random_boards_accuracy(kind, genes, family, *_random_sample(family, seed))}
@@ -157,7 +156,7 @@ def largest_heap(family: Game, heaps: int = GAME_BOARD_HEAPS[1], most: int = GAM
     return 1
 
 
-def random_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple = RANDOM_BOARD_PILES,
+def random_boards_accuracy(kind: GenomeKind, genes, family: Game, rng: np.random.Generator, piles: tuple = RANDOM_BOARD_PILES,
                            max_pile: int = RANDOM_BOARD_MAX_PILE, count: int = RANDOM_BOARDS,
                            each: int = POSITIONS_EACH) -> float:
     """The share of sampled winning positions of random big boards (``count`` boards of ``piles``
@@ -169,7 +168,7 @@ def random_boards_accuracy(kind: str, genes, family: Game, rng: np.random.Genera
     return float(np.mean(rights)) if shares else sum(rights) / sum(totals)
 
 
-def _random_boards(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int, count: int,
+def _random_boards(kind: GenomeKind, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int, count: int,
                    each: int) -> tuple[Iterator[tuple[float, int]], bool]:
     """What :func:`random_boards_accuracy` judges, a board (or a position) at a time, as it is
     judged: ``(right, judged)`` pairs, and whether they are each board's share instead
@@ -179,7 +178,7 @@ def _random_boards(kind: str, genes, family: Game, rng: np.random.Generator, pil
     return _nim_boards(kind, genes, family, rng, piles, max_pile, count, each), False
 
 
-def _nim_boards(kind: str, genes, family: Rules, rng: np.random.Generator, piles: tuple, max_pile: int, count: int,
+def _nim_boards(kind: GenomeKind, genes, family: Rules, rng: np.random.Generator, piles: tuple, max_pile: int, count: int,
                 each: int) -> Iterator[tuple[int, int]]:
     for _ in range(count):
         sizes = rng.integers(1, max_pile + 1, size=int(rng.integers(piles[0], piles[1] + 1)))
@@ -187,7 +186,7 @@ def _nim_boards(kind: str, genes, family: Rules, rng: np.random.Generator, piles
         positions = rng.integers(0, sizes + 1, size=(4 * POSITIONS_EACH, len(sizes)))
         winning = known_wins(rules, positions)[0] & positions.any(axis=1)
         positions = positions[winning][:each]
-        chosen = get_kind(kind).choose(genes, rules, positions, rng)
+        chosen = kind.choose(genes, rules, positions, rng)
         moves = boards.move_list(rules)[chosen]
         after = positions.copy()
         after[np.arange(len(after)), moves[:, 0]] -= moves[:, 1]
@@ -195,7 +194,7 @@ def _nim_boards(kind: str, genes, family: Rules, rng: np.random.Generator, piles
         yield int((legal & ~known_wins(rules, np.maximum(after, 0))[0]).sum()), len(positions)
 
 
-def _game_boards(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
+def _game_boards(kind: GenomeKind, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
                  count: int, each: int) -> tuple[Iterator[tuple[float, int]], bool]:
     """:func:`_random_boards` in a game other than Nim: heaps up to ``max_pile`` where
     the engine builds such boards, else the :func:`largest_heap` it does (a splitting game in
@@ -212,7 +211,7 @@ def _game_boards(kind: str, genes, family: Game, rng: np.random.Generator, piles
                           each), False
 
 
-def _theory_boards(kind: str, genes, family: Game, rng: np.random.Generator, counts: tuple, max_pile: int,
+def _theory_boards(kind: GenomeKind, genes, family: Game, rng: np.random.Generator, counts: tuple, max_pile: int,
                    count: int, each: int) -> Iterator[tuple[int, int]]:
     for _ in range(count):
         sizes = rng.integers(1, max_pile + 1, size=int(rng.choice(counts)))
@@ -223,7 +222,7 @@ def _theory_boards(kind: str, genes, family: Game, rng: np.random.Generator, cou
         positions[:, :len(sizes)] = drawn
         winning = _theory(board, positions) & board.legal_mask(positions).any(axis=1)
         positions = positions[winning][:here]
-        children, legal = board.step(positions, get_kind(kind).choose(genes, board, positions, rng))
+        children, legal = board.step(positions, kind.choose(genes, board, positions, rng))
         yield int((legal & ~_theory(board, children)).sum()), len(positions)
 
 
@@ -242,7 +241,7 @@ def _has_theory(family: Game, heaps: int) -> bool:
     return board.theory_wins(np.array([board.start])) is not None
 
 
-def _solved_boards(kind: str, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
+def _solved_boards(kind: GenomeKind, genes, family: Game, rng: np.random.Generator, piles: tuple, max_pile: int,
                    count: int) -> Iterator[float]:
     """:func:`_random_boards` in a family with no theory to judge by: ``count`` boards of
     ``piles`` heaps, each heap drawn up to ``max_pile`` halved until the board has at most
@@ -280,7 +279,7 @@ def heap_counts(family: Game, piles: tuple) -> tuple[int, ...]:
 SPLIT_EACH = 2  # positions a board in a splitting game (each asks for every child of up to 12 heaps of a million)
 
 
-def _split_boards(kind: str, genes, family: SplitGame, rng: np.random.Generator, piles: tuple,
+def _split_boards(kind: GenomeKind, genes, family: SplitGame, rng: np.random.Generator, piles: tuple,
                   max_pile: int, count: int, each: int) -> Iterator[tuple[int, int]]:
     """:func:`_random_boards` in a splitting game in normal play, a position at a time, heaps up to
     ``max_pile`` where the family's Grundy values are known there (certified or computed),
@@ -292,7 +291,7 @@ def _split_boards(kind: str, genes, family: SplitGame, rng: np.random.Generator,
         sizes = rng.integers(1, max_pile + 1, size=int(rng.integers(piles[0], piles[1] + 1)))
         drawn = rng.integers(0, sizes + 1, size=(4 * each, len(sizes)))
         for heaps in drawn[np.bitwise_xor.reduce(values(drawn), axis=1) != 0][:each]:  # (a won position has a move)
-            child = get_kind(kind).child_of(genes, family, heaps)
+            child = kind.child_of(genes, family, heaps)
             yield int(np.bitwise_xor.reduce(values(child)) == 0), 1
 
 
@@ -310,7 +309,7 @@ VALIDATION_PILES, VALIDATION_MAX_PILE, VALIDATION_SEED = (5, 10), 100, 29
 _VALIDATED: dict = {}
 
 
-def validates(kind: str, genes, families) -> bool:
+def validates(kind: GenomeKind, genes, families) -> bool:
     """Whether the genome plays a winning move at every sampled winning position of the
     validation boards (:data:`VALIDATION_PILES`, judged by theory) in the family of each of
     ``families`` (a board of each, whose heaps are not read, or Nim's ``(max_take, misere)``
@@ -325,7 +324,7 @@ _SEVEN_HEAPS: dict = {}  # the accuracies measured last, by champion: a champion
 _HELD_OUT: dict = {}
 
 
-def seven_heaps_accuracy(kind: str, genes, rules: Game) -> float:
+def seven_heaps_accuracy(kind: GenomeKind, genes, rules: Game) -> float:
     """A board-free champion's accuracy on 1-3-5-7-9-11-13 of its family (its
     :func:`held_out_board`: the board the logbook follows, generation by generation; the
     sampled big boards are measured at the end)."""

@@ -11,7 +11,7 @@ from nim_evo.agents.base import Player
 from nim_evo.annotations import StrPath
 from nim_evo.engine.rules import Rules, family_name, family_of, parse_family
 from nim_evo.games.registry import GAME
-from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document, get_kind
+from nim_evo.genomes import GENOME_FORMAT, GenomeAgent, genome_from_document
 from nim_evo.io import read_json
 from nim_evo.validation import (BOOL, GENERATIONS, PATH, POPULATION, PROBABILITY, SEED, InstanceOf, Names, UserError,
                                 shown, validate)
@@ -77,7 +77,7 @@ def load_strategy(path: StrPath, rules: Game | None = None, stochastic: bool = F
         verb = "evolved"
     if rules is None or rules == agent.rules:
         return agent
-    if isinstance(agent, GenomeAgent) and get_kind(agent.kind).board_free:  # it plays any board of its family
+    if isinstance(agent, GenomeAgent) and agent.kind.board_free:  # it plays any board of its family
         if not isinstance(rules, Rules) or not isinstance(agent.rules, Rules):  # a game of another family
             if _same_rule(agent.rules, rules):
                 return GenomeAgent(agent.kind, agent.genes, rules, name=agent.name)

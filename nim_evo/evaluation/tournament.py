@@ -29,6 +29,7 @@ from nim_evo.evaluation.batched import INDICES, POLICY, play_task, policy_table,
 from nim_evo.evaluation.exact import win_probabilities
 from nim_evo.evaluation.judging import judging_space, ordered_starts
 from nim_evo.genomes import movers
+from nim_evo.genomes.protocol import GenomeKind
 from nim_evo.validation import BOOL, GAMES, JOBS, Constraint, InstanceOf, Options, check, validate
 
 
@@ -142,7 +143,7 @@ def result_from_wins(opponent: str, first: int, second: int, games: int) -> Tour
                             first / games, second / games, False)
 
 
-def pile_tournament(rules: Game, kind: str, genes, opponents, games: int, seed, names=None) -> list:
+def pile_tournament(rules: Game, kind: GenomeKind, genes, opponents, games: int, seed, names=None) -> list:
     """The tournament of :func:`tournament` for a genome on a board too big to enumerate:
     ``games`` games per opponent (an agent, or an agent's name) and seat from the start
     (:mod:`nim_evo.engine.piles`), Wilson 95% intervals; ``names`` call the opponents in the results."""

@@ -20,7 +20,6 @@ from nim_evo.evolution.config import Config
 from nim_evo.evolution.counterexamples import MOST
 from nim_evo.evolution.loop import State
 from nim_evo.evolution.selection import HALL_OF_FAME, hall_of_fame
-from nim_evo.genomes import get_kind
 from nim_evo.genomes.protocol import like
 from nim_evo.validation import UserError
 
@@ -31,7 +30,7 @@ MORE_COLUMNS = ("subgames", "seconds", "restart", "heldout", "stage")
 
 def freeze(state: State, config: Config) -> dict:
     """The state as a plain dict of arrays and numbers."""
-    kind = get_kind(config.genome)
+    kind = config.kind
     return {"generation": state.generation, "population": [_freeze(ind, kind) for ind in state.population],
             "halloffame": [_freeze(ind, kind) for ind in state.halloffame], "logbook": list(state.logbook),
             "games": state.games, "seconds": state.seconds,
@@ -44,7 +43,7 @@ def thaw(data, config: Config) -> State:
     if not isinstance(data, dict):
         raise UserError("state must be an object")
     generation = _count(data.get("generation"), "generation", config.generations)
-    kind = get_kind(config.genome)
+    kind = config.kind
     population = _individuals(data.get("population"), "population", kind, config, config.population, config.population)
     if len({len(ind.cases) for ind in population if ind.cases is not None}) > 1:
         raise UserError("population: every individual's cases must be as many (one per sub-game)")

@@ -18,7 +18,7 @@ from nim_evo.engine.sizes import enumerable
 from nim_evo.games.base import Game
 from nim_evo.evolution import target
 from nim_evo.genomes import get_kind, kind_names
-from nim_evo.genomes.protocol import Stage
+from nim_evo.genomes.protocol import GenomeKind, Stage
 from nim_evo.validation import (GAMES, GENERATIONS, OFFSPRING, POPULATION, PROBABILITY, SEED, InstanceOf, Interval,
                                 Names, Options, ParameterError, UserError, shown, validate)
 
@@ -108,7 +108,7 @@ class Config:
         if self.families is not None:
             _check_families(self)
         if self.train_boards is not None:
-            _check_train_boards(self.train_boards, get_kind(self.genome), self.family_pairs)
+            _check_train_boards(self.train_boards, self.kind, self.family_pairs)
         if self.selection == "lexicase" and self.fitness != "exact":
             raise ParameterError("selection", "lexicase reads every sub-game's exact win probability: it needs "
                                  "exact fitness")
@@ -116,12 +116,17 @@ class Config:
             _check_until(self)
 
     @property
+    def kind(self) -> GenomeKind:
+        """The genome kind :attr:`genome` names."""
+        return get_kind(self.genome)
+
+    @property
     def selector(self) -> str:
         """How survivors are chosen: ``selection``, else the kind's own choice (tournament
         where fitness is sampled: lexicase needs every sub-game's exact value)."""
         if self.selection is not None:
             return self.selection
-        return get_kind(self.genome).selection if self.fitness == "exact" else "tournament"
+        return self.kind.selection if self.fitness == "exact" else "tournament"
 
     @property
     def family_pairs(self) -> tuple[tuple[int | None, bool], ...]:
@@ -150,14 +155,14 @@ class Config:
         """How the search goes (:meth:`GenomeKind.stages`): one stage on the run's families,
         or several, each handing on parts of its champion to the next."""
         other = {} if isinstance(self.rules, Rules) else {"game": self.rules}  # (a kind of before games: Nim alone)
-        return get_kind(self.genome).stages(self.family_pairs, single=not self.staged, **other)
+        return self.kind.stages(self.family_pairs, single=not self.staged, **other)
 
     def training_rules(self, stage: int = -1) -> tuple[Game, ...]:
         """The boards fitness is measured on in ``stage`` (default: the last, the run's own):
         ``train_boards``, else the kind's own training set (``train_boards`` of its class, and
         in families with a cap its ``capped_train_boards``), else the run's board; each in each
         of the stage's families (cap and misère flag)."""
-        kind = get_kind(self.genome)
+        kind = self.kind
         if not isinstance(self.rules, Rules):
             if self.stages[stage].nim:  # (a heap game's program evolves Nim's fold first)
                 return tuple(Rules(tuple(board)) for board in kind.train_boards or ())
@@ -178,7 +183,7 @@ class Config:
         (:mod:`nim_evo.evaluation.decisions`): the run's game where its kind says so, in a
         stage played in the game itself, against perfect play alone (the games after a
         decision are perfect play's)."""
-        if (isinstance(self.rules, Rules) or self.stages[stage].nim or not get_kind(self.genome).decides_beyond(self.rules)
+        if (isinstance(self.rules, Rules) or self.stages[stage].nim or not self.kind.decides_beyond(self.rules)
                 or not set(self.opponents) <= PERFECT):
             return ()
         return (self.rules,)
@@ -186,7 +191,7 @@ class Config:
     @property
     def patience(self) -> int:
         """Generations without progress before a new population: ``restart``, else the kind's (0: never)."""
-        return get_kind(self.genome).restart if self.restart is None else self.restart
+        return self.kind.restart if self.restart is None else self.restart
 
     @property
     def multiset(self) -> bool:
@@ -225,7 +230,7 @@ class Config:
 
 def _check_game(config: Config) -> None:
     """A genome kind that plays the run's game; Nim's variants (families, training boards) for Nim alone."""
-    kind = get_kind(config.genome)
+    kind = config.kind
     if kind.families is not None and config.rules.family not in kind.families:
         plays = "Nim only" if kind.families == ("nim",) else f"the families {', '.join(kind.families)} only"
         raise ParameterError("genome", f"{config.genome!r} plays {plays}, not {config.rules.name} (a "
@@ -248,7 +253,7 @@ def _check_families(config: Config) -> None:
             raise ParameterError("families", f"names {str(error)[0].lower()}{str(error)[1:]}") from None
     if len(set(pairs)) != len(pairs):
         raise ParameterError("families", f"names a family twice: {','.join(config.families)}")
-    if not get_kind(config.genome).reads_family and pairs != [family_of(board)]:
+    if not config.kind.reads_family and pairs != [family_of(board)]:
         raise ParameterError("families", f"are for genomes that read the cap and the misère flag (program), not a "
                              f"{config.genome} genome")
     if family_of(board) not in pairs:

@@ -24,14 +24,14 @@ import numpy as np
 from deap import base
 
 from nim_evo.evaluation.decisions import WIDTH, Decisions
-from nim_evo.genomes import get_kind
+from nim_evo.genomes.protocol import GenomeKind
 
 GROWN = 32  # positions a stage gains at once: the lost ones of the first rungs the champion loses
 MOST = 512  # positions a stage gains in all (then it stops growing)
 _LOST: dict = {}  # the ladder positions each champion asked last loses (a champion stays for generations)
 
 
-def grow(toolbox: base.Toolbox, genome: str, champion, decided: dict) -> bool:
+def grow(toolbox: base.Toolbox, kind: GenomeKind, champion, decided: dict) -> bool:
     """Add to the stage's decisions the first ladder positions ``champion`` loses, if it wins
     every decision of the stage and the stage has not gained :data:`MOST`; record them in
     ``decided`` (stage: positions) and return whether any were added."""
@@ -41,11 +41,11 @@ def grow(toolbox: base.Toolbox, genome: str, champion, decided: dict) -> bool:
     had = decided.get(stage, np.zeros((0, WIDTH), dtype=np.int64))
     if len(mine) != 1 or len(had) >= MOST:  # (a stage decides on one board: its family's)
         return False
-    panel, kind = panels[mine[0]], get_kind(genome)
+    panel = panels[mine[0]]
     plain = kind.plain(champion)
-    if not panel.right(genome, [plain]).all():
+    if not panel.right(kind, [plain]).all():
         return False
-    lost = _lost(panel, genome, plain)[:MOST - len(had)]
+    lost = _lost(panel, kind, plain)[:MOST - len(had)]
     if not len(lost):
         return False
     decided[stage] = np.concatenate([had, lost])
@@ -67,10 +67,10 @@ def restore(toolbox: base.Toolbox, decided: dict) -> bool:
     return True
 
 
-def _lost(panel: Decisions, genome: str, plain) -> np.ndarray:
+def _lost(panel: Decisions, kind: GenomeKind, plain) -> np.ndarray:
     """Up to :data:`GROWN` ladder positions the genome loses, from the lowest rung up, as
     ``(k, WIDTH)`` rows (an empty slot where a move splits)."""
-    key = (genome, str(plain), panel.rules)
+    key = (kind, str(plain), panel.rules)
     if key not in _LOST:
         if len(_LOST) >= 8:
             _LOST.pop(next(iter(_LOST)))
@@ -78,7 +78,7 @@ def _lost(panel: Decisions, genome: str, plain) -> np.ndarray:
         for rung in panel.ladder():
             if rung is None:
                 continue
-            right = rung.right(genome, [plain])[0]
+            right = rung.right(kind, [plain])[0]
             found.extend(rung.positions[~right][:GROWN - len(found)])
             if len(found) >= GROWN:
                 break

@@ -27,7 +27,7 @@ def check_feasible(config: Config) -> None:
     """Refuse, in one line, a genome bound to its board (a table) on a board whose space is
     too big to evolve it in reasonable time (more than :data:`MAX_BOUND_GENES` positions),
     saying what would do instead."""
-    if get_kind(config.genome).board_free:
+    if config.kind.board_free:
         return
     size = space_size(config.rules, config.multiset)
     if size <= MAX_BOUND_GENES and panel_tabulable(config.rules, multiset=config.multiset):
@@ -53,7 +53,7 @@ def check_feasible(config: Config) -> None:
 def expected_time(config: Config, jobs: int = 1) -> str | None:
     """For a genome bound to a big board (10,000 positions or more), what a generation and the
     run should take on a machine like ours with ``jobs`` workers; ``None`` otherwise."""
-    if get_kind(config.genome).board_free:
+    if config.kind.board_free:
         return None
     size = space_size(config.rules, config.multiset)
     if size < 10_000:

@@ -31,7 +31,8 @@ from nim_evo.evaluation.exact import Transitions, best_response, win_probabiliti
 from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.judging import judging_space
 from nim_evo.evolution.results import Evaluation, Results, distinct_policies
-from nim_evo.genomes import get_kind, movers
+from nim_evo.genomes import movers
+from nim_evo.genomes.protocol import GenomeKind
 from nim_evo.validation import KeywordError
 
 INDIVIDUALS_PER_TASK = 16  # bounds the individuals per sampled-fitness task (each chunk draws from its own stream)
@@ -171,7 +172,7 @@ class Panel:
         return panel
 
 
-def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed, *,
+def evaluate_chunk(kind: GenomeKind, panel: Panel, mode: str, games: int, genomes: list, seed, *,
                    cases: bool = False, policies: np.ndarray | None = None) -> list[Evaluation]:
     """Evaluate a chunk of genomes against the panel (``mode`` is ``exact`` or ``sampled``);
     ``seed`` (a SeedSequence, or what seeds one) draws the sampled games (``None`` only where
@@ -182,7 +183,7 @@ def evaluate_chunk(kind: str, panel: Panel, mode: str, games: int, genomes: list
     return _results(kind, panel, mode, games, genomes, seed, cases, policies).evaluations(panel.names)
 
 
-def _results(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed, cases: bool,
+def _results(kind: GenomeKind, panel: Panel, mode: str, games: int, genomes: list, seed, cases: bool,
              policies) -> Results:
     """:func:`evaluate_chunk`'s results as arrays."""
     if isinstance(panel, Decisions):
@@ -200,8 +201,8 @@ def _results(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed
     # (a list: a stack, even of n_moves genomes on n_moves positions)
     if mode != "exact":
         return _sampled(panel, policies_list, games, seed)
-    keep_credit = get_kind(kind).uses_credit or cases
-    distinct, copies = (policies_list, None) if get_kind(kind).uses_credit else distinct_policies(policies_list)
+    keep_credit = kind.uses_credit or cases
+    distinct, copies = (policies_list, None) if kind.uses_credit else distinct_policies(policies_list)
     k = len(distinct)
     rates = np.zeros((k, len(panel.names), 2))
     subgames = np.zeros(k)
@@ -217,8 +218,8 @@ def _results(kind: str, panel: Panel, mode: str, games: int, genomes: list, seed
             theirs += values[..., 1] / len(panel.tables)
     results = Results.of_rates(rates, subgames, 0)
     if keep_credit:
-        if get_kind(kind).uses_credit:
-            own = get_kind(kind).judged_space(genomes[0], panel.rules)  # the space the genes are over
+        if kind.uses_credit:
+            own = kind.judged_space(genomes[0], panel.rules)  # the space the genes are over
             credit = [_credit_on(own, space, values) for values in (mine, theirs)]
             results.credit = [(credit[0][j].copy(), credit[1][j].copy()) for j in range(k)]
         if cases:
@@ -247,7 +248,7 @@ def _sampled(panel: Panel, policies_list: list, games: int, seed) -> Results:
     return Results.of_rates(rates, np.zeros(len(policies_list)), 2 * len(starts) * len(panel.tables))
 
 
-def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int, genomes: list, seed, *,
+def evaluate_boards(kind: GenomeKind, panels: tuple[Panel, ...], mode: str, games: int, genomes: list, seed, *,
                     cases: bool = False) -> list[Evaluation]:
     """:func:`evaluate_chunk` on each panel's board (one seed stream each), averaged: fitness,
     sub-games and win rates are means over the boards, credit is the first board's (a kind
@@ -263,7 +264,7 @@ def evaluate_boards(kind: str, panels: tuple[Panel, ...], mode: str, games: int,
         streams = np.random.SeedSequence(seed).spawn(len(panels))
     tabled = [j for j, panel in enumerate(panels) if not isinstance(panel, Decisions) and panel.tables is not None]
     stacks: list = [None] * len(panels)  # (the policies over every board with a space, made together)
-    for j, stack in zip(tabled, get_kind(kind).policies_on(genomes, tuple(panels[j].space for j in tabled))):
+    for j, stack in zip(tabled, kind.policies_on(genomes, tuple(panels[j].space for j in tabled))):
         stacks[j] = stack
     boards = [_results(kind, panel, mode, games, genomes, stream, cases, stack)
               for panel, stream, stack in zip(panels, streams, stacks)]
@@ -320,7 +321,7 @@ def _credit_on(own, space, values: np.ndarray) -> np.ndarray:
                      for row in values]).astype(values.dtype)
 
 
-def _decided(kind: str, decisions: Decisions, genomes: list, cases: bool) -> Results:
+def _decided(kind: GenomeKind, decisions: Decisions, genomes: list, cases: bool) -> Results:
     """Results of the one-move games of ``decisions``: fitness, sub-games and the win
     rate against each opponent are all the share won (the games after the move are perfect
     play's, whoever plays them); no game is played out."""
@@ -330,7 +331,7 @@ def _decided(kind: str, decisions: Decisions, genomes: list, cases: bool) -> Res
     return Results(shares, shares, rates, 0, None, right if cases else None)
 
 
-def _evaluate_on_piles(kind: str, panel: Panel, games: int, genomes: list, seed) -> Results:
+def _evaluate_on_piles(kind: GenomeKind, panel: Panel, games: int, genomes: list, seed) -> Results:
     """Sampled fitness on a board too big to enumerate: games on pile arrays from the start,
     every genome of the chunk playing at once (``games`` per genome, opponent and seat)."""
     rng = np.random.default_rng(seed)
@@ -384,11 +385,11 @@ def in_threads(panels) -> bool:
                                 and panel.space.n_positions > THREADED_SPACE for panel in panels)
 
 
-def accuracy(kind: str, genome, rules: Game) -> float:
+def accuracy(kind: GenomeKind, genome, rules: Game) -> float:
     """The genome's accuracy on its board: :func:`nim_evo.evaluation.heldout.board_accuracy`."""
     return board_accuracy(kind, genome, rules)
 
 
-def _policies(kind: str, genomes: list, space):
+def _policies(kind: GenomeKind, genomes: list, space):
     """A stack of move arrays ``(k, n)`` or probability tables ``(k, n, m)``."""
-    return get_kind(kind).policies(genomes, space)
+    return kind.policies(genomes, space)

@@ -30,19 +30,17 @@ import numpy as np
 from deap import base
 
 from nim_evo.evaluation.decisions import Decisions
-from nim_evo.genomes import get_kind
 from nim_evo.genomes.protocol import GenomeKind
 
 SEARCHED = 8  # programs searched a generation (the best distinct ones that lost a decision)
 
 
-def improved(population: list, toolbox: base.Toolbox, genome: str, rng: np.random.Generator) -> list:
+def improved(population: list, toolbox: base.Toolbox, kind: GenomeKind, rng: np.random.Generator) -> list:
     """New individuals (fitness invalid), each one value away from one of ``population``'s best
     and winning more of the stage's decisions; ``[]`` where the stage has none."""
     decisions = [panel for panel in toolbox.stage_panels[toolbox.stage] if isinstance(panel, Decisions)]
     if not decisions:
         return []
-    kind = get_kind(genome)
     decided = np.concatenate([d.positions for d in decisions])
     made: list = []
     seen: set[str] = set()
@@ -59,18 +57,18 @@ def improved(population: list, toolbox: base.Toolbox, genome: str, rng: np.rando
             continue
         searched += 1
         plain = [kind.plain(parent)] + [kind.plain(v) for v in variants]
-        wins = sum(d.right(genome, plain).sum(axis=1) for d in decisions)
+        wins = sum(d.right(kind, plain).sum(axis=1) for d in decisions)
         best = int(np.argmax(wins[1:]))
         if wins[1 + best] > wins[0]:
             made.append(_child(toolbox, parent, variants[best]))
-    swept = _swept(population, toolbox, genome, decisions)
+    swept = _swept(population, toolbox, kind, decisions)
     return made + ([swept] if swept is not None and all(kind.plain(swept) != kind.plain(m) for m in made) else [])
 
 
 AHEAD = 4  # rungs above a heap's own that judge its value in a second pass (where it is a child's heap)
 
 
-def put_right(genes, kind: GenomeKind, genome: str, rungs: tuple) -> list | None:
+def put_right(genes, kind: GenomeKind, rungs: tuple) -> list | None:
     """``genes`` with each heap's value, from the smallest heap up, set to the one that wins
     the most of its rung's decisions (:func:`~nim_evo.evaluation.decisions.ladder`; kept
     where it wins them all, or none wins more), then again judged by its rung and the
@@ -87,22 +85,22 @@ def put_right(genes, kind: GenomeKind, genome: str, rungs: tuple) -> list | None
             judges = [k for k in range(heap, min(heap + ahead + 1, len(rungs))) if rungs[k] is not None]
             for k in judges:
                 if k not in won:
-                    won[k] = int(rungs[k].right(genome, [kind.plain(genes)]).sum())
+                    won[k] = int(rungs[k].right(kind, [kind.plain(genes)]).sum())
             if sum(won[k] for k in judges) == sum(len(rungs[k].positions) for k in judges):
                 continue
             variants = kind.values_at(genes, heap, len(rungs) - 1)
             if not variants:
                 return None
             plain = [kind.plain(v) for v in variants]
-            wins = sum(rungs[k].right(genome, plain).sum(axis=1) for k in judges)
+            wins = sum(rungs[k].right(kind, plain).sum(axis=1) for k in judges)
             best = int(np.argmax(wins))  # (the least of the values that win the most)
             if wins[best] > sum(won[k] for k in judges):
                 genes, won = variants[best], {}
-    genes = predicting(genes, kind, genome, rungs)
+    genes = predicting(genes, kind, rungs)
     return None if kind.plain(genes) == start else genes
 
 
-def predicting(genes, kind: GenomeKind, genome: str, rungs: tuple):
+def predicting(genes, kind: GenomeKind, rungs: tuple):
     """``genes`` read with the period whose values, cut from the table earliest, predict the
     rest of the ladder: for each period ``p`` (at most half the ladder), the least ``end``
     such that the table cut at ``end`` (:meth:`~nim_evo.genomes.protocol.GenomeKind.cut`:
@@ -116,7 +114,7 @@ def predicting(genes, kind: GenomeKind, genome: str, rungs: tuple):
     wrong period loses the rungs it predicts, and the right one wins them.)"""
     top = len(rungs) - 1
     plain = kind.plain(genes)
-    base = {h: int(rungs[h].right(genome, [plain]).sum()) for h in range(1, top + 1) if rungs[h] is not None}
+    base = {h: int(rungs[h].right(kind, [plain]).sum()) for h in range(1, top + 1) if rungs[h] is not None}
     best = None  # (end, period)
     for period in range(1, top // 2 + 1):
         for end in range(top + 1 - period, period, -1):  # (rungs end .. top predicted: a whole period at least)
@@ -124,7 +122,7 @@ def predicting(genes, kind: GenomeKind, genome: str, rungs: tuple):
             if made is None:  # (no values to read: a saltus)
                 return kind.repeating(genes)
             cut, changed = made  # (rungs below the first heap it changes play as the genes do)
-            if any(int(rungs[h].right(genome, [kind.plain(cut)]).sum()) < base[h] for h in range(changed, top + 1) if h in base):
+            if any(int(rungs[h].right(kind, [kind.plain(cut)]).sum()) < base[h] for h in range(changed, top + 1) if h in base):
                 break
             if best is None or end < best[0]:
                 best = (end, period)
@@ -135,29 +133,28 @@ def predicting(genes, kind: GenomeKind, genome: str, rungs: tuple):
 _SWEPT: dict = {}  # what the sweep made of each program asked last (the best stays for generations)
 
 
-def _swept(population: list, toolbox: base.Toolbox, genome: str, decisions: list):
+def _swept(population: list, toolbox: base.Toolbox, kind: GenomeKind, decisions: list):
     """The best program of ``population`` put right heap by heap (:func:`put_right`, on each
     of the stage's decisions' ladders), as a new individual, if it wins more of the stage's
     decisions than it did, or as many and is smaller (the hall of fame's parsimony: a table
     read with the period its ladder predicts, where its fitness is at the top already), and
     is no program of the population already; else ``None``."""
-    kind = get_kind(genome)
     parent = max(population, key=lambda ind: ind.fitness.values[0])
     genes = list(parent)
     if not kind.values_at(genes, 1, 1):  # (no values a sweep sets: its ladder is not built)
         return None
-    key = (genome, str(kind.plain(parent)), tuple((d.rules, len(d.positions)) for d in decisions))  # (a family's, grown or not)
+    key = (kind, str(kind.plain(parent)), tuple((d.rules, len(d.positions)) for d in decisions))  # (a family's, grown or not)
     if key not in _SWEPT:
         if len(_SWEPT) >= 8:
             _SWEPT.pop(next(iter(_SWEPT)))
         for panel in decisions:
-            genes = put_right(genes, kind, genome, panel.ladder()) or genes
+            genes = put_right(genes, kind, panel.ladder()) or genes
         _SWEPT[key] = genes
     genes = _SWEPT[key]
     plain = kind.plain(genes)
     if plain == kind.plain(parent) or any(kind.plain(ind) == plain for ind in population):
         return None
-    wins = sum(d.right(genome, [kind.plain(parent), plain]).sum(axis=1) for d in decisions)
+    wins = sum(d.right(kind, [kind.plain(parent), plain]).sum(axis=1) for d in decisions)
     better = wins[1] > wins[0] or (wins[1] == wins[0] and kind.size(genes) < kind.size(parent))
     return _child(toolbox, parent, genes) if better else None
 

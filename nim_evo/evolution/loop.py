@@ -41,7 +41,6 @@ from nim_evo.evaluation.heldout import seven_heaps_accuracy
 from nim_evo.evolution import allocator, cluster, fitness, localpool, stages
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.selection import hall_of_fame, select_elitist, select_lexicase
-from nim_evo.genomes import get_kind
 from nim_evo.validation import UserError
 
 
@@ -110,7 +109,7 @@ def home_panel(toolbox: base.Toolbox, config: Config) -> fitness.Panel:
 
 def _order_blind(config: Config) -> bool:
     """Whether the run's genomes choose by pile sizes alone (its kind says so of a new genome)."""
-    kind = get_kind(config.genome)
+    kind = config.kind
     return kind.order_blind(kind.create(config.rules, np.random.default_rng(0), multiset=config.multiset), config.rules)
 
 
@@ -118,7 +117,7 @@ def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> n
     """Seed this generation's randomness and bind it to the operators; returns the Generator."""
     sequence = np.random.SeedSequence([config.seed, generation])
     rng = np.random.default_rng(sequence)
-    kind = get_kind(config.genome)
+    kind = config.kind
     mutate_options = {name: getattr(config, name) for name in kind.mutation_parameters
                       if getattr(config, name) is not None}
     held = {"held": toolbox.held} if getattr(toolbox, "held", ()) else {}  # parts a stage holds: never varied
@@ -187,7 +186,7 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generatio
     Exact fitness is a function of the genome alone, so where a kind reads no per-position
     credit, genomes that are the same are evaluated once (variation of a converged
     population makes many) and their copies take its results."""
-    kind = get_kind(config.genome)
+    kind = config.kind
     plain = [kind.plain(ind) for ind in individuals]
     first = list(range(len(individuals)))
     if config.fitness == "exact" and not kind.uses_credit:
@@ -227,7 +226,7 @@ def start(config: Config, toolbox: base.Toolbox) -> State:
     bind_generation(toolbox, config, 0)
     population = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
     games = evaluate(toolbox, config, population, 0)
-    halloffame = hall_of_fame(get_kind(config.genome))
+    halloffame = hall_of_fame(config.kind)
     halloffame.update(population)
     logbook = tools.Logbook()
     state = State(0, population, halloffame, logbook, games, 0.0)
@@ -241,7 +240,7 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     generation = state.generation + 1
     stage = stages.stage_of(state)
     moving = stage + 1 < len(config.stages) and stages.stage_done(state, config, toolbox)
-    kind = get_kind(config.genome)
+    kind = config.kind
     if moving:  # the next stage: a new population around the parts the champion hands on
         stage += 1
         _bind_stage(toolbox, config, stage, state.halloffame[0])
@@ -253,7 +252,7 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     restart = moving or config.stages[stage].restarts and stalled(state.logbook, config.patience)
     rescored = games = 0
     if (not restart and not config.stages[stage].restarts  # (a stage that restarts would see its best fall: stalled)
-            and counterexamples.grow(toolbox, config.genome, state.halloffame[0], state.decided)):
+            and counterexamples.grow(toolbox, config.kind, state.halloffame[0], state.decided)):
         _panels_changed(toolbox, config, stage, state.population[0])
         rescored, games = _rescore(state, config, toolbox, generation)
     bind_generation(toolbox, config, generation)
@@ -261,7 +260,7 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
         offspring = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
     else:
         offspring = vary(state.population, toolbox, config.offspring, config.cxpb, config.mutpb, toolbox.rng)
-        offspring += localsearch.improved(state.population, toolbox, config.genome, toolbox.rng)
+        offspring += localsearch.improved(state.population, toolbox, config.kind, toolbox.rng)
     invalid = [ind for ind in offspring if not ind.fitness.valid]
     games += evaluate(toolbox, config, invalid, generation)
     state.halloffame.update(offspring)
@@ -274,7 +273,7 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
 
 def _bind_stage(toolbox: base.Toolbox, config: Config, stage: int, holder) -> None:
     """Bind ``stage`` (:func:`~nim_evo.evolution.stages.bind_stage`) with the parts it holds taken from ``holder``."""
-    kind = get_kind(config.genome)
+    kind = config.kind
     stages.bind_stage(toolbox, config, stage, {part: kind.part(holder, part) for part in config.stages[stage].held})
 
 
@@ -293,7 +292,7 @@ def _rescore(state: State, config: Config, toolbox: base.Toolbox, generation: in
     individuals scored and the games played (sampled games from the generation's stream 2)."""
     members = list(state.halloffame)
     games = evaluate(toolbox, config, state.population + members, generation, stream=2)
-    state.halloffame = hall_of_fame(get_kind(config.genome))
+    state.halloffame = hall_of_fame(config.kind)
     for ind in reversed(members):  # (insert puts an item before its equals)
         state.halloffame.insert(ind)
     state.halloffame.update(state.population)
@@ -314,7 +313,7 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
             stage: int = 0) -> None:
     champion = state.halloffame[0]  # the run's champion so far: what the run exports
     record = make_statistics().compile(state.population)
-    kind = get_kind(config.genome)
+    kind = config.kind
     more: dict[str, float] = {}
     begun = not state.logbook  # (a run begun without a column goes on without it: each row has the header's)
     if (config.patience or len(config.stages) > 1) and (begun or "restart" in state.logbook[0]):
@@ -322,11 +321,11 @@ def _record(state: State, config: Config, evals: int, games: int, seconds: float
     if len(config.stages) > 1 and (begun or "stage" in state.logbook[0]):
         more["stage"] = stage
     if kind.board_free and (not state.logbook or "heldout" in state.logbook[0]):  # (several families: the least)
-        more["heldout"] = round(min(seven_heaps_accuracy(config.genome, kind.plain(champion), rules)
+        more["heldout"] = round(min(seven_heaps_accuracy(config.kind, kind.plain(champion), rules)
                                     for rules in config.home_rules()), 6)
     rates = {f"{name}": round(sum(pair) / 2, 6) for name, pair in champion.rates.items()}
     try:
-        accuracy = round(min(fitness.accuracy(config.genome, champion, rules) for rules in config.home_rules()), 6)
+        accuracy = round(min(fitness.accuracy(config.kind, champion, rules) for rules in config.home_rules()), 6)
     except SpaceTooLarge:  # a board too big to solve: no accuracy
         accuracy = float("nan")
     state.seconds += seconds

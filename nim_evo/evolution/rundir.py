@@ -331,7 +331,7 @@ def resumed_export(recorded: str | None, genomes_dir, run_dir: RunDir, config: C
 def individual_document(ind, config: Config, **extra) -> dict:
     """A genome document for an evaluated individual, with its fitness and win rates."""
     families = {} if config.families is None else {"families": list(config.families)}  # it plays each one's boards
-    return genome_document(config.genome, ind, config.rules, **families,
+    return genome_document(config.kind, ind, config.rules, **families,
                            fitness=list(ind.fitness.values),
                            win_rates={name: {"first": first, "second": second}
                                       for name, (first, second) in getattr(ind, "rates", {}).items()},

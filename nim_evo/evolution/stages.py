@@ -14,19 +14,18 @@ from deap import base
 from nim_evo.engine.rules import Rules
 from nim_evo.evaluation.heldout import held_out_perfect, validates
 from nim_evo.evolution import cluster, fitness, target
-from nim_evo.genomes import get_kind
 
 
 def bind_stage(toolbox: base.Toolbox, config, stage: int, held: dict | None = None) -> None:
     """Bind creation and evaluation to ``stage``: its panels, and ``held``, the parts of the
     genome its new genomes keep (by name: the stage before's, or ``None``, the kind's own)."""
-    kind = get_kind(config.genome)
+    kind = config.kind
     panels = toolbox.stage_panels[stage]
     more: dict = {"held": held} if held else {}
     if kind.threaded:
         more["threads"] = cluster.local_threads(getattr(toolbox, "jobs", 1))
     toolbox.register("individual", _create, kind, config.rules, multiset=config.multiset, **more)
-    toolbox.register("evaluate", fitness.evaluate_boards, config.genome, panels, config.fitness, config.games,
+    toolbox.register("evaluate", fitness.evaluate_boards, config.kind, panels, config.fitness, config.games,
                      cases=config.selector == "lexicase")
     toolbox.panel = panels[0]
     toolbox.stage, toolbox.held = stage, tuple(held or ())
@@ -59,17 +58,17 @@ def beyond_its_boards(config, champion, stage: int = -1) -> bool:
     of the family's held-out board, and random boards of up to a million objects a heap), and
     in its stage of Nim's boards, with a fold that reads heaps in any order alike
     (:meth:`~nim_evo.genomes.protocol.GenomeKind.folds_in_any_order`); any other, always."""
-    kind = get_kind(config.genome)
+    kind = config.kind
     if not kind.board_free:
         return True
     plain = kind.plain(champion)
-    if not validates(config.genome, plain, config.stage_games(stage)):
+    if not validates(config.kind, plain, config.stage_games(stage)):
         return False
     if isinstance(config.rules, Rules):
         return True
     if config.stages[stage].nim:  # (a heap game's stage of Nim's boards: its fold goes on to a heap part's values)
         return kind.folds_in_any_order(plain)
-    return held_out_perfect(config.genome, plain, config.rules, config.seed)
+    return held_out_perfect(config.kind, plain, config.rules, config.seed)
 
 
 def stage_ceiling(toolbox: base.Toolbox, state) -> float | None:

@@ -14,6 +14,7 @@ from nim_evo.games.registry import game_from_json, game_to_json
 from nim_evo.engine.policy import one_hot
 from nim_evo.engine.rules import MAX_LISTED_MOVES
 from nim_evo.engine.space import Space
+from nim_evo.genomes.protocol import GenomeKind
 from nim_evo.genomes.registry import get_kind, kind_names, register
 from nim_evo.io import FORMAT_VERSION, check_envelope
 from nim_evo.validation import UserError
@@ -28,44 +29,50 @@ class GenomeAgent(Player):
     ``distribution``, ``policy`` and ``choose`` are the views, kept for speed and held to it
     by the conformance suite (a table genome over multisets plays every arrangement of their
     piles: its move on the first pile of the size it takes from). Order-blind as its kind
-    says of these genes."""
+    says of these genes.
 
-    def __init__(self, kind: str, genes, rules: Game, name: str | None = None):
+    ``kind`` is a :class:`~nim_evo.genomes.protocol.GenomeKind` or its name; the agent keeps
+    the kind itself."""
+
+    def __init__(self, kind: GenomeKind | str, genes, rules: Game, name: str | None = None):
         super().__init__(rules)
+        self.kind = get_kind(kind)
         if rules.n_actions > MAX_LISTED_MOVES:  # its moves are indices into the board's move list
-            raise UserError(f"a {kind} genome plays boards of at most {MAX_LISTED_MOVES:,} moves; "
+            raise UserError(f"a {self.kind.name} genome plays boards of at most {MAX_LISTED_MOVES:,} moves; "
                             f"{rules.name} has {rules.n_actions:,}")
-        self.kind = kind
         self.genes = genes
-        self.name = name or f"{kind}-genome"
-        self.order_blind = get_kind(kind).order_blind(genes, rules)
+        self.name = name or f"{self.kind.name}-genome"
+        self.order_blind = self.kind.order_blind(genes, rules)
 
     def move_probabilities(self, positions: np.ndarray) -> np.ndarray:
-        return get_kind(self.kind).move_probabilities(self.genes, self.rules, np.asarray(positions, dtype=np.int64))
+        return self.kind.move_probabilities(self.genes, self.rules, np.asarray(positions, dtype=np.int64))
 
     def distribution(self, piles):
         piles = self.rules.check_position(piles)
         if not any(piles):
             return []
-        return get_kind(self.kind).distribution(self.genes, self.rules, piles)
+        return self.kind.distribution(self.genes, self.rules, piles)
 
     def choose(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        return get_kind(self.kind).choose(self.genes, self.rules, np.asarray(positions, dtype=np.int64), rng)
+        return self.kind.choose(self.genes, self.rules, np.asarray(positions, dtype=np.int64), rng)
 
     def policy(self, space: Space) -> np.ndarray:
         check_space(self, space)
-        result = get_kind(self.kind).policy(self.genes, space)
+        result = self.kind.policy(self.genes, space)
         return one_hot(result, space) if result.ndim == 1 else result
 
 
-def genome_document(kind: str, genes, rules: Game, **meta) -> dict:
-    """The versioned JSON document of a genome."""
-    return {"format": GENOME_FORMAT, "version": FORMAT_VERSION, "kind": kind, "rules": game_to_json(rules),
-            "genome": get_kind(kind).to_json(genes, rules), **meta}
+def genome_document(kind: GenomeKind | str, genes, rules: Game, **meta) -> dict:
+    """The versioned JSON document of a genome of ``kind`` (a kind or its name)."""
+    kind = get_kind(kind)
+    return {"format": GENOME_FORMAT, "version": FORMAT_VERSION, "kind": kind.name, "rules": game_to_json(rules),
+            "genome": kind.to_json(genes, rules), **meta}
 
 
 def genome_from_document(data: dict, source: str = "file", container=None):
-    """``(kind, genes, rules)`` from a genome document; ``ValueError`` if it is not one."""
+    """``(kind, genes, rules)`` from a genome document (``kind`` the
+    :class:`~nim_evo.genomes.protocol.GenomeKind` it names); a one-line :class:`UserError`
+    naming ``source`` if it is not one."""
     check_envelope(data, source, GENOME_FORMAT, FORMAT_VERSION, "genome")
     try:
         kind = get_kind(data.get("kind"))
@@ -74,7 +81,7 @@ def genome_from_document(data: dict, source: str = "file", container=None):
         if not isinstance(genome, dict):
             raise UserError(f"{source} holds no genome")
         args = {} if container is None else {"container": container}
-        return kind.name, kind.from_json(genome, rules, **args), rules
+        return kind, kind.from_json(genome, rules, **args), rules
     except UserError as error:  # one line that names the file
         if str(error).startswith(source):
             raise

@@ -223,3 +223,30 @@ def run(program: tuple, arguments: dict):
             push(FUNCTIONS[name](first, second, pop()))
     (result,) = stack
     return result
+
+
+# the names scripts/program.js knows, per part (the primitive sets must hold no other)
+SCRIPT_NAMES = {
+    "step": frozenset({"add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max",
+                       "a", "p", "k", "0", "1", "2"}),
+    "second": frozenset({"add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max",
+                         "b", "p", "k", "0", "1", "2"}),
+    "score": frozenset({"min", "max", "lt", "eq", "both", "either", "negate", "if", "when",
+                        "v", "m", "w", "x", "0", "1", "2", "True", "False"}),
+}
+
+
+def script_trees(texts) -> dict[str, list[str]]:
+    """The step, score and second fold (``texts``, a plain program's first three) as
+    ``scripts/program.js`` reads them: each tree's node names in prefix order, read back by
+    :func:`parse` and every name checked against its primitive set and :data:`SCRIPT_NAMES`
+    (a one-line :class:`UserError` for a name no script plays)."""
+    trees = {}
+    for text, pset, part in zip(texts, (STEP, SCORE, SECOND), ("step", "score", "second")):
+        tree = parse(text, pset, f"the program's {part}")
+        names = [node.name if isinstance(node, gp.Primitive) else str(node.value) for node in tree]
+        for name in names:
+            if name not in pset.mapping or name not in SCRIPT_NAMES[part]:
+                raise UserError(f"the program's {part}: {name!r} cannot be played by a script")
+        trees[part] = names
+    return trees

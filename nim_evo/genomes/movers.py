@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from nim_evo.games.base import Game
-from nim_evo.genomes.registry import get_kind
+from nim_evo.genomes.protocol import GenomeKind
 
 
-def mover(kind: str, rules: Game, genes):
+def mover(kind: GenomeKind, rules: Game, genes):
     """The mover of one genome of ``kind``."""
     return GenomeMover(kind, genes, rules)
 
@@ -17,8 +17,8 @@ def mover(kind: str, rules: Game, genes):
 class GenomeMover:
     """Plays one genome, or many at once: ``owners[g]`` is the genome of game ``g``."""
 
-    def __init__(self, kind, genes, rules, owners=None):
-        self.kind, self.rules, self.owners = get_kind(kind), rules, owners
+    def __init__(self, kind: GenomeKind, genes, rules, owners=None):
+        self.kind, self.rules, self.owners = kind, rules, owners
         if owners is None:
             self.genes = genes
         else:
@@ -29,6 +29,6 @@ class GenomeMover:
         return self.kind.choose(genes, self.rules, positions, rng)
 
 
-def genomes_mover(kind: str, genomes: list, rules: Game, games_each: int):
+def genomes_mover(kind: GenomeKind, genomes: list, rules: Game, games_each: int):
     """One mover for ``len(genomes)`` genomes playing ``games_each`` consecutive games each."""
     return GenomeMover(kind, genomes, rules, owners=np.repeat(np.arange(len(genomes)), games_each))

@@ -53,8 +53,8 @@ from nim_evo.engine.space import space_for
 from nim_evo.games.base import Game
 from nim_evo.games.splitting import SplitGame
 from nim_evo.genomes import heaps
-from nim_evo.genomes.expressions import MAX_NODES, SCORE, SECOND, STEP, parse
-from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type
+from nim_evo.genomes.expressions import MAX_NODES, SCORE, SECOND, STEP, parse, script_trees
+from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type, script_source
 from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, compiled, folds_in_any_order, is_plain, lowest_child,
                                      move_probabilities, moves, parts, plain, policies, policies_on, policy, scores,
                                      split_child)
@@ -487,6 +487,10 @@ class ProgramKind(GenomeKind):
         """The step's fold is 0 at the same values in any order (:func:`~nim_evo.genomes.scoring.folds_in_any_order`)."""
         return folds_in_any_order(genes)
 
+    def plays_any_heaps(self, genes, family: Game) -> bool:
+        """In a splitting game, with a heap part (its values read at any heap)."""
+        return isinstance(family, SplitGame) and parts(genes)[3] is not None
+
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:
         """In a splitting game, among heaps of any size (:func:`split_child`)."""
         if isinstance(family, SplitGame):
@@ -524,6 +528,21 @@ class ProgramKind(GenomeKind):
 
     def same(self, a, b) -> bool:
         return self.plain(a) == self.plain(b)
+
+    scripted = True
+
+    def script(self, genes, game: Game) -> tuple[tuple[str, ...], dict]:
+        """``scripts/program.js``, a small interpreter of the trees' node names
+        (:func:`~nim_evo.genomes.expressions.script_trees`), BigInt held to int64 as numpy
+        computes; where it plays heaps of any size, with ``scripts/splitting.js`` and the heap
+        part's values, period and saltus."""
+        plain = self.check_plain(self.plain(genes), game)
+        trees: dict = script_trees(plain[:3])
+        if not self.plays_any_heaps(plain, game):
+            return (script_source("program.js"),), trees
+        heap = heaps.parse(plain[3], "the program's heap part")
+        return ((script_source("program.js"), script_source("splitting.js")),
+                {**trees, "heap": {"values": list(heap.values), "period": heap.period, "saltus": heap.saltus}})
 
 
 KIND = ProgramKind()

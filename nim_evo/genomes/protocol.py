@@ -72,6 +72,7 @@ shapes, with a kind's ranges from :meth:`GenomeKind.check_ranges`),
 from __future__ import annotations
 
 import json
+from importlib import resources
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -196,6 +197,12 @@ class GenomeKind:
     def __repr__(self) -> str:
         return f"<genome kind {self.name}>"
 
+    def __eq__(self, other) -> bool:  # (one instance a kind; a copy unpickled in a worker equals it)
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
     # -- creation and variation ------------------------------------------------------------------
     def create(self, rules: Game, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
         """A random genome for ``rules`` (in ``container``: DEAP's individual class, or a plain
@@ -278,6 +285,11 @@ class GenomeKind:
         values come in any order): by default, yes."""
         return True
 
+    def plays_any_heaps(self, genes, family: Game) -> bool:
+        """Whether these genes play positions of ``family``'s game with heaps of any size, too
+        big for a board (by :meth:`child_of`, no board built): by default not."""
+        return False
+
     def child_of(self, genes, family: Game, heaps) -> np.ndarray:
         """The heaps its move leaves in the position ``heaps`` of ``family``'s game (sorted
         ascending, zero-padded; a position with a move): by default on the board of those
@@ -300,6 +312,20 @@ class GenomeKind:
     def judged_space(self, genes, rules: Game) -> Space:
         """The space its accuracy is measured on (the multisets of the board)."""
         return space_for(rules, multiset=True)
+
+    # -- a web page's script ------------------------------------------------------------------------
+    scripted: ClassVar[bool] = False  # a web page plays its genomes by its own script (:meth:`script`)
+
+    def script(self, genes, game: Game) -> tuple[tuple[str, ...], dict]:
+        """How a web page plays these genes in ``game`` (:mod:`nim_evo.web.translate` wraps it):
+        its JavaScript sources in order, and the genes they read as ``GENES`` (JSON values),
+        checked (a one-line :class:`UserError` for genes a script cannot play). The sources
+        read ``RULES`` (``maxTake``, ``misere``), ``LIMITS`` and the helpers of the page's
+        ``common.js``; on a board of Nim they define ``distribution(piles, board)``, where the
+        genes play heaps of any size (:meth:`plays_any_heaps`) ``splitMove(heaps)``. Only a
+        kind that says it is :attr:`scripted` has one (the page looks other kinds' moves up in
+        a table of the exported board)."""
+        raise UserError(f"a {self.name} genome cannot be played by a script")
 
     # -- files and bookkeeping ---------------------------------------------------------------------
     def to_json(self, genes, rules: Game) -> dict:
@@ -342,6 +368,11 @@ class GenomeKind:
         """A run config (JSON) written before the config had every field of today, as this
         kind ran it then."""
         return data
+
+
+def script_source(name: str) -> str:
+    """The text of a built-in kind's JavaScript file ``name`` (in ``nim_evo/genomes/scripts``)."""
+    return resources.files("nim_evo.genomes").joinpath("scripts", name).read_text(encoding="utf-8")
 
 
 def deterministic_move_probabilities(rules: Game, positions: np.ndarray, moves) -> np.ndarray:

@@ -48,7 +48,10 @@ def register(kind: GenomeKind | type) -> GenomeKind:
 
 
 def get_kind(name: object) -> GenomeKind:
-    """The kind called ``name``; one line naming the known kinds if there is none."""
+    """The kind called ``name`` (a kind given itself); one line naming the known kinds if
+    there is none."""
+    if isinstance(name, GenomeKind):
+        return name
     _load()
     try:
         return _kinds[name]  # type: ignore[index]  # any value read from a file: not a name is the UserError below

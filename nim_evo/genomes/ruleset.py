@@ -37,7 +37,7 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.games.nim import nim_board
 from nim_evo.engine.space import Space
-from nim_evo.genomes.protocol import GenomeKind, deterministic_move_probabilities, individual_type
+from nim_evo.genomes.protocol import GenomeKind, deterministic_move_probabilities, individual_type, script_source
 from nim_evo.validation import UserError
 
 NAME = "rules"
@@ -236,6 +236,14 @@ class RulesKind(GenomeKind):
 
     def same(self, a, b) -> bool:
         return dict(a) == dict(b)
+
+    scripted = True
+
+    def script(self, genes, game: Rules) -> tuple[tuple[str, ...], dict]:
+        """``scripts/rules.js``, a port of :func:`moves`, reading the six rules in
+        :data:`SITUATIONS`' order."""
+        plain = self.check_plain(self.plain(genes), game)
+        return (script_source("rules.js"),), {"rules": [[int(v) for v in plain[s]] for s in SITUATIONS]}
 
 
 KIND = RulesKind()

@@ -22,7 +22,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from deap import gp
 
 from nim_evo.engine import boards
 from nim_evo.engine.distinct import all_distinct, distinct_rows, firsts

@@ -35,7 +35,7 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.games.nim import nim_board
 from nim_evo.engine.space import Space
-from nim_evo.genomes.protocol import GenomeKind, individual_type
+from nim_evo.genomes.protocol import GenomeKind, individual_type, script_source
 from nim_evo.validation import UserError
 
 NAME = "thresholds"
@@ -168,6 +168,15 @@ class ThresholdsKind(GenomeKind):
     def check_ranges(self, genes, rules: Rules) -> None:
         if not ((genes >= 0) & (genes <= 1)).all():
             raise UserError("thresholds must lie in [0, 1]")
+
+    scripted = True
+
+    def script(self, genes, game: Rules) -> tuple[tuple[str, ...], dict]:
+        """``scripts/thresholds.js``, mixing ports of the strategies with the probabilities
+        :func:`probabilities` computes (nim-sum's winning takes, and misère with a cap judged
+        on each child)."""
+        plain = self.check_plain(self.plain(genes), game)
+        return (script_source("thresholds.js"),), {"probabilities": [float(p) for p in probabilities(plain)]}
 
 
 KIND = ThresholdsKind()

@@ -79,7 +79,7 @@ def box_indices(space, start) -> np.ndarray:
 def draw_strategy(agent, name: str):
     """:func:`draw_policy` for a strategy file named ``name``: an exported genome or a learner."""
     if isinstance(agent, GenomeAgent):
-        what = f"{agent.kind} genome"
+        what = f"{agent.kind.name} genome"
     else:
         what = f"{agent.name} learner (from {agent.source}), {agent.games_played:,} games, " + \
                ("its sampling rule" if agent.stochastic else "greedy")

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from nim_evo.evaluation.strategy import load_strategy
-from nim_evo.genomes import GenomeAgent, get_kind
+from nim_evo.genomes import GenomeAgent
 from nim_evo.plots import plain, save_figure
 from nim_evo.plots.history import draw_history, load_history
 from nim_evo.plots.policy import draw_policy
@@ -31,10 +31,10 @@ def draw_run(run_dir, fmt: str = "png", x: str = "generations", history=None, ou
             title = plain(f"Champion of {history.run_id}: {history.genome} genome on {history.rules.name}, "
                           f"seed {history.seed}")
             written.append(save_figure(draw_policy(agent, title), run_dir / f"policy.{fmt}"))
-            trees = get_kind(agent.kind).trees(agent.genes, agent.rules) if isinstance(agent, GenomeAgent) else []
+            trees = agent.kind.trees(agent.genes, agent.rules) if isinstance(agent, GenomeAgent) else []
             if trees:  # an evolved program: its trees, simplified
                 assert isinstance(agent, GenomeAgent)  # only a genome has trees
-                title = plain(f"Champion of {history.run_id}: {get_kind(agent.kind).describe(agent.genes, agent.rules)}")
+                title = plain(f"Champion of {history.run_id}: {agent.kind.describe(agent.genes, agent.rules)}")
                 written.append(save_figure(draw_program(trees, title), run_dir / f"program.{fmt}"))
         except UserError as error:  # no champion yet, a damaged file, a board too big to draw
             print(printable(f"nim_evo: no policy picture for {run_dir}: {error}"), file=sys.stderr)

@@ -17,7 +17,7 @@ import numpy as np
 
 from nim_evo.engine.policy import as_table
 from nim_evo.engine.space import Space
-from nim_evo.genomes import GenomeAgent, get_kind
+from nim_evo.genomes import GenomeAgent
 
 SCRIPT = """\
 const NIM_TABLE = %s;
@@ -36,7 +36,7 @@ function nimDistribution(piles) {
 def own_space(agent) -> Space:
     """The space ``agent`` keeps its moves over: a learner's own, a genome's judged space."""
     if isinstance(agent, GenomeAgent):
-        return get_kind(agent.kind).judged_space(agent.genes, agent.rules)
+        return agent.kind.judged_space(agent.genes, agent.rules)
     return agent.space
 
 

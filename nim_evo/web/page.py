@@ -30,9 +30,8 @@ from string import Template
 
 from nim_evo import __version__
 from nim_evo.engine.rules import Rules
-from nim_evo.games.splitting import SplitGame
 from nim_evo.games.takeaway import TakeAway
-from nim_evo.genomes import GenomeAgent, get_kind
+from nim_evo.genomes import GenomeAgent
 from nim_evo.web.graph import game_graph
 from nim_evo.web.lookup import lookup_script, script_json
 
@@ -51,7 +50,7 @@ def board_free(agent) -> bool:
     """Whether the page plays ``agent`` by its translated rule (on any board of its family):
     a board-free genome of Nim (the script knows Nim's moves; elsewhere, and for a program's
     heap part, the page plays the exported board by its table)."""
-    return isinstance(agent, GenomeAgent) and get_kind(agent.kind).board_free and isinstance(agent.rules, Rules)
+    return isinstance(agent, GenomeAgent) and agent.kind.board_free and isinstance(agent.rules, Rules)
 
 
 def strategy_script(agent) -> str:
@@ -107,10 +106,9 @@ def build_page(agent, facts: dict, history_svg: str | None = None) -> str:
 
 
 def plays_any_heaps(agent) -> bool:
-    """Whether the page plays ``agent`` on heaps of any size: a program with a heap part of a
-    splitting game (its move computed by the page, :func:`nim_evo.web.translate.heaps_script`)."""
-    return (isinstance(agent, GenomeAgent) and agent.kind == "program" and isinstance(agent.rules, SplitGame)
-            and get_kind("program").part(agent.genes, "heap") is not None)
+    """Whether the page plays ``agent`` on heaps of any size: a genome whose kind
+    plays them (a program with a heap part of a splitting game) (its move computed by the page, :func:`nim_evo.web.translate.heaps_script`)."""
+    return isinstance(agent, GenomeAgent) and agent.kind.plays_any_heaps(agent.genes, agent.rules)
 
 
 def _heaps_page(agent, facts: dict, history_svg: str | None) -> str:
@@ -129,7 +127,7 @@ def _heaps_page(agent, facts: dict, history_svg: str | None) -> str:
     piles_field = ('<label>Heaps <input id="piles" size="40" aria-describedby="piles-help"></label>'
                    f' <span class="keys" id="piles-help">up to {SETTABLE_HEAPS} heaps of up to {SETTABLE_HEAP:,}</span>')
     code = {"css": _asset("page.css"), "data": f"const NIM_GAME = {script_json(game)};",
-            "strategy": heaps_script(agent.genes, rules), "game": _asset("heaps.js")}
+            "strategy": heaps_script(agent.kind, agent.genes, rules), "game": _asset("heaps.js")}
     return _fill(code, f"Play {rules.title} against {getattr(agent, 'name', 'the champion')}", text, piles_field,
                  _about(facts, history_svg), verb="Play", keys=HEAPS_KEYS)
 
@@ -186,9 +184,10 @@ def champion_facts(path, data: dict, agent, run_config: dict | None = None) -> d
     """What the page says the champion is, from its strategy file ``path`` (read as ``data``)
     and its run's config."""
     config = run_config or data.get("run_config") or {}
-    kind = getattr(agent, "kind", None) or f"{data.get('learner', 'learned')} learner"
+    genome = isinstance(agent, GenomeAgent)
+    kind = agent.kind.name if genome else f"{data.get('learner', 'learned')} learner"
     facts = {"strategy": f"{kind} ({Path(path).name})", "board": agent.rules.name}
-    described = get_kind(agent.kind).describe(agent.genes, agent.rules) if getattr(agent, "kind", None) else None
+    described = agent.kind.describe(agent.genes, agent.rules) if genome else None
     if described is not None:
         facts["program"] = described
         if agent.rules.grundy_words() is not None:

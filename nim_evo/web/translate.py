@@ -14,15 +14,11 @@ their family (same cap, same misère flag), with the moves Python's agent plays.
   otherwise changes nothing: every family has a closed form.)
 - for a program, also ``nimScore(piles)``: a position's score as a decimal string (``program.scores``).
 
-How each kind becomes JavaScript (the logic lives in ``*.js`` files beside this module, the
-genome in a JSON literal): a **rules** genome is its six ``[pile, count, period, residue]``
-rules, read by a port of ``ruleset.moves``; a **thresholds** genome is its eight strategy
-probabilities as Python computes them, mixing ports of the strategies (nim-sum's winning
-takes, and misère with a cap judged on each child); a **program** is each tree's node
-names in prefix order, every name checked against the primitive set here and against a
-closed table in the script, whose small interpreter composes the table's functions (BigInt
-held to int64, as numpy computes) and never evaluates text as code. Table genomes are bound
-to their board's space and are not translated (:func:`translatable`).
+The kind gives the script (:meth:`~nim_evo.genomes.protocol.GenomeKind.script`: its
+JavaScript, in ``nim_evo/genomes/scripts/``, and the genes it reads, checked); this module
+wraps it with the family's rules, the limits and the helpers of ``assets/common.js``, in a
+function of its own. Kinds that are not :attr:`~nim_evo.genomes.protocol.GenomeKind.scripted`
+(a table genome, bound to its board's space) are not translated (:func:`translatable`).
 """
 
 from __future__ import annotations
@@ -30,26 +26,15 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from deap import gp
-
 from nim_evo.engine.rules import MAX_LISTED_MOVES, Rules
 from nim_evo.games import GrundysGame, Lasker, Octal
 from nim_evo.games.splitting import SplitGame
-from nim_evo.genomes import get_kind, heaps, ruleset, thresholds
-from nim_evo.genomes.expressions import SCORE, SECOND, STEP, parse
+from nim_evo.genomes import get_kind, kind_names
+from nim_evo.genomes.protocol import GenomeKind
 from nim_evo.validation import UserError
 
-__all__ = ["PRIMITIVE_NAMES", "heaps_script", "strategy_script", "translatable"]
+__all__ = ["heaps_script", "strategy_script", "translatable"]
 
-# the names program.js knows, per part (the primitive set must hold no other)
-PRIMITIVE_NAMES = {
-    "step": frozenset({"add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max",
-                       "a", "p", "k", "0", "1", "2"}),
-    "second": frozenset({"add", "sub", "and", "or", "not", "mod", "shl", "shr", "min", "max",
-                         "b", "p", "k", "0", "1", "2"}),
-    "score": frozenset({"min", "max", "lt", "eq", "both", "either", "negate", "if", "when",
-                        "v", "m", "w", "x", "0", "1", "2", "True", "False"}),
-}
 _ENTRY = """
 globalThis.nimDistribution = function nimDistribution(piles, board) {
   checkPiles(piles, "piles");
@@ -63,55 +48,59 @@ globalThis.nimDistribution = function nimDistribution(piles, board) {
 """
 
 
-def translatable(kind: str) -> bool:
-    """Whether genomes of ``kind`` can be played by a script of :func:`strategy_script`."""
-    return kind in _GENES
+def translatable(kind: GenomeKind | str) -> bool:
+    """Whether genomes of ``kind`` (a kind or its name) can be played by a script of
+    :func:`strategy_script`."""
+    if isinstance(kind, str) and kind not in kind_names():
+        return False
+    return get_kind(kind).scripted
 
 
-def strategy_script(kind: str, genes, rules: Rules) -> str:
-    """JavaScript defining ``nimDistribution(piles, board)`` for a genome of ``kind`` evolved
-    under ``rules`` (see the module docstring); the genes are checked first (a malformed
-    genome, or a program naming anything outside its primitive set, is a one-line
-    :class:`UserError`)."""
-    if not translatable(kind):
-        raise UserError(f"a {kind} genome cannot be played by a script; translatable kinds: {', '.join(_GENES)}")
-    genome_kind = get_kind(kind)
-    plain = genome_kind.check_plain(genome_kind.plain(genes), rules)
+def strategy_script(kind: GenomeKind | str, genes, rules: Rules) -> str:
+    """JavaScript defining ``nimDistribution(piles, board)`` for a genome of ``kind`` (a kind
+    or its name) evolved under ``rules`` (see the module docstring); the genes are checked
+    first (a malformed genome, or a program naming anything outside its primitive set, is a
+    one-line :class:`UserError`)."""
+    kind = get_kind(kind)
+    if not kind.scripted:
+        translatable_kinds = [name for name in kind_names() if get_kind(name).scripted]
+        raise UserError(f"a {kind.name} genome cannot be played by a script; translatable kinds: "
+                        f"{', '.join(translatable_kinds)}")
+    sources, genes_literal = kind.script(genes, rules)
     limits = {"maxListedMoves": MAX_LISTED_MOVES}
     return "\n".join([
-        f"// nim_evo: a {kind} genome of {rules.name}'s family "
+        f"// nim_evo: a {kind.name} genome of {rules.name}'s family "
         f"(cap {rules.max_take or 'none'}, {'misere' if rules.misere else 'normal'} play)",
         "(function () {",
         '"use strict";',
         f"const RULES = {_literal({'maxTake': rules.max_take, 'misere': rules.misere})};",
         f"const LIMITS = {_literal(limits)};",
-        f"const GENES = {_literal(_GENES[kind](plain))};",
-        _source("common.js"), _source(f"{kind}.js"), _ENTRY,
+        f"const GENES = {_literal(genes_literal)};",
+        _source("common.js"), *sources, _ENTRY,
         "})();", ""])
 
 
-def heaps_script(genes, board: SplitGame) -> str:
-    """JavaScript defining ``nimSplitMove(heaps) -> [heap, take, part]`` for a program with a
-    heap part of ``board``'s family (``assets/splitting.js``): the move Python's
-    :func:`~nim_evo.genomes.scoring.split_child` chooses among heaps of any size, named as
+def heaps_script(kind: GenomeKind | str, genes, board: SplitGame) -> str:
+    """JavaScript defining ``nimSplitMove(heaps) -> [heap, take, part]`` for a genome of
+    ``kind`` (a kind or its name) that plays heaps of any size of ``board``'s family (a
+    program with a heap part, ``scripts/splitting.js``): the move Python's
+    :meth:`~nim_evo.genomes.protocol.GenomeKind.child_of` chooses, named as
     :func:`~nim_evo.games.bigheaps.move_to` names it; and ``nimHeapMoves(n)``, every
-    ``[take, part]`` a heap of ``n`` allows. A one-line :class:`UserError` for genes that are
-    no such program, or a family whose moves the script does not know."""
-    plain = get_kind("program").check_plain(get_kind("program").plain(genes), board)
-    if len(plain) != 4:
-        raise UserError("a program plays heaps of any size by its heap part, and this one has none")
-    family = _family(board)
-    heap = heaps.parse(plain[3], "the program's heap part")
-    program = {**_program_genes(plain), "heap": {"values": list(heap.values), "period": heap.period,
-                                                 "saltus": heap.saltus}}
+    ``[take, part]`` a heap of ``n`` allows. A one-line :class:`UserError` for genes that do
+    not play such heaps, or a family whose moves the script does not know."""
+    kind, family = get_kind(kind), _family(board)
+    sources, genes_literal = kind.script(genes, board)
+    if not kind.plays_any_heaps(kind.plain(genes), board):
+        raise UserError(f"a {kind.name} genome plays heaps of any size by its heap part, and this one has none")
     return "\n".join([
-        f"// nim_evo: a program of {board.title}, {'misere' if board.misere else 'normal'} play, on heaps of any size",
+        f"// nim_evo: a {kind.name} genome of {board.title}, {'misere' if board.misere else 'normal'} play, "
+        "on heaps of any size",
         "(function () {",
         '"use strict";',
         f"const RULES = {_literal({'maxTake': None, 'misere': board.misere})};",
         f"const FAMILY = {_literal(family)};",
-        f"const GENES = {_literal(program)};",
-        _source("common.js"), _source("program.js"), _source("splitting.js"),
+        f"const GENES = {_literal(genes_literal)};",
+        _source("common.js"), *sources,
         "})();", ""])
 
 
@@ -124,31 +113,6 @@ def _family(board: SplitGame) -> dict:
     if isinstance(board, GrundysGame):
         return {"rule": "grundy"}
     raise UserError(f"the page does not know the moves of {board.title} on heaps of any size")
-
-
-def _rules_genes(plain: dict) -> dict:
-    return {"rules": [[int(v) for v in plain[situation]] for situation in ruleset.SITUATIONS]}
-
-
-def _thresholds_genes(plain) -> dict:
-    return {"probabilities": [float(p) for p in thresholds.probabilities(plain)]}
-
-
-def _program_genes(plain: list) -> dict:
-    """Each tree's node names in prefix order, read back by the safe reader and every name
-    checked against the primitive set and the script's table."""
-    genes = {}
-    for text, pset, part in zip(plain[:3], (STEP, SCORE, SECOND), ("step", "score", "second")):
-        tree = parse(text, pset, f"the program's {part}")
-        names = [node.name if isinstance(node, gp.Primitive) else str(node.value) for node in tree]
-        for name in names:
-            if name not in pset.mapping or name not in PRIMITIVE_NAMES[part]:
-                raise UserError(f"the program's {part}: {name!r} cannot be played by a script")
-        genes[part] = names
-    return genes
-
-
-_GENES = {"rules": _rules_genes, "thresholds": _thresholds_genes, "program": _program_genes}
 
 
 def _literal(data) -> str:

@@ -11,6 +11,7 @@ import nim_evo
 from nim_evo.games import FAMILIES, Rules, game
 from nim_evo.games.subtraction import grundy_sequence
 from nim_evo.validation import UserError
+from nim_evo.genomes import get_kind
 
 BOARDS = {"nim": ["7-5-3", "2-3-4-misere", "5-6-cap2-misere"],
           "subtraction": ["20-sub1.3.4", "3-5-7-sub1.2.4-misere", "4-8-sub2.3", "9-sub3.5-misere"],
@@ -98,9 +99,9 @@ def test_programs_play_games_whose_move_takes_from_several_heaps():
     assert len(KIND.create(wythoff, np.random.default_rng(0))) == 3
     assert all(len(board.heaps) == 2 for board in heap_boards(wythoff)) and len(heap_boards(wythoff)) == 4
     xor = Program(["sub(or(a, p), and(a, p))", "v"])
-    assert held_out_accuracy("program", xor, game("1-3-5-moore1")) == {"1-3-5-7-9-11-13-moore1": 1.0,
+    assert held_out_accuracy(get_kind("program"), xor, game("1-3-5-moore1")) == {"1-3-5-7-9-11-13-moore1": 1.0,
                                                                       "random boards": 1.0}
-    assert held_out_accuracy("program", xor, game("1-3-5-moore2"))["random boards"] < 0.5
+    assert held_out_accuracy(get_kind("program"), xor, game("1-3-5-moore2"))["random boards"] < 0.5
     with pytest.raises(UserError, match="a program trains on boards of 1 to 4 heaps of up to 40, and none is a board "
                                         "of 1-2-3-4-5-6-moore5's family and rule$"):
         nim_evo.evolve("program", game("1-2-3-4-5-6-moore5"), generations=1, progress=False)

@@ -9,7 +9,7 @@ from nim_evo.agents.registry import mover
 from nim_evo.games import nimtheory as theory
 from nim_evo.engine.piles import play_pile_games
 from nim_evo.engine.space import space_for
-from nim_evo.genomes import GenomeAgent, ruleset, thresholds
+from nim_evo.genomes import GenomeAgent, get_kind, ruleset, thresholds
 from nim_evo.genomes.movers import genomes_mover
 from nim_evo.genomes.movers import mover as genome_mover
 
@@ -24,7 +24,7 @@ def _player(name, rules):
     kind = name.removesuffix("-genome")
     module = {"rules": ruleset, "thresholds": thresholds}[kind]
     genes = module.create(rules, np.random.default_rng(len(name) + len(rules.piles)))
-    return genome_mover(kind, rules, genes), GenomeAgent(kind, genes, rules)
+    return genome_mover(get_kind(kind), rules, genes), GenomeAgent(kind, genes, rules)
 
 
 def _assert_within(wins, games, p, context):
@@ -68,7 +68,7 @@ def test_a_mover_for_many_genomes_plays_each_genome_in_its_own_games(rules, kind
     exact = [win_probabilities(space, GenomeAgent(kind, g, rules), random_agent)[space.start] for g in chosen]
     n = 3000
     rng = np.random.default_rng(32)
-    many = genomes_mover(kind, chosen, rules, n)
+    many = genomes_mover(get_kind(kind), chosen, rules, n)
     them = mover("random", rules)
     as_first = play_pile_games(rules, many, them, 3 * n, rng) == 0
     as_second = play_pile_games(rules, them, many, 3 * n, rng) == 1
@@ -76,7 +76,7 @@ def test_a_mover_for_many_genomes_plays_each_genome_in_its_own_games(rules, kind
         block = slice(i * n, (i + 1) * n)
         _assert_within(np.count_nonzero(as_first[block]), n, exact[i][0], (kind, i, "first"))
         _assert_within(np.count_nonzero(as_second[block]), n, exact[i][1], (kind, i, "second"))
-        single = genome_mover(kind, rules, chosen[i])  # the single-genome mover agrees
+        single = genome_mover(get_kind(kind), rules, chosen[i])  # the single-genome mover agrees
         alone = play_pile_games(rules, single, them, n, rng) == 0
         _assert_within(np.count_nonzero(alone), n, exact[i][0], (kind, i, "single"))
 

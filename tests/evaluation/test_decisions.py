@@ -11,6 +11,7 @@ from nim_evo.evolution import fitness
 from nim_evo.evolution.config import Config
 from nim_evo.games import game
 from nim_evo.genomes.program import KIND
+from nim_evo.genomes import get_kind
 
 XOR = "sub(or(a, p), and(a, p))"
 
@@ -49,11 +50,11 @@ def test_every_position_is_won_and_the_labels_are_the_grundy_sequences(kayles):
 
 
 def test_the_fold_over_the_true_values_wins_every_decision_and_one_wrong_value_loses_some(kayles):
-    assert kayles.right("program", [[XOR, "v", "0", TRUTH]]).all()
+    assert kayles.right(KIND, [[XOR, "v", "0", TRUTH]]).all()
     wrong = KAYLES.copy()
     wrong[70] = KAYLES[70 + 12]  # Kayles' last exception, taken for periodic
     part = " ".join(map(str, wrong[:-1])) + f" ({wrong[-1]})"
-    right = kayles.right("program", [[XOR, "v", "0", part]])[0]
+    right = kayles.right(KIND, [[XOR, "v", "0", part]])[0]
     assert 0 < (~right).sum() and kayles.positions[~right].max(axis=1).min() >= 70  # (a heap of 70 or its parent)
 
 
@@ -67,7 +68,7 @@ def test_a_programs_decision_is_its_move_there(kayles):
 
 def test_decisions_evaluate_as_fitness_cases(kayles):
     genes = [[XOR, "v", "0", TRUTH], [XOR, "v", "0", "(0) +1"]]
-    perfect, nim = fitness.evaluate_chunk("program", kayles, "exact", 0, genes, None, cases=True)
+    perfect, nim = fitness.evaluate_chunk(get_kind("program"), kayles, "exact", 0, genes, None, cases=True)
     assert (perfect.fitness, perfect.subgames, perfect.rates) == (1.0, 1.0, {"perfect": (1.0, 1.0)})
     assert nim.fitness < 0.5 and nim.cases.shape == (len(kayles.positions),) and nim.fitness == nim.cases.mean()
     assert fitness.ceiling((kayles,)) == (1.0, 1.0)

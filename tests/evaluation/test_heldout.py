@@ -7,6 +7,7 @@ import pytest
 from nim_evo import Rules
 from nim_evo.evaluation.heldout import board_accuracy, held_out_accuracy, random_boards_accuracy
 from nim_evo.genomes.program import Program
+from nim_evo.genomes import get_kind
 
 XOR = "sub(or(a, p), and(a, p))"
 
@@ -18,15 +19,15 @@ XOR = "sub(or(a, p), and(a, p))"
     (Program([XOR, "if(lt(1, m), v, if(eq(v, 1), 0, 1))"]), Rules((1, 2), misere=True), "1-3-5-7-9-11-13-misere"),
 ])
 def test_the_winning_programs_generalise_perfectly(program, family, seven):
-    assert held_out_accuracy("program", program, family) == {seven: 1.0, "random boards": 1.0}
+    assert held_out_accuracy(get_kind("program"), program, family) == {seven: 1.0, "random boards": 1.0}
 
 
 def test_a_near_miss_is_seen_for_what_it_is():
     """The parity of the total (a local optimum of GP on this problem) on held-out boards."""
-    report = held_out_accuracy("program", Program(["and(1, add(a, p))", "v"]), Rules((1, 2)))
+    report = held_out_accuracy(get_kind("program"), Program(["and(1, add(a, p))", "v"]), Rules((1, 2)))
     assert 0.05 < report["1-3-5-7-9-11-13"] < 0.5 and report["random boards"] < 0.05
     normal_only = Program([XOR, "v"])  # right for normal play, wrong in misère endgames
-    misere = held_out_accuracy("program", normal_only, Rules((1, 2), misere=True))
+    misere = held_out_accuracy(get_kind("program"), normal_only, Rules((1, 2), misere=True))
     assert misere["1-3-5-7-9-11-13-misere"] < 1.0
 
 
@@ -36,8 +37,8 @@ def test_misere_with_a_cap_is_judged_on_random_boards_too():
     or 1, is rare on big boards: 1-3-5-7-9-11-13 is where it shows)."""
     family = Rules((1, 2), max_take=3, misere=True)
     residues = "sub(or(a, mod(p, k)), and(a, mod(p, k)))"
-    blind = held_out_accuracy("program", Program([XOR, "v"]), family)
-    capped = held_out_accuracy("program", Program([residues, "v"]), family)
+    blind = held_out_accuracy(get_kind("program"), Program([XOR, "v"]), family)
+    capped = held_out_accuracy(get_kind("program"), Program([residues, "v"]), family)
     assert list(blind) == ["1-3-5-7-9-11-13-cap3-misere", "random boards"]
     assert blind["random boards"] < 0.9 and capped["random boards"] == 1.0
     assert capped["1-3-5-7-9-11-13-cap3-misere"] < 0.9
@@ -48,12 +49,12 @@ def test_a_stage_hands_on_only_a_program_that_validates_beyond_its_training_boar
     from nim_evo.evaluation.heldout import validates
 
     trick = "or(sub(or(max(shl(p), a), a), a), sub(or(shl(p), sub(shl(a), a)), shl(p)))"  # a seed's stage 0
-    assert board_accuracy("program", Program([trick, "v"]), Rules((1, 3, 5, 7, 9))) == 1.0
-    assert not validates("program", [trick, "v"], ((None, False),))
-    assert validates("program", [XOR, "v"], ((None, False),))
+    assert board_accuracy(get_kind("program"), Program([trick, "v"]), Rules((1, 3, 5, 7, 9))) == 1.0
+    assert not validates(get_kind("program"), [trick, "v"], ((None, False),))
+    assert validates(get_kind("program"), [XOR, "v"], ((None, False),))
     residues = "sub(or(a, mod(p, k)), and(a, mod(p, k)))"
-    assert validates("program", [residues, "v"], ((None, False), (2, False), (3, False)))
-    assert not validates("program", [XOR, "v"], ((None, False), (3, False)))
+    assert validates(get_kind("program"), [residues, "v"], ((None, False), (2, False), (3, False)))
+    assert not validates(get_kind("program"), [XOR, "v"], ((None, False), (3, False)))
 
 
 def test_a_family_with_no_theory_is_judged_on_random_boards_the_solver_solves():
@@ -69,18 +70,18 @@ def test_a_family_with_no_theory_is_judged_on_random_boards_the_solver_solves():
     bouton = Program([XOR, "if(lt(1, w), v, if(eq(v, 1), 0, 1))", "max(b, p)", "(0 1 2 3)"])
     normal = Program([XOR, "v", "0", "(0 1 2 3)"])
     assert _has_theory(capped, 3) and not _has_theory(game("20-sub1.3.4-misere"), 3)
-    solved = {name: np.mean(list(_solved_boards("program", program, capped, np.random.default_rng(3), (3, 12), 10**6,
+    solved = {name: np.mean(list(_solved_boards(get_kind("program"), program, capped, np.random.default_rng(3), (3, 12), 10**6,
                                                 10)))
               for name, program in (("bouton", bouton), ("normal", normal))}
     assert solved["bouton"] == 1.0 and solved["normal"] < 0.99
-    assert held_out_accuracy("program", bouton, capped) == {"1-3-5-7-9-11-13-sub1.2.3-misere": 1.0,
+    assert held_out_accuracy(get_kind("program"), bouton, capped) == {"1-3-5-7-9-11-13-sub1.2.3-misere": 1.0,
                                                             "random boards": 1.0}
     family = game("20-sub1.3.4-misere")
     normal = Program([XOR, "v", "0", "(0 1 0 1 2 3 2)"])  # its Grundy values: right in normal play alone
-    report = held_out_accuracy("program", normal, family)
+    report = held_out_accuracy(get_kind("program"), normal, family)
     assert list(report) == ["1-3-5-7-9-11-13-sub1.3.4-misere", "random boards"] and report["random boards"] < 0.99
-    assert not validates("program", list(map(str, normal)), (family,))
-    assert validates("program", list(map(str, normal)), (game("20-sub1.3.4"),))
+    assert not validates(get_kind("program"), list(map(str, normal)), (family,))
+    assert validates(get_kind("program"), list(map(str, normal)), (game("20-sub1.3.4"),))
 
 
 def test_random_boards_hold_as_many_heaps_as_the_rule_is_played_on():
@@ -107,9 +108,9 @@ def test_held_out_perfection_is_what_the_accuracies_say(program, family):
     from nim_evo.games import game
 
     family = Rules((1, 2)) if family == "nim" else game(family)
-    first = held_out_perfect("program", program, family, seed=3)
-    report = held_out_accuracy("program", program, family, seed=3)
-    assert first == held_out_perfect("program", program, family, seed=3) == all(v == 1.0 for v in report.values())
+    first = held_out_perfect(get_kind("program"), program, family, seed=3)
+    report = held_out_accuracy(get_kind("program"), program, family, seed=3)
+    assert first == held_out_perfect(get_kind("program"), program, family, seed=3) == all(v == 1.0 for v in report.values())
 
 
 def test_held_out_perfection_stops_at_the_first_wrong_move(monkeypatch):
@@ -125,8 +126,8 @@ def test_held_out_perfection_stops_at_the_first_wrong_move(monkeypatch):
     child_of = ProgramKind.child_of
     monkeypatch.setattr(ProgramKind, "child_of", lambda self, *args: asked.append(1) or child_of(self, *args))
     nim_values = Program([XOR, "v", "0", "(0) +1"])
-    assert not held_out_perfect("program", nim_values, game("3-5-7-lasker"), seed=1)
+    assert not held_out_perfect(get_kind("program"), nim_values, game("3-5-7-lasker"), seed=1)
     assert not asked
     lasker_to_24 = Program([XOR, "v", "0", "0 1 2 4 3 5 6 8 7 9 10 12 11 13 14 16 15 17 18 20 19 21 22 24 23 (25) +1"])
-    assert not held_out_perfect("program", lasker_to_24, game("3-5-7-lasker"), seed=1)
+    assert not held_out_perfect(get_kind("program"), lasker_to_24, game("3-5-7-lasker"), seed=1)
     assert len(asked) == 1

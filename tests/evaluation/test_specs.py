@@ -52,7 +52,7 @@ def test_resolve_makes_each_form_into_its_player(tmp_path):
     path = tmp_path / "champion.json"
     path.write_text(json.dumps(genome_document("rules", genes, rules)))
     played = resolve(str(path), rules)
-    assert played.rules == rules and played.kind == "rules"
+    assert played.rules == rules and played.kind.name == "rules"
     with pytest.raises(UserError):
         resolve("mine", rules, given={"mine": object()})  # an object given is checked as an agent
     with pytest.raises(UserError, match="nosuchagent"):

@@ -37,20 +37,20 @@ def test_a_champion_right_on_every_decision_but_wrong_beyond_them_gains_the_firs
     kayles = heaps.parse(game("10-kayles").grundy_words(), "Kayles")
     right = program(kayles, narrow.rules)
     wrong = program(heaps.with_value(kayles, 50, 7), narrow.rules)  # (Kayles' heap 50 is worth 2; 42's 7)
-    assert narrow.right("program", [KIND.plain(wrong)]).all()
+    assert narrow.right(KIND, [KIND.plain(wrong)]).all()
     box, decided = toolbox(narrow), {}
-    assert not counterexamples.grow(box, "program", right, decided)  # (right on the whole ladder too)
+    assert not counterexamples.grow(box, KIND, right, decided)  # (right on the whole ladder too)
     assert decided == {} and box.stage_panels[0][0] is narrow
-    assert counterexamples.grow(box, "program", wrong, decided)
+    assert counterexamples.grow(box, KIND, wrong, decided)
     gained = decided[0]
     assert gained.shape == (counterexamples.GROWN, WIDTH) and (gained[:, 0] == 50).all()  # (rung 50's: 49 below it right)
     grown = box.stage_panels[0][0]
     assert len(grown.positions) == len(narrow.positions) + len(gained)
-    assert not grown.right("program", [KIND.plain(wrong)]).all()
-    assert grown.right("program", [KIND.plain(right)]).all()  # (each gained position a winning one, judged by theory)
+    assert not grown.right(KIND, [KIND.plain(wrong)]).all()
+    assert grown.right(KIND, [KIND.plain(right)]).all()  # (each gained position a winning one, judged by theory)
     assert box.stage in box.restored
-    assert not counterexamples.grow(box, "program", wrong, decided)  # (it no longer wins every decision)
-    assert not counterexamples.grow(toolbox(narrow), "program", wrong, {0: np.zeros((counterexamples.MOST, WIDTH),
+    assert not counterexamples.grow(box, KIND, wrong, decided)  # (it no longer wins every decision)
+    assert not counterexamples.grow(toolbox(narrow), KIND, wrong, {0: np.zeros((counterexamples.MOST, WIDTH),
                                                                                       dtype=np.int64)})
     resumed = toolbox(narrow)
     assert counterexamples.restore(resumed, decided)
@@ -63,7 +63,7 @@ def test_a_champion_right_on_every_decision_but_wrong_beyond_them_gains_the_firs
 def test_a_stage_without_decisions_gains_none():
     box = base.Toolbox()
     box.stage_panels, box.stage, box.restored = ((),), 0, set()
-    assert not counterexamples.grow(box, "program", None, {})
+    assert not counterexamples.grow(box, KIND, None, {})
     assert not counterexamples.restore(box, {0: np.ones((1, WIDTH), dtype=np.int64)})
 
 

@@ -10,6 +10,7 @@ from nim_evo.evolution.fitness import accuracy
 from nim_evo.evolution.checkpoint import freeze, thaw
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.loop import make_toolbox, start, step
+from nim_evo.genomes import get_kind
 
 
 def evolve(config, generations):
@@ -26,8 +27,8 @@ def test_credit_guided_operators_beat_a_plain_ga():
     config = Config(genome="table", rules=Rules((7, 5, 3)), seed=1)
     guided = evolve(config, 30)
     plain = evolve(dataclasses.replace(config, credit=False), 30)
-    assert accuracy("table", guided.halloffame[0], config.rules) == 1.0
-    assert accuracy("table", plain.halloffame[0], config.rules) < 0.8
+    assert accuracy(get_kind("table"), guided.halloffame[0], config.rules) == 1.0
+    assert accuracy(get_kind("table"), plain.halloffame[0], config.rules) < 0.8
 
 
 @pytest.mark.parametrize("genome, generations", [("rules", 25), ("thresholds", 30)])

@@ -45,12 +45,12 @@ def test_games_are_never_drawn_from_the_system_s_entropy():
     rules = BOARDS[next(iter(BOARDS))]
     genomes = [table.create(rules, np.random.default_rng(0))]
     panel = Panel.build(rules, ("random",), "start", "sampled")
-    for call in (lambda: evaluate_chunk("table", panel, "sampled", 10, genomes, None),
-                 lambda: fitness.evaluate_boards("table", (panel, panel), "sampled", 10, genomes, None)):
+    for call in (lambda: evaluate_chunk(get_kind("table"), panel, "sampled", 10, genomes, None),
+                 lambda: fitness.evaluate_boards(get_kind("table"), (panel, panel), "sampled", 10, genomes, None)):
         with pytest.raises(TypeError, match="games are drawn here: give a seed"):
             call()
     exact = Panel.build(rules, ("random",), "start", "exact")
-    assert evaluate_chunk("table", exact, "exact", 0, genomes, None)[0].games == 0
+    assert evaluate_chunk(get_kind("table"), exact, "exact", 0, genomes, None)[0].games == 0
 
 
 @pytest.mark.parametrize("board", list(BOARDS))
@@ -63,8 +63,8 @@ def test_sampled_table_fitness_matches_exact_per_seat(board):
     genomes = [table.create(rules, rng) for _ in range(4)]
     games = 4000
     seed = np.random.SeedSequence(7)
-    sampled = evaluate_chunk("table", sampled_panel, "sampled", games, genomes, seed)
-    exact = evaluate_chunk("table", exact_panel, "exact", games, genomes, seed)
+    sampled = evaluate_chunk(get_kind("table"), sampled_panel, "sampled", games, genomes, seed)
+    exact = evaluate_chunk(get_kind("table"), exact_panel, "exact", games, genomes, seed)
     for s, e in zip(sampled, exact, strict=True):
         assert s.games == 2 * games * len(names) and e.games == 0
         assert_close_per_seat(s.rates, e.rates, games)
@@ -81,9 +81,9 @@ def test_pile_array_fitness_matches_exact_per_seat(board):
     rng = np.random.default_rng(12)
     genomes = [ruleset.create(rules, rng) for _ in range(4)]
     games = 3000
-    sampled = fitness._evaluate_on_piles("rules", piles_panel, games, genomes,
+    sampled = fitness._evaluate_on_piles(get_kind("rules"), piles_panel, games, genomes,
                                          np.random.SeedSequence(8)).evaluations(piles_panel.names)
-    exact = evaluate_chunk("rules", exact_panel, "exact", games, genomes, None)
+    exact = evaluate_chunk(get_kind("rules"), exact_panel, "exact", games, genomes, None)
     for s, e in zip(sampled, exact, strict=True):
         assert s.games == 2 * games * len(names) and s.subgames == 0.0 and s.credit is None
         assert_close_per_seat(s.rates, e.rates, games)
@@ -100,7 +100,7 @@ def test_all_starts_fitness_is_the_mean_over_every_position_and_seat(multiset):
     space = space_for(rules)
     genes = table.create(rules, np.random.default_rng(3), multiset=multiset)
     everywhere, from_start = (
-        evaluate_chunk("table", Panel.build(rules, names, starts, "exact", multiset=multiset), "exact", 0,
+        evaluate_chunk(get_kind("table"), Panel.build(rules, names, starts, "exact", multiset=multiset), "exact", 0,
                        [genes], None)[0] for starts in ("all", "start"))
 
     # the ground truth on the ordered space
@@ -141,7 +141,7 @@ def test_subgames_is_the_mean_win_probability_over_every_position_both_seats_and
     options = {"multiset": multiset} if kind == "table" else {}
     genomes = [get_kind(kind).create(rules, rng, **options) for _ in range(2)]
     panel = Panel.build(rules, names, "start", "exact", multiset=multiset)
-    results = evaluate_chunk(kind, panel, "exact", 0, genomes, None)
+    results = evaluate_chunk(get_kind(kind), panel, "exact", 0, genomes, None)
     positions = [space.position(i) for i in range(1, space.n_positions)]
     for genes, result in zip(genomes, results, strict=True):
         mine = GenomeAgent(kind, genes, rules).distribution
@@ -166,7 +166,7 @@ def test_table_credit_is_the_panel_average_of_the_exact_values(multiset):
     panel = Panel.build(rules, names, "start", "exact", multiset=multiset)
     rng = np.random.default_rng(5)
     genomes = [table.create(rules, rng, multiset=multiset) for _ in range(3)]
-    for genes, result in zip(genomes, evaluate_chunk("table", panel, "exact", 0, genomes, None), strict=True):
+    for genes, result in zip(genomes, evaluate_chunk(get_kind("table"), panel, "exact", 0, genomes, None), strict=True):
         values = np.mean([win_probabilities(space, genes, make_agent(n, rules)) for n in names], axis=0)
         mine, theirs = result.credit
         assert mine.shape == theirs.shape == (space.n_positions,)
@@ -175,8 +175,8 @@ def test_table_credit_is_the_panel_average_of_the_exact_values(multiset):
 
     others = {"rules": ruleset.create(rules, rng), "thresholds": thresholds.create(rules, rng)}
     for kind, genes in others.items():
-        assert evaluate_chunk(kind, panel, "exact", 0, [genes], None)[0].credit is None
-    sampled = evaluate_chunk("table", panel, "sampled", 50, genomes, np.random.SeedSequence(1))
+        assert evaluate_chunk(get_kind(kind), panel, "exact", 0, [genes], None)[0].credit is None
+    sampled = evaluate_chunk(get_kind("table"), panel, "sampled", 50, genomes, np.random.SeedSequence(1))
     assert all(result.credit is None for result in sampled)
 
 
@@ -222,7 +222,7 @@ def test_accuracy_of_solver_moves_is_one(board):
         piles = space.position(index)
         winning = solution.winning_moves(piles)
         genes[index] = space.move_index(winning[0] if winning else rules.legal_moves(piles)[-1])
-    assert accuracy("table", genes, rules) == 1.0
+    assert accuracy(get_kind("table"), genes, rules) == 1.0
     # one losing move in one winning position costs exactly that position
     spot, move = next((i, m) for i in range(1, space.n_positions)
                       for m in rules.legal_moves(space.position(i))
@@ -231,7 +231,7 @@ def test_accuracy_of_solver_moves_is_one(board):
     flawed = genes.copy()
     flawed[spot] = space.move_index(move)
     winners = sum(bool(solution.winning_moves(space.position(i))) for i in range(1, space.n_positions))
-    assert accuracy("table", flawed, rules) == pytest.approx(1 - 1 / winners, abs=1e-12)
+    assert accuracy(get_kind("table"), flawed, rules) == pytest.approx(1 - 1 / winners, abs=1e-12)
 
 
 @pytest.mark.parametrize("board", list(BOARDS))
@@ -247,7 +247,7 @@ def test_accuracy_of_all_random_thresholds_is_the_share_of_winning_moves(board):
         winning = solution.winning_moves(piles)
         if winning:
             shares.append(len(winning) / len(rules.legal_moves(piles)))
-    assert accuracy("thresholds", genes, rules) == pytest.approx(np.mean(shares), abs=1e-12)
+    assert accuracy(get_kind("thresholds"), genes, rules) == pytest.approx(np.mean(shares), abs=1e-12)
 
 
 # -- 7. what a task sends -----------------------------------------------------------------------
@@ -285,8 +285,8 @@ def test_a_pickled_panel_is_its_tables_and_a_process_rebuilds_it_once():
             assert (a != b).nnz == 0 and a.shape == b.shape
     rng = np.random.default_rng(3)
     genomes = [table.create(SEVEN, rng) for _ in range(3)]
-    for a, b in zip(evaluate_chunk("table", panel, "exact", 0, genomes, None),
-                    evaluate_chunk("table", restored, "exact", 0, genomes, None), strict=True):
+    for a, b in zip(evaluate_chunk(get_kind("table"), panel, "exact", 0, genomes, None),
+                    evaluate_chunk(get_kind("table"), restored, "exact", 0, genomes, None), strict=True):
         assert (a.fitness, a.subgames, a.rates) == (b.fitness, b.subgames, b.rates)
         assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit))
     other = Panel.build(Rules((1, 3, 5)), ("random",), multiset=True)
@@ -392,8 +392,8 @@ def test_a_chunk_of_as_many_genomes_as_a_board_has_positions_and_moves_is_a_stac
     panel = Panel.build(board, ("perfect",), "all", "exact", multiset=True)
     assert (panel.space.n_positions, panel.space.n_moves) == (21, 21)
     genomes = [KIND.plain(KIND.create(board, np.random.default_rng(seed))) for seed in range(21)]
-    together = evaluate_chunk("program", panel, "exact", 0, genomes, None, cases=True)
-    alone = [evaluate_chunk("program", panel, "exact", 0, [genes], None, cases=True)[0] for genes in genomes]
+    together = evaluate_chunk(get_kind("program"), panel, "exact", 0, genomes, None, cases=True)
+    alone = [evaluate_chunk(get_kind("program"), panel, "exact", 0, [genes], None, cases=True)[0] for genes in genomes]
     assert [e.fitness for e in together] == [e.fitness for e in alone]
     assert all(np.array_equal(a.cases, b.cases) for a, b in zip(together, alone))
 
@@ -418,17 +418,17 @@ def test_genomes_alike_are_evaluated_once_and_get_the_bits_they_got_before(monke
     for chunk in ([programs[0], programs[1], programs[0], programs[2], programs[1], programs[0]],
                   [programs[1]] * 4):
         evaluated.clear()
-        deduplicated = fitness.evaluate_boards("program", panels, "exact", 0, chunk, 1, cases=True)
+        deduplicated = fitness.evaluate_boards(get_kind("program"), panels, "exact", 0, chunk, 1, cases=True)
         assert len(evaluated) == len(panels) and max(evaluated) == max(2, len(set(map(tuple, chunk))))
         with monkeypatch.context() as patch:
             patch.setattr(fitness, "distinct_policies", lambda policies: (policies, None))
-            whole = fitness.evaluate_boards("program", panels, "exact", 0, chunk, 1, cases=True)
+            whole = fitness.evaluate_boards(get_kind("program"), panels, "exact", 0, chunk, 1, cases=True)
         for one, other in zip(deduplicated, whole, strict=True):
             assert (one.fitness, one.subgames, one.rates, one.games) == (other.fitness, other.subgames, other.rates,
                                                                           other.games)
             assert np.array_equal(one.cases, other.cases) and one.cases.base is None  # (a copy: no chunk kept alive)
-    (alone,) = fitness.evaluate_boards("program", panels, "exact", 0, programs[:1], 1)
-    each = [evaluate_chunk("program", panel, "exact", 0, programs[:1], None)[0] for panel in panels]
+    (alone,) = fitness.evaluate_boards(get_kind("program"), panels, "exact", 0, programs[:1], 1)
+    each = [evaluate_chunk(get_kind("program"), panel, "exact", 0, programs[:1], None)[0] for panel in panels]
     assert alone.fitness == sum(e.fitness for e in each) / len(panels)
     assert alone.subgames == sum(e.subgames for e in each) / len(panels)
     assert alone.rates == {name: tuple(sum(e.rates[name][seat] for e in each) / len(panels) for seat in (0, 1))

@@ -117,5 +117,5 @@ def test_a_heap_games_stage_of_nims_boards_hands_on_only_a_fold_that_reads_heaps
     nim = Rules((1, 3, 5, 7, 9))
     for step, handed_on in ((XOR, True), (sorted_only, False)):
         champion = KIND.individual(KIND.from_json({"step": step, "score": "v", "second": "0"}, nim))
-        assert validates("program", KIND.plain(champion), config.stage_games(0))  # (both play Nim's boards right)
+        assert validates(get_kind("program"), KIND.plain(champion), config.stage_games(0))  # (both play Nim's boards right)
         assert beyond_its_boards(config, champion, 0) is handed_on

@@ -20,6 +20,7 @@ from nim_evo.games.subtraction import grundy_sequence
 from nim_evo.genomes.scoring import scores
 from nim_evo.engine.space import space_for
 from nim_evo.validation import UserError
+from nim_evo.genomes import get_kind
 
 XOR = "sub(or(a, p), and(a, p))"
 
@@ -53,16 +54,16 @@ KNOWN = {  # a board of each family, and its Grundy sequence as a heap part
 def test_the_fold_over_the_grundy_sequence_plays_every_family_perfectly(name):
     board = game(name)
     part = KNOWN[name] or theory(board)
-    assert board_accuracy("program", [XOR, "v", "0", part], board) == 1.0
+    assert board_accuracy(get_kind("program"), [XOR, "v", "0", part], board) == 1.0
     wrong = re.sub(r"(?<=[ (])1(?=[ )])", "0", part, count=1)  # the first heap of value 1 taken for lost
-    assert board_accuracy("program", [XOR, "v", "0", wrong], board) < 1.0
+    assert board_accuracy(get_kind("program"), [XOR, "v", "0", wrong], board) < 1.0
 
 
 def test_subtract_a_square_by_its_computed_values():
     from nim_evo.games.squares import square_grundy
 
     board = game("5-9-13-squares")
-    assert board_accuracy("program", [XOR, "v", "0", notation(square_grundy(40), 39)], board) == 1.0
+    assert board_accuracy(get_kind("program"), [XOR, "v", "0", notation(square_grundy(40), 39)], board) == 1.0
 
 
 @pytest.mark.parametrize("name", ["13-17-23-sub1.3.4", "3-5-7-lasker", "9-14-kayles", "20-grundy", "5-9-13-squares"])
@@ -106,13 +107,13 @@ def test_a_heap_program_file_round_trips_and_plays_its_family_and_rule_only(tmp_
     path = tmp_path / "sub.json"
     path.write_text(json.dumps(genome_document("program", KIND.plain(program), board)))
     kind, genes, rules = genome_from_document(json.loads(path.read_text()))
-    assert (kind, rules, str(genes[3])) == ("program", board, "(0 1 0 1 2 3 2)")
+    assert (kind, rules, str(genes[3])) == (KIND, board, "(0 1 0 1 2 3 2)")
     lasker = game("3-5-7-lasker")
     (tmp_path / "lasker.json").write_text(json.dumps(genome_document("program", [XOR, "v", "0", "0 (1 2 4 3) +4"], lasker)))
     assert nim_evo.load_strategy(tmp_path / "lasker.json", game("30-40-50-lasker")).rules == game("30-40-50-lasker")
     other = game("9-13-30-sub1.3.4")
     agent = nim_evo.load_strategy(path, other)
-    assert board_accuracy("program", agent.genes, other) == 1.0
+    assert board_accuracy(get_kind("program"), agent.genes, other) == 1.0
     for wrong, message in (("20-sub2.3", "plays any board of its family and rule, not 20-sub2.3 \\(a subtraction"),
                            ("20-sub1.3.4-misere", "not 20-sub1.3.4-misere"), ("7-5-3", "not 7-5-3 \\(a nim game\\)")):
         with pytest.raises(UserError, match=message):
@@ -159,8 +160,8 @@ def test_held_out_boards_and_heap_sizes_by_family():
     assert largest_heap(game("5-6-wythoff"), 2) == 10_000  # (each board lists its moves: 3n on two heaps of n)
     program = [XOR, "v", "0", "(0 1 0 1 2 3 2)"]
     rng = np.random.default_rng(0)
-    assert random_boards_accuracy("program", program, game("20-sub1.3.4"), rng, (3, 12), 10**6) == 1.0
-    assert random_boards_accuracy("program", [XOR, "v", "0", "(0 1 0 1 2 3 3)"], game("20-sub1.3.4"), rng,
+    assert random_boards_accuracy(get_kind("program"), program, game("20-sub1.3.4"), rng, (3, 12), 10**6) == 1.0
+    assert random_boards_accuracy(get_kind("program"), [XOR, "v", "0", "(0 1 0 1 2 3 3)"], game("20-sub1.3.4"), rng,
                                   (3, 12), 10**6) < 0.95
 
 

@@ -19,6 +19,7 @@ from nim_evo.genomes.expressions import MAX_HEIGHT, SCORE, STEP, parse
 from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.genomes.program import KIND, Program, expression, from_json, scores, to_json
 from nim_evo.validation import UserError
+from nim_evo.genomes import get_kind
 
 XOR = "sub(or(a, p), and(a, p))"
 NORMAL = Program([XOR, "v"])
@@ -48,7 +49,7 @@ def test_no_primitive_computes_xor_or_the_nim_sum():
     (MISERE, Rules((1, 3, 5, 7), misere=True)), (MISERE, Rules((2, 3, 4, 5), misere=True)),
 ])
 def test_the_known_winning_programs_play_perfectly(program, rules):
-    assert accuracy("program", program, rules) == 1.0
+    assert accuracy(get_kind("program"), program, rules) == 1.0
     space = space_for(rules, multiset=False)
     assert np.array_equal(scores(program, rules, space.positions) == 0, ~wins(rules, space.positions))
 
@@ -226,7 +227,7 @@ def test_the_second_fold_and_the_misere_flag():
                                    "if(both(x, negate(lt(1, w))), if(eq(v, 1), 0, 1), v)")
     for cap, misere in [(None, False), (None, True), (3, False), (3, True), (2, True)]:
         rules = Rules((2, 3, 5, 6), cap, misere)
-        assert board_accuracy("program", program, rules) == 1.0, rules.name
+        assert board_accuracy(get_kind("program"), program, rules) == 1.0, rules.name
         assert from_json(to_json(program, rules), rules) == program
 
 

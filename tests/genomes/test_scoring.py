@@ -10,6 +10,7 @@ import pytest
 from nim_evo.games import Rules, game
 from nim_evo.genomes import folds, scoring
 from nim_evo.genomes.program import KIND
+from nim_evo.genomes import get_kind
 
 XOR = "sub(or(a, p), and(a, p))"
 
@@ -78,7 +79,7 @@ def test_held_out_boards_of_a_splitting_game_reach_a_million_and_catch_a_wrong_p
     wrong = right[:3] + [right[3].replace(f"({' '.join(map(str, cycle))})",
                                           f"{' '.join(map(str, cycle))} ({' '.join(map(str, cycle[:-1] + [6]))})")]
     assert wrong != right  # (one value of the period's second turn changed: right up to heap 94)
-    judged = [random_boards_accuracy("program", genes, kayles, np.random.default_rng(1), (3, 5), 10**6, count=6)
+    judged = [random_boards_accuracy(get_kind("program"), genes, kayles, np.random.default_rng(1), (3, 5), 10**6, count=6)
               for genes in (right, wrong)]
     assert judged[0] == 1.0 and judged[1] < 1.0
 

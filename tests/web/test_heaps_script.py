@@ -50,7 +50,7 @@ def test_the_script_moves_as_python_moves(name):
     rng = np.random.default_rng(4)
     cases = positions(rng)
     for genes in programs(board, rng):
-        got = run(heaps_script(genes, board), [f"nimSplitMove({json.dumps(list(p))})" for p in cases])
+        got = run(heaps_script("program", genes, board), [f"nimSplitMove({json.dumps(list(p))})" for p in cases])
         for position, move in zip(cases, got):
             options = [n for n in position if n and bigheaps.moves_from(board, n)]
             want = list(bigheaps.move_to(position, split_child(genes, board, position))) if options else None
@@ -63,14 +63,14 @@ def test_twelve_heaps_of_up_to_100000_are_played_as_python_plays_them():
         board = game(name)
         genes = [XOR, "v", "0", board.grundy_words()]
         cases = [tuple(int(n) for n in rng.integers(10**4, 10**5, size=12)), (99_999, 0, 65_536, 3)]
-        got = run(heaps_script(genes, board), [f"nimSplitMove({json.dumps(list(p))})" for p in cases])
+        got = run(heaps_script("program", genes, board), [f"nimSplitMove({json.dumps(list(p))})" for p in cases])
         assert got == [list(bigheaps.move_to(p, split_child(genes, board, p))) for p in cases]
 
 
 @pytest.mark.parametrize("name", FAMILIES[:5])
 def test_each_heap_s_moves_are_the_family_s(name):
     board = game(name)
-    script = heaps_script([XOR, "v", "0", "(0) +1"], board)
+    script = heaps_script("program", [XOR, "v", "0", "(0) +1"], board)
     every = [(n, t, p) for n in range(31) for t in range(n + 1) for p in range(n + 1)]
     got = run(script, [f"nimHeapMoves({n})" for n in range(31)] + [f"nimHasMove({n})" for n in range(200)]
               + [f"[{', '.join(f'nimAllows({n}, {t}, {p})' for n, t, p in every)}]"])
@@ -83,6 +83,6 @@ def test_each_heap_s_moves_are_the_family_s(name):
 
 def test_a_program_without_a_heap_part_or_of_another_game_is_one_line():
     with pytest.raises(UserError, match="has none"):
-        heaps_script([XOR, "v"], game("10-kayles"))
+        heaps_script("program", [XOR, "v"], game("10-kayles"))
     with pytest.raises(UserError, match="does not know the moves of"):
-        heaps_script([XOR, "v", "0", "(0) +1"], game("20-sub1.3.4"))  # (a take-away game: not split)
+        heaps_script("program", [XOR, "v", "0", "(0) +1"], game("20-sub1.3.4"))  # (a take-away game: not split)

@@ -18,7 +18,8 @@ from nim_evo.genomes import GenomeAgent, genome_document, genome_from_document, 
 from nim_evo.genomes.expressions import SCORE, STEP
 from nim_evo.genomes.program import Program
 from nim_evo.validation import UserError
-from nim_evo.web.translate import PRIMITIVE_NAMES, strategy_script, translatable
+from nim_evo.genomes.expressions import SCRIPT_NAMES
+from nim_evo.web.translate import strategy_script, translatable
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node (Node.js) is not on PATH: the scripts cannot be run")
@@ -204,7 +205,7 @@ def test_which_kinds_are_translatable():
 
 
 def test_the_script_knows_exactly_the_primitive_set():
-    assert PRIMITIVE_NAMES["step"] == set(STEP.mapping) and PRIMITIVE_NAMES["score"] == set(SCORE.mapping)
+    assert SCRIPT_NAMES["step"] == set(STEP.mapping) and SCRIPT_NAMES["score"] == set(SCORE.mapping)
 
 
 @pytest.mark.parametrize("step, score", [("xor(a, p)", "v"), (XOR, "min(v, __import__)"),
