@@ -183,11 +183,9 @@ class FixedRulesAgent(PositionalAgent):
     4. n >= 4 non-empty piles, n - 1 of them equal and the other larger: cut it down to them.
     5. Otherwise a random legal move.
 
-    The seed's code departs from its own rules (rule 1 always took one object, rule 4
-    compared counts of sizes including empty piles); this follows the rules' intent. One
-    deliberate departure from the seed's text: rule 3 says "remove all sticks from the
-    smallest pile", which on 3-3-5 leaves 3-5; emptying the odd pile out leaves two equal
-    piles, the point of the rule. Takes respect the cap by taking as many as it allows.
+    Rule 3 empties the odd pile out, which leaves two equal piles, the point of the rule (where
+    this departs from the report, its text or its code: the manual's References, Nagappan's CI
+    report). Takes respect the cap by taking as many as it allows.
     """
 
     name = "fixed-rules"

@@ -11,10 +11,8 @@ play, -1000 in misère), and in normal play so is the move before it (it left a 
 opponent emptied in one move). In misère the winner's last move is not certain, the loser
 may have had a choice, so it gets the ordinary +29 only.
 
-The seed's text says "up to a maximum of 100" and "down to a minimum of 0"; read
-literally, a later +29 would pull a 1000 down to 100 and a -11 would lift a -1000 to 0.
-Its intent is that the verdicts are final ("we always want to make that move", "don't
-need any more practice"), so ordinary updates skip them here.
+Ordinary updates skip the verdicts: the bounds 100 and 0 never pull a 1000 down or lift a
+-1000 up (how this reads the lab's text: the manual's References, the Math 495R Nim lab).
 """
 
 from __future__ import annotations

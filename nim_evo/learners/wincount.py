@@ -9,10 +9,9 @@ Normalisation (the seed's "dirty trick"): once a position's counts sum to more t
 ``cutoff``, subtract ``min - 1`` from them, so the smallest is 1 again; the proportions
 between moves keep their differences and the learner keeps adapting.
 
-Departures from the seed's code: it kept three counts for every heap size, so a heap of
-1 or 2 still had counts for illegal takes (clipped to the heap when played); here only
-legal moves have counts. Its self-play is not meaningful (one ``Player`` object, so
-``winner is self`` always held); here each seat's moves are scored by that seat's result.
+Only legal moves have counts, and in self-play each seat's moves are scored by that seat's
+result (where this departs from the post's code: the manual's References, the Simple Nim AI
+post).
 """
 
 from __future__ import annotations
