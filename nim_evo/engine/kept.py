@@ -1,11 +1,10 @@
 """Caches bounded by what they hold, not only by how many: of spaces, their solutions, and
 what the program kind keeps of each board it scores.
 
-``functools.lru_cache(maxsize=4)`` kept the four spaces asked last, whatever their size: a run
-of four families asks eight each generation (its four boards and their held-out boards), and
-built them all again every time (12% of such a run), while four big spaces could hold
-gigabytes. :func:`bounded` keeps the ones asked last up to a count and a total weight (the one
-asked last always).
+:func:`bounded` keeps the results asked last up to a count and a total weight (the one asked
+last always): a run of four families asks eight spaces each generation (its four boards and
+their held-out boards), more than a cache of a few would keep, while a few big spaces can hold
+gigabytes. (What a cache of four cost such a run: the manual's Benchmarks.)
 """
 
 from __future__ import annotations
