@@ -156,8 +156,8 @@ class TakeAway(Game):
         return int(moves[action, 0]), int(moves[action, 1])
 
     def moves_of(self, actions) -> list[Move]:
-        """:meth:`move_of` of each of ``actions`` at once (a distribution over a big board's
-        moves listed them one call each: 2.9 million calls, 18 s, in one test)."""
+        """:meth:`move_of` of each of ``actions`` at once, from the move array (a distribution
+        over a big board's moves lists millions: a call each would take seconds)."""
         import numpy as np  # (import time: nim-evo --help loads no numpy)
 
         moves = move_array(self)

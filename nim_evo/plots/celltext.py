@@ -1,11 +1,11 @@
 """Thousands of short labels, one per cell of a grid, drawn as one collection of glyph outlines.
 
 A map of five heaps names its move in each of 3,840 cells. As 3,840 matplotlib ``Text``
-artists, the layout measured each and Agg laid out and rendered each: 6 of the ``plot``
-command's 10 s. Here each distinct label (a few dozen) is made into its outline once, with
-``TextPath``, and every cell's label is one item of a ``PathCollection``, which Agg fills in
-one call: the same letters, in any output format, in about a fifth of the time. The
-collection is not measured by the layout (it lies inside the axes).
+artists, each would be measured by the layout and laid out and rendered by Agg; here each distinct
+label (a few dozen) is made into its outline once, with ``TextPath``, and every cell's label
+is one item of a ``PathCollection``, which Agg fills in one call: the same letters, in any
+output format, in a fraction of the time (figures: the manual's Benchmarks). The collection
+is not measured by the layout (it lies inside the axes).
 """
 
 from __future__ import annotations
