@@ -227,8 +227,8 @@ def _run(folder, tasks, left, settings, results, workers, trusted, progress) -> 
         return
     calls = (delayed(run_task)(str(folder.path), task, trusted) for task in left)
     written = time.perf_counter()
-    # (local workers end with this process, however it ends: they wrote runs for minutes
-    # after a SIGKILL, and a --resume was refused meanwhile)
+    # (local workers end with this process, however it ends: otherwise they would write runs for
+    # minutes after a SIGKILL, and a --resume would be refused meanwhile)
     for task, result in processes.parallel(workers, return_as="generator_unordered")(calls):
         results[task.index] = result
         if time.perf_counter() - written > TABLES_EVERY:

@@ -15,7 +15,7 @@ orchestrator in ``evolution`` reporting through an observer that ``console`` sup
 need an observer protocol as wide as what a run says (its opening lines, a bar to close on an
 error, two ways of stopping, a learner trained or found in the cache), each caller (the API,
 the command, a sweep) wiring it up again. Here the orchestration imports ``console``
-directly, as :mod:`nim_evo.api` did, and ``evolution`` stays the machinery that prints nothing
+directly, as :mod:`nim_evo.api` does, and ``evolution`` stays the machinery that prints nothing
 (the DEAP loop, fitness, the run directory, the cluster). The :class:`~nim_evo.api.Run` an
 evolution ends in is the API's (:meth:`nim_evo.api.Run.evolved`): this module evolves the
 run's state and writes the document the ``Run`` makes of its champion.

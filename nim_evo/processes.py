@@ -1,8 +1,9 @@
 """Local worker processes that end with the process that started them.
 
 joblib's process pool (loky) keeps its idle workers for five minutes, and they outlive the
-process that started them however it ends: after a SIGKILL of a sweep they wrote runs on
-for minutes, holding the sweep's lock, and a killed run's workers held their memory.
+process that started them however it ends: left so, after a SIGKILL of a sweep they would
+write runs on for minutes, holding the sweep's lock, and a killed run's workers would hold
+their memory.
 :func:`parallel` is joblib's ``Parallel`` whose local workers ask the kernel, as they start
 (loky's worker initializer), to end them when their parent ends (Linux's
 ``PR_SET_PDEATHSIG``), a worker that has no task yet included.
