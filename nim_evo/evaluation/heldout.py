@@ -49,7 +49,7 @@ def board_accuracy(kind: GenomeKind, genes, rules: Game) -> float:
     judged space: the multisets (weighted by the positions each stands for), or a table
     genome's own space (an ordered one is judged position by position)."""
     space = kind.judged_space(genes, rules)
-    return solve(space).accuracy(kind.policies([genes], space)[0])
+    return solve(space).accuracy(kind.policies([genes], (space,))[0][0])
 
 
 def held_out_accuracy(kind: GenomeKind, genes, family: Game, seed: int = 0) -> dict[str, float]:

@@ -264,7 +264,7 @@ def evaluate_boards(kind: GenomeKind, panels: tuple[Panel, ...], mode: str, game
         streams = np.random.SeedSequence(seed).spawn(len(panels))
     tabled = [j for j, panel in enumerate(panels) if not isinstance(panel, Decisions) and panel.tables is not None]
     stacks: list = [None] * len(panels)  # (the policies over every board with a space, made together)
-    for j, stack in zip(tabled, kind.policies_on(genomes, tuple(panels[j].space for j in tabled))):
+    for j, stack in zip(tabled, kind.policies(genomes, tuple(panels[j].space for j in tabled))):
         stacks[j] = stack
     boards = [_results(kind, panel, mode, games, genomes, stream, cases, stack)
               for panel, stream, stack in zip(panels, streams, stacks)]
@@ -392,4 +392,4 @@ def accuracy(kind: GenomeKind, genome, rules: Game) -> float:
 
 def _policies(kind: GenomeKind, genomes: list, space):
     """A stack of move arrays ``(k, n)`` or probability tables ``(k, n, m)``."""
-    return kind.policies(genomes, space)
+    return kind.policies(genomes, (space,))[0]

@@ -25,11 +25,11 @@ __all__ = ["GENOME_FORMAT", "GenomeAgent", "genome_document", "genome_from_docum
 
 
 class GenomeAgent(Player):
-    """A genome as a player: its one answer is its kind's ``move_probabilities``; its kind's
-    ``distribution``, ``policy`` and ``choose`` are the views, kept for speed and held to it
-    by the conformance suite (a table genome over multisets plays every arrangement of their
-    piles: its move on the first pile of the size it takes from). Order-blind as its kind
-    says of these genes.
+    """A genome as a player: its one answer is its kind's ``move_probabilities``; its
+    ``policy`` and ``choose`` are its kind's views (``policies``, ``choose``), kept for speed
+    and held to it by the conformance suite (a table genome over multisets plays every
+    arrangement of their piles: its move on the first pile of the size it takes from).
+    Order-blind as its kind says of these genes.
 
     ``kind`` is a :class:`~nim_evo.genomes.protocol.GenomeKind` or its name; the agent keeps
     the kind itself."""
@@ -48,17 +48,23 @@ class GenomeAgent(Player):
         return self.kind.move_probabilities(self.genes, self.rules, np.asarray(positions, dtype=np.int64))
 
     def distribution(self, piles):
+        """The row of ``piles``: any position of the family for a kind that plays any board
+        of it; for one bound to its board, a position of the space its genes are over (over
+        multisets, any arrangement of a multiset of the board), or one line."""
         piles = self.rules.check_position(piles)
+        if not self.kind.board_free:
+            self.kind.judged_space(self.genes, self.rules).index(piles)
         if not any(piles):
             return []
-        return self.kind.distribution(self.genes, self.rules, piles)
+        row = self.move_probabilities(np.array([piles], dtype=np.int64))[0]
+        return [(self.rules.move_of(int(k)), float(row[k])) for k in np.flatnonzero(row > 0)]
 
     def choose(self, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return self.kind.choose(self.genes, self.rules, np.asarray(positions, dtype=np.int64), rng)
 
     def policy(self, space: Space) -> np.ndarray:
         check_space(self, space)
-        result = self.kind.policy(self.genes, space)
+        result = self.kind.policies([self.genes], (space,))[0][0]
         return one_hot(result, space) if result.ndim == 1 else result
 
 

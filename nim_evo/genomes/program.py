@@ -56,7 +56,7 @@ from nim_evo.genomes import heaps
 from nim_evo.genomes.expressions import MAX_NODES, SCORE, SECOND, STEP, parse, script_trees
 from nim_evo.genomes.protocol import GenomeKind, Stage, individual_type, script_source
 from nim_evo.genomes.scoring import (NOTHING, PARTS, SETS, compiled, folds_in_any_order, is_plain, lowest_child,
-                                     move_probabilities, moves, parts, plain, policies, policies_on, policy, scores,
+                                     move_probabilities, moves, parts, plain, policies_on, policy, scores,
                                      split_child)
 from nim_evo.genomes.simplify import simplify
 from nim_evo.validation import UserError
@@ -328,10 +328,6 @@ class ProgramKind(GenomeKind):
     reads_family = True
     defaults = {"population": 500, "offspring": 500, "starts": "all", "opponents": ("nimsum",)}
     crossover = staticmethod(crossover)
-    move_probabilities = staticmethod(move_probabilities)
-    policy = staticmethod(policy)
-    policies = staticmethod(policies)  # (a population's moves chosen together)
-    policies_on = staticmethod(policies_on)  # (and its scores of several boards in one pass)
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 
@@ -422,14 +418,30 @@ class ProgramKind(GenomeKind):
         """The part ``name`` (``step``, ``score``, ``second`` or ``heap``) of a program."""
         return genes[PARTS.index(name)]
 
+    def move_probabilities(self, genes, rules: Game, positions: np.ndarray) -> np.ndarray:
+        """One-hot rows of its move (:func:`~nim_evo.genomes.scoring.move_probabilities`), each
+        program of a stack at its own positions."""
+        if not _is_stack(genes):
+            return move_probabilities(genes, rules, positions)
+        positions = np.asarray(positions, dtype=np.int64)
+        table = np.zeros((len(positions), rules.n_actions))
+        for program, rows in _programs(genes):
+            table[rows] = move_probabilities(program, rules, positions[rows])
+        return table
+
     def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        if isinstance(genes, np.ndarray) and genes.dtype == object:  # a stack: a program per position
-            chosen = np.zeros(len(positions), dtype=np.int64)
-            for program in {id(g): g for g in genes}.values():
-                rows = np.flatnonzero([g is program for g in genes])
-                chosen[rows] = moves(program, rules, np.asarray(positions)[rows])
-            return chosen
-        return moves(genes, rules, positions)
+        """Its move (deterministic: nothing drawn), each program of a stack at its own positions."""
+        if not _is_stack(genes):
+            return moves(genes, rules, positions)
+        chosen = np.zeros(len(positions), dtype=np.int64)
+        for program, rows in _programs(genes):
+            chosen[rows] = moves(program, rules, np.asarray(positions)[rows])
+        return chosen
+
+    def policies(self, genomes: list, spaces: tuple) -> list[np.ndarray]:
+        """A population's moves over several boards, chosen together, its scores of the boards
+        of one family made in one pass (:func:`~nim_evo.genomes.scoring.policies_on`)."""
+        return policies_on(genomes, spaces)
 
     def decide(self, genes, rules: Game, decisions) -> np.ndarray:
         """The move into the child of lowest score, as :func:`moves` plays it, each child
@@ -543,6 +555,17 @@ class ProgramKind(GenomeKind):
         heap = heaps.parse(plain[3], "the program's heap part")
         return ((script_source("program.js"), script_source("splitting.js")),
                 {**trees, "heap": {"values": list(heap.values), "period": heap.period, "saltus": heap.saltus}})
+
+
+def _is_stack(genes) -> bool:
+    """Whether ``genes`` is a :meth:`ProgramKind.stack` (a program per position)."""
+    return isinstance(genes, np.ndarray) and genes.dtype == object
+
+
+def _programs(stack: np.ndarray):
+    """Each distinct program of a stack, with the rows it plays."""
+    for program in {id(g): g for g in stack}.values():
+        yield program, np.flatnonzero([g is program for g in stack])
 
 
 KIND = ProgramKind()

@@ -21,10 +21,10 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   operators, in place, returning ``(genes,)`` and ``(a, b)``. ``mutation_parameters``
   names the run settings (:class:`nim_evo.evolution.config.Config` fields) ``mutate`` takes
   when they are set.
-- ``policy(genes, space)``: its play over an enumerated space (ordered or multiset): a move
-  array ``(n_positions,)`` for a deterministic genome, or a probability table
-  ``(n_positions, n_moves)`` (by default, from ``move_probabilities``). ``policies(genomes, space)`` stacks them (override it when
-  many at once are cheaper).
+- ``move_probabilities(genes, rules, positions)``: its play, the one answer (as a player's):
+  ``(k, n_moves)``, the probability of each move of the rules' move list at each of
+  ``positions (k, n_piles)``; ``genes`` one genome, or a :meth:`~GenomeKind.stack` of them
+  with a row per position. Every other face of its play is a view of it (below).
 - ``to_json(genes, rules)`` and ``from_json(data, rules, container)``: the genome's part of
   a genome file (:func:`nim_evo.genomes.genome_document`), and back, checked: a malformed
   file is a one-line ``ValueError``.
@@ -32,11 +32,9 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   alone (its moves mapped onto the actual arrangement); only then is it evaluated over
   multisets. Every built-in kind is, but for a table over the ordered space; a kind that
   does not say so is not (the base class answers ``False``).
-- ``board_free``: whether it plays any board of its family (same cap, same misère flag).
-  Those kinds also give ``move_probabilities(genes, rules, positions)`` on arrays of
-  positions ``(k, n_piles)``, which is how they play boards too big to enumerate (games on
-  pile arrays, :mod:`nim_evo.genomes.movers`); a kind bound to its board (the table) is
-  refused there.
+- ``board_free``: whether it plays any board of its family (same cap, same misère flag),
+  boards too big to enumerate too (games on pile arrays, :mod:`nim_evo.genomes.movers`); a
+  kind bound to its board (the table) answers at the positions of its board only.
 - ``train_boards``: a board-free kind's default training set (pile sizes; the run's cap and
   misère flag are added): fitness is then the mean over these boards, not the run's board
   (``None``, the default: the run's board). ``capped_train_boards``: boards it adds in a family
@@ -58,21 +56,31 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   leaves on an evaluated individual (``ind.credit = (mine, theirs)``, see
   :mod:`nim_evo.genomes.table`); only then is it computed.
 
-Defaults cover the rest: :meth:`GenomeKind.choose` (a move per position, drawn from
-``move_probabilities``), :meth:`GenomeKind.stack` (many genomes as one array, one row per
-game), :meth:`GenomeKind.distribution` (its moves at one position, for the scalar path),
-:meth:`GenomeKind.judged_space` (where accuracy is measured), :meth:`GenomeKind.plain`
+The views of its play, each a default derived from ``move_probabilities`` that a kind may
+override for speed (:func:`nim_evo.genomes.conformance.check_kind` holds every override to
+the answer): :meth:`GenomeKind.policies` (a population's rows over enumerated spaces: what
+exact fitness reads), :meth:`GenomeKind.choose` (a move per position, drawn: games on pile
+arrays), :meth:`GenomeKind.decide` and :meth:`GenomeKind.child_of` (a move at decisions and
+among heaps too big for a board). A genome as a player is
+:class:`~nim_evo.genomes.GenomeAgent`, whose one answer is its kind's.
+
+Defaults cover the rest: :meth:`GenomeKind.stack` (many genomes as one array, one row per
+game), :meth:`GenomeKind.judged_space` (where accuracy is measured), :meth:`GenomeKind.plain`
 (genes cheap to send to a worker, and how a checkpoint keeps them),
 :meth:`GenomeKind.check_plain` (such genes read back, checked against a new genome's
 shapes, with a kind's ranges from :meth:`GenomeKind.check_ranges`),
 :meth:`GenomeKind.same` (hall-of-fame similarity) and
-:meth:`GenomeKind.upgrade_config` (a run config written by an older nim_evo).
+:meth:`GenomeKind.upgrade_config` (a run config written by an older nim_evo). The abstract
+methods (``create``, ``mutate``, ``crossover``, ``move_probabilities``, ``to_json``,
+``from_json``) are what a kind must write; :func:`~nim_evo.genomes.registry.register`
+refuses, in one line, a kind that leaves one out.
 """
 
 from __future__ import annotations
 
 import json
 from importlib import resources
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -80,7 +88,6 @@ import numpy as np
 from deap import base, creator
 
 from nim_evo.games.base import Game
-from nim_evo.engine.rules import Move, Position
 from nim_evo.engine.space import Space, space_for
 from nim_evo.validation import UserError
 
@@ -133,7 +140,7 @@ class Stage:
     restarts: bool = True
 
 
-class GenomeKind:
+class GenomeKind(ABC):
     """The base class of genome kinds (see the module docstring for the protocol)."""
 
     name: ClassVar[str]
@@ -204,41 +211,41 @@ class GenomeKind:
         return hash(type(self))
 
     # -- creation and variation ------------------------------------------------------------------
+    @abstractmethod
     def create(self, rules: Game, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
         """A random genome for ``rules`` (in ``container``: DEAP's individual class, or a plain
         value), over multisets where ``multiset`` is true and the kind tells them apart."""
         raise NotImplementedError
 
+    @abstractmethod
     def mutate(self, genes, rules: Game, rng: np.random.Generator, **parameters):
         """Mutate ``genes`` in place, drawing from ``rng``; ``parameters``: the kind's own
         (``indpb``, ``sigma``). Returns DEAP's one-tuple."""
         raise NotImplementedError
 
+    @abstractmethod
     def crossover(self, a, b, rules: Game, rng: np.random.Generator):
         """Cross ``a`` and ``b`` in place, drawing from ``rng``. Returns DEAP's pair."""
         raise NotImplementedError
 
     # -- play ------------------------------------------------------------------------------------
-    def policy(self, genes, space: Space) -> np.ndarray:
-        """By default, a board-free kind's :meth:`move_probabilities` at every position of
-        the space (over multisets: at each representative, equal piles' moves added up)."""
-        return space.merge(self.move_probabilities(genes, space.rules, space.positions))
-
-    def policies(self, genomes: list, space: Space) -> np.ndarray:
-        """A stack of move arrays ``(k, n)`` or probability tables ``(k, n, m)``."""
-        return np.stack([self.policy(genes, space) for genes in genomes])
-
-    def policies_on(self, genomes: list, spaces: tuple) -> list[np.ndarray]:
-        """:meth:`policies` over each of several spaces (a run's training boards; a kind may
-        share work between them)."""
-        return [self.policies(genomes, space) for space in spaces]
-
+    @abstractmethod
     def move_probabilities(self, genes, rules: Game, positions: np.ndarray) -> np.ndarray:
-        """``(k, n_moves)``: the probability of each move of the rules' move list in each of
-        ``positions (k, n_piles)`` (a zero row for an empty board). ``genes`` is one genome
-        or a :meth:`stack` with a row per position. Board-free kinds only."""
-        raise UserError(f"a {self.name} genome is bound to its board's enumerated space: "
-                         "it cannot play on pile arrays")
+        """The one answer of its play: ``(k, n_moves)``, the probability of each move of the
+        rules' move list in each of ``positions (k, n_piles)`` (a zero row for an empty board).
+        ``genes`` is one genome or a :meth:`stack` with a row per position. A kind bound to its
+        board answers at its board's positions."""
+
+    def policies(self, genomes: list, spaces: tuple) -> list[np.ndarray]:
+        """Over each of ``spaces`` (enumerated: ordered or multiset), the rows of each of
+        ``genomes`` at its positions (over multisets at each representative, equal piles'
+        moves added up): a stack ``(k, n_positions, n_moves)`` of probability tables, or of
+        move arrays ``(k, n_positions)`` for a deterministic kind. By default
+        :meth:`move_probabilities` at every position; a kind overrides it where a
+        population's play is cheaper together."""
+        return [np.stack([space.merge(self.move_probabilities(genes, space.rules, space.positions))
+                          for genes in genomes]) if len(genomes)
+                else np.zeros((0, space.n_positions, space.n_moves)) for space in spaces]
 
     def choose(self, genes, rules: Game, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """``(k,)`` move indices (the rules' move list), one per non-empty position: drawn
@@ -300,14 +307,9 @@ class GenomeKind:
         return np.sort(child[0])
 
     def stack(self, genomes: list) -> np.ndarray:
-        """Many genomes as one array whose rows :meth:`choose` reads, one per game."""
+        """Many genomes as one array whose rows :meth:`move_probabilities` and :meth:`choose`
+        read, one per position (a game's genome at each game's position)."""
         return np.stack([np.asarray(genes) for genes in genomes])
-
-    def distribution(self, genes, rules: Game, piles: Position) -> list[tuple[Move, float]]:
-        """The genome's moves at one non-empty position, with their probabilities."""
-        probabilities = self.move_probabilities(genes, rules, np.array([piles]))[0]
-        chosen = np.flatnonzero(probabilities > 0)
-        return list(zip(rules.moves_of(chosen), probabilities[chosen].tolist()))
 
     def judged_space(self, genes, rules: Game) -> Space:
         """The space its accuracy is measured on (the multisets of the board)."""
@@ -328,10 +330,12 @@ class GenomeKind:
         raise UserError(f"a {self.name} genome cannot be played by a script")
 
     # -- files and bookkeeping ---------------------------------------------------------------------
+    @abstractmethod
     def to_json(self, genes, rules: Game) -> dict:
         """The genes as an exported file's ``genome`` field: JSON values a person can read."""
         raise NotImplementedError
 
+    @abstractmethod
     def from_json(self, data: dict, rules: Game, container=np.asarray):
         """The genes a file's ``genome`` field holds, checked for ``rules`` (in ``container``); a
         one-line ``UserError`` otherwise."""

@@ -33,6 +33,10 @@ def register(kind: GenomeKind | type) -> GenomeKind:
     """Add a kind (a :class:`GenomeKind` subclass or instance) under its ``name``; returns
     the instance. A name taken by another kind is refused in one line."""
     if isinstance(kind, type):
+        missing = sorted(getattr(kind, "__abstractmethods__", ()))
+        if missing and issubclass(kind, GenomeKind):
+            raise UserError(f"genome kind {getattr(kind, 'name', kind.__name__)!r} does not define "
+                            f"{', '.join(missing)} (see nim_evo.genomes.protocol.GenomeKind)")
         kind = kind()
     if not isinstance(kind, GenomeKind):
         raise TypeError(f"a genome kind is a nim_evo.genomes.protocol.GenomeKind, got {kind!r}")

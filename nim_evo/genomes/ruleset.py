@@ -210,7 +210,6 @@ class RulesKind(GenomeKind):
     mutate = staticmethod(mutate)  # takes its own mutation_parameters as keywords
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)
-    policy = staticmethod(policy)
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 
@@ -222,6 +221,11 @@ class RulesKind(GenomeKind):
 
     def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return moves(genes, rules, positions)
+
+    def policies(self, genomes: list, spaces: tuple) -> list[np.ndarray]:
+        """Each genome's move array over each space (:func:`policy`)."""
+        return [np.stack([policy(genes, space) for genes in genomes]) if len(genomes)
+                else np.zeros((0, space.n_positions), dtype=np.int64) for space in spaces]
 
     def stack(self, genomes: list) -> np.ndarray:
         return np.stack([rule_table(genes) for genes in genomes])

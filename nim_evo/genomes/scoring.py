@@ -420,10 +420,14 @@ def _ascending(space: Space) -> np.ndarray:
 @_per_board
 def _ranks(space: Space) -> np.ndarray:
     """``(n_positions,)``: each position's rank among the space's by its heap sizes sorted
-    ascending, compared lexicographically (the tie-break :func:`moves` applies to children)."""
+    ascending, compared lexicographically (the tie-break :func:`moves` applies to children);
+    arrangements of the same heaps rank alike (among them, the first action is chosen)."""
     ordered = _ascending(space)
+    order = np.lexsort(ordered.T[::-1])
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = (ordered[order[1:]] != ordered[order[:-1]]).any(axis=1)
     rank = np.empty(len(ordered), dtype=np.int64)
-    rank[np.lexsort(ordered.T[::-1])] = np.arange(len(ordered))
+    rank[order] = np.cumsum(new) - 1
     return rank
 
 

@@ -175,6 +175,11 @@ def from_json(data: dict, rules: Game, container=np.asarray):
 def _unfold(own, genes: np.ndarray, space: Space) -> np.ndarray:
     """Multiset genes as moves of ``space``'s positions: the first pile of the chosen size."""
     rows = own.indices(space.positions)
+    if own.moves is None:  # (a game whose moves are no (pile, count): its space unfolds them)
+        live = ~space.terminal
+        table = np.zeros((space.n_positions, own.n_moves))
+        table[np.flatnonzero(live), genes[rows[live]]] = 1.0
+        return space.fold(own.unfold(space.positions, table).argmax(axis=1))
     pile, count = own.moves[genes[rows], 0], own.moves[genes[rows], 1]
     size = own.positions[rows, pile]
     first = np.argmax(space.positions == size[:, None], axis=1)
@@ -251,7 +256,6 @@ class TableKind(GenomeKind):
     create = staticmethod(create)
     mutate = staticmethod(mutate)  # type: ignore[assignment]  # takes its own mutation_parameters as keywords
     crossover = staticmethod(crossover)
-    policy = staticmethod(policy)
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 
@@ -277,19 +281,22 @@ class TableKind(GenomeKind):
 
     def move_probabilities(self, genes, rules: Game, positions: np.ndarray) -> np.ndarray:
         """The gene of each position's multiset (or position), one-hot on the moves of the
-        position itself: a multiset's move on the first pile of the size it takes from.
-        ``positions`` must lie on the board."""
-        space = genes_space(genes, rules)
+        position itself: a multiset's move on the first pile of the size it takes from
+        (``genes`` one genome, or a stack of them, one per position). ``positions`` must lie
+        on the board."""
+        genes = np.asarray(genes)
+        space = genes_space(genes if genes.ndim == 1 else genes[0], rules)
         positions = np.asarray(positions, dtype=np.int64)
         rows = np.zeros((len(positions), space.n_moves))
         live = np.flatnonzero(rules.legal_mask(positions).any(axis=1))
-        rows[live, np.asarray(genes)[space.indices(positions[live])]] = 1.0
+        cells = space.indices(positions[live])
+        rows[live, genes[cells] if genes.ndim == 1 else genes[live, cells]] = 1.0  # (a stack: a genome a position)
         return space.unfold(positions, rows)
 
-    def distribution(self, genes, rules: Game, piles):
-        space = genes_space(genes, rules)
-        move = int(np.asarray(genes)[space.index(piles)])
-        return [(space.concrete_move(piles, move), 1.0)]
+    def policies(self, genomes: list, spaces: tuple) -> list[np.ndarray]:
+        """Each genome's move array over each space (:func:`policy`)."""
+        return [np.stack([policy(genes, space) for genes in genomes]) if len(genomes)
+                else np.zeros((0, space.n_positions), dtype=np.int64) for space in spaces]
 
     def judged_space(self, genes, rules: Game) -> Space:
         return genes_space(genes, rules)  # its own space: an ordered table is judged position by position

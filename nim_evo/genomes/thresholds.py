@@ -154,8 +154,6 @@ class ThresholdsKind(GenomeKind):
     mutate = staticmethod(mutate)  # takes its own mutation_parameters as keywords
     crossover = staticmethod(crossover)
     move_probabilities = staticmethod(move_probabilities)
-    policy = staticmethod(policy)
-    policies = staticmethod(policies)  # its genomes are named stack: renaming would break keyword calls
     to_json = staticmethod(to_json)
     from_json = staticmethod(from_json)
 
@@ -164,6 +162,12 @@ class ThresholdsKind(GenomeKind):
 
     def create(self, rules: Rules, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
         return create(rules, rng, container)
+
+    def policies(self, genomes: list, spaces: tuple) -> list[np.ndarray]:
+        """The genomes' tables over each space at once (:func:`policies`: the strategies' tables
+        made once a space)."""
+        return [policies(genomes, space) if len(genomes) else np.zeros((0, space.n_positions, space.n_moves))
+                for space in spaces]
 
     def check_ranges(self, genes, rules: Rules) -> None:
         if not ((genes >= 0) & (genes <= 1)).all():

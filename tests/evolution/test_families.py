@@ -69,7 +69,7 @@ def test_its_file_plays_any_board_of_its_families_perfectly(four, family):
     rules = Rules.parse(f"2-4-6-11-{family}".replace("-normal", ""))
     agent = nim_evo.load_strategy(four, rules=rules)
     assert agent.rules == rules
-    assert nim_evo.solve(rules).accuracy(KIND.policies([agent.genes], nim_evo.solve(rules).space)[0]) == 1.0
+    assert nim_evo.solve(rules).accuracy(KIND.policies([agent.genes], (nim_evo.solve(rules).space,))[0][0]) == 1.0
 
 
 def test_its_file_refuses_a_family_it_was_not_evolved_for(four):

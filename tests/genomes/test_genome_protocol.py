@@ -33,7 +33,11 @@ def test_registration_makes_the_kind_known(toy):
     assert "toy" in kind_names() and get_kind("toy") is toy
     assert kind_names()[:3] == ("table", "rules", "thresholds")
     with pytest.raises(ValueError, match="is taken by"):
-        register(type("Other", (GenomeKind,), {"name": "toy"}))
+        register(type("Other", (type(toy),), {"name": "toy"}))
+    with pytest.raises(UserError, match="^genome kind 'half' does not define create, crossover, from_json, "
+                                        "move_probabilities, mutate, to_json "):
+        register(type("Half", (GenomeKind,), {"name": "half"}))
+    assert "half" not in kind_names()
     with pytest.raises(TypeError, match="GenomeKind"):
         register(object())
     with pytest.raises(UserError, match="unknown genome 'nope'; known genomes: table, rules, thresholds, program, toy"):

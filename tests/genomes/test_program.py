@@ -20,6 +20,7 @@ from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.genomes.program import KIND, Program, expression, from_json, scores, to_json
 from nim_evo.validation import UserError
 from nim_evo.genomes import get_kind
+from nim_evo.genomes.scoring import policy
 
 XOR = "sub(or(a, p), and(a, p))"
 NORMAL = Program([XOR, "v"])
@@ -75,7 +76,7 @@ def test_play_on_pile_arrays_is_its_play_on_the_enumerated_space():
     for program in (NORMAL, KIND.create(rules, rng), KIND.create(rules, rng)):
         live = np.flatnonzero(space.legal.any(axis=1))
         assert np.array_equal(KIND.choose(program, rules, space.positions[live], rng),
-                              KIND.policy(program, space)[live])
+                              policy(program, space)[live])
 
 
 @pytest.mark.parametrize("text, message", [
@@ -131,7 +132,7 @@ def test_the_move_made_is_into_a_position_of_lowest_score_ties_by_pile_size_then
     multisets at every arrangement of a position's piles."""
     for rules in (Rules((2, 3, 4)), Rules((4, 3, 2)), Rules((3, 1, 3, 2))):
         space = space_for(rules, multiset=False)
-        chosen = KIND.policy(Program(["max(a, p)", "v"]), space)
+        chosen = policy(Program(["max(a, p)", "v"]), space)
         move_list = boards.move_list(rules)
         for row, (position, legal, after, move) in enumerate(zip(space.positions, space.legal, space.next, chosen)):
             if not legal.any():
@@ -162,7 +163,7 @@ def test_a_file_with_a_verdict_plays_as_that_verdict_did(step, verdict):
     for column in ordered.T:
         values = np.broadcast_to(evaluate(parse(step, STEP, "s"), a=values, p=column, k=np.int64(0)), values.shape)
     called_lost = np.broadcast_to(evaluate(judge, v=values, m=ordered[:, -1]), values.shape)
-    chosen = KIND.policy(program, space)
+    chosen = policy(program, space)
     for row in np.flatnonzero(space.legal.any(axis=1)):
         legal = np.flatnonzero(space.legal[row])
         into_lost = [j for j in legal if called_lost[space.next[row, j]]]
@@ -324,7 +325,7 @@ def test_a_program_reads_simplified_and_plays_as_evolved():
     assert [name for name, _ in KIND.trees(noisy, rules)] == ["step f(a, p, k), folded to v",
                                                               "score g(v, m, w, x): lowest is best"]
     space = space_for(Rules((3, 5, 6)), multiset=True)
-    assert np.array_equal(KIND.policy(noisy, space), KIND.policy(readable(noisy, rules), space))
+    assert np.array_equal(policy(noisy, space), policy(readable(noisy, rules), space))
 
 
 def test_a_run_shows_its_program_simplified_and_draws_its_trees(tmp_path, capsys):
