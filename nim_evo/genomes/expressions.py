@@ -19,12 +19,10 @@ Three primitive sets (``gp.PrimitiveSetTyped``), types ``int`` and ``bool``:
 
 No primitive computes ``xor``, the nim-sum, a Grundy value, the largest residue or the misère
 rule: exclusive or has to be found (``sub(or(a, p), and(a, p))`` is one way, ``sub(add(a, p), shl(and(a, p)))``
-another). Why the split: arithmetic in the second tree, or shifts by a variable amount and
-multiplication in the step, let evolution build hash-like encodings that look positions up
-on the small training boards (such programs reached 0.617 of the 0.632 possible fitness and
-0% on big boards), and comparisons in the step gave it a second, boolean, search space it
-never needed. The step keeps what the exact rules need and the score what a choice among
-folded values needs; the program as a whole has every operation the issue lists.
+another). The language is split so that the step has what the exact rules need and the score
+what a choice among folded values needs, and no more: a richer tree lets evolution encode the
+positions of the small training boards and look them up instead of finding a rule. The program
+as a whole has every operation the issue lists.
 
 Expressions are DEAP's prefix notation, e.g. ``sub(or(a, p), and(a, p))``. :func:`parse`
 reads one back from a file: every token must name a primitive or terminal of the set, with
