@@ -68,15 +68,10 @@ INITIAL_HEIGHT = (1, 3)  # genHalfAndHalf's heights for a new tree
 MUTANT_HEIGHT = (0, 2)  # and for the subtree mutUniform grows
 # what fitness is measured on by default: small boards of 2 to 4 piles (every one enumerated,
 # exact win rates in a fraction of a second), five with piles up to 7 and one of big 4-bit
-# piles: on 3-bit piles alone, programs such as add(p, sub(mod(a, and(a, p)), and(a, p)))
-# play every training position right and 91% of seven heaps, and under a cap of 3 programs
-# such as sub(or(a, p), and(add(a, k), sub(p, k))) play every position of 4-10-13 right and
-# 88% of big boards; 7-12-15 catches both (benchmarks/program.py)
+# piles, 7-12-15, on which programs that fit the 3-bit piles alone (with or without a cap) fail
 TRAIN_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (1, 2, 5, 7), (7, 12, 15))
-# and under a cap, one of 5-bit piles: programs that use k as a number, such as
-# sub(sub(or(a, p), and(p, sub(a, k))), k), play every position of the six right under a cap of
-# 3 (and 1-3-5-7-9) but 76-86% of big boards; 6-19-27 catches them (94-98%), and with a cap its
-# 2,037 multisets have 9 moves each, about what 7-12-15 costs without one
+# and under a cap, one of 5-bit piles, 6-19-27, on which programs that use k as a number fail; with a cap
+# its 2,037 multisets have 9 moves each, about what 7-12-15 costs without one
 CAPPED_TRAIN_BOARDS = ((6, 19, 27),)
 # the heap games a program plays (Nim's fold over a value per heap: Sprague and Grundy's theorem)
 HEAP_FAMILIES = ("nim", "subtraction", "squares", "lasker", "octal", "grundy")
@@ -89,9 +84,7 @@ WYTHOFF_BOARDS = ((4, 7), (10, 16), (20, 30), (60, 90))
 # take-away games, Nim's boards and one of heaps up to 23 (three periods of most subtraction
 # sets); games that split a heap, smaller boards (a heap of n reaches about as many positions as
 # n has partitions) and single heaps up to 40; of these, the boards of at most TRAIN_POSITIONS
-# multisets and TRAIN_CELLS multiset-action pairs (an exact evaluation's tables stay small). (A
-# heap of 30 was one: a third of a Kayles generation, for values the decisions beyond the boards
-# ask too; without it, a generation takes half the time.)
+# multisets and TRAIN_CELLS multiset-action pairs (an exact evaluation's tables stay small).
 TAKE_AWAY_BOARDS = (*TRAIN_BOARDS, (13, 17, 23))
 SPLIT_BOARDS = ((2, 3), (1, 4, 6), (3, 5, 7), (2, 4, 6, 7), (12,), (20,), (9, 14), (40,))
 TRAIN_POSITIONS, TRAIN_CELLS = 20_000, 4_000_000
