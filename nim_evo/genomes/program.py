@@ -365,23 +365,19 @@ class ProgramKind(GenomeKind):
         second evolves the heap part and the score, the step held, in the game itself. (The
         fold is the same in every heap game, Sprague and Grundy's theorem says: what a family
         adds is its heaps' values.) The second never restarts: a heap part's values accumulate
-        over many generations, and a random population would lose them (a stalled Kayles run
-        fell from 0.474 to 0.386 so).
+        over many generations, and a random population would lose them.
 
         In Nim, normal play: one stage. With misère play among the families: two. The first
         evolves the program in normal play (same boards, same caps), where the step's path to
         exclusive or pays at every step; its champion hands its step on, and the second
         evolves the score, the step held, in the families themselves. (From scratch in misère
-        play alone, the step's path pays only under the misère score: no seed of ten found
-        it. Holding the step matters: seeded with it but free to vary it, the search lost it
-        again.) The second fold evolves only where misère play under a cap needs it (its rule
+        play alone, the step's path pays only under the misère score; and a search free to
+        vary the step loses it.) The second fold evolves only where misère play under a cap needs it (its rule
         reads the largest residue), in the last stage; elsewhere it stays ``0``. (A program
         that sees ``k`` take one value may use it as a number, ``add(a, k)``, right on every
         training board and wrong on big ones: the validation sample keeps such a step from
-        being handed on, or taken for a run's target. Training under the caps either side too,
-        2, 3 and 4 for cap 3, tripled the work and lost seed 0 of cap 3: 53% of seven heaps
-        after 200 generations, where cap 3 alone had found the rule at generation 78. Runs of
-        several caps, ``--families cap2,cap3,cap4``, train so when asked.)"""
+        being handed on, or taken for a run's target. A run trains under its own caps alone:
+        runs of several caps, ``--families cap2,cap3,cap4``, train so when asked.)"""
         families = tuple(families)
         if game is not None and game.family in WHOLE_FAMILIES:
             return (Stage(families),)
