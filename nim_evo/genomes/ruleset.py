@@ -22,9 +22,8 @@ Each situation's value is a rule ``[pile, count, period, residue]``:
   residue) falls back to taking one object, so every value is legal on every board and
   under any cap, and every situation's value is used.
 
-The seed kept rules 3 and 4 fixed, used some keys' values only in part and could leave
-illegal moves to a random fallback; here all six rules are evolved. The policy is
-deterministic and computed on arrays of positions, so the genome plays any board.
+All six rules are evolved. The policy is deterministic and computed on arrays of positions,
+so the genome plays any board.
 """
 
 from __future__ import annotations

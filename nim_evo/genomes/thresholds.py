@@ -10,9 +10,7 @@ strategy with probability weight / sum of weights (all zero: uniform), then play
     longest-all / longest-one / longest-random: the same from the longest pile
     nimsum            a winning move if there is one, else any legal move
 
-The seed drew the strategy from cumulative thresholds over four groups and tuned them on
-a meaningless score (the number of objects left), so it stayed near random; here the
-weights are evolved against real win rates. The policy is the mixture of the strategies'
+The weights are evolved against win rates. The policy is the mixture of the strategies'
 policies, computed on arrays of positions, so the genome plays any board.
 
 Operators are DEAP's real-valued ``cxBlend`` and ``mutGaussian``, written over the numpy
