@@ -10,13 +10,12 @@ import functools
 from nim_evo.processes import libc
 
 # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which also fixes glibc's
-# mmap threshold: every numpy array over 128 KiB is then mapped and unmapped afresh, and our
-# batched games ran 1.7 times slower on two workers. docs/how-to/dask.md says how to start remote
-# workers without it. And under glibc's defaults a worker process gives back the memory of a
-# task's large temporaries when the task ends (nothing else holds the top of its heap, as
-# the evolving process's objects hold its own), and the next task faults it in again page by
-# page: some 2,000 page faults, a fifth of a task's time on seven heaps, which the evolving
-# process (--jobs 1) never pays. So the worker processes that runs start themselves (a local
+# mmap threshold: every numpy array over 128 KiB is then mapped and unmapped afresh
+# (docs/how-to/dask.md: what that costs, and how to start remote workers without it). And under
+# glibc's defaults a worker process gives back the memory of a task's large temporaries when
+# the task ends (nothing else holds the top of its heap, as the evolving process's objects hold
+# its own), and the next task faults it in again page by page, which the evolving process
+# (--jobs 1) never pays. So the worker processes that runs start themselves (a local
 # Dask cluster's, through its nannies' environment; the local pool's, see keep_freed_memory)
 # serve arrays up to MMAP_THRESHOLD from the heap and keep up to TRIM_THRESHOLD of freed
 # memory for the next task (setting either fixes the other: both are set).
@@ -53,10 +52,10 @@ def keep_large_arrays() -> bool:
     (:func:`~nim_evo.evolution.fitness.in_threads`), or alone. Its evaluator's
     arrays are tens of megabytes, over glibc's largest mmap threshold (32 MiB), so under the
     defaults each is mapped afresh and faulted in page by page, and each thread's arena gives
-    its freed pages back: 47 s of the kernel's time in three nine-heap generations (16 s
-    each), against 12 s (12.6 s each) with these settings, and the same peak memory. They
-    hold for the rest of the process: its memory is not given back until it ends. Must come
-    before the threads' first arrays (each thread keeps the arena it first had).
+    its freed pages back, for the next generation to fault in again; these settings keep
+    them, at the same peak memory. They hold for the rest of the process: its memory is not
+    given back until it ends. Must come before the threads' first arrays (each thread keeps
+    the arena it first had).
     ``False`` where there is no glibc to tell."""
     mallopt = libc("mallopt")
     if mallopt is None:
