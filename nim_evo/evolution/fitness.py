@@ -378,9 +378,7 @@ def in_threads(panels) -> bool:
     """Whether a run's fitness tasks run best in threads: exact fitness on big spaces only
     (more than :data:`THREADED_SPACE` positions), where a task's work is the evaluator's
     numpy calls, which let go of the interpreter, and a panel is too big to copy to each
-    process. On two cores, 15 generations on eight heaps (120,175 multisets) took 34 s in
-    threads, 46 s in one process and 49 s in two; on seven (21,318), where the tasks' Python
-    counts for more, processes do a little better (24 s against 25 s and 26 s, 60 generations)."""
+    process. On smaller spaces the tasks' Python counts for more, and processes do a little better."""
     return bool(panels) and all(isinstance(panel, Panel) and panel.transitions is not None
                                 and panel.space.n_positions > THREADED_SPACE for panel in panels)
 
