@@ -11,13 +11,9 @@ from nim_evo.validation import UserError
 
 # A genome bound to its board (a table) holds a gene per position of its space. On our 2-core
 # machine a generation on a big space costs about 29 microseconds a position in one process
-# and 18 with --jobs 2 (nine heaps' 690,690 multisets: 20 s and 12.5 s a generation, peaks of
-# 3.2 and 3.75 GiB; with --jobs 2 the champion plays perfectly at generation 16, 4 min 47 s in);
-# seven heaps' 21,318, whose arrays stay in cache: 17-21. A limit of 1,000,000 positions
-# admits nine heaps and keeps a generation under 30 s; ten heaps' 4,032,015 multisets (2
-# minutes a generation, by the same rate) are refused: their space alone takes 7.1 GB, and a
-# run with the limits lifted ran out of this machine's 24 GB (20.7 GB resident) while tabling
-# its minimax opponent.
+# and 18 with --jobs 2; on seven heaps' 21,318 multisets, whose arrays stay in cache, 17-21.
+# A limit of 1,000,000 positions admits nine heaps (690,690 multisets) and keeps a generation
+# under 30 s; ten heaps' 4,032,015 (2 minutes a generation, by the same rate) are refused.
 MAX_BOUND_GENES = 1_000_000
 SECONDS_PER_GENE = 29e-6
 SECONDS_PER_GENE_TWO = 18e-6  # with two workers (threads, on a space this big)
