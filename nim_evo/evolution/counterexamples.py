@@ -1,10 +1,10 @@
 """Decisions a stage gains where its champion wins them all: counterexamples from the ladder.
 
 A stage's decisions (:mod:`nim_evo.evaluation.decisions`) meet each heap past the boards in a
-few positions, and a wrong value there is often played right: Dawson's Kayles' champions won
-every decision with a wrong value for heap 50, wrong only beside a heap of the same value
-(77). Such a champion is at the top of the stage's fitness, and nothing in the search tells it
-from a right one. Then, as counterexample-driven genetic programming does (Krawiec, Błądek and
+few positions, and a wrong value there is often played right: a champion can win every decision
+with a value that shows wrong only beside a heap of the same value. Such a champion is at the
+top of the stage's fitness, and nothing in the search tells it from a right one. Then, as
+counterexample-driven genetic programming does (Krawiec, Błądek and
 Swan, 2017: a program that passes every test meets a verifier, and the counterexample it finds
 joins the tests), the champion plays the ladder's decisions (:func:`~nim_evo.evaluation.decisions.ladder`,
 rung by rung from the smallest heap up, every position against perfect play, the family's
