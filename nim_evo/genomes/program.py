@@ -62,8 +62,7 @@ from nim_evo.genomes.simplify import simplify
 from nim_evo.validation import UserError
 
 NAME = "program"
-__all__ = ["KIND", "Program", "create", "crossover", "expression", "from_json", "move_probabilities", "moves",
-           "mutate", "policy", "readable", "scores", "to_json"]
+__all__ = ["KIND", "Program", "expression", "move_probabilities", "moves", "policy", "readable", "scores"]
 INITIAL_HEIGHT = (1, 3)  # genHalfAndHalf's heights for a new tree
 MUTANT_HEIGHT = (0, 2)  # and for the subtree mutUniform grows
 # what fitness is measured on by default: small boards of 2 to 4 piles (every one enumerated,
@@ -123,22 +122,6 @@ def _seeded(rng: np.random.Generator):
         random.setstate(state)
 
 
-def create(rules: Game, rng: np.random.Generator, container=Program, held: dict | None = None):
-    """A random program, with a heap part where :func:`has_heap_part`; ``held``: parts it takes
-    as given, by name (a stage's; ``None``: the kind's own, the constant ``0`` for a tree and
-    Nim's heap value, the heap itself, for the heap part)."""
-    held = held or {}
-    with _seeded(rng):
-        trees: list = [gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS]
-    if has_heap_part(rules) or "heap" in held:
-        trees.append(heaps.create(rng) if "heap" not in held else held["heap"] or heaps.parse(heaps.IDENTITY, "heap"))
-    for part, tree in held.items():
-        k = PARTS.index(part)
-        if part != "heap":
-            trees[k] = parse(NOTHING, SETS[k], part) if tree is None else gp.PrimitiveTree(tree)
-    return container(trees)
-
-
 MUTATIONS = ("uniform", "node", "insert", "shrink")
 MUTATION_WEIGHTS = (0.35, 0.25, 0.3, 0.1)
 
@@ -164,23 +147,6 @@ def _free(genes, held) -> list[int]:
     return [k for k, part in enumerate(PARTS[:len(genes)]) if part not in held]
 
 
-def mutate(genes, rules: Game, rng: np.random.Generator, held: tuple[str, ...] = (), decided=None):
-    """One change to one of the parts not ``held``: to a tree, one of DEAP's mutations
-    (:data:`MUTATIONS`, by :data:`MUTATION_WEIGHTS`); to the heap part, one of its own
-    (:func:`nim_evo.genomes.heaps.mutate`), told where the parent's play first fails when it
-    is known: ``decided``, the decisions' positions (the last of the parent's ``cases``,
-    :mod:`nim_evo.evaluation.decisions`), and a heap of the first it lost."""
-    free = _free(genes, held)
-    part = free[int(rng.integers(len(free)))]
-    if PARTS[part] == "heap":
-        genes[part] = heaps.mutate(genes[part], rng, focus=_failing_heap(genes, decided, rng))
-        return (genes,)
-    how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
-    with _seeded(rng):
-        (genes[part],) = _mutate_tree(genes[part], pset=SETS[part], how=how)
-    return (genes,)
-
-
 def _failing_heap(genes, decided, rng: np.random.Generator) -> int | None:
     """A heap of the first decision the program lost, as its ``cases`` say (they end with the
     decisions', ``decided`` their positions): the one whose largest heap is least, one of its
@@ -200,24 +166,6 @@ SWAP = 1 / 3  # the share of crossovers that swap a whole tree
 GROWING_VARIANTS = 24  # variants of a heap part with a saltus a local search tries, at most
 
 
-def crossover(a, b, rules: Game, rng: np.random.Generator, held: tuple[str, ...] = ()):
-    """Between the same part of both parents (one not ``held``): for a tree, DEAP's
-    ``cxOnePoint`` (a subtree each, never the root), for the heap part, one-point crossover of
-    the tables (:func:`nim_evo.genomes.heaps.crossover`); or with probability :data:`SWAP`
-    the whole parts, so that a step evolved in one lineage meets a score evolved in another."""
-    free = _free(a, held)
-    part = free[int(rng.integers(len(free)))]
-    if rng.random() < SWAP:
-        a[part], b[part] = b[part], a[part]
-        return a, b
-    if PARTS[part] == "heap":
-        a[part], b[part] = heaps.crossover(a[part], b[part], rng)
-        return a, b
-    with _seeded(rng):
-        a[part], b[part] = _cross_trees(a[part], b[part])
-    return a, b
-
-
 def expression(genes) -> str:
     """The program in one line, step then score, e.g. ``fold(sub(or(a, p), and(a, p))) -> v``
     (and with a second fold, ``fold(...), fold(max(b, p)) -> ...``; with a heap part, the
@@ -225,29 +173,6 @@ def expression(genes) -> str:
     step, score, second, heap = parts(genes)
     folds = f"fold({step})" if str(second) == NOTHING else f"fold({step}), fold({second})"
     return ("" if heap is None else f"p = {heap}; ") + f"{folds} -> {score}"
-
-
-def to_json(genes, rules: Game) -> dict:
-    """A program genome as an exported file's ``genome`` field: each tree as text, and the whole as
-    one expression."""
-    step, score, second, heap = parts(genes)
-    more = {} if heap is None else {"heap": str(heap)}
-    return {"step": str(step), "score": str(score), "second": str(second), **more, "expression": expression(genes)}
-
-
-def from_json(data: dict, rules: Game, container=Program):
-    """The program of a file; a file of the first programs, a yes/no ``verdict`` ("is this
-    position lost?") in place of the score, is read as the score ``if(verdict, 0, 1)``,
-    which plays exactly as that verdict did (the first move into a position called lost)."""
-    if "score" not in data and "verdict" in data:
-        return container([parse(data.get("step"), STEP, "the program's step"),
-                          _score(data["verdict"], "the program's verdict", verdict=True),
-                          parse(NOTHING, SECOND, "the program's second fold")])
-    data = {"second": NOTHING, **data}  # (files of two trees: no second fold)
-    trees = [parse(data.get(part), pset, f"the program's {part}") for part, pset in zip(PARTS, SETS)]
-    if "heap" in data:
-        trees.append(heaps.parse(data["heap"], "the program's heap part"))
-    return container(trees)
 
 
 def readable(genes, rules: Game) -> Program:
@@ -320,9 +245,44 @@ class ProgramKind(GenomeKind):
     restart = 10
     reads_family = True
     defaults = {"population": 500, "offspring": 500, "starts": "all", "opponents": ("nimsum",)}
-    crossover = staticmethod(crossover)
-    to_json = staticmethod(to_json)
-    from_json = staticmethod(from_json)
+
+    def crossover(self, a, b, rules: Game, rng: np.random.Generator, held: tuple[str, ...] = ()):
+        """Between the same part of both parents (one not ``held``): for a tree, DEAP's
+        ``cxOnePoint`` (a subtree each, never the root), for the heap part, one-point crossover of
+        the tables (:func:`nim_evo.genomes.heaps.crossover`); or with probability :data:`SWAP`
+        the whole parts, so that a step evolved in one lineage meets a score evolved in another."""
+        free = _free(a, held)
+        part = free[int(rng.integers(len(free)))]
+        if rng.random() < SWAP:
+            a[part], b[part] = b[part], a[part]
+            return a, b
+        if PARTS[part] == "heap":
+            a[part], b[part] = heaps.crossover(a[part], b[part], rng)
+            return a, b
+        with _seeded(rng):
+            a[part], b[part] = _cross_trees(a[part], b[part])
+        return a, b
+
+    def to_json(self, genes, rules: Game) -> dict:
+        """A program genome as an exported file's ``genome`` field: each tree as text, and the whole as
+        one expression."""
+        step, score, second, heap = parts(genes)
+        more = {} if heap is None else {"heap": str(heap)}
+        return {"step": str(step), "score": str(score), "second": str(second), **more, "expression": expression(genes)}
+
+    def from_json(self, data: dict, rules: Game, container=Program):
+        """The program of a file; a file of the first programs, a yes/no ``verdict`` ("is this
+        position lost?") in place of the score, is read as the score ``if(verdict, 0, 1)``,
+        which plays exactly as that verdict did (the first move into a position called lost)."""
+        if "score" not in data and "verdict" in data:
+            return container([parse(data.get("step"), STEP, "the program's step"),
+                              _score(data["verdict"], "the program's verdict", verdict=True),
+                              parse(NOTHING, SECOND, "the program's second fold")])
+        data = {"second": NOTHING, **data}  # (files of two trees: no second fold)
+        trees = [parse(data.get(part), pset, f"the program's {part}") for part, pset in zip(PARTS, SETS)]
+        if "heap" in data:
+            trees.append(heaps.parse(data["heap"], "the program's heap part"))
+        return container(trees)
 
     families = HEAP_FAMILIES + WHOLE_FAMILIES
 
@@ -349,11 +309,37 @@ class ProgramKind(GenomeKind):
 
     def create(self, rules: Rules, rng: np.random.Generator, container=Program, multiset: bool = True,
                held: dict | None = None):
-        return create(rules, rng, container, held)
+        """A random program, with a heap part where :func:`has_heap_part`; ``held``: parts it takes
+        as given, by name (a stage's; ``None``: the kind's own, the constant ``0`` for a tree and
+        Nim's heap value, the heap itself, for the heap part)."""
+        held = held or {}
+        with _seeded(rng):
+            trees: list = [gp.PrimitiveTree(gp.genHalfAndHalf(pset, *INITIAL_HEIGHT)) for pset in SETS]
+        if has_heap_part(rules) or "heap" in held:
+            trees.append(heaps.create(rng) if "heap" not in held
+                         else held["heap"] or heaps.parse(heaps.IDENTITY, "heap"))
+        for part, tree in held.items():
+            k = PARTS.index(part)
+            if part != "heap":
+                trees[k] = parse(NOTHING, SETS[k], part) if tree is None else gp.PrimitiveTree(tree)
+        return container(trees)
 
     def mutate(self, genes, rules: Rules, rng: np.random.Generator, held: tuple[str, ...] = (), decided=None,
                **parameters):
-        return mutate(genes, rules, rng, held, decided)
+        """One change to one of the parts not ``held``: to a tree, one of DEAP's mutations
+        (:data:`MUTATIONS`, by :data:`MUTATION_WEIGHTS`); to the heap part, one of its own
+        (:func:`nim_evo.genomes.heaps.mutate`), told where the parent's play first fails when it
+        is known: ``decided``, the decisions' positions (the last of the parent's ``cases``,
+        :mod:`nim_evo.evaluation.decisions`), and a heap of the first it lost."""
+        free = _free(genes, held)
+        part = free[int(rng.integers(len(free)))]
+        if PARTS[part] == "heap":
+            genes[part] = heaps.mutate(genes[part], rng, focus=_failing_heap(genes, decided, rng))
+            return (genes,)
+        how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
+        with _seeded(rng):
+            (genes[part],) = _mutate_tree(genes[part], pset=SETS[part], how=how)
+        return (genes,)
 
     def stages(self, families, single: bool = False, game: Game | None = None) -> tuple[Stage, ...]:
         """In Wythoff's game and Moore's Nim (:data:`WHOLE_FAMILIES`): one stage, nothing held
@@ -485,7 +471,8 @@ class ProgramKind(GenomeKind):
         return [*genes[:3], heaps.repeating(parts(genes)[3])] if len(genes) == 4 else genes
 
     def folds_in_any_order(self, genes) -> bool:
-        """The step's fold is 0 at the same values in any order (:func:`~nim_evo.genomes.scoring.folds_in_any_order`)."""
+        """The step's fold is 0 at the same values in any order
+        (:func:`~nim_evo.genomes.scoring.folds_in_any_order`)."""
         return folds_in_any_order(genes)
 
     def plays_any_heaps(self, genes, family: Game) -> bool:

@@ -48,36 +48,13 @@ MAX_PERIOD = 9
 FIELDS = (len(PILES), len(COUNTS), MAX_PERIOD + 1, MAX_PERIOD)  # exclusive upper bounds
 
 
-def create(rules: Rules, rng: np.random.Generator, container=dict):
-    """A rules genome of one random rule per situation."""
-    return container({s: _random_rule(rng) for s in SITUATIONS})
-
-
-def mutate(genes, rules: Rules, rng: np.random.Generator, indpb: float = 0.3):
-    """Re-draw one field of each situation's rule with probability ``indpb`` (at least one)."""
-    chosen = [s for s in SITUATIONS if rng.random() < indpb] or [SITUATIONS[rng.integers(len(SITUATIONS))]]
-    for situation in chosen:
-        rule = list(genes[situation])
-        field = int(rng.integers(len(FIELDS)))
-        rule[field] = int(rng.integers(FIELDS[field]))
-        genes[situation] = rule
-    return (genes,)
-
-
-def crossover(a, b, rules: Rules, rng: np.random.Generator):
-    """Uniform crossover over situations: each swaps its rule with probability 1/2."""
-    for situation in SITUATIONS:
-        if rng.random() < 0.5:
-            a[situation], b[situation] = b[situation], a[situation]
-    return a, b
-
-
 def moves(genes, rules: Rules, positions: np.ndarray, features: dict | None = None) -> np.ndarray:
     """``(k,)`` move index chosen in each non-empty position (0 for an empty one).
 
     ``genes`` is one genome, or a ``(k, situations, 4)`` array of rule tables, one per position
-    (many genomes playing at once, see :func:`rule_table`). ``features`` (from :func:`board_features` on the same positions) may be passed to skip
-    recomputing what does not depend on the genome.
+    (many genomes playing at once, see :func:`rule_table`). ``features`` (from
+    :func:`board_features` on the same positions) may be passed to skip recomputing what does
+    not depend on the genome.
     """
     f = board_features(rules, positions) if features is None else features
     rows = np.arange(len(f["situation"]))
@@ -122,12 +99,6 @@ def board_features(rules: Rules, positions: np.ndarray) -> dict:
             "largest_other": others.max(axis=2)}
 
 
-def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
-    """The genome's moves at ``positions`` as rows of probabilities over the rules' moves (one move
-    each)."""
-    return deterministic_move_probabilities(rules, positions, lambda live: moves(genes, rules, live))
-
-
 def policy(genes, space: Space) -> np.ndarray:
     """The move array of the genome over the space (deterministic; over multisets, its
     move at each representative)."""
@@ -144,34 +115,6 @@ def situations(positions: np.ndarray) -> np.ndarray:
         [active == 1, (active == 2) & (smallest == 1), active == 2,
          (active == 3) & (distinct == 2), (active >= 4) & (distinct == 2) & (unique_count == 1)],
         [0, 1, 2, 3, 4], 5)
-
-
-def to_json(genes, rules: Rules) -> dict:
-    """A rules genome as an exported file's ``genome`` field: each situation's rule by its words."""
-    return {"rules": {s: dict(zip(("pile", "count", "period", "residue"),
-                                  (PILES[r[0]], COUNTS[r[1]], int(r[2]), int(r[3]))))
-                      for s, r in ((s, genes[s]) for s in SITUATIONS)}}
-
-
-def from_json(data: dict, rules: Rules, container=dict):
-    """The rules genome a file's ``genome`` field holds, each rule checked; a one-line ``UserError``
-    otherwise."""
-    table = data.get("rules")
-    if not isinstance(table, dict) or set(table) != set(SITUATIONS):
-        raise UserError(f"a rules genome needs one rule for each of {', '.join(SITUATIONS)}")
-    genes = {}
-    for situation in SITUATIONS:
-        rule = table[situation]
-        try:
-            numbers = rule["period"], rule["residue"]
-            if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
-                raise TypeError
-            genes[situation] = [PILES.index(rule["pile"]), COUNTS.index(rule["count"]), *numbers]
-        except (KeyError, TypeError, ValueError):
-            raise UserError(f"the rule for {situation} is malformed: {rule!r}") from None
-        if not all(0 <= v < bound for v, bound in zip(genes[situation], FIELDS)):
-            raise UserError(f"the rule for {situation} is out of range: {rule!r}")
-    return container(genes)
 
 
 @lru_cache(maxsize=4)
@@ -206,17 +149,61 @@ class RulesKind(GenomeKind):
 
     name = NAME
     individual = individual_type("RulesIndividual", dict)
-    mutate = staticmethod(mutate)  # takes its own mutation_parameters as keywords
-    crossover = staticmethod(crossover)
-    move_probabilities = staticmethod(move_probabilities)
-    to_json = staticmethod(to_json)
-    from_json = staticmethod(from_json)
+
+    def mutate(self, genes, rules: Rules, rng: np.random.Generator, indpb: float = 0.3):
+        """Re-draw one field of each situation's rule with probability ``indpb`` (at least one)."""
+        chosen = [s for s in SITUATIONS if rng.random() < indpb] or [SITUATIONS[rng.integers(len(SITUATIONS))]]
+        for situation in chosen:
+            rule = list(genes[situation])
+            field = int(rng.integers(len(FIELDS)))
+            rule[field] = int(rng.integers(FIELDS[field]))
+            genes[situation] = rule
+        return (genes,)
+
+    def crossover(self, a, b, rules: Rules, rng: np.random.Generator):
+        """Uniform crossover over situations: each swaps its rule with probability 1/2."""
+        for situation in SITUATIONS:
+            if rng.random() < 0.5:
+                a[situation], b[situation] = b[situation], a[situation]
+        return a, b
+
+    def move_probabilities(self, genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+        """The genome's moves at ``positions`` as rows of probabilities over the rules' moves (one move
+        each)."""
+        return deterministic_move_probabilities(rules, positions, lambda live: moves(genes, rules, live))
+
+    def to_json(self, genes, rules: Rules) -> dict:
+        """A rules genome as an exported file's ``genome`` field: each situation's rule by its words."""
+        return {"rules": {s: dict(zip(("pile", "count", "period", "residue"),
+                                      (PILES[r[0]], COUNTS[r[1]], int(r[2]), int(r[3]))))
+                          for s, r in ((s, genes[s]) for s in SITUATIONS)}}
+
+    def from_json(self, data: dict, rules: Rules, container=dict):
+        """The rules genome a file's ``genome`` field holds, each rule checked; a one-line ``UserError``
+        otherwise."""
+        table = data.get("rules")
+        if not isinstance(table, dict) or set(table) != set(SITUATIONS):
+            raise UserError(f"a rules genome needs one rule for each of {', '.join(SITUATIONS)}")
+        genes = {}
+        for situation in SITUATIONS:
+            rule = table[situation]
+            try:
+                numbers = rule["period"], rule["residue"]
+                if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+                    raise TypeError
+                genes[situation] = [PILES.index(rule["pile"]), COUNTS.index(rule["count"]), *numbers]
+            except (KeyError, TypeError, ValueError):
+                raise UserError(f"the rule for {situation} is malformed: {rule!r}") from None
+            if not all(0 <= v < bound for v, bound in zip(genes[situation], FIELDS)):
+                raise UserError(f"the rule for {situation} is out of range: {rule!r}")
+        return container(genes)
 
     def order_blind(self, genes, rules: Rules) -> bool:
         return True  # it reads pile sizes, the first of equal piles where it picks one
 
     def create(self, rules: Rules, rng: np.random.Generator, container=dict, multiset: bool = True):
-        return create(rules, rng, container)
+        """A rules genome of one random rule per situation."""
+        return container({s: _random_rule(rng) for s in SITUATIONS})
 
     def choose(self, genes, rules: Rules, positions: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return moves(genes, rules, positions)

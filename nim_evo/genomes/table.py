@@ -41,13 +41,6 @@ NAME = "table"
 SPACES = ("multiset", "ordered")
 
 
-def create(rules: Game, rng: np.random.Generator, container=np.asarray, multiset: bool = True, threads: int = 1):
-    """A uniformly random legal move for every position (every multiset, by default); drawn
-    in ``threads`` threads on a big board, the same moves."""
-    space = space_for(rules, multiset=multiset)
-    return container(_random_legal(space, np.arange(space.n_positions), rng, threads))
-
-
 def genes_space(genes, rules: Game):
     """The space a gene array is over: that of multisets when it has a gene per multiset,
     unless the board is a box whose positions number the same (one heap: the spaces agree,
@@ -60,47 +53,6 @@ def genes_space(genes, rules: Game):
 
 GUIDED_INDPB = 0.3  # credit-guided re-draws never make a sub-game worse: many at once
 RANDOM_INDPB = 0.05  # random ones mostly break what works: few
-
-
-def mutate(genes, rules: Game, rng: np.random.Generator, indpb: float | None = None, greedy: float = 1.0,
-           threads: int = 1):
-    """Re-draw each gene with probability ``indpb``: greedily from the credit with
-    probability ``greedy`` (when the individual has credit), otherwise uniformly.
-
-    ``indpb`` defaults to 0.3 for an individual with credit and 0.05 without. A greedy
-    re-draw of every gene at once is a step of policy iteration against the panel (each
-    position's move becomes the best reply given the genome's own play below it), so it
-    can only raise every sub-game's value against one opponent; random re-draws are what
-    stall the last genes (on seven heaps, 10% of them kept the champion at 99.89% for 150
-    generations), so ``greedy`` is 1 by default. ``threads``: as :func:`create`."""
-    space = genes_space(genes, rules)
-    if indpb is None:
-        indpb = RANDOM_INDPB if getattr(genes, "credit", None) is None else GUIDED_INDPB
-    chosen = np.flatnonzero(rng.random(space.n_positions) < indpb)
-    chosen = chosen[~space.terminal[chosen]]
-    credit = getattr(genes, "credit", None)
-    smart = np.zeros(len(chosen), dtype=bool) if credit is None else rng.random(len(chosen)) < greedy
-    genes[chosen[~smart]] = _random_legal(space, chosen[~smart], rng, threads)
-    if smart.any():
-        assert credit is not None  # smart is all False without credit
-        genes[chosen[smart]] = _best_moves(space, chosen[smart], credit[1], rng, threads)
-    return (genes,)
-
-
-def crossover(a, b, rules: Game, rng: np.random.Generator):
-    """First child: per position, the gene of the parent with the better sub-game (credit);
-    second child: uniform crossover. Without credit, both are uniform crossovers."""
-    first_a = rng.random(len(a)) < 0.5
-    credit_a, credit_b = getattr(a, "credit", None), getattr(b, "credit", None)
-    if credit_a is not None and credit_b is not None:
-        better_a = np.where(credit_a[0] == credit_b[0], first_a, credit_a[0] > credit_b[0])
-    else:
-        better_a = first_a
-    second_a = rng.random(len(a)) < 0.5
-    child_a = np.where(better_a, a, b)
-    child_b = np.where(second_a, a, b)
-    a[:], b[:] = child_a, child_b
-    return a, b
 
 
 def policy(genes, space: Space) -> np.ndarray:
@@ -119,57 +71,9 @@ def policy(genes, space: Space) -> np.ndarray:
     return _unfold(own, genes, space)
 
 
-def to_json(genes, rules: Game) -> dict:
-    """Genes as the game's move per position index (``[pile, count]`` on a take-away game),
-    ``null`` where the game is over (on a Nim board, the empty board). On a Nim board over
-    multisets: index ``i`` is the ``i``-th multiset in lexicographic order of its sizes
-    sorted ascending, and the move is read on its representative (the smallest size on the
-    pile that starts smallest, and so on); over the ordered space: the mixed-radix index,
-    first pile most significant. On another game's board: the positions its start reaches,
-    by objects left (the game's retrograde order), then heap sizes, over multisets each
-    in its canonical form (the same representative)."""
-    space = genes_space(genes, rules)
-    if isinstance(rules, Rules):
-        where = ("multisets: lexicographic rank of the sizes sorted ascending; moves on the representative "
-                 "(the k-th smallest size on the pile that starts k-th smallest)") if space.multiset \
-            else "mixed-radix index, first pile most significant"
-    else:
-        where = ("the positions reached from the start, by retrograde order (objects left), then heap sizes"
-                 + ("; one per multiset of heap sizes, on its representative (the k-th smallest size on the heap "
-                    "that starts k-th smallest)" if space.multiset else ""))
-    words = [_word(rules.move_of(action)) for action in range(space.n_moves)]  # (one object a move: nine
-    genes = np.asarray(genes)  # heaps' 690,690 genes would be as many lists)
-    codes = genes.tolist() if genes.dtype.kind in "iu" else [int(gene) for gene in genes]
-    moves = [None if ended else words[code] if 0 <= code < len(words) else _word(rules.move_of(code))  # (refused)
-             for ended, code in zip(space.terminal.tolist(), codes, strict=True)]
-    return {"space": "multiset" if space.multiset else "ordered", "positions": where, "moves": moves}
-
-
 def _word(move):
     """A move as JSON: a pair as a list of ints, an action as an int."""
     return [int(v) for v in move] if isinstance(move, tuple) else int(move)
-
-
-def from_json(data: dict, rules: Game, container=np.asarray):
-    """The table genome a file's ``genome`` field holds (over the ordered board or multisets), each
-    move checked; a one-line ``UserError`` otherwise."""
-    kind = data.get("space", "ordered")  # files written before multisets are ordered
-    if kind not in SPACES:
-        raise UserError(f"a table genome's space is one of {', '.join(SPACES)}, got {kind!r}")
-    space = space_for(rules, multiset=kind == "multiset")
-    moves = data.get("moves")
-    if not isinstance(moves, list) or len(moves) != space.n_positions:
-        raise UserError(f"a table genome for {rules.name} over its {kind} space needs {space.n_positions} moves")
-    genes = np.zeros(space.n_positions, dtype=np.int16)
-    for index in np.flatnonzero(~space.terminal):
-        move = moves[index]
-        try:
-            genes[index] = rules.action_of(tuple(move) if isinstance(move, list) else move)
-        except (TypeError, ValueError):
-            raise UserError(f"gene {index} ({move!r}) is not a move of {rules.name}") from None
-        if not space.legal[index, genes[index]]:
-            raise UserError(f"gene {index} ({move!r}) is illegal in position {space.position(index)}")
-    return container(genes)
 
 
 def _unfold(own, genes: np.ndarray, space: Space) -> np.ndarray:
@@ -253,18 +157,106 @@ class TableKind(GenomeKind):
     uses_credit = True
     threaded = True
     mutation_parameters = ("indpb", "greedy")
-    create = staticmethod(create)
-    mutate = staticmethod(mutate)  # type: ignore[assignment]  # takes its own mutation_parameters as keywords
-    crossover = staticmethod(crossover)
-    to_json = staticmethod(to_json)
-    from_json = staticmethod(from_json)
+
+    def create(self, rules: Game, rng: np.random.Generator, container=np.asarray, multiset: bool = True,
+               threads: int = 1):
+        """A uniformly random legal move for every position (every multiset, by default); drawn
+        in ``threads`` threads on a big board, the same moves."""
+        space = space_for(rules, multiset=multiset)
+        return container(_random_legal(space, np.arange(space.n_positions), rng, threads))
+
+    def mutate(self, genes, rules: Game, rng: np.random.Generator,  # type: ignore[override]  # (its own
+               indpb: float | None = None, greedy: float = 1.0, threads: int = 1):  # mutation_parameters, by name)
+        """Re-draw each gene with probability ``indpb``: greedily from the credit with
+        probability ``greedy`` (when the individual has credit), otherwise uniformly.
+
+        ``indpb`` defaults to 0.3 for an individual with credit and 0.05 without. A greedy
+        re-draw of every gene at once is a step of policy iteration against the panel (each
+        position's move becomes the best reply given the genome's own play below it), so it
+        can only raise every sub-game's value against one opponent; random re-draws are what
+        stall the last genes (on seven heaps, 10% of them kept the champion at 99.89% for 150
+        generations), so ``greedy`` is 1 by default. ``threads``: as :func:`create`."""
+        space = genes_space(genes, rules)
+        if indpb is None:
+            indpb = RANDOM_INDPB if getattr(genes, "credit", None) is None else GUIDED_INDPB
+        chosen = np.flatnonzero(rng.random(space.n_positions) < indpb)
+        chosen = chosen[~space.terminal[chosen]]
+        credit = getattr(genes, "credit", None)
+        smart = np.zeros(len(chosen), dtype=bool) if credit is None else rng.random(len(chosen)) < greedy
+        genes[chosen[~smart]] = _random_legal(space, chosen[~smart], rng, threads)
+        if smart.any():
+            assert credit is not None  # smart is all False without credit
+            genes[chosen[smart]] = _best_moves(space, chosen[smart], credit[1], rng, threads)
+        return (genes,)
+
+    def crossover(self, a, b, rules: Game, rng: np.random.Generator):
+        """First child: per position, the gene of the parent with the better sub-game (credit);
+        second child: uniform crossover. Without credit, both are uniform crossovers."""
+        first_a = rng.random(len(a)) < 0.5
+        credit_a, credit_b = getattr(a, "credit", None), getattr(b, "credit", None)
+        if credit_a is not None and credit_b is not None:
+            better_a = np.where(credit_a[0] == credit_b[0], first_a, credit_a[0] > credit_b[0])
+        else:
+            better_a = first_a
+        second_a = rng.random(len(a)) < 0.5
+        child_a = np.where(better_a, a, b)
+        child_b = np.where(second_a, a, b)
+        a[:], b[:] = child_a, child_b
+        return a, b
+
+    def to_json(self, genes, rules: Game) -> dict:
+        """Genes as the game's move per position index (``[pile, count]`` on a take-away game),
+        ``null`` where the game is over (on a Nim board, the empty board). On a Nim board over
+        multisets: index ``i`` is the ``i``-th multiset in lexicographic order of its sizes
+        sorted ascending, and the move is read on its representative (the smallest size on the
+        pile that starts smallest, and so on); over the ordered space: the mixed-radix index,
+        first pile most significant. On another game's board: the positions its start reaches,
+        by objects left (the game's retrograde order), then heap sizes, over multisets each
+        in its canonical form (the same representative)."""
+        space = genes_space(genes, rules)
+        if isinstance(rules, Rules):
+            where = ("multisets: lexicographic rank of the sizes sorted ascending; moves on the representative "
+                     "(the k-th smallest size on the pile that starts k-th smallest)") if space.multiset \
+                else "mixed-radix index, first pile most significant"
+        else:
+            where = ("the positions reached from the start, by retrograde order (objects left), then heap sizes"
+                     + ("; one per multiset of heap sizes, on its representative (the k-th smallest size on the heap "
+                        "that starts k-th smallest)" if space.multiset else ""))
+        words = [_word(rules.move_of(action)) for action in range(space.n_moves)]  # (one object a move: nine
+        genes = np.asarray(genes)  # heaps' 690,690 genes would be as many lists)
+        codes = genes.tolist() if genes.dtype.kind in "iu" else [int(gene) for gene in genes]
+        moves = [None if ended else words[code] if 0 <= code < len(words) else _word(rules.move_of(code))  # (refused)
+                 for ended, code in zip(space.terminal.tolist(), codes, strict=True)]
+        return {"space": "multiset" if space.multiset else "ordered", "positions": where, "moves": moves}
+
+    def from_json(self, data: dict, rules: Game, container=np.asarray):
+        """The table genome a file's ``genome`` field holds (over the ordered board or multisets), each
+        move checked; a one-line ``UserError`` otherwise."""
+        kind = data.get("space", "ordered")  # files written before multisets are ordered
+        if kind not in SPACES:
+            raise UserError(f"a table genome's space is one of {', '.join(SPACES)}, got {kind!r}")
+        space = space_for(rules, multiset=kind == "multiset")
+        moves = data.get("moves")
+        if not isinstance(moves, list) or len(moves) != space.n_positions:
+            raise UserError(f"a table genome for {rules.name} over its {kind} space needs {space.n_positions} moves")
+        genes = np.zeros(space.n_positions, dtype=np.int16)
+        for index in np.flatnonzero(~space.terminal):
+            move = moves[index]
+            try:
+                genes[index] = rules.action_of(tuple(move) if isinstance(move, list) else move)
+            except (TypeError, ValueError):
+                raise UserError(f"gene {index} ({move!r}) is not a move of {rules.name}") from None
+            if not space.legal[index, genes[index]]:
+                raise UserError(f"gene {index} ({move!r}) is illegal in position {space.position(index)}")
+        return container(genes)
 
     def check_plain(self, genes, rules: Game, multiset: bool = True):
         space = space_for(rules, multiset=multiset)
         genes = like(genes, np.zeros(space.n_positions, dtype=np.int16), "genes")
         over = np.flatnonzero(space.terminal & (np.asarray(genes) != 0))
         if len(over):
-            raise UserError(f"genes[{int(over[0])}], of {space.position(int(over[0]))} where the game is over, must be 0")
+            raise UserError(f"genes[{int(over[0])}], of {space.position(int(over[0]))} where the game is over, "
+                            "must be 0")
         playing = np.flatnonzero(~space.terminal)
         moves = np.asarray(genes, dtype=np.int64)[playing]
         legal = (moves >= 0) & (moves < space.n_moves)

@@ -41,46 +41,11 @@ STRATEGIES = ("random", "shortest-all", "shortest-one", "shortest-random",
               "longest-all", "longest-one", "longest-random", "nimsum")
 
 
-def create(rules: Rules, rng: np.random.Generator, container=np.asarray):
-    """A thresholds genome of random weights, one per strategy."""
-    return container(rng.random(len(STRATEGIES)))
-
-
-def mutate(genes, rules: Rules, rng: np.random.Generator, sigma: float = 0.2, indpb: float = 0.3):
-    """DEAP's ``mutGaussian`` over ``rng``: each weight, with probability ``indpb``, gains a
-    normal deviate of mean 0 and deviation ``sigma``."""
-    hit = rng.random(len(genes)) < indpb
-    genes += np.where(hit, rng.normal(0.0, sigma, len(genes)), 0.0)
-    np.clip(genes, 0.0, 1.0, out=genes)
-    return (genes,)
-
-
-def crossover(a, b, rules: Rules, rng: np.random.Generator, alpha: float = 0.3):
-    """DEAP's ``cxBlend`` over ``rng``: per weight, ``gamma = (1 + 2 alpha) u - alpha`` and
-    the children ``(1 - gamma) a + gamma b`` and ``gamma a + (1 - gamma) b``."""
-    gamma = (1.0 + 2.0 * alpha) * rng.random(len(a)) - alpha
-    a[:], b[:] = (1.0 - gamma) * a + gamma * b, gamma * a + (1.0 - gamma) * b
-    np.clip(a, 0.0, 1.0, out=a)
-    np.clip(b, 0.0, 1.0, out=b)
-    return a, b
-
-
 def probabilities(genes) -> np.ndarray:
     """The genome's weights as the probability of each strategy (uniform where they are all 0)."""
     weights = np.clip(np.asarray(genes, dtype=float), 0.0, None)
     total = weights.sum()
     return weights / total if total > 0 else np.full(len(STRATEGIES), 1.0 / len(STRATEGIES))
-
-
-def move_probabilities(genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
-    """``(k, n_moves)``: the probability of each move in each position. ``genes`` is one
-    genome, or a ``(k, strategies)`` array of weights, one genome per position."""
-    genes = np.asarray(genes, dtype=float)
-    tables = strategy_tables(rules, positions)
-    if genes.ndim == 1:
-        return np.einsum("s,skm->km", probabilities(genes), tables)
-    weights = np.stack([probabilities(g) for g in genes])
-    return np.einsum("ks,skm->km", weights, tables)
 
 
 def policy(genes, space: Space) -> np.ndarray:
@@ -116,26 +81,6 @@ def strategy_tables(rules: Rules, positions: np.ndarray) -> np.ndarray:
     return np.stack(tables)
 
 
-def to_json(genes, rules: Rules) -> dict:
-    """A thresholds genome as an exported file's ``genome`` field: each strategy's weight."""
-    return {"weights": {name: float(w) for name, w in zip(STRATEGIES, genes)}}
-
-
-def from_json(data: dict, rules: Rules, container=np.asarray):
-    """The thresholds genome a file's ``genome`` field holds, each weight checked; a one-line
-    ``UserError`` otherwise."""
-    weights = data.get("weights")
-    if not isinstance(weights, dict) or set(weights) != set(STRATEGIES):
-        raise UserError(f"a thresholds genome needs one weight for each of {', '.join(STRATEGIES)}")
-    values = [weights[name] for name in STRATEGIES]
-    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) for w in values):
-        raise UserError("thresholds weights must be numbers")
-    genes = np.array(values, dtype=float)
-    if np.any(genes < 0) or np.any(genes > 1) or not np.all(np.isfinite(genes)):
-        raise UserError("thresholds weights must lie in [0, 1]")
-    return container(genes)
-
-
 @lru_cache(maxsize=4)
 def _space_tables(space: Space) -> np.ndarray:
     tables = space.merge(strategy_tables(nim_board(space.rules), space.positions))
@@ -149,17 +94,58 @@ class ThresholdsKind(GenomeKind):
     name = NAME
     individual = individual_type("ThresholdsIndividual", np.ndarray)
     mutation_parameters = ("indpb",)
-    mutate = staticmethod(mutate)  # takes its own mutation_parameters as keywords
-    crossover = staticmethod(crossover)
-    move_probabilities = staticmethod(move_probabilities)
-    to_json = staticmethod(to_json)
-    from_json = staticmethod(from_json)
+
+    def mutate(self, genes, rules: Rules, rng: np.random.Generator, sigma: float = 0.2, indpb: float = 0.3):
+        """DEAP's ``mutGaussian`` over ``rng``: each weight, with probability ``indpb``, gains a
+        normal deviate of mean 0 and deviation ``sigma``."""
+        hit = rng.random(len(genes)) < indpb
+        genes += np.where(hit, rng.normal(0.0, sigma, len(genes)), 0.0)
+        np.clip(genes, 0.0, 1.0, out=genes)
+        return (genes,)
+
+    def crossover(self, a, b, rules: Rules, rng: np.random.Generator, alpha: float = 0.3):
+        """DEAP's ``cxBlend`` over ``rng``: per weight, ``gamma = (1 + 2 alpha) u - alpha`` and
+        the children ``(1 - gamma) a + gamma b`` and ``gamma a + (1 - gamma) b``."""
+        gamma = (1.0 + 2.0 * alpha) * rng.random(len(a)) - alpha
+        a[:], b[:] = (1.0 - gamma) * a + gamma * b, gamma * a + (1.0 - gamma) * b
+        np.clip(a, 0.0, 1.0, out=a)
+        np.clip(b, 0.0, 1.0, out=b)
+        return a, b
+
+    def move_probabilities(self, genes, rules: Rules, positions: np.ndarray) -> np.ndarray:
+        """``(k, n_moves)``: the probability of each move in each position. ``genes`` is one
+        genome, or a ``(k, strategies)`` array of weights, one genome per position."""
+        genes = np.asarray(genes, dtype=float)
+        tables = strategy_tables(rules, positions)
+        if genes.ndim == 1:
+            return np.einsum("s,skm->km", probabilities(genes), tables)
+        weights = np.stack([probabilities(g) for g in genes])
+        return np.einsum("ks,skm->km", weights, tables)
+
+    def to_json(self, genes, rules: Rules) -> dict:
+        """A thresholds genome as an exported file's ``genome`` field: each strategy's weight."""
+        return {"weights": {name: float(w) for name, w in zip(STRATEGIES, genes)}}
+
+    def from_json(self, data: dict, rules: Rules, container=np.asarray):
+        """The thresholds genome a file's ``genome`` field holds, each weight checked; a one-line
+        ``UserError`` otherwise."""
+        weights = data.get("weights")
+        if not isinstance(weights, dict) or set(weights) != set(STRATEGIES):
+            raise UserError(f"a thresholds genome needs one weight for each of {', '.join(STRATEGIES)}")
+        values = [weights[name] for name in STRATEGIES]
+        if not all(isinstance(w, (int, float)) and not isinstance(w, bool) for w in values):
+            raise UserError("thresholds weights must be numbers")
+        genes = np.array(values, dtype=float)
+        if np.any(genes < 0) or np.any(genes > 1) or not np.all(np.isfinite(genes)):
+            raise UserError("thresholds weights must lie in [0, 1]")
+        return container(genes)
 
     def order_blind(self, genes, rules: Rules) -> bool:
         return True  # it reads pile sizes, the first of equal piles where it picks one
 
     def create(self, rules: Rules, rng: np.random.Generator, container=np.asarray, multiset: bool = True):
-        return create(rules, rng, container)
+        """A thresholds genome of random weights, one per strategy."""
+        return container(rng.random(len(STRATEGIES)))
 
     def policies(self, genomes: list, spaces: tuple) -> list[np.ndarray]:
         """The genomes' tables over each space at once (:func:`policies`: the strategies' tables

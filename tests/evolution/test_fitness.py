@@ -43,7 +43,7 @@ def test_games_are_never_drawn_from_the_system_s_entropy():
     """A fitness that draws games needs a seed (``seed=None`` drew the system's entropy: two
     calls, two results); exact fitness on a tabled board draws nothing and needs none."""
     rules = BOARDS[next(iter(BOARDS))]
-    genomes = [table.create(rules, np.random.default_rng(0))]
+    genomes = [table.KIND.create(rules, np.random.default_rng(0))]
     panel = Panel.build(rules, ("random",), "start", "sampled")
     for call in (lambda: evaluate_chunk(get_kind("table"), panel, "sampled", 10, genomes, None),
                  lambda: fitness.evaluate_boards(get_kind("table"), (panel, panel), "sampled", 10, genomes, None)):
@@ -60,7 +60,7 @@ def test_sampled_table_fitness_matches_exact_per_seat(board):
     sampled_panel = Panel.build(rules, names, "start", "sampled")
     exact_panel = Panel.build(rules, names, "start", "exact")
     rng = np.random.default_rng(11)
-    genomes = [table.create(rules, rng) for _ in range(4)]
+    genomes = [table.KIND.create(rules, rng) for _ in range(4)]
     games = 4000
     seed = np.random.SeedSequence(7)
     sampled = evaluate_chunk(get_kind("table"), sampled_panel, "sampled", games, genomes, seed)
@@ -79,7 +79,7 @@ def test_pile_array_fitness_matches_exact_per_seat(board):
     piles_panel = Panel(rules, names, None, None)
     exact_panel = Panel.build(rules, names, "start", "exact")
     rng = np.random.default_rng(12)
-    genomes = [ruleset.create(rules, rng) for _ in range(4)]
+    genomes = [ruleset.KIND.create(rules, rng) for _ in range(4)]
     games = 3000
     sampled = fitness._evaluate_on_piles(get_kind("rules"), piles_panel, games, genomes,
                                          np.random.SeedSequence(8)).evaluations(piles_panel.names)
@@ -98,7 +98,7 @@ def test_all_starts_fitness_is_the_mean_over_every_position_and_seat(multiset):
     rules = Rules((2, 3, 4))
     names = ("random", "nimsum")
     space = space_for(rules)
-    genes = table.create(rules, np.random.default_rng(3), multiset=multiset)
+    genes = table.KIND.create(rules, np.random.default_rng(3), multiset=multiset)
     everywhere, from_start = (
         evaluate_chunk(get_kind("table"), Panel.build(rules, names, starts, "exact", multiset=multiset), "exact", 0,
                        [genes], None)[0] for starts in ("all", "start"))
@@ -165,7 +165,7 @@ def test_table_credit_is_the_panel_average_of_the_exact_values(multiset):
     space = space_for(rules, multiset=multiset)
     panel = Panel.build(rules, names, "start", "exact", multiset=multiset)
     rng = np.random.default_rng(5)
-    genomes = [table.create(rules, rng, multiset=multiset) for _ in range(3)]
+    genomes = [table.KIND.create(rules, rng, multiset=multiset) for _ in range(3)]
     for genes, result in zip(genomes, evaluate_chunk(get_kind("table"), panel, "exact", 0, genomes, None), strict=True):
         values = np.mean([win_probabilities(space, genes, make_agent(n, rules)) for n in names], axis=0)
         mine, theirs = result.credit
@@ -173,7 +173,7 @@ def test_table_credit_is_the_panel_average_of_the_exact_values(multiset):
         np.testing.assert_allclose(mine, values[:, 0], atol=1e-6)
         np.testing.assert_allclose(theirs, values[:, 1], atol=1e-6)
 
-    others = {"rules": ruleset.create(rules, rng), "thresholds": thresholds.create(rules, rng)}
+    others = {"rules": ruleset.KIND.create(rules, rng), "thresholds": thresholds.KIND.create(rules, rng)}
     for kind, genes in others.items():
         assert evaluate_chunk(get_kind(kind), panel, "exact", 0, [genes], None)[0].credit is None
     sampled = evaluate_chunk(get_kind("table"), panel, "sampled", 50, genomes, np.random.SeedSequence(1))
@@ -284,7 +284,7 @@ def test_a_pickled_panel_is_its_tables_and_a_process_rebuilds_it_once():
         for a, b in zip(mine.levels[1:], theirs.levels[1:], strict=True):
             assert (a != b).nnz == 0 and a.shape == b.shape
     rng = np.random.default_rng(3)
-    genomes = [table.create(SEVEN, rng) for _ in range(3)]
+    genomes = [table.KIND.create(SEVEN, rng) for _ in range(3)]
     for a, b in zip(evaluate_chunk(get_kind("table"), panel, "exact", 0, genomes, None),
                     evaluate_chunk(get_kind("table"), restored, "exact", 0, genomes, None), strict=True):
         assert (a.fitness, a.subgames, a.rates) == (b.fitness, b.subgames, b.rates)

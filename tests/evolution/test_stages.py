@@ -7,7 +7,7 @@ import pytest
 import nim_evo
 from nim_evo import Rules
 from nim_evo.genomes import get_kind
-from nim_evo.genomes.program import KIND, Program, crossover, mutate
+from nim_evo.genomes.program import KIND, Program
 from nim_evo.genomes.protocol import Stage
 
 XOR = "sub(or(a, p), and(a, p))"
@@ -32,8 +32,8 @@ def test_held_trees_are_never_varied_and_new_programs_take_them():
     assert str(KIND.create(Rules((2, 3)), rng, held={"second": None})[2]) == "0"  # no stage before: nothing
     for _ in range(300):
         a, b = rng.choice(len(programs), 2, replace=False)
-        crossover(programs[a], programs[b], Rules((2, 3)), rng, held=("step",))
-        mutate(programs[a], Rules((2, 3)), rng, held=("step",))
+        KIND.crossover(programs[a], programs[b], Rules((2, 3)), rng, held=("step",))
+        KIND.mutate(programs[a], Rules((2, 3)), rng, held=("step",))
     assert all(str(p[0]) == XOR for p in programs)
     assert len({str(p[1]) for p in programs}) > 5
 

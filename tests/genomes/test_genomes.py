@@ -72,7 +72,7 @@ def test_json_round_trip_and_pickle(kind, tmp_path):
 def test_load_strategy_refuses_what_it_cannot_play(tmp_path):
     rules = Rules((2, 3, 4))
     path = tmp_path / "g.json"
-    write_json(path, genome_document("table", table.create(rules, np.random.default_rng(0)), rules))
+    write_json(path, genome_document("table", table.KIND.create(rules, np.random.default_rng(0)), rules))
     with pytest.raises(ValueError, match="evolved for 2-3-4, not 2-3-5"):
         load_strategy(path, rules=Rules((2, 3, 5)))
     agent = load_strategy(path, rules=rules)
@@ -83,7 +83,7 @@ def test_load_strategy_refuses_what_it_cannot_play(tmp_path):
         path.write_text(content)
         with pytest.raises(ValueError, match=message):
             load_strategy(path)
-    document = genome_document("table", table.create(rules, np.random.default_rng(0)), rules)
+    document = genome_document("table", table.KIND.create(rules, np.random.default_rng(0)), rules)
     write_json(path, {**document, "version": 99})
     with pytest.raises(ValueError, match="version 99"):
         load_strategy(path)
@@ -107,7 +107,7 @@ def test_greedy_mutation_plays_the_best_sub_game(multiset):
     theirs = rng.random(space.n_positions).astype(np.float32)
     genes.credit = (np.zeros(space.n_positions, np.float32), theirs)
     before = genes.copy()
-    table.mutate(genes, rules=rules, rng=rng, indpb=0.5, greedy=1.0)
+    table.KIND.mutate(genes, rules=rules, rng=rng, indpb=0.5, greedy=1.0)
     changed = np.flatnonzero(genes != before)
     assert len(changed) > 5
     for p in changed:
@@ -128,7 +128,7 @@ def test_tables_drawn_in_threads_are_the_tables_drawn_in_one(monkeypatch):
         genes = individual("table", rules, rng, threads=threads)
         created = np.asarray(genes).copy()
         genes.credit = (np.zeros(space.n_positions, np.float32), rng.random(space.n_positions).astype(np.float32))
-        mutated = table.mutate(genes, rules=rules, rng=rng, indpb=0.5, greedy=0.5, threads=threads)[0]
+        mutated = table.KIND.mutate(genes, rules=rules, rng=rng, indpb=0.5, greedy=0.5, threads=threads)[0]
         made.append((created, np.asarray(mutated).copy(), rng.random()))
     for genes, mutated, after in made[1:]:
         assert np.array_equal(genes, made[0][0]) and np.array_equal(mutated, made[0][1]) and after == made[0][2]
@@ -147,7 +147,7 @@ def test_credit_crossover_child_is_at_least_as_good_as_both_parents(multiset):
         values = win_probabilities(space, np.stack([a, b]), opponent)
         a.credit, b.credit = (values[0, :, 0], values[0, :, 1]), (values[1, :, 0], values[1, :, 1])
         parents = values
-        child, _ = table.crossover(a, b, rules=rules, rng=rng)
+        child, _ = table.KIND.crossover(a, b, rules=rules, rng=rng)
         after = win_probabilities(space, np.asarray(child), opponent)
         assert np.all(after[:, 0] >= parents[:, :, 0].max(axis=0) - 1e-12)
         assert np.mean(after[:, 0] > parents[:, :, 0].max(axis=0) + 1e-9) > 0.01  # and often better
@@ -157,36 +157,36 @@ def test_credit_crossover_child_is_at_least_as_good_as_both_parents(multiset):
 def test_table_json_is_readable_moves(multiset, size):
     """A move per position (per multiset, read on its representative), and the space named."""
     rules = Rules((1, 2))
-    genes = table.create(rules, np.random.default_rng(0), multiset=multiset)
-    document = table.to_json(genes, rules)
+    genes = table.KIND.create(rules, np.random.default_rng(0), multiset=multiset)
+    document = table.KIND.to_json(genes, rules)
     moves = document["moves"]
     assert moves[0] is None and len(moves) == size
     assert document["space"] == ("multiset" if multiset else "ordered")
     space = space_for(rules, multiset=multiset)
     for index, move in enumerate(moves[1:], start=1):
         assert rules.is_legal(space.position(index), tuple(move))
-    assert np.array_equal(table.from_json(document, rules), genes)
+    assert np.array_equal(table.KIND.from_json(document, rules), genes)
 
 
 @pytest.mark.parametrize("gene", [-1, 9])
 def test_a_table_gene_that_is_no_action_is_refused_when_written(gene):
     """Written a move object per action (not per gene), a gene outside them is still refused."""
     rules = Rules((2, 3, 4))
-    genes = table.create(rules, np.random.default_rng(0)).astype(np.int64)
+    genes = table.KIND.create(rules, np.random.default_rng(0)).astype(np.int64)
     genes[5] = gene
     with pytest.raises(UserError, match=f"{gene} is not an action of 2-3-4"):
-        table.to_json(genes, rules)
+        table.KIND.to_json(genes, rules)
 
 
 def test_a_table_file_written_before_multisets_still_loads():
     """No ``space`` key: the ordered space, one move per position."""
     rules = Rules((1, 2))
-    genes = table.create(rules, np.random.default_rng(0), multiset=False)
-    document = table.to_json(genes, rules)
+    genes = table.KIND.create(rules, np.random.default_rng(0), multiset=False)
+    document = table.KIND.to_json(genes, rules)
     del document["space"]
-    assert np.array_equal(table.from_json(document, rules), genes)
+    assert np.array_equal(table.KIND.from_json(document, rules), genes)
     with pytest.raises(ValueError, match="space is one of"):
-        table.from_json({**document, "space": "tree"}, rules)
+        table.KIND.from_json({**document, "space": "tree"}, rules)
 
 
 # -- rules ---------------------------------------------------------------------------------
@@ -235,7 +235,7 @@ def test_rules_genome_plays_boards_too_big_to_enumerate():
     positions = rng.integers(0, 11, (500, len(rules.piles)))
     positions[:, -1] += 1
     for _ in range(20):
-        genes = ruleset.create(rules, rng)
+        genes = ruleset.KIND.create(rules, rng)
         chosen = ruleset.moves(genes, rules, positions)
         from nim_evo.engine.boards import move_list
 
@@ -267,8 +267,8 @@ def test_thresholds_operators_stay_in_range():
     a, b = individual("thresholds", rules, np.random.default_rng(0)), individual("thresholds", rules,
                                                                                   np.random.default_rng(1))
     for _ in range(50):
-        thresholds.mutate(a, rules=rules, rng=rng, sigma=1.0, indpb=1.0)
-        thresholds.crossover(a, b, rules=rules, rng=rng, alpha=1.0)
+        thresholds.KIND.mutate(a, rules=rules, rng=rng, sigma=1.0, indpb=1.0)
+        thresholds.KIND.crossover(a, b, rules=rules, rng=rng, alpha=1.0)
         assert np.all((a >= 0) & (a <= 1)) and np.all((b >= 0) & (b <= 1))
     assert copy.deepcopy(a).fitness is not a.fitness
 
@@ -299,7 +299,7 @@ def test_a_multiset_table_plays_every_position_of_its_board(tmp_path):
     from nim_evo.atomic import write_json
 
     rules = Rules((2, 4, 3, 4))
-    genes = table.create(rules, np.random.default_rng(2))
+    genes = table.KIND.create(rules, np.random.default_rng(2))
     space, ordered = space_for(rules, multiset=True), space_for(rules)
     assert len(genes) == space.n_positions < ordered.n_positions
     path = tmp_path / "champion.json"

@@ -15,7 +15,7 @@ from nim_evo.evaluation.heldout import board_accuracy, held_out_board, largest_h
 from nim_evo.evolution.config import Config
 from nim_evo.games import Rules, game
 from nim_evo.genomes import GenomeAgent, genome_document, genome_from_document
-from nim_evo.genomes.program import KIND, Program, from_json, heap_boards, to_json
+from nim_evo.genomes.program import KIND, Program, heap_boards
 from nim_evo.games.subtraction import grundy_sequence
 from nim_evo.genomes.scoring import scores
 from nim_evo.engine.space import space_for
@@ -101,10 +101,10 @@ def test_an_empty_heap_is_no_heap():
 def test_a_heap_program_file_round_trips_and_plays_its_family_and_rule_only(tmp_path):
     board = game("20-sub1.3.4")
     program = Program([XOR, "v", "0", "(0 1 0 1 2 3 2)"])
-    data = to_json(program, board)
+    data = KIND.to_json(program, board)
     assert data["heap"] == "(0 1 0 1 2 3 2)"
     assert data["expression"] == f"p = (0 1 0 1 2 3 2); fold({XOR}) -> v"
-    assert KIND.plain(from_json(data, board)) == KIND.plain(program)
+    assert KIND.plain(KIND.from_json(data, board)) == KIND.plain(program)
     path = tmp_path / "sub.json"
     path.write_text(json.dumps(genome_document("program", KIND.plain(program), board)))
     kind, genes, rules = genome_from_document(json.loads(path.read_text()))

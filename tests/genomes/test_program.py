@@ -17,7 +17,7 @@ from nim_evo.games.nimtheory import wins
 from nim_evo.evolution.fitness import accuracy
 from nim_evo.genomes.expressions import MAX_HEIGHT, SCORE, STEP, parse
 from nim_evo.evaluation.heldout import board_accuracy
-from nim_evo.genomes.program import KIND, Program, expression, from_json, scores, to_json
+from nim_evo.genomes.program import KIND, Program, expression, scores
 from nim_evo.validation import UserError
 from nim_evo.genomes import get_kind
 from nim_evo.genomes.scoring import policy
@@ -229,7 +229,7 @@ def test_the_second_fold_and_the_misere_flag():
     for cap, misere in [(None, False), (None, True), (3, False), (3, True), (2, True)]:
         rules = Rules((2, 3, 5, 6), cap, misere)
         assert board_accuracy(get_kind("program"), program, rules) == 1.0, rules.name
-        assert from_json(to_json(program, rules), rules) == program
+        assert KIND.from_json(KIND.to_json(program, rules), rules) == program
 
 
 def _run(tmp_path, name, *argv):
