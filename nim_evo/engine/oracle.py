@@ -33,6 +33,14 @@ class Oracle:
                 raise UserError(f"{what} on {game.name} needs its theory or its solved board: it has no theory "
                                 f"here{scope}, and {str(error)[0].lower()}{str(error)[1:]}") from None
 
+    def knows(self, positions) -> np.ndarray:
+        """``(k,) bool``: whether :meth:`wins` judges each of ``positions`` (every position by
+        the theory; on the solved board, the positions its start reaches)."""
+        positions = np.maximum(np.asarray(positions, dtype=np.int64), 0)
+        if self.solution is None:
+            return np.ones(len(positions), dtype=bool)
+        return self.solution.space.indices(positions) >= 0
+
     def wins(self, positions, checked: bool = True) -> np.ndarray:
         """``(k,) bool`` for ``positions (k, width)``: whether the player to move wins there.
 

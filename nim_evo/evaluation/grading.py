@@ -46,6 +46,7 @@ from nim_evo.games import nimtheory
 from nim_evo.engine.boards import legal_mask, move_list
 from nim_evo.engine.game import TooLong, play_game
 from nim_evo.engine.rules import Move, Rules
+from nim_evo.engine.oracle import Oracle
 from nim_evo.agents.perfect import PerfectAgent
 from nim_evo.games.base import Game
 from nim_evo.games.registry import GAME
@@ -256,7 +257,8 @@ def _sampled(player, rules: Game, ordered: bool, why: str, n: int, games: int, r
     """The sampled report: ``n`` winning positions asked within half of what is left of
     ``deadline``, then ``games`` games per opponent and seat, a round of one each at a time,
     within the rest; cut short where the time runs out, and said."""
-    sample = _winning_sample(rules, n, rng)
+    oracle = Oracle(rules, "grading")  # (the theory, or the solved board: perfect play's, made once)
+    sample = _winning_sample(oracle, n, rng)
     hits, wrong, illegal, asked = 0, [], 0, 0
     half = time.monotonic() + deadline.left() / 2
     for piles in map(tuple, sample.tolist()):
@@ -272,8 +274,7 @@ def _sampled(player, rules: Game, ordered: bool, why: str, n: int, games: int, r
         except OutOfTime:
             break
         asked += 1
-        verdict = rules.theory_wins(np.array([rules.apply(piles, move)], dtype=np.int64))
-        if verdict is not None and verdict[0]:
+        if oracle.wins(np.array([rules.apply(piles, move)], dtype=np.int64))[0]:
             wrong.append((piles, move, None))
         else:
             hits += 1
@@ -326,21 +327,19 @@ def _first_winning(rules: Game, piles) -> Move:
     return moves[0]
 
 
-def _winning_sample(rules: Game, n: int, rng: np.random.Generator) -> np.ndarray:
-    """``n`` positions drawn uniformly from the board's winning positions (rejection): on a
-    board that is not a box, from the positions of heaps at most the start's, some of them
-    beyond the start's reach (positions of the game all the same)."""
+def _winning_sample(oracle: Oracle, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` positions drawn uniformly from the board's winning positions (rejection), as the
+    ``oracle`` judges them: on a board that is not a box, from the positions of heaps at most
+    the start's, some of them beyond the start's reach (positions of the game all the same,
+    where the family's theory judges them)."""
+    rules = oracle.game
     found, kept, tries = [], 0, 0
     while kept < n:
         draw = rng.integers(0, np.array(rules.start, dtype=np.int64) + 1, size=(4 * n, len(rules.start)))
         draw = draw[rules.count_takes_of(draw).any(axis=1)] if isinstance(rules, TakeAway) else \
             draw[rules.legal_mask(draw).any(axis=1)]
-        verdict = rules.theory_wins(draw)
-        if verdict is None:
-            scope = rules.theory_scope()
-            raise UserError(f"{rules.name} is too big to solve and has no theory here{f' ({scope})' if scope else ''}: "
-                            "its winning positions are unknown")
-        draw = draw[verdict]
+        draw = draw[oracle.knows(draw)]
+        draw = draw[oracle.wins(draw)]
         found.append(draw)
         kept += len(draw)
         tries += 1

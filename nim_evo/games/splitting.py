@@ -274,11 +274,11 @@ class SplitGame(Game):
         made once for heaps up to ``largest``, default ``n``, and kept for the next heap)."""
         import numpy as np  # (import time: nim-evo --help loads no numpy)
 
-        take, part = _candidates(self, max(n, largest or n))
-        rest = n - take - part
-        ok = rest >= part
-        ok[ok] = self.allows(np.int64(n), take[ok], part[ok])
-        return part[ok], rest[ok]
+        take, part, by_size, smallest = _candidates(self, max(n, largest or n))
+        fitting = np.sort(by_size[:np.searchsorted(smallest, n, side="right")])  # (in the candidates' order)
+        take, part = take[fitting], part[fitting]
+        ok = self.allows(np.int64(n), take, part)
+        return part[ok], (n - take - part)[ok]
 
     # -- theory ----------------------------------------------------------------------------
 
@@ -439,9 +439,12 @@ def _pairs(game: SplitGame) -> tuple[tuple[int, int], ...]:
     return tuple(sorted((int(t), int(p)) for t, p in pairs[fits.any(axis=0)]))
 
 
-def _candidates(game: SplitGame, largest: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(take, part)`` of every candidate pair for heaps up to ``largest``, read-only (the
-    family's and rule's last, kept while no bigger heap is asked)."""
+def _candidates(game: SplitGame, largest: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(take, part, by_size, smallest)`` of every candidate pair for heaps up to ``largest``,
+    read-only (the family's and rule's last, kept while no bigger heap is asked): ``by_size``
+    the pairs' order by the smallest heap each fits (``take + 2 part``: the larger part at
+    least the smaller), ``smallest`` those sizes in that order, so that a small heap reads
+    only its own pairs of a big heap's many."""
     import numpy as np  # (import time: nim-evo --help loads no numpy)
 
     fields = tuple((f, getattr(game, f)) for f in game.__dataclass_fields__ if f not in ("heaps", "misere"))
@@ -449,11 +452,14 @@ def _candidates(game: SplitGame, largest: int) -> tuple[np.ndarray, np.ndarray]:
     known = _CANDIDATES.get(key)
     if known is None or known[0] < largest:
         pairs = np.array(game.candidate_pairs(largest), dtype=np.int64).reshape(-1, 2)
-        pairs.flags.writeable = False
+        by_size = np.argsort(pairs[:, 0] + 2 * pairs[:, 1], kind="stable")
+        smallest = (pairs[:, 0] + 2 * pairs[:, 1])[by_size]
+        for array in (pairs, by_size, smallest):
+            array.flags.writeable = False
         if len(_CANDIDATES) >= 8:
             _CANDIDATES.clear()
-        known = _CANDIDATES[key] = (largest, pairs[:, 0], pairs[:, 1])
-    return known[1], known[2]
+        known = _CANDIDATES[key] = (largest, pairs[:, 0], pairs[:, 1], by_size, smallest)
+    return known[1:]
 
 
 _CANDIDATES: dict[tuple, tuple] = {}

@@ -6,6 +6,7 @@ import pytest
 
 from nim_evo.games import bigheaps, game
 from nim_evo.validation import UserError
+from nim_evo.games import splitting
 
 BIG = "-".join(str(n) for n in np.random.default_rng(1).integers(10**4, 10**5, size=12))
 
@@ -81,3 +82,18 @@ def test_a_random_move_is_drawn_uniformly_among_every_legal_move():
     draws = [bigheaps.random_move(board, heaps, rng) for _ in range(5000)]
     counts = np.array([draws.count(m) for m in every])
     assert counts.sum() == 5000 and counts.min() > 400 and counts.max() < 600  # (500 each; sd 21)
+
+
+@pytest.mark.parametrize("name", ["lasker", "kayles", "dawson", "grundy"])
+def test_a_heap_s_moves_are_the_same_whatever_bigger_heaps_were_asked_before(name):
+    """A small heap reads only the candidate pairs that fit it, in their order, of the many a
+    big heap made (each of 5,000 draws among heaps of 4 and 3 read a heap of 100,000's pairs)."""
+    board = game(f"5-{name}")
+    splitting._CANDIDATES.clear()
+    alone = [board.heap_moves(n) for n in range(1, 60)]  # (the pairs made for each heap in turn)
+    board.heap_moves(1, 5000)
+    after = [board.heap_moves(n) for n in range(1, 60)]
+    for n, (small, large) in enumerate(alone, start=1):
+        assert np.array_equal(small, after[n - 1][0]) and np.array_equal(large, after[n - 1][1])
+        assert ((small + large <= n) & (small <= large)).all() and len(small) == len(set(zip(small, large)))
+

@@ -14,6 +14,7 @@ from nim_evo.games.splitting import grundy_values
 from nim_evo.games.squares import square_grundy
 from nim_evo.games.wythoff import cold_pairs
 from nim_evo.validation import UserError
+from nim_evo.engine.oracle import Oracle
 
 NAMES = ["8-kayles", "12-dawson", "10-octal.137", "5-6-wythoff", "1-3-5-7-9-moore2", "3-5-7-lasker", "11-grundy",
          "13-squares"]
@@ -197,9 +198,27 @@ def test_misere_beyond_an_enumerable_board_without_a_closed_form_is_one_line():
 
 
 def test_a_heap_past_a_family_s_grundy_table_is_one_line_naming_the_limit():
-    with pytest.raises(UserError, match=r"200000-squares is too big to solve and has no theory here \(Grundy values "
-                                        r"are computed for heaps up to 131,071, in normal play\)"):
-        nim_evo.grade_player("perfect", game("200000-squares"))
+    with pytest.raises(UserError, match=r"^grading on 2000000-squares needs its theory or its solved board: it has no "
+                                        r"theory here \(Grundy values are computed for heaps up to 131,071, in normal "
+                                        r"play\), and the board 2000000-squares has 2,000,001 multisets"):
+        nim_evo.grade_player("random", game("2000000-squares"))
+
+
+def test_a_board_with_no_theory_too_big_to_ask_everywhere_is_judged_on_its_solved_board():
+    """80000-squares-misere (no theory of misère play) has 22.6 million position-move pairs, too
+    many to ask a player at every position: its sample is judged on the solved board, as
+    perfect play is (it was refused as "too big to solve", and a move's verdict counted as right)."""
+    board = game("80000-squares-misere")
+    perfect = nim_evo.grade_player("perfect", board, positions=300, games=10)
+    assert not perfect.exact and perfect.accuracy == 1.0 and perfect.positions == 300
+    chance = nim_evo.grade_player("random", board, positions=300, games=10)
+    assert chance.positions == 300 and 0.0 < chance.accuracy < 0.2 and chance.wrong_positions == 300 - round(
+        300 * chance.accuracy)
+    oracle = Oracle(board)
+    for wrong in chance.wrong:
+        (move, _), = wrong.played
+        assert oracle.wins(np.array([board.apply(wrong.position, move)]))[0]  # (it left a won position)
+        assert not oracle.wins(np.array([board.apply(wrong.position, wrong.winning)]))[0]
 
 
 def test_a_board_whose_children_would_not_fit_in_memory_is_one_line():
