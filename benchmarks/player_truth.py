@@ -150,7 +150,7 @@ class ConcreteProgram(PositionalAgent):
 
 
 def program_rates(rules, seed, nimsum):
-    genes = program.create(rules, np.random.default_rng(seed))
+    genes = program.KIND.create(rules, np.random.default_rng(seed))
     agent = GenomeAgent("program", genes, rules)
     fitness_view = rate(rules, agent, nimsum, True)                        # (a) what fitness reads
     concrete = rate(rules, ConcreteProgram(genes, rules), nimsum, False)   # (b) what it plays

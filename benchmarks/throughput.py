@@ -149,10 +149,10 @@ def programs() -> None:
     for name, boards in (("training boards", [Rules(b) for b in TRAIN_BOARDS]), ("7 heaps", [SEVEN])):
         spaces = tuple(space_for(board, multiset=True) for board in boards)
         positions = sum(space.n_positions for space in spaces)
-        now = best_of(3, lambda: kind.policies_on(population, spaces))
+        now = best_of(3, lambda: kind.policies(population, spaces))
         before = best_of(3, lambda: [one_at_a_time(population, space) for space in spaces])
         same = all(np.array_equal(a, one_at_a_time(population, space))
-                   for a, space in zip(kind.policies_on(population, spaces), spaces))
+                   for a, space in zip(kind.policies(population, spaces), spaces))
         print(f"programs on the {name} ({positions:,} multisets, {len(population)} random programs of "
               f"{nodes / len(population):.1f} nodes): {len(population) * positions / now:,.0f} positions/s "
               f"({nodes * positions / now:.3g} node evaluations/s), one program and board at a time "

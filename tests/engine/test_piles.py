@@ -23,7 +23,7 @@ def _player(name, rules):
         return mover(name, rules), make_agent(name, rules)
     kind = name.removesuffix("-genome")
     module = {"rules": ruleset, "thresholds": thresholds}[kind]
-    genes = module.create(rules, np.random.default_rng(len(name) + len(rules.piles)))
+    genes = module.KIND.create(rules, np.random.default_rng(len(name) + len(rules.piles)))
     return genome_mover(get_kind(kind), rules, genes), GenomeAgent(kind, genes, rules)
 
 
@@ -60,7 +60,7 @@ def test_a_mover_for_many_genomes_plays_each_genome_in_its_own_games(rules, kind
     module = {"rules": ruleset, "thresholds": thresholds}[kind]
     random_agent = make_agent("random", rules)
     # three genomes with clearly different results against random, as first player
-    candidates = [module.create(rules, np.random.default_rng(seed)) for seed in range(40)]
+    candidates = [module.KIND.create(rules, np.random.default_rng(seed)) for seed in range(40)]
     rates = [win_probabilities(space, GenomeAgent(kind, g, rules), random_agent)[space.start, 0] for g in candidates]
     order = np.argsort(rates)
     chosen = [candidates[order[0]], candidates[order[len(order) // 2]], candidates[order[-1]]]
