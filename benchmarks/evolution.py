@@ -64,7 +64,7 @@ def plain_ga(generations: int) -> tuple[float, float]:
     state = evolve.start(config, toolbox)
     while state.generation < config.generations:
         evolve.step(state, config, toolbox)
-    champion_accuracy = accuracy("table", state.halloffame[0], rules)
+    champion_accuracy = accuracy(config.kind, state.halloffame[0], rules)
     return champion_accuracy, time.perf_counter() - began
 
 

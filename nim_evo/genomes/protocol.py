@@ -57,11 +57,11 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
   :mod:`nim_evo.genomes.table`); only then is it computed.
 
 The views of its play, each a default derived from ``move_probabilities`` that a kind may
-override for speed (:func:`nim_evo.genomes.conformance.check_kind` holds every override to
-the answer): :meth:`GenomeKind.policies` (a population's rows over enumerated spaces: what
-exact fitness reads), :meth:`GenomeKind.choose` (a move per position, drawn: games on pile
-arrays), :meth:`GenomeKind.decide` and :meth:`GenomeKind.child_of` (a move at decisions and
-among heaps too big for a board). A genome as a player is
+override for speed: :meth:`GenomeKind.policies` (a population's rows over enumerated spaces:
+what exact fitness reads), :meth:`GenomeKind.choose` (a move per position, drawn: games on
+pile arrays), :meth:`GenomeKind.child_of` (a move among heaps too big for a board), each held
+to the answer by :func:`nim_evo.genomes.conformance.check_kind`, and :meth:`GenomeKind.decide`
+(a move at a run's decisions, held to it by the decisions' tests). A genome as a player is
 :class:`~nim_evo.genomes.GenomeAgent`, whose one answer is its kind's.
 
 Defaults cover the rest: :meth:`GenomeKind.stack` (many genomes as one array, one row per
