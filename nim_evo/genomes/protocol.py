@@ -379,6 +379,13 @@ def script_source(name: str) -> str:
     return resources.files("nim_evo.genomes").joinpath("scripts", name).read_text(encoding="utf-8")
 
 
+def move_arrays(policy, genomes: list, spaces: tuple) -> list[np.ndarray]:
+    """:meth:`GenomeKind.policies` of a deterministic kind whose ``policy(genes, space)`` gives
+    one genome's move array: ``(k, n_positions)`` over each space."""
+    return [np.stack([policy(genes, space) for genes in genomes]) if len(genomes)
+            else np.zeros((0, space.n_positions), dtype=np.int64) for space in spaces]
+
+
 def deterministic_move_probabilities(rules: Game, positions: np.ndarray, moves) -> np.ndarray:
     """The ``move_probabilities`` of a deterministic genome: ``(k, n_moves)``, a 1 in each
     non-empty position's row at the move ``moves(non_empty_positions)`` gives for it."""

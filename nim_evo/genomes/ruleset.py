@@ -36,7 +36,8 @@ from nim_evo.engine import boards
 from nim_evo.engine.rules import Rules
 from nim_evo.games.nim import nim_board
 from nim_evo.engine.space import Space
-from nim_evo.genomes.protocol import GenomeKind, deterministic_move_probabilities, individual_type, script_source
+from nim_evo.genomes.protocol import (GenomeKind, deterministic_move_probabilities, individual_type, move_arrays,
+                                      script_source)
 from nim_evo.validation import UserError
 
 NAME = "rules"
@@ -210,8 +211,7 @@ class RulesKind(GenomeKind):
 
     def policies(self, genomes: list, spaces: tuple) -> list[np.ndarray]:
         """Each genome's move array over each space (:func:`policy`)."""
-        return [np.stack([policy(genes, space) for genes in genomes]) if len(genomes)
-                else np.zeros((0, space.n_positions), dtype=np.int64) for space in spaces]
+        return move_arrays(policy, genomes, spaces)
 
     def stack(self, genomes: list) -> np.ndarray:
         return np.stack([rule_table(genes) for genes in genomes])

@@ -34,7 +34,7 @@ from nim_evo.engine.rules import Rules
 from nim_evo.games.base import Game
 from nim_evo.engine.seeds import stream_parts
 from nim_evo.engine.space import Space, space_for, space_size
-from nim_evo.genomes.protocol import GenomeKind, individual_type, like
+from nim_evo.genomes.protocol import GenomeKind, individual_type, like, move_arrays
 from nim_evo.validation import UserError
 
 NAME = "table"
@@ -287,8 +287,7 @@ class TableKind(GenomeKind):
 
     def policies(self, genomes: list, spaces: tuple) -> list[np.ndarray]:
         """Each genome's move array over each space (:func:`policy`)."""
-        return [np.stack([policy(genes, space) for genes in genomes]) if len(genomes)
-                else np.zeros((0, space.n_positions), dtype=np.int64) for space in spaces]
+        return move_arrays(policy, genomes, spaces)
 
     def judged_space(self, genes, rules: Game) -> Space:
         return genes_space(genes, rules)  # its own space: an ordered table is judged position by position

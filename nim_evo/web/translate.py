@@ -63,9 +63,8 @@ def strategy_script(kind: GenomeKind | str, genes, rules: Rules) -> str:
     one-line :class:`UserError`)."""
     kind = get_kind(kind)
     if not kind.scripted:
-        translatable_kinds = [name for name in kind_names() if get_kind(name).scripted]
         raise UserError(f"a {kind.name} genome cannot be played by a script; translatable kinds: "
-                        f"{', '.join(translatable_kinds)}")
+                        f"{', '.join(filter(translatable, kind_names()))}")
     sources, genes_literal = kind.script(genes, rules)
     limits = {"maxListedMoves": MAX_LISTED_MOVES}
     return "\n".join([
