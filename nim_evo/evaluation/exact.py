@@ -149,6 +149,25 @@ def win_probabilities_each(space: Space, player, opponents):
     """:func:`win_probabilities` of one player (or stack) against each opponent in turn,
     the player checked once; yields one array per opponent."""
     stack, tables, moves = _as_stack(player, space)
+    for retro, mine, theirs in _inductions(space, tables, moves, opponents):
+        result = _in_space_order(retro, mine, theirs)
+        yield result if stack else result[0]
+
+
+def induced_each(space: Space, player, opponents):
+    """The induction of :func:`win_probabilities_each`, left in the :class:`Retrograde`
+    numbering: yields ``(retro, mine, theirs)`` per opponent, each value array ``(n, k)``
+    with a column per genome of the stack (one for a single player), ``mine`` with the player
+    to move and ``theirs`` with the opponent to move; new number ``i`` is the space's position
+    ``retro.order[i]``. For a caller that reads every position (a sum, a mean, credit): it
+    can gather once what :func:`win_probabilities_each` gathers per opponent."""
+    _, tables, moves = _as_stack(player, space)
+    yield from _inductions(space, tables, moves, opponents)
+
+
+def _inductions(space: Space, tables, moves, opponents):
+    """:func:`_induction` against each opponent, a deterministic player's children found
+    once: ``(retro, mine, theirs)`` each."""
     k = len(tables if tables is not None else moves)
     if moves is not None:
         moves = np.ascontiguousarray(moves.T)  # (n, k)
@@ -161,8 +180,7 @@ def win_probabilities_each(space: Space, player, opponents):
         if moves is not None and opp.retro is not retro:  # (the same for every opponent of the space)
             retro = opp.retro
             chosen = retro.children(moves)
-        result = _induction(opp, tables, chosen, k)
-        yield result if stack else result[0]
+        yield (opp.retro, *_induction(opp, tables, chosen, k))
 
 
 def forfeiting_win_probabilities(space: Space, table: np.ndarray, opponent) -> np.ndarray:
@@ -174,7 +192,7 @@ def forfeiting_win_probabilities(space: Space, table: np.ndarray, opponent) -> n
     check_table(np.where(forfeits[:, None], space.legal / np.maximum(space.legal.sum(axis=1, keepdims=True), 1), table),
                 space)
     opp = Transitions(space, policy_table(opponent, space))
-    return _induction(opp, table[None], None, 1)[0]
+    return _in_space_order(opp.retro, *_induction(opp, table[None], None, 1))[0]
 
 
 def best_response(space: Space, opponent) -> np.ndarray:
@@ -196,11 +214,12 @@ def best_response(space: Space, opponent) -> np.ndarray:
     return np.stack([mine[retro.rank], theirs[retro.rank]], axis=-1)
 
 
-def _induction(opp: Transitions, tables, chosen, k: int) -> np.ndarray:
+def _induction(opp: Transitions, tables, chosen, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The induction of one opponent, on the :class:`Retrograde` numbering: each level a
     slice, the opponent's step a sparse product, a deterministic player's step one gather
     of the children its moves lead to (``chosen``, from :meth:`Retrograde.children`), or a
-    stochastic one's (``tables``) an average over its moves."""
+    stochastic one's (``tables``) an average over its moves. ``(mine, theirs)``, each
+    ``(n, k)`` in the retrograde numbering."""
     retro = opp.retro
     n = opp.n_positions
     mine = np.empty((n, k))    # player to move
@@ -216,8 +235,16 @@ def _induction(opp: Transitions, tables, chosen, k: int) -> np.ndarray:
         else:
             mine[lo:hi] = np.einsum("klm,lmk->lk", tables[:, lo:hi], theirs[nxt[lo:hi]])
         retro.at_end(ended, mine, theirs)
-    result = np.empty((n, k, 2))  # position-major, as the induction keeps it (a sum over positions reads
-    result[:, :, 0] = mine[retro.rank]  # it in this order: so that the bits are those it always gave)
+    return mine, theirs
+
+
+def _in_space_order(retro: Retrograde, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """:func:`_induction`'s values in the space's numbering, ``(k, n, 2)``: a view of a
+    position-major array, as the induction keeps it (a sum over positions reads it in this
+    order: so that the bits are those it always gave)."""
+    n, k = mine.shape
+    result = np.empty((n, k, 2))
+    result[:, :, 0] = mine[retro.rank]
     result[:, :, 1] = theirs[retro.rank]
     return result.transpose(1, 0, 2)
 

@@ -27,7 +27,7 @@ from nim_evo.engine.space import enumerable, panel_tabulable, space_for, space_s
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.batched import play_games
 from nim_evo.evaluation.decisions import Decisions
-from nim_evo.evaluation.exact import Transitions, best_response, win_probabilities_each
+from nim_evo.evaluation.exact import Transitions, best_response, induced_each
 from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.judging import judging_space
 from nim_evo.evolution.results import Evaluation, Results, distinct_policies
@@ -206,16 +206,21 @@ def _results(kind: GenomeKind, panel: Panel, mode: str, games: int, genomes: lis
     k = len(distinct)
     rates = np.zeros((k, len(panel.names), 2))
     subgames = np.zeros(k)
-    mine = np.zeros((k, space.n_positions if keep_credit else 0), dtype=np.float32)
-    theirs = np.zeros_like(mine)
+    # credit summed in the induction's numbering, (n, k), and read in the space's once, below
+    mine_sum = np.zeros((space.n_positions if keep_credit else 0, k), dtype=np.float32)
+    theirs_sum = np.zeros_like(mine_sum)
     opponents = panel.transitions or panel.tables
-    for o, values in enumerate(win_probabilities_each(space, distinct, opponents)):  # (k, n, 2) each
-        rates[:, o] = np.average(values[:, panel.starts], weights=panel.weights, axis=1)
-        either = values[:, 1:, 0] + values[:, 1:, 1]  # (the mean of the two seats, as .mean(axis=2) gives it, faster)
-        subgames += np.average(either / 2, weights=space.weights[1:], axis=1) / len(panel.tables)
+    count = len(panel.tables)
+    for o, (retro, mine, theirs) in enumerate(induced_each(space, distinct, opponents)):  # (n, k) each
+        at_starts = np.stack([mine[retro.rank[panel.starts]], theirs[retro.rank[panel.starts]]], axis=-1)
+        rates[:, o] = np.average(at_starts.transpose(1, 0, 2), weights=panel.weights, axis=1)
+        either = (mine + theirs)[retro.rank[1:]].T  # (k, n - 1), position-major: summed over positions in
+        subgames += np.average(either / 2, weights=space.weights[1:], axis=1) / count  # their order, one by one
         if keep_credit:
-            mine += values[..., 0] / len(panel.tables)
-            theirs += values[..., 1] / len(panel.tables)
+            mine_sum += mine / count
+            theirs_sum += theirs / count
+    if keep_credit:  # (k, n) each, in the space's numbering
+        mine, theirs = mine_sum[retro.rank].T, theirs_sum[retro.rank].T
     results = Results.of_rates(rates, subgames, 0)
     if keep_credit:
         if kind.uses_credit:

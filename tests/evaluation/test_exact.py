@@ -6,7 +6,7 @@ import pytest
 from nim_evo import Rules, make_agent, solve, win_probabilities
 from nim_evo.engine.policy import one_hot
 from nim_evo.engine.space import space_for
-from nim_evo.evaluation.exact import best_response
+from nim_evo.evaluation.exact import best_response, induced_each, win_probabilities_each
 
 
 @pytest.mark.parametrize("opponent", ["random", "fixed-rules", "dumb", "aggressive", "nimsum"])
@@ -46,6 +46,28 @@ def test_stack_of_move_arrays_equals_one_at_a_time(rules, rng):
     np.testing.assert_allclose(win_probabilities(space, tables, nimsum), stacked, atol=1e-12)
     for k in range(4):
         np.testing.assert_allclose(win_probabilities(space, moves[k], nimsum), stacked[k], atol=1e-12)
+
+
+@pytest.mark.parametrize("multiset", [False, True])
+def test_the_induction_left_in_its_own_numbering_holds_the_same_values(multiset):
+    """:func:`induced_each` yields, per opponent, the values :func:`win_probabilities_each`
+    gives, to the bit, in the retrograde numbering: the space's position ``order[i]`` at row
+    ``i``, a column per genome, the player to move then the opponent; a stochastic player too."""
+    rules = Rules((2, 3, 4, 5), misere=True)
+    space = space_for(rules, multiset=multiset)
+    rng = np.random.default_rng(7)
+    moves = np.stack([_random_moves(space, rng) for _ in range(3)])
+    opponents = [make_agent("random", rules), make_agent("minimax", rules)]
+    for player in (moves, make_agent("random", rules)):
+        expected = list(win_probabilities_each(space, player, opponents))
+        induced = list(induced_each(space, player, opponents))
+        assert len(induced) == len(expected) == 2
+        for (retro, mine, theirs), values in zip(induced, expected):
+            values = values if values.ndim == 3 else values[None]
+            assert mine.shape == theirs.shape == (space.n_positions, len(values))
+            assert np.array_equal(mine[retro.rank].T, values[..., 0])
+            assert np.array_equal(theirs[retro.rank].T, values[..., 1])
+            assert np.array_equal(retro.rank[retro.order], np.arange(space.n_positions))
 
 
 @pytest.mark.parametrize("rules", [Rules((7, 5, 3)), Rules((2, 3, 4, 5), misere=True), Rules((9,), max_take=3),

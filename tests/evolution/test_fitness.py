@@ -14,7 +14,7 @@ from nim_evo.agents import make_agent
 from nim_evo.engine.solver import solve
 from nim_evo.engine.policy import dense
 from nim_evo.engine.space import space_for
-from nim_evo.evaluation.exact import win_probabilities, win_probabilities_each
+from nim_evo.evaluation.exact import induced_each, win_probabilities
 from nim_evo.evolution import cluster, fitness, localpool
 from nim_evo.evolution.fitness import Panel, accuracy, evaluate_chunk
 from nim_evo.evolution.config import Config
@@ -412,9 +412,9 @@ def test_genomes_alike_are_evaluated_once_and_get_the_bits_they_got_before(monke
     rng = np.random.default_rng(4)
     programs = [kind.plain(kind.create(rules, rng)) for _ in range(3)]
     evaluated = []
-    monkeypatch.setattr(fitness, "win_probabilities_each",
+    monkeypatch.setattr(fitness, "induced_each",
                         lambda space, stack, opponents: evaluated.append(len(stack)) or
-                        win_probabilities_each(space, stack, opponents))
+                        induced_each(space, stack, opponents))
     for chunk in ([programs[0], programs[1], programs[0], programs[2], programs[1], programs[0]],
                   [programs[1]] * 4):
         evaluated.clear()
