@@ -52,13 +52,13 @@ class Retrograde:
         indices into an ``(n, k)`` array of values (at an end, the first position's: its
         value is set, not read)."""
         n, k = moves.shape
-        child = np.take(self._next, moves + (np.arange(n) * self._next.shape[1])[:, None])  # (the space's rows in order)
-        ended = child < 0  # (at an end: its move is 0, illegal there)
-        child = self.rank[np.maximum(child, 0)]
-        child[ended] = 0
-        child = child[self.order]
-        child *= k
-        child += np.arange(k, dtype=child.dtype)
+        child = np.take(self._next, moves + (np.arange(n) * self._next.shape[1])[:, None])  # (the space's rows in
+        # order); -1 at an end (its move is 0, illegal there), which reads the last entry of:
+        flat = np.empty(n + 1, dtype=np.int64)  # each position's first flat index in this numbering, and an end's
+        np.multiply(self.rank, k, out=flat[:n])
+        flat[n] = 0
+        child = np.take(flat, child)[self.order]
+        child += np.arange(k)
         return child
 
     def moves(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
