@@ -57,7 +57,7 @@ class Retrograde:
         flat = np.empty(n + 1, dtype=np.int64)  # each position's first flat index in this numbering, and an end's
         np.multiply(self.rank, k, out=flat[:n])
         flat[n] = 0
-        child = np.take(flat, child)[self.order]
+        child = np.take(np.take(flat, child), self.order, axis=0)
         child += np.arange(k)
         return child
 
@@ -244,8 +244,8 @@ def _in_space_order(retro: Retrograde, mine: np.ndarray, theirs: np.ndarray) -> 
     order: so that the bits are those it always gave)."""
     n, k = mine.shape
     result = np.empty((n, k, 2))
-    result[:, :, 0] = mine[retro.rank]
-    result[:, :, 1] = theirs[retro.rank]
+    result[:, :, 0] = np.take(mine, retro.rank, axis=0)
+    result[:, :, 1] = np.take(theirs, retro.rank, axis=0)
     return result.transpose(1, 0, 2)
 
 
