@@ -4,22 +4,29 @@
   (16-bit integer adds, and 64-bit multiply-adds, as the exact evaluator does them): the
   limit the evaluators are measured against;
 - **table genomes**: position evaluations per second (genomes x positions x opponents) of the
-  exact evaluator on seven heaps (1-3-...-13, its 21,318 multisets, against random, nimsum and
-  minimax, 80 genomes in chunks of 8 as a generation evaluates them), beside the evaluator
-  of commit 1be1205 (kept below as :func:`previous`, its induction level by level over the
-  space's own numbering) in the same process: their ratio, and whether they agree bit for
-  bit; and the multiply-adds per second of the opponents' sparse steps (one per stored
-  transition and genome), beside the machine's;
-- **runs**: generations per second of the default table run on seven heaps;
+  exact evaluator as a run's fitness calls it (``evaluate_chunk``: the induction, the win
+  rates, the sub-games and the credit), 80 genomes in chunks of 8 as a generation evaluates
+  them, on seven heaps (1-3-...-13, its 21,318 multisets, against random, nimsum and minimax)
+  and on boards of other games (the evaluator reads the game: misère Nim, Kayles, Lasker's Nim,
+  a subtraction game, against random, perfect and minimax), beside the evaluator of commit
+  1be1205 (kept below as :func:`previous`, its induction level by level over the space's own
+  numbering, its values read per opponent) in the same process: their ratio, and whether the
+  win probabilities agree bit for bit; and the multiply-adds per second of the opponents'
+  sparse steps (one per stored transition and genome), beside the machine's;
+- **runs**: generations per second of the default table run on seven heaps, and, with
+  ``--nine N``, of N generations of the table run on nine heaps (1-3-...-17, 690,690
+  multisets, two workers), its setting up and its peak memory;
 - **programs**: positions played per second (a move chosen at each) by 200 random programs on
   the training boards and on seven heaps, node evaluations per second (positions times the
   nodes of each program), and the same one program and one board at a time, as the
-  evaluator before did it (with today's fold tables), in the same process.
+  evaluator before did it (with today's fold tables), in the same process; and on Kayles
+  (7-8-9-10-kayles, programs with a heap part), now only.
 
-    python benchmarks/throughput.py [--generations 20]
+    python benchmarks/throughput.py [--generations 20] [--nine 3]
 """
 
 import argparse
+import resource
 import time
 
 import numpy as np
@@ -29,13 +36,17 @@ from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import space_for
 from nim_evo.evaluation.batched import policy_table
 from nim_evo.evaluation.exact import win_probabilities_each
-from nim_evo.evolution.fitness import Panel
+from nim_evo.evolution.fitness import Panel, evaluate_chunk
+from nim_evo.games import game
 from nim_evo.genomes import get_kind
 from nim_evo.genomes.program import TRAIN_BOARDS
 from nim_evo.genomes.scoring import _lowest, scores
 
 SEVEN = Rules((1, 3, 5, 7, 9, 11, 13))
+NINE = Rules((1, 3, 5, 7, 9, 11, 13, 15, 17))
 OPPONENTS = ("random", "nimsum", "minimax")
+OTHER_OPPONENTS = ("random", "perfect", "minimax")  # (a run's default panel on another game)
+OTHER_BOARDS = ("1-3-5-7-9-11-13-misere", "7-8-9-10-kayles", "3-5-7-9-lasker", "5-10-15-20-25-sub1.3.4")
 
 
 def best_of(repeats: int, work) -> float:
@@ -102,22 +113,37 @@ def previous(space, stack: np.ndarray, opponents: list) -> list[np.ndarray]:
     return results
 
 
-def tables(report) -> None:
-    panel = Panel.build(SEVEN, OPPONENTS, multiset=True)
+def tables(report, rules, opponents) -> None:
+    panel = Panel.build(rules, opponents, multiset=True)
     space = panel.space
+    kind = get_kind("table")
     rng = np.random.default_rng(2026)
-    genomes = np.stack([get_kind("table").create(SEVEN, rng) for _ in range(80)])
+    genomes = [kind.create(rules, rng) for _ in range(80)]
     chunks = [genomes[i:i + 8] for i in range(0, len(genomes), 8)]
     before_opponents = [previous_transitions(space, table) for table in panel.tables]
-    now = best_of(3, lambda: [list(win_probabilities_each(space, list(c), panel.transitions)) for c in chunks])
-    before = best_of(3, lambda: [previous(space, c, before_opponents) for c in chunks])
+
+    def before_fitness(chunk):  # (what fitness then read of each opponent's values, as it read them)
+        k, count = len(chunk), len(panel.tables)
+        rates, subgames = np.zeros((k, count, 2)), np.zeros(k)
+        mine = np.zeros((k, space.n_positions), dtype=np.float32)
+        theirs = np.zeros_like(mine)
+        for o, values in enumerate(previous(space, np.stack(chunk), before_opponents)):
+            rates[:, o] = np.average(values[:, panel.starts], weights=panel.weights, axis=1)
+            either = values[:, 1:, 0] + values[:, 1:, 1]
+            subgames += np.average(either / 2, weights=space.weights[1:], axis=1) / count
+            mine += values[..., 0] / count
+            theirs += values[..., 1] / count
+        return [(mine[j].copy(), theirs[j].copy()) for j in range(k)]
+
+    now = best_of(3, lambda: [evaluate_chunk(kind, panel, "exact", 0, chunk, None) for chunk in chunks])
+    before = best_of(3, lambda: [before_fitness(chunk) for chunk in chunks])
     same = all(np.array_equal(a, b) for c in chunks
                for a, b in zip(win_probabilities_each(space, list(c), panel.transitions),
-                               previous(space, c, before_opponents)))
-    evaluations = len(genomes) * space.n_positions * len(OPPONENTS)
+                               previous(space, np.stack(c), before_opponents)))
+    evaluations = len(genomes) * space.n_positions * len(opponents)
     macs = len(genomes) * sum(level.nnz for opponent in panel.transitions for level in opponent.levels)
-    report("exact evaluator, table genomes (7 heaps, 21,318 multisets x 3 opponents x 80 genomes)",
-           evaluations / now, evaluations / before, macs / now, same)
+    report(f"exact fitness, table genomes ({rules.name}: {space.n_positions:,} multisets, {space.n_moves} moves, "
+           f"x {len(opponents)} opponents x 80 genomes)", evaluations / now, evaluations / before, macs / now, same)
 
 
 def runs(generations: int) -> None:
@@ -127,6 +153,19 @@ def runs(generations: int) -> None:
     per = sum(record["seconds"] for record in run.logbook[1:]) / generations
     print(f"table run on {SEVEN.name} (default settings, {generations} generations): {1 / per:.2f} generations/s "
           f"({per:.3f} s each; 200 generations: about {200 * per:.0f} s of evolving; {seconds:.1f} s in all)")
+
+
+def nine(generations: int) -> None:
+    """The table run on nine heaps, two workers: its setting up, its generations, its peak memory."""
+    began = time.perf_counter()
+    run = api.evolve("table", NINE, generations=generations, jobs=2, progress=False)
+    seconds = time.perf_counter() - began
+    evolving = sum(record["seconds"] for record in run.logbook[1:])
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    print(f"table run on {NINE.name} (690,690 multisets, two workers, {generations} generations): "
+          f"{generations / evolving:.3f} generations/s ({evolving / generations:.1f} s each; setting up, generation "
+          f"0 and checking {seconds - evolving:.0f} s; {seconds:.0f} s in all; accuracy "
+          f"{run.logbook[-1]['accuracy']:.1%}); this process's peak {peak:.2f} GiB")
 
 
 def one_at_a_time(population: list, space) -> np.ndarray:
@@ -145,6 +184,14 @@ def programs() -> None:
     kind = get_kind("program")
     rng = np.random.default_rng(2026)
     population = [kind.plain(kind.create(SEVEN, rng)) for _ in range(200)]
+    kayles = game("7-8-9-10-kayles")  # (programs with a heap part: the game's own values, folded)
+    players = [kind.plain(kind.create(kayles, rng)) for _ in range(200)]
+    space = space_for(kayles, multiset=True)
+    now = best_of(3, lambda: kind.policies(players, (space,)))
+    nodes = sum(kind.size(genes) for genes in players)
+    print(f"programs on {kayles.name} ({space.n_positions:,} multisets, {space.n_moves} moves, 200 random programs "
+          f"of {nodes / len(players):.1f} nodes with a heap part): {len(players) * space.n_positions / now:,.0f} "
+          "positions/s")
     nodes = sum(kind.size(genes) for genes in population)
     for name, boards in (("training boards", [Rules(b) for b in TRAIN_BOARDS]), ("7 heaps", [SEVEN])):
         spaces = tuple(space_for(board, multiset=True) for board in boards)
@@ -163,6 +210,8 @@ def programs() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--generations", type=int, default=20, help="generations of the table run (default 20)")
+    parser.add_argument("--nine", type=int, default=0, help="generations of the nine-heap table run (default 0: "
+                                                           "not run; about a minute, and 12 s a generation)")
     args = parser.parse_args()
     adds, fmas = machine()
     print(f"the machine, one core, numpy on arrays in cache: {adds:.3g} 16-bit adds/s, {fmas:.3g} 64-bit multiply-adds/s")
@@ -170,11 +219,15 @@ def main() -> None:
     def report(what, now, before, macs, same):
         print(f"{what}: {now:.3g} position evaluations/s, the previous evaluator {before:.3g} (ratio "
               f"{now / before:.2f}x); the opponents' steps {macs:.3g} multiply-adds/s, {macs / fmas:.0%} of the "
-              f"machine's; results {'identical' if same else 'DIFFER'}")
+              f"machine's; win probabilities {'identical' if same else 'DIFFER'}")
 
-    tables(report)
+    tables(report, SEVEN, OPPONENTS)
+    for name in OTHER_BOARDS:
+        tables(report, game(name), OTHER_OPPONENTS)
     runs(args.generations)
     programs()
+    if args.nine:
+        nine(args.nine)
 
 
 if __name__ == "__main__":
