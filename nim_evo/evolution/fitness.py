@@ -214,8 +214,9 @@ def _results(kind: GenomeKind, panel: Panel, mode: str, games: int, genomes: lis
     for o, (retro, mine, theirs) in enumerate(induced_each(space, distinct, opponents)):  # (n, k) each
         at_starts = np.stack([mine[retro.rank[panel.starts]], theirs[retro.rank[panel.starts]]], axis=-1)
         rates[:, o] = np.average(at_starts.transpose(1, 0, 2), weights=panel.weights, axis=1)
-        either = np.take(mine + theirs, retro.rank[1:], axis=0).T  # (k, n - 1), position-major: summed over positions in
-        subgames += np.average(either / 2, weights=space.weights[1:], axis=1) / count  # their order, one by one
+        # (k, n - 1), position-major, as it always was: summed over positions in their order, one by one
+        either = np.take(mine + theirs, retro.rank[1:], axis=0).T
+        subgames += np.average(either / 2, weights=space.weights[1:], axis=1) / count
         if keep_credit:
             mine_sum += mine / count
             theirs_sum += theirs / count
