@@ -184,14 +184,6 @@ def programs() -> None:
     kind = get_kind("program")
     rng = np.random.default_rng(2026)
     population = [kind.plain(kind.create(SEVEN, rng)) for _ in range(200)]
-    kayles = game("7-8-9-10-kayles")  # (programs with a heap part: the game's own values, folded)
-    players = [kind.plain(kind.create(kayles, rng)) for _ in range(200)]
-    space = space_for(kayles, multiset=True)
-    now = best_of(3, lambda: kind.policies(players, (space,)))
-    nodes = sum(kind.size(genes) for genes in players)
-    print(f"programs on {kayles.name} ({space.n_positions:,} multisets, {space.n_moves} moves, 200 random programs "
-          f"of {nodes / len(players):.1f} nodes with a heap part): {len(players) * space.n_positions / now:,.0f} "
-          "positions/s")
     nodes = sum(kind.size(genes) for genes in population)
     for name, boards in (("training boards", [Rules(b) for b in TRAIN_BOARDS]), ("7 heaps", [SEVEN])):
         spaces = tuple(space_for(board, multiset=True) for board in boards)
@@ -205,6 +197,14 @@ def programs() -> None:
               f"({nodes * positions / now:.3g} node evaluations/s), one program and board at a time "
               f"{len(population) * positions / before:,.0f} (ratio {before / now:.2f}x); moves "
               f"{'identical' if same else 'DIFFER'}")
+    kayles = game("7-8-9-10-kayles")  # (programs with a heap part: the game's own values, folded)
+    players = [kind.plain(kind.create(kayles, rng)) for _ in range(200)]
+    space = space_for(kayles, multiset=True)
+    now = best_of(3, lambda: kind.policies(players, (space,)))
+    nodes = sum(kind.size(genes) for genes in players)
+    print(f"programs on {kayles.name} ({space.n_positions:,} multisets, {space.n_moves} moves, 200 random programs "
+          f"of {nodes / len(players):.1f} nodes with a heap part): {len(players) * space.n_positions / now:,.0f} "
+          "positions/s")
 
 
 def main() -> None:
