@@ -6,6 +6,7 @@ import pytest
 import nim_evo
 from nim_evo.engine.search import SearchedSpace
 from nim_evo.engine.sizes import SpaceTooLarge
+from nim_evo.engine.space import space_for
 from nim_evo.games import Rules, game
 from nim_evo.validation import UserError
 
@@ -33,6 +34,18 @@ def test_every_move_leads_to_a_lower_index():
     rows, moves = np.nonzero(space.legal)
     assert (space.next[rows, moves] < rows).all()
     assert [int(space.order[level[0]]) for level in space.levels] == sorted(set(space.order.tolist()))
+
+
+@pytest.mark.parametrize("name", ["3-5-7-sub1.2.4", "4-5-kayles", "3-4-lasker", "4-5-wythoff", "1-2-3-moore2",
+                                  "7-5-3", "2-3-4-cap2-misere"])
+@pytest.mark.parametrize("multiset", [False, True])
+def test_next_is_minus_one_exactly_where_a_move_is_illegal(name, multiset):
+    """The spaces' contract (:class:`nim_evo.engine.space.Space`): ``next`` is -1 where a
+    move is illegal and a position index where it is legal, on every kind of space; the
+    greedy table mutation reads an illegal move's value from the end of its array by it."""
+    space = space_for(game(name), multiset=multiset)
+    assert np.array_equal(space.next == -1, ~space.legal)
+    assert (space.next[space.legal] >= 0).all() and (space.next < space.n_positions).all()
 
 
 def test_positions_not_on_the_board_are_minus_one_or_one_line_errors():
