@@ -6,7 +6,8 @@ The loop is DEAP's ``eaMuPlusLambda``, written out so that it can checkpoint::
     evaluate the initial population; update the hall of fame; record
     for gen in 1 .. generations:
         offspring = vary(population, toolbox, lambda_, cxpb, mutpb)    (DEAP's varOr)
-        evaluate the offspring with invalid fitness          (toolbox.map: joblib)
+        evaluate the offspring with invalid fitness          (toolbox.map: joblib; or as they
+                                                              are made, in a thread: overlaps)
         update the hall of fame with the offspring
         population = select(population + offspring, mu)
         record statistics; write a checkpoint
@@ -26,7 +27,9 @@ credit from the exact evaluator.
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -38,7 +41,7 @@ from nim_evo.engine.sizes import SpaceTooLarge, space_size
 from nim_evo.evaluation.decisions import Decisions
 from nim_evo.evolution import counterexamples, localsearch
 from nim_evo.evaluation.heldout import seven_heaps_accuracy
-from nim_evo.evolution import allocator, cluster, fitness, localpool, stages
+from nim_evo.evolution import allocator, cluster, fitness, localpool, stages, tasks
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.selection import hall_of_fame, select_elitist, select_lexicase
 from nim_evo.validation import UserError
@@ -138,13 +141,12 @@ def bind_generation(toolbox: base.Toolbox, config: Config, generation: int) -> n
 
 
 def vary(population: list, toolbox: base.Toolbox, lambda_: int, cxpb: float, mutpb: float,
-         rng: np.random.Generator) -> list:
-    """DEAP's ``varOr`` over ``rng``: each of ``lambda_`` offspring is a crossover of two
-    distinct parents (the first child kept, probability ``cxpb``), a mutant (``mutpb``) or
-    a parent reproduced as it is."""
+         rng: np.random.Generator) -> Iterator:
+    """DEAP's ``varOr`` over ``rng``, its offspring one at a time as they are made: each of
+    ``lambda_`` is a crossover of two distinct parents (the first child kept, probability
+    ``cxpb``), a mutant (``mutpb``) or a parent reproduced as it is."""
     if cxpb + mutpb > 1.0:
         raise UserError("the sum of the crossover and mutation probabilities must be <= 1.0")
-    offspring = []
     for _ in range(lambda_):
         choice = rng.random()
         if choice < cxpb:
@@ -156,8 +158,7 @@ def vary(population: list, toolbox: base.Toolbox, lambda_: int, cxpb: float, mut
             del child.fitness.values
         else:
             child = population[rng.integers(len(population))]
-        offspring.append(child)
-    return offspring
+        yield child
 
 
 def joblib_map(jobs: int, function, *iterables, workers: cluster.Scattered | localpool.LocalPool | None = None) -> list:
@@ -180,35 +181,51 @@ def joblib_map(jobs: int, function, *iterables, workers: cluster.Scattered | loc
     return Parallel(n_jobs=jobs, batch_size=1)(calls) if workers is None else workers.map(calls)
 
 
-def evaluate(toolbox: base.Toolbox, config: Config, individuals: list, generation: int, stream: int = 1) -> int:
-    """Evaluate individuals in fixed chunks through ``toolbox.map``; returns games played
+def evaluate(toolbox: base.Toolbox, config: Config, individuals: Iterable, generation: int, stream: int = 1) -> int:
+    """Evaluate ``individuals`` (any iterable: a generation's offspring as variation makes
+    them) in fixed chunks, a task each (:class:`~nim_evo.evolution.tasks.Tasks`: through
+    ``toolbox.map``, or beside variation, see :func:`overlaps`); returns games played
     (sampled games drawn from the generation's ``stream``: 1 for its offspring).
     Exact fitness is a function of the genome alone, so where a kind reads no per-position
     credit, genomes that are the same are evaluated once (variation of a converged
     population makes many) and their copies take its results."""
     kind = config.kind
-    plain = [kind.plain(ind) for ind in individuals]
-    first = list(range(len(individuals)))
+    key = None
     if config.fitness == "exact" and not kind.uses_credit:
-        seen: dict[str, int] = {}
         largest = max(max(panel.rules.start) for panel in toolbox.stage_panels[toolbox.stage])
-        first = [seen.setdefault(kind.play_key(genes, largest), k) for k, genes in enumerate(plain)]
-    unique = sorted(set(first))
-    groups = fitness.chunks(unique, fitness.chunk_size(toolbox.panel, config.fitness))
-    seeds = np.random.SeedSequence([config.seed, generation, stream]).spawn(len(groups))
-    results = toolbox.map(toolbox.evaluate, [[plain[k] for k in group] for group in groups], seeds)
-    played, evaluated = 0, {}
-    for group, evaluations in zip(groups, results):
-        for k, result in zip(group, evaluations):
-            evaluated[k] = result
-            played += result.games
-    for ind, k in zip(individuals, first):
-        result = evaluated[k]
+        key = partial(_play_key, kind, largest)
+    numbers: dict = {}  # a genome's play key: its number among those evaluated
+    members = []  # each individual and its genome's number
+    seeds = np.random.SeedSequence([config.seed, generation, stream])
+    with tasks.Tasks(toolbox, fitness.chunk_size(toolbox.panel, config.fitness), seeds,
+                     overlaps(toolbox, config)) as chunks:
+        for ind in individuals:
+            genes = kind.plain(ind)
+            number = chunks.added if key is None else numbers.setdefault(key(genes), chunks.added)
+            if number == chunks.added:
+                chunks.add(genes)
+            members.append((ind, number))
+        evaluated = chunks.results()
+    for ind, number in members:
+        result = evaluated[number]
         ind.fitness.values = (result.fitness, result.subgames)
         ind.rates = result.rates
         ind.credit = result.credit if config.credit else None
         ind.cases = result.cases
-    return played
+    return sum(result.games for result in evaluated)
+
+
+def _play_key(kind, largest: int, genes):
+    return kind.play_key(genes, largest)
+
+
+def overlaps(toolbox: base.Toolbox, config: Config) -> bool:
+    """Whether a generation's offspring are evaluated in a thread as variation makes them
+    (:class:`~nim_evo.evolution.tasks.Tasks`): where the run evaluates in its own process (one
+    job) on a machine of more than one core, and its kind's variation is numpy's work
+    (:attr:`~nim_evo.genomes.protocol.GenomeKind.threaded`), as its evaluation on a board
+    with tables is. The offspring and their results are the same either way."""
+    return toolbox.jobs == 1 and (os.cpu_count() or 1) > 1 and config.kind.threaded
 
 
 def make_statistics() -> tools.Statistics:
@@ -256,19 +273,34 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
         _panels_changed(toolbox, config, stage, state.population[0])
         rescored, games = _rescore(state, config, toolbox, generation)
     bind_generation(toolbox, config, generation)
-    if restart:  # a new random population; the hall of fame keeps the run's best
-        offspring = [toolbox.individual(toolbox.rng) for _ in range(config.population)]
-    else:
-        offspring = vary(state.population, toolbox, config.offspring, config.cxpb, config.mutpb, toolbox.rng)
-        offspring += localsearch.improved(state.population, toolbox, config.kind, toolbox.rng)
-    invalid = [ind for ind in offspring if not ind.fitness.valid]
-    games += evaluate(toolbox, config, invalid, generation)
+    offspring: list = []
+    invalid: list = []
+
+    def made() -> Iterator:  # the offspring to evaluate, as they are made
+        for child in _offspring(state, config, toolbox, restart):
+            offspring.append(child)
+            if not child.fitness.valid:
+                invalid.append(child)
+                yield child
+
+    games += evaluate(toolbox, config, made(), generation)
     state.halloffame.update(offspring)
     state.population[:] = offspring if restart else toolbox.select(state.population + offspring, config.population)
     state.generation = generation
     state.games += games
     _record(state, config, len(invalid) + rescored, games, time.perf_counter() - began, restart, stage)
     return state
+
+
+def _offspring(state: State, config: Config, toolbox: base.Toolbox, restart: bool) -> Iterator:
+    """A generation's offspring, one at a time: variation's and the local search's, or with
+    ``restart`` a new random population (the hall of fame keeps the run's best)."""
+    if restart:
+        for _ in range(config.population):
+            yield toolbox.individual(toolbox.rng)
+        return
+    yield from vary(state.population, toolbox, config.offspring, config.cxpb, config.mutpb, toolbox.rng)
+    yield from localsearch.improved(state.population, toolbox, config.kind, toolbox.rng)
 
 
 def _bind_stage(toolbox: base.Toolbox, config: Config, stage: int, holder) -> None:

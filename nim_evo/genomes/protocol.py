@@ -147,7 +147,9 @@ class GenomeKind(ABC):
     individual: ClassVar[type]
     board_free: ClassVar[bool] = True
     uses_credit: ClassVar[bool] = False
-    threaded: ClassVar[bool] = False  # its create and mutate take ``threads``: they draw in threads, the same genes
+    # its create and mutate take ``threads`` (they draw in threads, the same genes), and its variation is
+    # numpy's work: a run of one job evaluates its offspring in a thread beside it (loop.overlaps)
+    threaded: ClassVar[bool] = False
     selection: ClassVar[str] = "tournament"
     restart: ClassVar[int] = 0
     families: ClassVar[tuple[str, ...] | None] = ("nim",)  # the game families it plays (None: every one)

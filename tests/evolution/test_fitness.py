@@ -4,6 +4,8 @@ several chunks, accuracy against the solver, and what a task sends to a worker."
 
 import io
 import pickle
+import threading
+import time
 from functools import lru_cache
 
 import numpy as np
@@ -377,6 +379,108 @@ def test_big_spaces_evaluate_in_threads_and_give_the_same_result(monkeypatch):
     for a, b in zip(one.population, two.population, strict=True):
         assert np.array_equal(a, b) and a.fitness.values == b.fitness.values
         assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit))
+
+
+@pytest.mark.parametrize("restarts", [False, True])
+def test_offspring_evaluated_beside_variation_give_the_run_the_map_gives(monkeypatch, restarts):
+    """A run of one job on a table genome evaluates each chunk of offspring in a thread as
+    soon as variation has made it (loop.overlaps): the same logbook, population and credit
+    as its tasks run one after another through the map, with several chunks a generation
+    (and with a new population each generation: restarts)."""
+    import threading
+
+    from nim_evo.evolution import loop
+
+    where = []
+    real = fitness.evaluate_boards
+
+    def evaluate_boards(*args, **kwargs):
+        where.append(threading.current_thread() is threading.main_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fitness, "evaluate_boards", evaluate_boards)
+    monkeypatch.setattr(fitness, "chunk_size", lambda panel, mode: 3)
+    config = Config(genome="table", rules=Rules((1, 3, 5, 7)), population=8, offspring=16, seed=9,
+                    restart=1 if restarts else None)
+    if restarts:  # (the third generation: a new population)
+        monkeypatch.setattr(loop, "stalled", lambda logbook, patience: len(logbook) == 3)
+    runs = {}
+    for overlap in (False, True):
+        monkeypatch.setattr(loop, "overlaps", lambda toolbox, config, overlap=overlap: overlap)
+        where.clear()
+        runs[overlap] = evolved(config, 1, generations=4)
+        assert len(where) > 8 and set(where) == {not overlap}
+    one, other = runs.values()
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in one.logbook] == \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in other.logbook]
+    assert [r.get("restart", 0) for r in one.logbook] == [0, 0, 0, int(restarts), 0]
+    for a, b in zip(one.population, other.population, strict=True):
+        assert np.array_equal(a, b) and a.fitness.values == b.fitness.values and a.rates == b.rates
+        assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit))
+
+
+def test_an_error_in_a_task_beside_variation_is_the_step_s_error(monkeypatch):
+    """A task that fails in its thread fails the generation with its own exception; an error
+    in variation (Ctrl-C) leaves the tasks not yet begun undone."""
+    from nim_evo.evolution import loop
+
+    config = Config(genome="table", rules=Rules((1, 3, 5, 7)), population=8, offspring=16, seed=9)
+    monkeypatch.setattr(loop, "overlaps", lambda toolbox, config: True)
+    monkeypatch.setattr(fitness, "chunk_size", lambda panel, mode: 2)
+    toolbox = make_toolbox(config, 1)
+    state = start(config, toolbox)
+    calls = []
+
+    def fails(genomes, seed):
+        calls.append(len(genomes))
+        raise ValueError("a task failed")
+
+    toolbox.evaluate = fails
+    with pytest.raises(ValueError, match="a task failed"):
+        step(state, config, toolbox)
+    assert calls  # (in the thread)
+
+    calls.clear()
+    started, release = threading.Event(), threading.Event()
+
+    def task(genomes, seed):
+        started.set()
+        release.wait(5)
+        calls.append(len(genomes))
+        return []
+
+    def vary(population, *args):  # three chunks cut, the first begun: then Ctrl-C
+        for ind in population[:6]:
+            child = toolbox.clone(ind)
+            del child.fitness.values
+            yield child
+        started.wait(5)
+        raise KeyboardInterrupt
+
+    toolbox.evaluate = task
+    monkeypatch.setattr(loop, "vary", vary)
+    with pytest.raises(KeyboardInterrupt):
+        step(state, config, toolbox)
+    release.set()
+    time.sleep(0.2)
+    assert calls == [2]
+
+
+def test_the_offspring_of_a_table_run_of_one_job_are_evaluated_beside_variation(monkeypatch):
+    """Where the machine has two cores: a threaded kind of one job, not several jobs nor a
+    kind whose variation is Python's; on one core, never."""
+    import os
+
+    from nim_evo.evolution import loop
+
+    def overlap(genome, jobs):
+        config = Config(genome=genome, rules=Rules((1, 3, 5)), population=4, offspring=4, seed=1)
+        return loop.overlaps(make_toolbox(config, jobs), config)
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert overlap("table", 1) and not overlap("table", 2) and not overlap("rules", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert not overlap("table", 1)
 
 
 def test_a_chunk_of_as_many_genomes_as_a_board_has_positions_and_moves_is_a_stack_not_a_table():

@@ -1,0 +1,73 @@
+"""A generation's fitness tasks: its genomes cut into chunks as they come, a task a chunk.
+
+:func:`~nim_evo.evolution.loop.evaluate` hands its genomes over one at a time (a generation's
+offspring as variation makes them). The tasks run through the run's map (``toolbox.map``:
+joblib, Dask) once every chunk is cut; or, with :class:`Tasks`' ``overlap``, each in a thread
+of this process as soon as its chunk is cut, while variation makes the next offspring (where
+both are numpy's work, which lets go of the interpreter: a table run's greedy mutation and
+exact fitness, which on seven heaps take about as long as each other). The chunks, their
+seeds and their results are the same either way: a chunk's evaluation reads its genomes and
+its seed alone. (joblib maps a list of tasks known beforehand, and with one job runs them in
+the caller: the thread is ``concurrent.futures``' own.)
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import numpy as np
+
+
+class Tasks:
+    """The fitness tasks of one evaluation: :meth:`add` genomes, then :meth:`results`.
+
+    Args:
+        toolbox: the run's, whose ``evaluate(chunk, seed)`` is a task and ``map`` runs them.
+        size: genomes a chunk (the last may hold fewer).
+        seeds: the evaluation's seed sequence; each chunk is seeded by its next child
+            (``spawn(1)`` at a time gives the children ``spawn(chunks)`` would).
+        overlap: run each task in a thread as soon as its chunk is cut, not through the map.
+    Used as a context manager: leaving it on an error (Ctrl-C in variation) cancels the tasks
+    not begun, and the one running ends in its thread without being waited for.
+    """
+
+    def __init__(self, toolbox, size: int, seeds: np.random.SeedSequence, overlap: bool):
+        self._toolbox, self._size, self._seeds = toolbox, size, seeds
+        self._cut: list[tuple[list, np.random.SeedSequence]] = []  # chunks for the map
+        self._running: list[Future] = []  # or the tasks begun in the thread
+        self._chunk: list = []
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="nim_evo-fitness") if overlap else None
+        self.added = 0
+
+    def __enter__(self) -> Tasks:
+        return self
+
+    def __exit__(self, *error) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def add(self, genes) -> None:
+        """A genome to evaluate (its plain form); its results are :meth:`results`' ``added``-th."""
+        self._chunk.append(genes)
+        self.added += 1
+        if len(self._chunk) == self._size:
+            self._close_chunk()
+
+    def _close_chunk(self) -> None:
+        chunk, self._chunk = self._chunk, []
+        (seed,) = self._seeds.spawn(1)
+        if self._pool is None:
+            self._cut.append((chunk, seed))
+        else:
+            self._running.append(self._pool.submit(self._toolbox.evaluate, chunk, seed))
+
+    def results(self) -> list:
+        """Every genome's evaluation, in the order they were added."""
+        if self._chunk:
+            self._close_chunk()
+        if self._pool is None:
+            chunks, seeds = (list(column) for column in zip(*self._cut)) if self._cut else ([], [])
+            done = self._toolbox.map(self._toolbox.evaluate, chunks, seeds)
+        else:
+            done = [task.result() for task in self._running]
+        return [evaluation for chunk in done for evaluation in chunk]
