@@ -67,8 +67,10 @@ MAX_CASES = 1 << 22  # sub-game win probabilities an individual may carry (lexic
 
 
 def _freeze(ind, kind) -> dict:
+    # (no credit: four fifths of a table run's checkpoint, and what evaluating the genes again
+    # gives, bit for bit, which a resumed run does: loop.restore_credit; a file that has it is read)
     frozen = {"genes": kind.plain(ind), "fitness": tuple(ind.fitness.values),
-              "rates": getattr(ind, "rates", None), "credit": getattr(ind, "credit", None)}
+              "rates": getattr(ind, "rates", None), "credit": None}
     if getattr(ind, "cases", None) is not None:
         frozen["cases"] = ind.cases
     return frozen

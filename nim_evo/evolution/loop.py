@@ -272,6 +272,7 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
             and counterexamples.grow(toolbox, config.kind, state.halloffame[0], state.decided)):
         _panels_changed(toolbox, config, stage, state.population[0])
         rescored, games = _rescore(state, config, toolbox, generation)
+    restore_credit(state, config, toolbox)
     bind_generation(toolbox, config, generation)
     offspring: list = []
     invalid: list = []
@@ -290,6 +291,16 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     state.games += games
     _record(state, config, len(invalid) + rescored, games, time.perf_counter() - began, restart, stage)
     return state
+
+
+def restore_credit(state: State, config: Config, toolbox: base.Toolbox) -> None:
+    """Give the population back the per-position credit its checkpoint does not keep (a resumed
+    run's, where its kind's operators read credit): its genomes evaluated again, which gives
+    their fitness, win rates and credit bit for bit (exact fitness reads a genome alone)."""
+    if config.fitness == "exact" and config.credit and config.kind.uses_credit:
+        missing = [ind for ind in state.population if ind.credit is None]
+        if missing:
+            evaluate(toolbox, config, missing, state.generation)
 
 
 def _offspring(state: State, config: Config, toolbox: base.Toolbox, restart: bool) -> Iterator:

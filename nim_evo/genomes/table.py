@@ -136,7 +136,7 @@ def _best_moves(space: Space, positions: np.ndarray, theirs: np.ndarray, rng, th
     after[:-1], after[-1] = theirs, -np.inf  # next is -1, read from the end (no array of its own: nine heaps' is 224 MB)
 
     def best(rows: np.ndarray, generator: np.random.Generator) -> np.ndarray:
-        value = np.take(after, np.take(space.next, rows, axis=0))
+        value = after[np.take(space.next, rows, axis=0)]  # (indexing: a third faster than np.take by 32-bit indices)
         top = value.max(axis=1, keepdims=True)
         top -= 1e-9
         scores = generator.random(value.shape)  # in [0, 1): a move short of the best goes below 0, the best keep theirs
