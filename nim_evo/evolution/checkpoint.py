@@ -67,13 +67,11 @@ MAX_CASES = 1 << 22  # sub-game win probabilities an individual may carry (lexic
 
 
 def _freeze(ind, kind) -> dict:
-    # (no credit: four fifths of a table run's checkpoint, and what evaluating the genes again
-    # gives, bit for bit, which a resumed run does: loop.restore_credit; a file that has it is read)
-    frozen = {"genes": kind.plain(ind), "fitness": tuple(ind.fitness.values),
-              "rates": getattr(ind, "rates", None), "credit": None}
-    if getattr(ind, "cases", None) is not None:
-        frozen["cases"] = ind.cases
-    return frozen
+    # (neither credit nor cases: four fifths of a table run's checkpoint and most of a program
+    # run's, and what evaluating the genes again gives, bit for bit, which a resumed run does:
+    # loop.restore_evaluations; a file that has them is read with them)
+    return {"genes": kind.plain(ind), "fitness": tuple(ind.fitness.values),
+            "rates": getattr(ind, "rates", None), "credit": None}
 
 
 def _individuals(items, where: str, kind, config: Config, least: int, most: int) -> list:
@@ -115,12 +113,12 @@ def _individual(item, where: str, kind, config: Config):
 
 def _cases(cases, where: str, config: Config):
     """An individual's sub-game win probabilities: a float32 array of numbers in [0, 1]
-    (lexicase selection's cases), or None where the run does not select by them."""
-    if (cases is None) != (config.selector != "lexicase"):
-        raise UserError(f"{where} must be {'given' if cases is None else 'left out'}: the run "
-                        f"{'selects' if cases is None else 'does not select'} by lexicase")
+    (lexicase selection's cases), or None: a checkpoint keeps none now (a resumed run evaluates
+    them again), and a run that does not select by them has none."""
     if cases is None:
         return None
+    if config.selector != "lexicase":
+        raise UserError(f"{where} must be left out: the run does not select by lexicase")
     if (not isinstance(cases, np.ndarray) or cases.dtype != np.float32 or cases.ndim != 1
             or not 1 <= len(cases) <= MAX_CASES):
         raise UserError(f"{where} must be an array of 1 to {MAX_CASES:,} float32 win probabilities")

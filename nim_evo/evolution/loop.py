@@ -272,7 +272,7 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
             and counterexamples.grow(toolbox, config.kind, state.halloffame[0], state.decided)):
         _panels_changed(toolbox, config, stage, state.population[0])
         rescored, games = _rescore(state, config, toolbox, generation)
-    restore_credit(state, config, toolbox)
+    restore_evaluations(state, config, toolbox)
     bind_generation(toolbox, config, generation)
     offspring: list = []
     invalid: list = []
@@ -293,14 +293,23 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
     return state
 
 
-def restore_credit(state: State, config: Config, toolbox: base.Toolbox) -> None:
-    """Give the population back the per-position credit its checkpoint does not keep (a resumed
-    run's, where its kind's operators read credit): its genomes evaluated again, which gives
-    their fitness, win rates and credit bit for bit (exact fitness reads a genome alone)."""
-    if config.fitness == "exact" and config.credit and config.kind.uses_credit:
-        missing = [ind for ind in state.population if ind.credit is None]
-        if missing:
-            evaluate(toolbox, config, missing, state.generation)
+def restore_evaluations(state: State, config: Config, toolbox: base.Toolbox) -> None:
+    """Give the population back what its checkpoint does not keep of its evaluations (a
+    resumed run's): per-position credit, where its kind's operators read it, and lexicase
+    selection's cases, each genome evaluated again, which gives them bit for bit (exact
+    fitness reads a genome alone; they are values per position). Fitness and win rates stay
+    the checkpoint's: a genome evaluated alone in its chunk sums its sub-games in another
+    order (numpy's pairwise sum of a row), other last bits."""
+    if config.fitness != "exact":
+        return
+    credit = config.credit and config.kind.uses_credit
+    cases = config.selector == "lexicase"
+    missing = [ind for ind in state.population if credit and ind.credit is None or cases and ind.cases is None]
+    if missing:
+        kept = [(ind.fitness.values, ind.rates) for ind in missing]
+        evaluate(toolbox, config, missing, state.generation)
+        for ind, (values, rates) in zip(missing, kept):
+            ind.fitness.values, ind.rates = values, rates
 
 
 def _offspring(state: State, config: Config, toolbox: base.Toolbox, restart: bool) -> Iterator:

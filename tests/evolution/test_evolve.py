@@ -9,7 +9,7 @@ from nim_evo import Rules
 from nim_evo.evolution.fitness import accuracy
 from nim_evo.evolution.checkpoint import freeze, thaw
 from nim_evo.evolution.config import Config
-from nim_evo.evolution.loop import make_toolbox, restore_credit, start, step
+from nim_evo.evolution.loop import make_toolbox, restore_evaluations, start, step
 from nim_evo.genomes import get_kind
 
 
@@ -49,11 +49,16 @@ def test_best_fitness_never_drops():
     assert best == sorted(best)
 
 
-def test_checkpoint_state_round_trip():
+def test_checkpoint_state_round_trip(monkeypatch):
     """freeze/thaw keep genes, fitness, win rates, hall of fame and logbook; credit is not
-    kept, and a resumed run's population gets it back, evaluated again, bit for bit (a state
-    frozen with it, as files written before were, is read with it)."""
-    config = Config(genome="table", rules=Rules((2, 3, 4)), population=6, offspring=8, seed=3)
+    kept, and a resumed run's population gets it back, evaluated again, bit for bit, its
+    fitness the checkpoint's (the last of six genomes evaluated alone, in chunks of five,
+    would sum its sub-games in another order); a state frozen with credit, as files written
+    before were, is read with it."""
+    from nim_evo.evolution import fitness
+
+    monkeypatch.setattr(fitness, "chunk_size", lambda panel, mode: 5)
+    config = Config(genome="table", rules=Rules((1, 3, 5, 7)), population=6, offspring=8, seed=3)
     state = evolve(config, 2)
     frozen = freeze(state, config)
     back = thaw(frozen, config)
@@ -63,7 +68,7 @@ def test_checkpoint_state_round_trip():
         assert a.fitness.values == b.fitness.values and a.rates == b.rates
         assert a.credit is not None and b.credit is None
     assert type(back.population[0]).__name__ == "TableIndividual"
-    restore_credit(back, config, make_toolbox(config))
+    restore_evaluations(back, config, make_toolbox(config))
     for a, b in zip(state.population, back.population, strict=True):
         assert a.fitness.values == b.fitness.values and a.rates == b.rates
         assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit, strict=True))
@@ -72,6 +77,22 @@ def test_checkpoint_state_round_trip():
     older = thaw(frozen, config)
     for a, b in zip(state.population, older.population, strict=True):
         assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit, strict=True))
+
+
+def test_a_program_population_gets_its_cases_back_on_resume():
+    """Lexicase selection's cases are not kept in a checkpoint either: evaluated again, the
+    same bits; a state frozen with them is read with them."""
+    config = Config(genome="program", rules=Rules((1, 3, 5, 7, 9)), population=20, offspring=20, seed=2)
+    state = evolve(config, 1)
+    frozen = freeze(state, config)
+    back = thaw(frozen, config)
+    assert all(ind.cases is not None for ind in state.population) and all(ind.cases is None for ind in back.population)
+    restore_evaluations(back, config, make_toolbox(config))
+    for a, b in zip(state.population, back.population, strict=True):
+        assert a.fitness.values == b.fitness.values and np.array_equal(a.cases, b.cases)
+    for item, ind in zip(frozen["population"], state.population):
+        item["cases"] = ind.cases
+    assert all(np.array_equal(a.cases, b.cases) for a, b in zip(state.population, thaw(frozen, config).population))
 
 
 @pytest.mark.parametrize("genome", ["table", "thresholds"])
