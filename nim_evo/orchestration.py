@@ -234,8 +234,8 @@ class Evolution:
                 print(wrapped(f"  an opponent reads the order of the piles: fitness is measured on the ordered "
                               f"board ({ordered[0].space.n_positions:,} positions of {ordered[0].rules.name}), not "
                               "over multisets", stream=sys.stderr), file=sys.stderr)
-            if expected_time(config, self.jobs) and state.generation < config.generations:
-                print(f"  expect {expected_time(config, self.jobs)}", file=sys.stderr)
+            if expected_time(config) and state.generation < config.generations:
+                print(f"  expect {expected_time(config)}", file=sys.stderr)
         try:
             reached, _ = self._generations(progress, on_generation)
         except BaseException:  # an error, Ctrl-C, or on_generation raising: the directory is free again

@@ -59,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "(each with the game's cap and misère rule; 1 to 12 boards of 1 to 6 piles of at most 15; "
                           "default: the program genome's own six boards of 2 to 4 piles up to 15, others the game)")
     fit.add_argument("--jobs", type=int, help="parallel workers, local (default 1) or of a local Dask cluster "
-                                              "(default one per core; at most the machine's cores); results do not depend on it")
+                                              "(default one per core; at most the machine's cores); results do not depend on it "
+                                              "(a table run evaluates in its own process, in a thread beside its variation)")
     fit.add_argument("--backend", choices=cluster.BACKENDS, default="local",
                      help="where fitness tasks run: joblib's local process pool (default) or a Dask cluster "
                           f"(pip install '{cluster.EXTRA}'); the same seed gives the same result on either")

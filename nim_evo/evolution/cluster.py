@@ -141,6 +141,14 @@ def local_threads(jobs: int) -> int:
     return cores if jobs == -1 else max(1, min(jobs, cores))
 
 
+def local_backend() -> bool:
+    """Whether joblib's backend in force is its local process pool (not Dask's, nor another
+    a caller set)."""
+    from joblib.parallel import get_active_backend  # (import time: nim-evo --help loads no joblib)
+
+    return type(get_active_backend()[0]).__name__ == "LokyBackend"
+
+
 def workers(jobs: int, *shared, threads: bool = False) -> Scattered | LocalPool | None:
     """The workers of a run's fitness tasks, for tasks that all take the ``shared`` objects:
     under the Dask backend of :func:`evaluation_backend`, a :class:`Scattered` (the objects

@@ -9,15 +9,17 @@ from nim_evo.evolution.config import Config
 from nim_evo.genomes import get_kind, kind_names
 from nim_evo.validation import UserError
 
-# A genome bound to its board (a table) holds a gene per position of its space. On our 2-core
-# machine a generation on a big space costs about 29 microseconds a position in one process
-# and 18 with --jobs 2; on seven heaps' 21,318 multisets, whose arrays stay in cache, 17-21.
-# A limit of 1,000,000 positions admits nine heaps (690,690 multisets) and keeps a generation
-# under 30 s; ten heaps' 4,032,015 (2 minutes a generation, by the same rate) are refused.
+# A genome bound to its board (a table) holds a gene per position of its space, and is evaluated
+# in the run's process beside its variation (loop.overlaps), whatever the jobs. On our 2-core
+# machine a generation costs about 14 microseconds a position on a big space (nine heaps'
+# 690,690 multisets: 9.6 s), and 11 on seven heaps' 21,318 multisets, whose arrays stay in cache.
+# A limit of 1,000,000 positions admits nine heaps and keeps a generation under 15 s; ten heaps'
+# 4,032,015 (a minute a generation, by the same rate, and more memory than this machine has)
+# are refused.
 MAX_BOUND_GENES = 1_000_000
-SECONDS_PER_GENE = 29e-6
-SECONDS_PER_GENE_TWO = 18e-6  # with two workers (threads, on a space this big)
-SECONDS_PER_GENE_IN_CACHE, IN_CACHE = 21e-6, 50_000  # up to this many positions, with one or two workers
+SECONDS_PER_GENE = 14e-6
+SECONDS_PER_GENE_IN_CACHE, IN_CACHE = 11e-6, 50_000  # up to this many positions
+
 
 def check_feasible(config: Config) -> None:
     """Refuse, in one line, a genome bound to its board (a table) on a board whose space is
@@ -46,20 +48,18 @@ def check_feasible(config: Config) -> None:
                     f"{_duration(size * SECONDS_PER_GENE)}); {instead}")
 
 
-def expected_time(config: Config, jobs: int = 1) -> str | None:
+def expected_time(config: Config) -> str | None:
     """For a genome bound to a big board (10,000 positions or more), what a generation and the
-    run should take on a machine like ours with ``jobs`` workers; ``None`` otherwise."""
+    run should take on a machine like ours; ``None`` otherwise."""
     if config.kind.board_free:
         return None
     size = space_size(config.rules, config.multiset)
     if size < 10_000:
         return None
     what = "multisets of piles" if config.multiset else "positions"
-    rate = SECONDS_PER_GENE_IN_CACHE if size <= IN_CACHE else SECONDS_PER_GENE if jobs == 1 else SECONDS_PER_GENE_TWO
-    generation = size * rate
-    workers = "one worker" if jobs == 1 else "two workers"
+    generation = size * (SECONDS_PER_GENE_IN_CACHE if size <= IN_CACHE else SECONDS_PER_GENE)
     return (f"about {_duration(generation)} a generation ({_duration(generation * config.generations)} at most) "
-            f"for a {config.genome} genome of {size:,} {what}, with {workers} on 2 cores")
+            f"for a {config.genome} genome of {size:,} {what}, on 2 cores")
 
 
 def _duration(seconds: float) -> str:

@@ -219,10 +219,10 @@ def test_default_run_ids_never_collide(tmp_path, monkeypatch):
     (["--piles", *["20"] * 12], "too many for a table genome"),
     (["--piles", "1", "3", "5", "7", "9", "11", "13", "2", "--space", "ordered"],
      "the board 1-3-5-7-9-11-13-2 has 1,935,360 positions, too many for a table genome (at most 1,000,000: a "
-     "generation would take about 56 s); over multisets of piles (--space multiset, the default) it has 36,822"),
+     "generation would take about 27 s); over multisets of piles (--space multiset, the default) it has 36,822"),
     (["--piles", "1", "3", "5", "7", "9", "11", "13", "15", "17", "19"],
      "has 4,032,015 multisets of piles, too many for a table genome (at most 1,000,000: a generation would take "
-     "about 2 min); --genome rules, thresholds or program play any board"),
+     "about 56 s); --genome rules, thresholds or program play any board"),
     (["--opponents", "genius"], "unknown agent 'genius'"),
     (["--generations", "0"], "--generations must be an integer between 1 and 1,000,000, got 0"),
     (["--population", "1"], "--population must be an integer between 2 and 10,000, got 1"),
@@ -456,10 +456,11 @@ def _processes_with(marker: str) -> list[int]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc")
 def test_worker_processes_end_with_a_killed_run(tmp_path):
     """SIGKILL of a --jobs 2 run (right after a checkpoint) leaves no worker behind: they used
-    to wait minutes for work that would never come, holding their memory."""
+    to wait minutes for work that would never come, holding their memory. (A thresholds run:
+    a table run evaluates in its own process.)"""
     marker = f"NIM_EVO_TEST_RUN={tmp_path.name}"
     environment = {**os.environ, "NIM_EVO_TEST_RUN": tmp_path.name}
-    process = subprocess.run([sys.executable, str(Path(__file__).parents[1] / "stopping_run.py"), "2", "kill",
+    process = subprocess.run([sys.executable, str(Path(__file__).parents[1] / "stopping_run.py"), "2", "kill", "--genome", "thresholds",
                               "--piles", "1", "3", "5", "7", "9", "11", "13", "--jobs", "2", "--generations", "50",
                               "--out", str(tmp_path / "r"), "--genomes-dir", str(tmp_path / "g"), "--quiet"],
                              env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -513,18 +514,18 @@ def test_a_big_table_run_says_what_to_expect_before_it_starts(tmp_path, capsys):
     assert run(tmp_path, "--generations", "1", "--out", str(tmp_path / "small")) == 0
     assert "expect" not in capsys.readouterr().err  # 2-3-4: nothing to expect
     config = Config(genome="table", rules=Rules((1, 3, 5, 7, 9, 11, 13)), generations=200)
-    assert expected_time(config) == ("about 0.4 s a generation (90 s at most) for a table genome of 21,318 "
-                                      "multisets of piles, with one worker on 2 cores")
+    assert expected_time(config) == ("about 0.2 s a generation (47 s at most) for a table genome of 21,318 "
+                                      "multisets of piles, on 2 cores")
     nine = Config(genome="table", rules=Rules((1, 3, 5, 7, 9, 11, 13, 15, 17)), generations=200)
-    assert expected_time(nine, jobs=2) == ("about 12 s a generation (41 min at most) for a table genome of 690,690 "
-                                           "multisets of piles, with two workers on 2 cores")
+    assert expected_time(nine) == ("about 10 s a generation (32 min at most) for a table genome of 690,690 "
+                                   "multisets of piles, on 2 cores")
     assert expected_time(Config(genome="rules", rules=Rules((1, 3, 5, 7, 9, 11, 13)))) is None
     assert main(["--piles", "3", "5", "7", "9", "11", "13", "--generations", "1", "--population", "4", "--offspring",
                  "4", "--opponents", "random", "--out", str(tmp_path / "big"), "--genomes-dir", str(tmp_path)]) == 0
     lines = [line for line in capsys.readouterr().err.splitlines() if not line.startswith("    ")]
     assert lines[0].startswith("evolving a table genome on 3-5-7-9-11-13")
-    assert lines[2] == ("  expect about 0.3 s a generation (0.3 s at most) for a table genome of 13,566 multisets of piles, "
-                        "with one worker on 2 cores")
+    assert lines[2] == ("  expect about 0.1 s a generation (0.1 s at most) for a table genome of 13,566 multisets of piles, "
+                        "on 2 cores")
 
 
 @pytest.mark.parametrize("where", ["../../escaped/created.json", "ABSOLUTE", "../notes.json"])
