@@ -244,11 +244,13 @@ def _chosen(values: np.ndarray, space: Space) -> np.ndarray:
         return np.stack([_first_lowest(np.ascontiguousarray(row), ranks, actions) for row in values])
     order, after, legal = _preference(space)
     block = max(1, _CHOICE_CELLS // max(1, after.size))
-    top = np.iinfo(np.int64).max
+    scored = np.empty((min(block, len(values)), space.n_positions + 1), dtype=np.int64)
+    scored[:, -1] = np.iinfo(np.int64).max  # (an illegal move's score: after reads it there)
     chosen = []
     for start in range(0, len(values), block):  # each row's first legal move, in its order of preference, of least score
-        score = np.where(legal, values[start:start + block][:, after], top)
-        first = (score == score.min(axis=-1, keepdims=True)).argmax(axis=-1)
+        part = values[start:start + block]
+        scored[:len(part), :-1] = part
+        first = scored[:len(part), after].argmin(axis=-1)  # (the first of least score)
         chosen.append(np.take_along_axis(order, first.T, axis=1).T)
     return np.where(legal[:, 0], np.concatenate(chosen), 0)
 
@@ -261,13 +263,14 @@ def _preference(space: Space) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A Nim board's moves in each position in the order a program prefers them among equal
     scores (:func:`_lowest`'s keys: the legal ones first, from the smallest pile, then taking
     fewest, then the first column): ``(order, after, legal)``, each ``(n, m)``, the moves'
-    columns, the positions they lead to, and whether they are legal, in that order."""
+    columns, the positions they lead to (``n`` where illegal: a score past the positions'),
+    and whether they are legal, in that order."""
     sizes = space.positions[:, space.moves[:, 0]].astype(np.int64)
     counts = np.broadcast_to(space.moves[:, 1].astype(np.int64), sizes.shape)
     columns = np.broadcast_to(np.arange(space.n_moves), sizes.shape)
     order = np.lexsort((columns, counts, sizes, ~space.legal), axis=-1)
     legal = np.take_along_axis(space.legal, order, axis=1)
-    after = np.take_along_axis(np.maximum(space.next, 0), order, axis=1)
+    after = np.where(legal, np.take_along_axis(space.next, order, axis=1), space.n_positions).astype(np.intp)
     for array in (order, legal, after):
         array.flags.writeable = False
     return order, after, legal
