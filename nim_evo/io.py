@@ -179,21 +179,25 @@ def check_writable(directory) -> None:
         raise UserError(f"cannot write to {directory}")
 
 
-def check_envelope(data, path, fmt: str, version: int, what: str, unversioned: bool = False) -> dict:
+def check_envelope(data, path, fmt: str, version: int, what: str, unversioned: bool = False,
+                   oldest: int | None = None) -> dict:
     """``data``, a document read from ``path``, if its envelope says it is format ``fmt`` at
-    version ``version`` (the ``format`` and ``version`` fields beside its own, in every
-    versioned file nim_evo writes); else a one-line :class:`UserError` saying which (``what``:
-    the kind of file), a version newer than this nim_evo's said to be so. With
-    ``unversioned``, a dict with neither field, as nim_evo wrote the file before it had an
-    envelope, is taken as it is (its reader reads it as that nim_evo wrote it)."""
+    version ``version``, or any from ``oldest`` to it (the ``format`` and ``version`` fields
+    beside its own, in every versioned file nim_evo writes); else a one-line
+    :class:`UserError` saying which (``what``: the kind of file), a version newer than this
+    nim_evo's said to be so. With ``unversioned``, a dict with neither field, as nim_evo wrote
+    the file before it had an envelope, is taken as it is (its reader reads it as that nim_evo
+    wrote it)."""
     if unversioned and isinstance(data, dict) and "format" not in data and "version" not in data:
         return data
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise UserError(f"{path} is not a nim_evo {what}")
     found = data.get("version")
-    if type(found) is not int or found != version:  # (a bool is no version)
+    lowest = version if oldest is None else oldest
+    if type(found) is not int or not lowest <= found <= version:  # (a bool is no version)
         newer = " (written by a newer nim_evo)" if type(found) is int and found > version else ""
-        raise UserError(f"{path} has {what} version {found!r}{newer}; this nim_evo reads version {version}")
+        reads = f"version {version}" if lowest == version else f"versions {lowest} to {version}"
+        raise UserError(f"{path} has {what} version {found!r}{newer}; this nim_evo reads {reads}")
     return data
 
 

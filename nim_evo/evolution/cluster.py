@@ -141,6 +141,14 @@ def local_threads(jobs: int) -> int:
     return cores if jobs == -1 else max(1, min(jobs, cores))
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system says)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (not on Linux)
+        return os.cpu_count() or 1
+
+
 def local_backend() -> bool:
     """Whether joblib's backend in force is its local process pool (not Dask's, nor another
     a caller set)."""

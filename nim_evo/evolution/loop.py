@@ -27,7 +27,6 @@ credit from the exact evaluator.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -91,11 +90,11 @@ def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> ba
 def _bind_map(toolbox: base.Toolbox, config: Config) -> None:
     """Register the run's parallel map over its workers, which, on Dask, hold each stage's
     panels as they are now (sent again when a stage's decisions grow). A kind whose variation
-    is numpy's work (a table) is evaluated in this process on the local backend, whatever the
-    jobs: beside its variation (:func:`overlaps`), it is faster than in a pool (on seven heaps
+    is numpy's work (a table: :attr:`~nim_evo.genomes.protocol.GenomeKind.overlapped`) is
+    evaluated in this process on the local backend, whatever the jobs: beside its variation (:func:`overlaps`), it is faster than in a pool (on seven heaps
     twice, on eight 1.2 times; as fast on nine, in less memory)."""
     jobs = toolbox.jobs
-    toolbox.in_process = jobs == 1 or config.kind.threaded and cluster.local_backend()
+    toolbox.in_process = jobs == 1 or config.kind.overlapped and cluster.local_backend()
     threads = fitness.in_threads([panel for panels in toolbox.stage_panels for panel in panels])
     if threads:
         allocator.keep_large_arrays()  # (where make_toolbox could not tell before building: before the threads)
@@ -226,10 +225,10 @@ def _play_key(kind, largest: int, genes):
 def overlaps(toolbox: base.Toolbox, config: Config) -> bool:
     """Whether a generation's offspring are evaluated in a thread as variation makes them
     (:class:`~nim_evo.evolution.tasks.Tasks`): where the run evaluates in its own process
-    (:func:`_bind_map`) on a machine of more than one core, and its kind's variation is numpy's
-    work (:attr:`~nim_evo.genomes.protocol.GenomeKind.threaded`), as its evaluation on a board
-    with tables is. The offspring and their results are the same either way."""
-    return toolbox.in_process and (os.cpu_count() or 1) > 1 and config.kind.threaded
+    (:func:`_bind_map`) with more than one core to run on, and its kind's variation is numpy's
+    work (:attr:`~nim_evo.genomes.protocol.GenomeKind.overlapped`), as its evaluation on a
+    board with tables is. The offspring and their results are the same either way."""
+    return toolbox.in_process and cluster.usable_cores() > 1 and config.kind.overlapped
 
 
 def make_statistics() -> tools.Statistics:
@@ -276,7 +275,8 @@ def step(state: State, config: Config, toolbox: base.Toolbox) -> State:
             and counterexamples.grow(toolbox, config.kind, state.halloffame[0], state.decided)):
         _panels_changed(toolbox, config, stage, state.population[0])
         rescored, games = _rescore(state, config, toolbox, generation)
-    restore_evaluations(state, config, toolbox)
+    if not restart:  # (a new population needs nothing of the old one's)
+        restore_evaluations(state, config, toolbox)
     bind_generation(toolbox, config, generation)
     offspring: list = []
     invalid: list = []
@@ -310,10 +310,10 @@ def restore_evaluations(state: State, config: Config, toolbox: base.Toolbox) -> 
     cases = config.selector == "lexicase"
     missing = [ind for ind in state.population if credit and ind.credit is None or cases and ind.cases is None]
     if missing:
-        kept = [(ind.fitness.values, ind.rates) for ind in missing]
-        evaluate(toolbox, config, missing, state.generation)
-        for ind, (values, rates) in zip(missing, kept):
-            ind.fitness.values, ind.rates = values, rates
+        again = [toolbox.clone(ind) for ind in missing]  # (the individuals themselves change at once, at the end)
+        evaluate(toolbox, config, again, state.generation)
+        for ind, evaluated in zip(missing, again):
+            ind.credit, ind.cases = evaluated.credit, evaluated.cases
 
 
 def _offspring(state: State, config: Config, toolbox: base.Toolbox, restart: bool) -> Iterator:

@@ -28,7 +28,11 @@ from nim_evo.validation import KeywordError, UserError
 # Each JSON file of a run carries an envelope, its format and version (read by
 # :func:`nim_evo.io.check_envelope`); a config.json or hall_of_fame.json an older nim_evo wrote
 # without one still reads.
-CHECKPOINT_FORMAT, CHECKPOINT_VERSION = "nim_evo/checkpoint", 1
+CHECKPOINT_FORMAT, CHECKPOINT_VERSION = "nim_evo/checkpoint", 2
+# version 2 keeps no credit nor lexicase cases (a resumed run evaluates them again): an older
+# nim_evo refuses it in one line, where it would have resumed a table run without credit (another
+# run); version 1, with them, reads
+OLDEST_CHECKPOINT = 1
 CONFIG_FORMAT, CONFIG_VERSION = "nim_evo/run-config", 1
 HALL_OF_FAME_FORMAT, HALL_OF_FAME_VERSION = "nim_evo/hall-of-fame", 1
 
@@ -172,7 +176,7 @@ class RunDir:
                                    f"with [[force=True, out={str(self.path)!r}|--force --out {self.path}]]")
             raise UserError(f"{self.path} has no checkpoint to resume from")
         return check_envelope(read_arrays_document(self.checkpoint_path), self.checkpoint_path, CHECKPOINT_FORMAT,
-                              CHECKPOINT_VERSION, "checkpoint")
+                              CHECKPOINT_VERSION, "checkpoint", oldest=OLDEST_CHECKPOINT)
 
     def _files(self) -> list[Path]:
         """The run's files, pictures (``python -m nim_evo.plot``) included."""

@@ -28,7 +28,9 @@ class Tasks:
             (``spawn(1)`` at a time gives the children ``spawn(chunks)`` would).
         overlap: run each task in a thread as soon as its chunk is cut, not through the map.
     Used as a context manager: leaving it on an error (Ctrl-C in variation) cancels the tasks
-    not begun, and the one running ends in its thread without being waited for.
+    not begun, and the one running ends in its thread without being waited for (the
+    interpreter waits for it at exit: a chunk's time). A task that fails says so when
+    :meth:`results` is asked, once variation is done.
     """
 
     def __init__(self, toolbox, size: int, seeds: np.random.SeedSequence, overlap: bool):

@@ -55,6 +55,10 @@ What a kind defines (``genes`` is one genome: an array, a dict, whatever the kin
 - ``uses_credit``: whether its operators read the per-position credit the exact evaluator
   leaves on an evaluated individual (``ind.credit = (mine, theirs)``, see
   :mod:`nim_evo.genomes.table`); only then is it computed.
+- ``threaded`` and ``overlapped``: whether its ``create`` and ``mutate`` take ``threads`` (they
+  draw in threads, the same genes), and whether its variation is numpy's work, which lets go
+  of the interpreter, so that a run evaluates its offspring in a thread beside it, in its own
+  process on the local backend whatever the jobs (:func:`nim_evo.evolution.loop.overlaps`).
 
 The views of its play, each a default derived from ``move_probabilities`` that a kind may
 override for speed: :meth:`GenomeKind.policies` (a population's rows over enumerated spaces:
@@ -147,9 +151,10 @@ class GenomeKind(ABC):
     individual: ClassVar[type]
     board_free: ClassVar[bool] = True
     uses_credit: ClassVar[bool] = False
-    # its create and mutate take ``threads`` (they draw in threads, the same genes), and its variation is
-    # numpy's work: a run of one job evaluates its offspring in a thread beside it (loop.overlaps)
-    threaded: ClassVar[bool] = False
+    threaded: ClassVar[bool] = False  # its create and mutate take ``threads``: they draw in threads, the same genes
+    # its variation is numpy's work, which lets go of the interpreter: a run evaluates its offspring in a
+    # thread beside it, in its own process on the local backend whatever the jobs (loop.overlaps)
+    overlapped: ClassVar[bool] = False
     selection: ClassVar[str] = "tournament"
     restart: ClassVar[int] = 0
     families: ClassVar[tuple[str, ...] | None] = ("nim",)  # the game families it plays (None: every one)

@@ -155,6 +155,7 @@ class TableKind(GenomeKind):
     board_free = False
     uses_credit = True
     threaded = True
+    overlapped = True
     mutation_parameters = ("indpb", "greedy")
 
     def create(self, rules: Game, rng: np.random.Generator, container=np.asarray, multiset: bool = True,

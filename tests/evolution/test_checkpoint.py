@@ -146,3 +146,30 @@ def test_a_run_begun_before_selection_and_restarts_resumes_as_it_ran(tmp_path):
     assert main(["--resume", str(out), "--generations", "3", "--quiet", "--genomes-dir", str(genomes)]) == 0
     resumed = json.loads((out / "config.json").read_text())
     assert resumed["selection"] == "tournament" and resumed["restart"] == 0 and resumed["generations"] == 3
+
+
+def test_a_version_1_checkpoint_with_credit_and_cases_resumes_with_them(runs, tmp_path):
+    """Checkpoints before version 2 kept each individual's credit (tables) and cases (lexicase):
+    such a file reads with them; a version after this nim_evo's is one line."""
+    import shutil
+
+    for genome, field in (("table", "credit"), ("program", "cases")):
+        out = tmp_path / genome
+        shutil.copytree(runs[genome], out)
+        config, state, _ = RunDir(out).load()
+        path = out / "checkpoint.npz"
+        data = read_arrays_document(path)
+        assert data["version"] == 2 and all(item["credit"] is None and "cases" not in item
+                                            for item in data["state"]["population"])
+        older = np.linspace(0, 1, 4 if field == "cases" else len(state.population[0]), dtype=np.float32)
+        for item in data["state"]["population"]:
+            item[field] = older if field == "cases" else [older.astype(float), older.astype(float)]
+        write_arrays_document(path, {**data, "version": 1})
+        _, back, _ = RunDir(out).load()
+        for ind in back.population:
+            kept = ind.cases if field == "cases" else ind.credit[1]
+            assert np.array_equal(kept, older)
+        write_arrays_document(path, {**data, "version": 3})
+        with pytest.raises(UserError, match=r"checkpoint version 3 \(written by a newer nim_evo\); this nim_evo reads "
+                                            r"versions 1 to 2$"):
+            RunDir(out).load()

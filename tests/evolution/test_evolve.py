@@ -52,12 +52,12 @@ def test_best_fitness_never_drops():
 def test_checkpoint_state_round_trip(monkeypatch):
     """freeze/thaw keep genes, fitness, win rates, hall of fame and logbook; credit is not
     kept, and a resumed run's population gets it back, evaluated again, bit for bit, its
-    fitness the checkpoint's (the last of six genomes evaluated alone, in chunks of five,
-    would sum its sub-games in another order); a state frozen with credit, as files written
-    before were, is read with it."""
+    fitness the checkpoint's (evolved in chunks of four, evaluated again one by one: a genome
+    alone sums its sub-games in another order, other last bits); a state frozen with credit,
+    as files written before were, is read with it."""
     from nim_evo.evolution import fitness
 
-    monkeypatch.setattr(fitness, "chunk_size", lambda panel, mode: 5)
+    monkeypatch.setattr(fitness, "chunk_size", lambda panel, mode: 4)
     config = Config(genome="table", rules=Rules((1, 3, 5, 7)), population=6, offspring=8, seed=3)
     state = evolve(config, 2)
     frozen = freeze(state, config)
@@ -68,6 +68,7 @@ def test_checkpoint_state_round_trip(monkeypatch):
         assert a.fitness.values == b.fitness.values and a.rates == b.rates
         assert a.credit is not None and b.credit is None
     assert type(back.population[0]).__name__ == "TableIndividual"
+    monkeypatch.setattr(fitness, "chunk_size", lambda panel, mode: 1)
     restore_evaluations(back, config, make_toolbox(config))
     for a, b in zip(state.population, back.population, strict=True):
         assert a.fitness.values == b.fitness.values and a.rates == b.rates

@@ -379,12 +379,12 @@ def test_big_spaces_evaluate_in_threads_and_give_the_same_result(monkeypatch):
         assert np.array_equal(a, b) and a.fitness.values == b.fitness.values
 
 
-@pytest.mark.parametrize("restarts", [False, True])
-def test_offspring_evaluated_beside_variation_give_the_run_the_map_gives(monkeypatch, restarts):
-    """A run of one job on a table genome evaluates each chunk of offspring in a thread as
-    soon as variation has made it (loop.overlaps): the same logbook, population and credit
-    as its tasks run one after another through the map, with several chunks a generation
-    (and with a new population each generation: restarts)."""
+@pytest.mark.parametrize("restarts, mode", [(False, "exact"), (True, "exact"), (False, "sampled")])
+def test_offspring_evaluated_beside_variation_give_the_run_the_map_gives(monkeypatch, restarts, mode):
+    """A table run evaluates each chunk of offspring in a thread as soon as variation has
+    made it (loop.overlaps): the same logbook, population and credit as its tasks run one
+    after another through the map, with several chunks a generation (with a new population
+    in the third: restarts; and with sampled games, each chunk's seed its own)."""
     import threading
 
     from nim_evo.evolution import loop
@@ -399,7 +399,7 @@ def test_offspring_evaluated_beside_variation_give_the_run_the_map_gives(monkeyp
     monkeypatch.setattr(fitness, "evaluate_boards", evaluate_boards)
     monkeypatch.setattr(fitness, "chunk_size", lambda panel, mode: 3)
     config = Config(genome="table", rules=Rules((1, 3, 5, 7)), population=8, offspring=16, seed=9,
-                    restart=1 if restarts else None)
+                    restart=1 if restarts else None, fitness=mode, games=50)
     if restarts:  # (the third generation: a new population)
         monkeypatch.setattr(loop, "stalled", lambda logbook, patience: len(logbook) == 3)
     runs = {}
@@ -412,9 +412,11 @@ def test_offspring_evaluated_beside_variation_give_the_run_the_map_gives(monkeyp
     assert [{k: v for k, v in r.items() if k != "seconds"} for r in one.logbook] == \
         [{k: v for k, v in r.items() if k != "seconds"} for r in other.logbook]
     assert [r.get("restart", 0) for r in one.logbook] == [0, 0, 0, int(restarts), 0]
+    assert (one.games > 0) == (mode == "sampled")
     for a, b in zip(one.population, other.population, strict=True):
         assert np.array_equal(a, b) and a.fitness.values == b.fitness.values and a.rates == b.rates
-        assert all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit))
+        assert (a.credit is b.credit is None) if mode == "sampled" else \
+            all(np.array_equal(x, y) for x, y in zip(a.credit, b.credit))
 
 
 def test_an_error_in_a_task_beside_variation_is_the_step_s_error(monkeypatch):
@@ -443,7 +445,7 @@ def test_an_error_in_a_task_beside_variation_is_the_step_s_error(monkeypatch):
 
     def task(genomes, seed):
         started.set()
-        release.wait(5)
+        release.wait(60)
         calls.append(len(genomes))
         return []
 
@@ -452,7 +454,7 @@ def test_an_error_in_a_task_beside_variation_is_the_step_s_error(monkeypatch):
             child = toolbox.clone(ind)
             del child.fitness.values
             yield child
-        started.wait(5)
+        started.wait(60)
         raise KeyboardInterrupt
 
     toolbox.evaluate = task
@@ -468,8 +470,6 @@ def test_a_table_run_is_evaluated_in_its_process_beside_variation_whatever_its_j
     """On the local backend a table run opens no pool, one job or two, and, on two cores,
     evaluates beside its variation; a kind whose variation is Python's opens one for two jobs
     and never overlaps; on one core nothing overlaps."""
-    import os
-
     from nim_evo.evolution import loop
 
     opened = []
@@ -479,10 +479,10 @@ def test_a_table_run_is_evaluated_in_its_process_beside_variation_whatever_its_j
         config = Config(genome=genome, rules=Rules((1, 3, 5)), population=4, offspring=4, seed=1)
         return loop.overlaps(make_toolbox(config, jobs), config)
 
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(cluster, "usable_cores", lambda: 2)
     assert overlap("table", 1) and overlap("table", 2) and opened == []
     assert not overlap("rules", 1) and not overlap("rules", 2) and opened == [2]
-    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(cluster, "usable_cores", lambda: 1)
     assert not overlap("table", 1)
 
 
