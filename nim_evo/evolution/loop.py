@@ -91,15 +91,16 @@ def _bind_map(toolbox: base.Toolbox, config: Config) -> None:
     """Register the run's parallel map over its workers, which, on Dask, hold each stage's
     panels as they are now (sent again when a stage's decisions grow). A kind whose variation
     is numpy's work (a table: :attr:`~nim_evo.genomes.protocol.GenomeKind.overlapped`) is
-    evaluated in this process on the local backend, whatever the jobs: beside its variation (:func:`overlaps`), it is faster than in a pool (on seven heaps
-    twice, on eight 1.2 times; as fast on nine, in less memory)."""
+    evaluated in this process on the local backend, whatever the jobs: beside its variation
+    (:func:`overlaps`) it is faster than in a pool (twice on seven heaps, 1.2 times on eight;
+    on nine, 10% slower than two threads, in less memory)."""
     jobs = toolbox.jobs
     toolbox.in_process = jobs == 1 or config.kind.overlapped and cluster.local_backend()
     threads = fitness.in_threads([panel for panels in toolbox.stage_panels for panel in panels])
     if threads:
         allocator.keep_large_arrays()  # (where make_toolbox could not tell before building: before the threads)
-    toolbox.register("map", joblib_map, 1 if toolbox.in_process else jobs,
-                     workers=None if toolbox.in_process else cluster.workers(jobs, *toolbox.stage_panels, threads=threads))
+    workers = None if toolbox.in_process else cluster.workers(jobs, *toolbox.stage_panels, threads=threads)
+    toolbox.register("map", joblib_map, 1 if toolbox.in_process else jobs, workers=workers)
 
 
 def home_panel(toolbox: base.Toolbox, config: Config) -> fitness.Panel:
