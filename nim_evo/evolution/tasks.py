@@ -68,8 +68,8 @@ class Tasks:
         if self._chunk:
             self._close_chunk()
         if self._pool is None:
-            chunks, seeds = (list(column) for column in zip(*self._cut)) if self._cut else ([], [])
-            done = self._toolbox.map(self._toolbox.evaluate, chunks, seeds)
+            done = self._toolbox.map(self._toolbox.evaluate, [chunk for chunk, _ in self._cut],
+                                     [seed for _, seed in self._cut])
         else:
             done = [task.result() for task in self._running]
         return [evaluation for chunk in done for evaluation in chunk]
