@@ -66,10 +66,12 @@ class Evolution:
 
     @classmethod
     def begin(cls, config: Config, out=None, export=None, force: bool = False, jobs: int = 1,
-              command: str | None = None, quiet: bool = False, given: dict | None = None) -> Evolution:
+              command: str | None = None, quiet: bool = False, given: dict | None = None,
+              overlap: bool = True) -> Evolution:
         """A new run at generation 0; with ``out``, written to that run directory (refused if
         it holds files, unless ``force``), and with ``export`` the champion exported there at the
-        end; ``given``: opponents given as agent objects, by the names the config holds for them."""
+        end; ``given``: opponents given as agent objects, by the names the config holds for them;
+        ``overlap``: as :func:`nim_evo.evolution.loop.make_toolbox`'s."""
         check_feasible(config)
         export = None if export is None else Path(export)
         if export is not None:
@@ -84,7 +86,7 @@ class Evolution:
             if run_dir is not None:
                 run_dir.check_free(force=force, inside=export and export.parent)
                 run_dir.lock()
-            toolbox = make_toolbox(config, jobs, quiet, given)
+            toolbox = make_toolbox(config, jobs, quiet, given, overlap)
             state = loop.start(config, toolbox)
             extra = {"export": None if export is None else str(export), "command": command, "opponent_files": files,
                      "given_opponents": sorted(given or ())}
@@ -101,14 +103,16 @@ class Evolution:
     @classmethod
     def resume(cls, directory, generations: int | None = None, genomes_dir=None, force: bool = False,
                jobs: int = 1, command: str | None = None, quiet: bool = False,
-               given: dict | None = None, trusted=None, until: str | None = None, export: bool = True) -> Evolution:
+               given: dict | None = None, trusted=None, until: str | None = None, export: bool = True,
+               overlap: bool = True) -> Evolution:
         """The run in ``directory`` at its last checkpoint, to go on to ``generations`` (and
         with ``until`` a new target, :data:`~nim_evo.evolution.target.NEVER` for none); its
         champion exported where it was before, or into ``genomes_dir`` if given; ``given``: the
         agent objects it was begun with, by their names; ``trusted``: the code opponents
         (``module:NAME``, ``file.py:NAME``) it plays, named again by the person (a run
         directory is a file from anyone: what it names is never imported unasked); ``export``:
-        False for a run whose champion stays in its directory (a sweep's)."""
+        False for a run whose champion stays in its directory (a sweep's); ``overlap``: as
+        :func:`nim_evo.evolution.loop.make_toolbox`'s."""
         run_dir = RunDir(directory)
         if run_dir.path.is_dir():
             run_dir.lock()
@@ -154,7 +158,7 @@ class Evolution:
                     raise KeywordError(f"[[until|--until]] {error.problem}") from None
                 run_dir.save(state, config, extra)  # the checkpoint first: it is the authority
                 run_dir.write_config(config)
-            return cls(config, make_toolbox(config, jobs, quiet, given), state, run_dir, extra, jobs)
+            return cls(config, make_toolbox(config, jobs, quiet, given, overlap), state, run_dir, extra, jobs)
         except BaseException:
             run_dir.unlock()
             raise
@@ -322,13 +326,13 @@ def check_opponents(config: Config, given: dict | None = None) -> dict:
 SLOW_CHECKPOINT, CHECKPOINT_SHARE = 1.0, 0.1
 
 
-def make_toolbox(config: Config, jobs: int, quiet: bool = False, given: dict | None = None):
-    """The run's DEAP toolbox, its learned opponents trained (or found in the cache) first,
-    saying which on stderr unless ``quiet``."""
+def make_toolbox(config: Config, jobs: int, quiet: bool = False, given: dict | None = None, overlap: bool = True):
+    """The run's DEAP toolbox (:func:`nim_evo.evolution.loop.make_toolbox`), its learned
+    opponents trained (or found in the cache) first, saying which on stderr unless ``quiet``."""
     for spec in config.opponents:
         if is_learner(spec) and not (given and spec in given) and panel_tabulable(config.rules, multiset=config.multiset):
             resolve_saying(spec, config.rules, config.seed, quiet=quiet)
-    return loop.make_toolbox(config, jobs, given)
+    return loop.make_toolbox(config, jobs, given, overlap)
 
 
 @overload

@@ -60,10 +60,13 @@ class State:
     decided: dict = field(default_factory=dict)  # stage: the positions its decisions gained (counterexamples)
 
 
-def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None) -> base.Toolbox:
+def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None, overlap: bool = True) -> base.Toolbox:
     """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map;
-    ``given``: opponents given as agent objects, by the names ``config.opponents`` holds for them."""
+    ``given``: opponents given as agent objects, by the names ``config.opponents`` holds for them;
+    ``overlap``: False for a run that shares the machine's cores with others (a sweep's, several
+    at once): its offspring are never evaluated beside its variation (:func:`overlaps`)."""
     toolbox = base.Toolbox()
+    toolbox.overlap = overlap
     boards = tuple(dict.fromkeys(r for stage in range(len(config.stages)) for r in config.training_rules(stage)))
     if config.fitness == "exact" and all(rules.box and space_size(rules, multiset=config.multiset)
                                          > fitness.THREADED_SPACE for rules in boards):
@@ -226,10 +229,11 @@ def _play_key(kind, largest: int, genes):
 def overlaps(toolbox: base.Toolbox, config: Config) -> bool:
     """Whether a generation's offspring are evaluated in a thread as variation makes them
     (:class:`~nim_evo.evolution.tasks.Tasks`): where the run evaluates in its own process
-    (:func:`_bind_map`) with more than one core to run on, and its kind's variation is numpy's
-    work (:attr:`~nim_evo.genomes.protocol.GenomeKind.overlapped`), as its evaluation on a
-    board with tables is. The offspring and their results are the same either way."""
-    return toolbox.in_process and cluster.usable_cores() > 1 and config.kind.overlapped
+    (:func:`_bind_map`) with more than one core to run on (and them to itself: see
+    :func:`make_toolbox`), and its kind's variation is numpy's work
+    (:attr:`~nim_evo.genomes.protocol.GenomeKind.overlapped`), as its evaluation on a board
+    with tables is. The offspring and their results are the same either way."""
+    return toolbox.in_process and toolbox.overlap and cluster.usable_cores() > 1 and config.kind.overlapped
 
 
 def make_statistics() -> tools.Statistics:

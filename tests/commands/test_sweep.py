@@ -452,3 +452,23 @@ def test_a_sweep_s_files_carry_their_envelope_and_older_ones_still_read(tmp_path
     rows[0].write_text(json.dumps({**json.loads(rows[1].read_text()), "format": "nim_evo/sweep-row", "version": 2}))
     with pytest.raises(nim_evo.UserError, match="sweep row version 2 \\(written by a newer nim_evo\\)"):
         nim_evo.sweep(None, out=tmp_path / "s", resume=True, progress=False)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_sweep_s_table_runs_evaluate_beside_variation_only_one_at_a_time(tmp_path, monkeypatch, jobs):
+    """A table run evaluates its offspring beside its variation where it has the cores to
+    itself: in a sweep of one worker, not where two run at once (the workers' runs here run in
+    this process, one after the other, to be seen)."""
+    from nim_evo import experiments, processes
+    from nim_evo.evolution import loop
+
+    seen = []
+    real_overlaps = loop.overlaps
+    monkeypatch.setattr(loop, "overlaps", lambda toolbox, config: seen.append(real_overlaps(toolbox, config)) or
+                        seen[-1])
+    monkeypatch.setattr(loop.cluster, "usable_cores", lambda: 2)
+    real_parallel = processes.parallel
+    monkeypatch.setattr(processes, "parallel", lambda n, **kwargs: real_parallel(1, **kwargs))
+    nim_evo.sweep("0-1", genome="table", rules=nim_evo.Rules((3, 4, 5)), generations=2, jobs=jobs,
+                  out=tmp_path / "s", progress=False)
+    assert seen and set(seen) == {jobs == 1}
