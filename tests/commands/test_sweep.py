@@ -464,8 +464,12 @@ def test_a_sweep_s_table_runs_evaluate_beside_variation_only_one_at_a_time(tmp_p
 
     seen = []
     real_overlaps = loop.overlaps
-    monkeypatch.setattr(loop, "overlaps", lambda toolbox, config: seen.append(real_overlaps(toolbox, config)) or
-                        seen[-1])
+
+    def overlaps(toolbox, config):
+        seen.append(real_overlaps(toolbox, config))
+        return seen[-1]
+
+    monkeypatch.setattr(loop, "overlaps", overlaps)
     monkeypatch.setattr(loop.cluster, "usable_cores", lambda: 2)
     real_parallel = processes.parallel
     monkeypatch.setattr(processes, "parallel", lambda n, **kwargs: real_parallel(1, **kwargs))
