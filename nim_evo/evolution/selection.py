@@ -37,17 +37,19 @@ def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=le
     and the pick among them is the smaller (by ``size``) of two of them drawn at random:
     among genomes that play alike, parsimony, without collapsing each behaviour to one
     genome (crossover needs different genomes to mix). Cases every candidate scores alike
-    are skipped: they filter nothing."""
-    values = np.stack([ind.cases for ind in individuals])
-    rows, group = unique_rows(values)
+    are skipped: they filter nothing. A pick's first case meets every candidate: what each
+    case keeps of them all is found for every case at once (:func:`_kept`)."""
+    rows, group = _behaviours(individuals)
     rows = rows[:, (rows != rows[:1]).any(axis=0)]  # cases that separate some candidates
     members = [np.flatnonzero(group == g) for g in range(len(rows))]
     sizes = np.array([size(ind) for ind in individuals])
-    chosen = tools.selBest(individuals, 1)
+    chosen = [max(individuals, key=attrgetter("fitness"))]  # (selBest's first: the first of the fittest)
+    kept = _kept(rows)
+    everyone = np.arange(len(rows))
     for _ in range(k - 1):
-        candidates = np.arange(len(rows))
         order = rng.permutation(rows.shape[1])
-        at = 0  # the next case in order
+        candidates = np.flatnonzero(kept[:, order[0]]) if len(order) else everyone  # (every case separates all of them)
+        at = 1  # the next case in order
         while len(candidates) > 1 and at < len(order):
             if len(candidates) <= _FEW:  # the next case that separates the few left, found at once
                 left = rows[candidates]
@@ -59,15 +61,62 @@ def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=le
             scores = rows[candidates, order[at]]
             at += 1
             ordered = np.sort(scores)  # (its ends the best and the worst, its middle the median)
-            top = ordered[-1]
-            if ordered[0] == top:  # all alike: the case keeps them all
+            if ordered[0] == ordered[-1]:  # all alike: the case keeps them all
                 continue
-            deviation = _median(np.abs(ordered - _middle(ordered)))
-            candidates = candidates[scores >= top - deviation]
+            candidates = candidates[scores >= _least_kept(ordered)]
         alike = members[candidates[rng.integers(len(candidates))]]
         first, second = alike[rng.integers(len(alike))], alike[rng.integers(len(alike))]  # (the draws of size=2)
         chosen.append(individuals[second if sizes[second] < sizes[first] else first])
     return chosen
+
+
+def _behaviours(individuals: list) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`unique_rows` of the individuals' cases: read once per array (copies of a genome,
+    and genomes evaluated as one, share theirs)."""
+    number: dict = {}  # each array's, by identity, in the order they come
+    index = np.array([number.setdefault(id(ind.cases), len(number)) for ind in individuals], dtype=np.intp)
+    arrays = list({id(ind.cases): ind.cases for ind in individuals}.values())
+    rows, group = unique_rows(np.stack(arrays))
+    return rows, group[index]
+
+
+def _kept(rows: np.ndarray) -> np.ndarray:
+    """``(candidates, cases)``: whether each case keeps each candidate, all of them
+    meeting it (what a pick's first case does)."""
+    if not rows.size:
+        return np.zeros(rows.shape, dtype=bool)
+    return rows >= _threshold(np.sort(rows, axis=0))
+
+
+def _threshold(ordered: np.ndarray) -> np.ndarray:
+    """Of each column of ``ordered`` (sorted ascending), the least score a case keeps: the
+    best less the median absolute deviation from the median (each median a float64 of its
+    middle value or two; the difference and the threshold in the scores' own type, as a
+    Python float meets a numpy array)."""
+    deviation = _middles(np.sort(np.abs(ordered - _middles(ordered).astype(ordered.dtype)), axis=0))
+    return ordered[-1] - deviation.astype(ordered.dtype)
+
+
+def _least_kept(ordered: np.ndarray):
+    """:func:`_threshold` of one case's sorted scores (the same values, in scalars: a pick meets
+    thousands of cases a generation, each a few candidates)."""
+    kind = ordered.dtype.type
+    deviation = _middle(np.sort(np.abs(ordered - kind(_middle(ordered)))))
+    return ordered[-1] - kind(deviation)
+
+
+def _middle(ordered: np.ndarray) -> float:
+    """The median of a sorted 1-d array."""
+    middle = len(ordered) // 2
+    return float(ordered[middle]) if len(ordered) % 2 else (float(ordered[middle - 1]) + float(ordered[middle])) / 2
+
+
+def _middles(ordered: np.ndarray) -> np.ndarray:
+    """The median of each column of ``ordered`` (sorted ascending), as float64."""
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[middle].astype(np.float64)
+    return (ordered[middle - 1].astype(np.float64) + ordered[middle].astype(np.float64)) / 2
 
 
 _FEW = 16  # candidates few enough that lexicase finds the next case separating them in one pass
@@ -89,17 +138,6 @@ def unique_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rank = np.empty(len(index), dtype=np.intp)
     rank[order] = np.arange(len(index))
     return values[index[order]], rank[groups]
-
-
-def _median(values: np.ndarray) -> float:
-    """``np.median`` of a short 1-d array, without its overhead (lexicase takes thousands a generation)."""
-    return _middle(np.sort(values))
-
-
-def _middle(ordered: np.ndarray) -> float:
-    """The median of a sorted 1-d array."""
-    middle = len(ordered) // 2
-    return float(ordered[middle]) if len(ordered) % 2 else (float(ordered[middle - 1]) + float(ordered[middle])) / 2
 
 
 class HallOfFame(tools.HallOfFame):

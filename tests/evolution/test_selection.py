@@ -137,3 +137,55 @@ def test_unique_rows_are_numpys_by_bytes():
         assert np.array_equal(rows, expected_rows) and np.array_equal(group, expected_group.reshape(-1))
     negative = np.array([[-1.0, 2.0], [0.5, 0.0], [-1.0, 2.0]])  # (not win probabilities: numpy's own way)
     assert unique_rows(negative)[1].tolist() == [0, 1, 0]
+
+
+def _lexicase_one_case_at_a_time(individuals, k, rng, size=len):
+    """Lexicase as it was written before the first cases were found at once: each pick meets
+    its cases one by one, the median and deviation of each from a Python float (the reference
+    :func:`selection.select_lexicase` must pick as)."""
+    values = np.stack([ind.cases for ind in individuals])
+    rows, group = selection.unique_rows(values)
+    rows = rows[:, (rows != rows[:1]).any(axis=0)]
+    members = [np.flatnonzero(group == g) for g in range(len(rows))]
+    sizes = np.array([size(ind) for ind in individuals])
+
+    def median(ordered):
+        middle = len(ordered) // 2
+        return float(ordered[middle]) if len(ordered) % 2 else (float(ordered[middle - 1]) + float(ordered[middle])) / 2
+
+    chosen = sorted(individuals, key=lambda ind: ind.fitness, reverse=True)[:1]
+    for _ in range(k - 1):
+        candidates, order = np.arange(len(rows)), rng.permutation(rows.shape[1])
+        for case in order:
+            if len(candidates) <= 1:
+                break
+            scores = rows[candidates, case]
+            ordered = np.sort(scores)
+            deviation = median(np.sort(np.abs(ordered - median(ordered))))
+            candidates = candidates[scores >= ordered[-1] - deviation]
+        alike = members[candidates[rng.integers(len(candidates))]]
+        first, second = alike[rng.integers(len(alike))], alike[rng.integers(len(alike))]
+        chosen.append(individuals[second if sizes[second] < sizes[first] else first])
+    return chosen
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_lexicase_picks_as_one_case_at_a_time(dtype):
+    """The first cut of every case found at once, the few left's next separating case found at
+    once, copies read once: the picks of the plain algorithm, draw for draw, on populations
+    with many copies and ties (odd and even counts of candidates, values on a coarse grid and
+    near ties)."""
+    rng = np.random.default_rng(5)
+    for trial in range(12):
+        kinds = int(rng.integers(1, 60))
+        grid = rng.choice([0.0, 0.25, 0.5, 0.75, 1.0], size=(kinds, 40)) + rng.choice([0, 1e-3], size=(kinds, 40))
+        shared = [grid[g].astype(dtype) for g in range(kinds)]
+        pool = []
+        for j in range(int(rng.integers(1, 120))):
+            g = int(rng.integers(kinds))
+            cases = shared[g] if rng.random() < 0.5 else shared[g].copy()  # (copies share their array, or not)
+            pool.append(_individual(f"{j}", round(rng.random(), 1), cases, int(rng.integers(1, 9))))
+            pool[-1].cases = cases
+        ours = selection.select_lexicase(pool, 80, np.random.default_rng(trial))
+        plain = _lexicase_one_case_at_a_time(pool, 80, np.random.default_rng(trial))
+        assert [ind[0] for ind in ours] == [ind[0] for ind in plain], trial
