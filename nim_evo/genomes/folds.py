@@ -2,8 +2,11 @@
 
 The step ``f(a, p, k)`` is folded over each row's heaps from ``a = 0``
 (:mod:`nim_evo.genomes.scoring` says what a program's score is made of). Where what it reads is
-small and the values its fold reaches from 0 are few, the step is run once on each
-(value so far, heap read) pair (:func:`step_table`) and the fold is a gather per column.
+small, the heaps read many and the values its fold reaches from 0 few, the step is run once on
+each (value so far, heap read) pair (:func:`step_table`) and the fold is a gather per column.
+A run's training boards are a few thousand positions: there the tree is run on every column,
+which costs less than finding a table (and :mod:`~nim_evo.genomes.scoring` keeps each step's
+fold of them); tables serve the big boards a champion is judged on, and a heap game's held step.
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ from nim_evo.genomes.expressions import run
 def fold(tree: tuple, name: str, read: np.ndarray, present: np.ndarray | None, k: np.int64) -> np.ndarray:
     """``tree(name, p, k)`` folded over ``read``'s columns from 0 (a column skipped in a row
     where ``present`` is false). Where what it reads is small (heap values, or a small
-    board's heaps) and the values the fold reaches from 0 are few, the tree is run once on
-    each (value so far, heap read) pair (:func:`step_table`) and the fold is a gather per
-    column; else it is run on every column."""
+    board's heaps), the heaps read are many (:data:`TABLE_WORTH`) and the values the fold
+    reaches from 0 are few, the tree is run once on each (value so far, heap read) pair
+    (:func:`step_table`, within :func:`budget`) and the fold is a gather per column; else it
+    is run on every column."""
     size = len(read)
     low, high = (int(read.min()), int(read.max())) if read.size else (-1, -1)
-    table = step_table(tree, name, max(high, TABLE_LEAST), int(k)) if 0 <= low and high < TABLE_READ else None
+    table = (step_table(tree, name, max(high, TABLE_LEAST), int(k), budget(read.size))
+             if 0 <= low and high < TABLE_READ and read.size >= TABLE_WORTH else None)
     if table is None:
         value = np.zeros(size, dtype=np.int64)
         for j, p in enumerate(read.T):
@@ -56,6 +61,7 @@ def fold_heaps(tree: tuple, heap: heaps.HeapPart, positions: np.ndarray, k: np.i
     largest = int(positions.max()) if positions.size else 0
     values = heap.upto(largest + 1) if largest < heaps.EXTENDED else None
     low, high = (int(values.min()), int(values.max())) if values is not None else (-1, -1)
+    # (no budget: a heap game's stage holds its step, and every program of it reads the one table)
     table = step_table(tree, "a", max(high, TABLE_LEAST), int(k)) if 0 <= low and high < TABLE_READ else None
     if table is None or values is None:
         return fold(tree, "a", heap(positions), positions > 0, k)
@@ -66,32 +72,54 @@ def fold_heaps(tree: tuple, heap: heaps.HeapPart, positions: np.ndarray, k: np.i
 
 
 TABLE_READ = 1 << 12  # a step is tabulated where what it reads is below this
+TABLE_WORTH = 1 << 14  # and it reads at least this many heaps (fewer are folded as fast by running the tree on each)
 TABLE_LEAST = 15  # and over every heap up to this at least: one table serves every small board (Nim's training boards)
 TABLE_REACHED = 1 << 10  # and the values its fold reaches from 0 are at most this many
 TABLE_ROUNDS = 8  # found within this many heaps
 TABLE_CELLS = 1 << 18  # and the table of (value so far, heap read) pairs holds at most this many (1 MB)
 
 
+def budget(cells: int) -> int:
+    """The pairs a step's table may run its tree on (:func:`step_table`) to fold ``cells``
+    heaps read: as many as running it on each, to the power of two above (a few tables' keys)."""
+    return 1 << max(cells - 1, 0).bit_length()
+
+
 @lru_cache(maxsize=256)  # (a stage holds its step: every program of it folds with one table; 256 MB at most)
-def step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+def step_table(tree: tuple, name: str, high: int, k: int, most: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """``(reached, steps)``: the values the fold of ``tree`` over heaps read ``0 .. high``
     reaches from 0 (sorted), and ``steps[i, p]``, where ``tree(reached[i], p, k)`` is in
     ``reached`` times ``high + 2`` (the start of its row in ``steps`` flattened; a last
     column, ``p = high + 1``, keeps the value: no heap); ``None`` where it reaches more than
     :data:`TABLE_REACHED` values or :data:`TABLE_CELLS` pairs, or has not reached them all
-    after :data:`TABLE_ROUNDS` heaps (a growing fold).
+    after :data:`TABLE_ROUNDS` heaps (a growing fold), or where finding them would run the
+    tree on more than ``most`` pairs (a fold that can be run on every column for less).
     (Read-only arrays: they are kept for the next call.)"""
     heaps = np.arange(high + 1, dtype=np.int64)
     seen = {0}
     frontier = np.zeros(1, dtype=np.int64)
+    spent = 0  # pairs the tree was run on
+
+    def stepped(values: np.ndarray, grid=None) -> np.ndarray | None:
+        nonlocal spent
+        if grid is None or not (len(values) and values.min() >= 0 and values.max() < len(grid)):
+            spent += len(values) * len(heaps)
+            if most is not None and spent > most:
+                return None
+        return pairs(tree, name, values, heaps, k, grid)
+
     with np.errstate(over="ignore"):
-        # the step at every value below the first power of two past every heap, at once (a
-        # step of xor's kind stays there: the rounds read it, the tree is run once)
-        domain = 1 << high.bit_length()
-        grid = (pairs(tree, name, np.arange(domain), heaps, k).reshape(domain, len(heaps))
-                if domain * len(heaps) <= GRID_CELLS else None)
+        # the step at every value below a power of two past every heap, at once: the largest
+        # of GRID_CELLS pairs (a step of xor's kind stays below the first past the heaps, and
+        # one that grows, as add's, takes rounds there before it is found to grow; the rounds
+        # read it, the tree is run once)
+        domain = 1 << max(high.bit_length(), (GRID_CELLS // len(heaps)).bit_length() - 1)
+        grid = stepped(np.arange(domain)) if domain * len(heaps) <= GRID_CELLS else None
+        grid = None if grid is None else grid.reshape(domain, len(heaps))
         for _ in range(TABLE_ROUNDS):  # every value the fold reaches: from those found last, one more heap
-            after = pairs(tree, name, frontier, heaps, k, grid)
+            after = stepped(frontier, grid)
+            if after is None:
+                return None
             new = set((np.unique(after) if after.size > GRID_CELLS else after).tolist()) - seen
             seen |= new
             if len(seen) > TABLE_REACHED or len(seen) * (high + 2) > TABLE_CELLS:
@@ -102,7 +130,9 @@ def step_table(tree: tuple, name: str, high: int, k: int) -> tuple[np.ndarray, n
         else:
             return None
         reached = np.array(sorted(seen), dtype=np.int64)
-        after = pairs(tree, name, reached, heaps, k, grid)
+        after = stepped(reached, grid)
+        if after is None:
+            return None
     steps = np.empty((len(reached), len(heaps) + 1), dtype=np.int32)
     steps[:, :-1] = np.searchsorted(reached, after).reshape(len(reached), len(heaps))
     steps[:, -1] = np.arange(len(reached))  # (no heap: the value kept)

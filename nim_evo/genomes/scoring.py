@@ -124,25 +124,52 @@ def scores(genes, rules: Game, positions: np.ndarray, ascending: bool = False) -
     return _scores(genes, rules, positions, None)
 
 
-def _scores(genes, rules: Game, positions: np.ndarray, padded: np.ndarray | None) -> np.ndarray:
+def _scores(genes, rules: Game, positions: np.ndarray, padded: np.ndarray | None,
+            spaces: tuple | None = None) -> np.ndarray:
     """:func:`scores` of ``positions`` sorted ascending, where ``padded`` (or None) marks the
     columns that are no heap of their row (rows of boards of fewer heaps, padded on the left:
-    several boards scored in one pass, :func:`policies_on`)."""
+    several boards scored in one pass, :func:`policies_on`); ``spaces``: the boards whose
+    positions they are (:func:`_union`'s), whose folds are kept (:func:`_union_fold`)."""
     step, score, second, heap = compiled(genes)
     cap = getattr(rules, "max_take", None)
     k = np.int64(0 if cap is None else cap + 1)
-    present = None if padded is None else ~padded
     with np.errstate(over="ignore"):
-        value = (folds.fold(step, "a", positions, present, k) if heap is None
-                 else folds.fold_heaps(step, heap, positions, k))
-        if second == _NOTHING_CODE:
-            other = np.zeros(len(positions), dtype=np.int64)
-        else:  # (with a heap part, the step reads each heap's value, and an empty heap is no heap)
-            other = folds.fold(second, "b", positions if heap is None else heap(positions),
-                          present if heap is None else positions > 0, k)
+        if heap is None and spaces is not None:  # (a generation's programs share many a step)
+            value, other = (_union_fold(tree, name, spaces, int(k)) for tree, name in ((step, "a"), (second, "b")))
+        else:
+            value, other = _folds(step, second, heap, positions, padded, k)
         answer = run(score, {"v": value, "m": positions[:, -1] if positions.size else value, "w": other,
                              "x": np.bool_(rules.misere)})
     return folds.as_ints(answer, len(positions))
+
+
+def _folds(step: tuple, second: tuple, heap, positions: np.ndarray, padded: np.ndarray | None,
+           k: np.int64) -> tuple[np.ndarray, np.ndarray]:
+    """The step's and the second fold's values at ``positions`` (as :func:`_scores` reads them)."""
+    present = None if padded is None else ~padded
+    value = (folds.fold(step, "a", positions, present, k) if heap is None
+             else folds.fold_heaps(step, heap, positions, k))
+    if second == _NOTHING_CODE:
+        return value, np.zeros(len(positions), dtype=np.int64)
+    # (with a heap part, the step reads each heap's value, and an empty heap is no heap)
+    return value, folds.fold(second, "b", positions if heap is None else heap(positions),
+                             present if heap is None else positions > 0, k)
+
+
+_FOLDS, _FOLD_BYTES = 1024, 64 << 20  # folds of a run's boards kept: a generation's steps and its parents'
+
+
+@bounded(lambda arguments, value: value.nbytes, _FOLDS, _FOLD_BYTES, fixed=True)
+def _union_fold(tree: tuple, name: str, spaces: tuple, k: int) -> np.ndarray:
+    """``tree``'s fold over the positions of ``spaces`` (:func:`_union`), kept (read-only)."""
+    positions, padded, _ = _union(spaces)
+    if tree == _NOTHING_CODE:
+        value = np.zeros(len(positions), dtype=np.int64)
+    else:
+        with np.errstate(over="ignore"):
+            value = np.array(folds.fold(tree, name, positions, None if padded is None else ~padded, np.int64(k)))
+    value.flags.writeable = False
+    return value
 
 
 ORDER_SEED, ORDER_ROWS, ORDER_VALUES = 37, 256, 64  # the rows of values a fold reads in three orders, and their bound
@@ -195,7 +222,7 @@ def policies_on(genomes: list, spaces: tuple) -> list[np.ndarray]:
     values: dict = {}
     for group in _groups(spaces):
         positions, padded, bounds = _union(group)
-        scored = np.stack([_scores(genes, group[0].rules, positions, padded) for genes in genomes])
+        scored = np.stack([_scores(genes, group[0].rules, positions, padded, group) for genes in genomes])
         values.update((space, scored[:, lo:hi]) for space, lo, hi in zip(group, bounds[:-1], bounds[1:]))
     return [_moves_of(values[space], space) for space in spaces]
 

@@ -1,15 +1,19 @@
 """The bounded cache of spaces and solutions: the ones asked last, up to a count and a total
 weight, the one asked last always; a run of four families keeps its eight boards."""
 
+import pytest
+
 from nim_evo.engine import kept
 from nim_evo.engine.space import space_for
 from nim_evo.games import Rules
 
 
-def test_the_ones_asked_last_are_kept_up_to_a_count_and_a_weight():
+@pytest.mark.parametrize("fixed", [False, True])
+def test_the_ones_asked_last_are_kept_up_to_a_count_and_a_weight(fixed):
+    """The same whether the weights are summed again each time or, ``fixed``, as they come."""
     built = []
 
-    @kept.bounded(lambda arguments, value: value[1], items=3, total=10)
+    @kept.bounded(lambda arguments, value: value[1], items=3, total=10, fixed=fixed)
     def make(name, weight):
         built.append(name)
         return (name, weight)
@@ -41,6 +45,28 @@ def test_the_ones_asked_last_are_kept_up_to_a_count_and_a_weight():
     make.cache_clear()
     make("x", 4)  # (kept until cleared)
     assert len(built) == count + 1
+
+
+def test_weights_summed_again_see_a_result_grow_and_fixed_ones_are_taken_as_they_came():
+    """A space's weight grows as its arrays are built: summed again, the cache sees it."""
+    built = []
+
+    def make(fixed):
+        @kept.bounded(lambda arguments, value: value[0], items=5, total=10, fixed=fixed)
+        def grown(name):
+            built.append(name)
+            return [1]
+        return grown
+
+    for fixed, kept_first in ((False, False), (True, True)):
+        grown = make(fixed)
+        first = grown("a")
+        grown("b")
+        first[0] = 9  # (a grew after it was kept: 9 + 1 + 1 is past the total)
+        grown("c")
+        built.clear()
+        grown("a")
+        assert (built == []) is kept_first
 
 
 def test_eight_boards_of_four_families_are_kept():

@@ -25,15 +25,34 @@ def untabulated(monkeypatch, genes, rules, positions):
 def test_a_tabulated_fold_scores_as_the_tree_run_on_every_column(monkeypatch, name):
     rules = Rules.parse(name) if name == "1-3-5-7" else game(name)
     rng = np.random.default_rng(5)
-    positions = rng.integers(0, 40, size=(500, 6))
+    positions = rng.integers(0, 40, size=(3000, 6))  # (heaps enough to be worth a table: folds.TABLE_WORTH)
     tabulated = 0
     for seed in range(120):
         genes = KIND.plain(KIND.create(rules, np.random.default_rng(seed)))
         assert np.array_equal(scoring.scores(genes, rules, positions), untabulated(monkeypatch, genes, rules, positions))
         step, _, _, heap = scoring.parts(genes)
         read = positions if heap is None else heap(positions)
-        tabulated += folds.step_table(scoring.code(step), "a", int(read.max()), 0) is not None
+        tabulated += folds.step_table(scoring.code(step), "a", max(int(read.max()), folds.TABLE_LEAST), 0,
+                                      folds.budget(read.size)) is not None
     assert tabulated > 60  # (most random steps fold into few values; the rest fall back)
+
+
+def test_a_table_is_made_only_where_it_costs_less_than_running_the_tree_on_every_heap(monkeypatch):
+    """Few heaps read are folded by running the tree on each (no table is looked for); a
+    table is given up where finding it would run the tree on more pairs than the heaps read."""
+    xor = scoring.code(scoring.parse(XOR, scoring.STEP, "step"))
+    small = np.random.default_rng(1).integers(0, 16, size=(folds.TABLE_WORTH // 4 - 1, 4))
+    with monkeypatch.context() as patch:
+        patch.setattr(folds, "step_table", lambda *arguments: pytest.fail("a table looked for"))
+        assert np.array_equal(folds.fold(xor, "a", small, None, np.int64(0)), np.bitwise_xor.reduce(small, axis=1))
+    grid = 256 * 16  # (the pairs below 256 and 16: every value xor reaches from heaps up to 15, at once)
+    assert folds.step_table.__wrapped__(xor, "a", 15, 0, grid) is not None
+    assert folds.step_table.__wrapped__(xor, "a", 15, 0, grid - 1) is None
+    growing = scoring.code(scoring.parse("add(a, p)", scoring.STEP, "step"))
+    assert folds.step_table.__wrapped__(growing, "a", 15, 0, 1 << 20) is None  # (found to grow within the grid)
+    large = np.random.default_rng(2).integers(0, 16, size=(folds.TABLE_WORTH, 4))
+    assert np.array_equal(folds.fold(xor, "a", large, None, np.int64(0)), np.bitwise_xor.reduce(large, axis=1))
+    assert folds.step_table(xor, "a", 15, 0, folds.budget(large.size)) is not None
 
 
 def test_a_growing_fold_falls_back_to_the_tree():
