@@ -16,8 +16,13 @@ import numpy as np
 def distinct_rows(rows: Iterable[np.ndarray]) -> np.ndarray:
     """Each row's group, the groups numbered in the order their first rows come (rows of one
     dtype and shape: equal bytes, equal rows; for floats, ``-0.0`` apart from ``0.0``)."""
+    return distinct_keys(row.tobytes() for row in rows)
+
+
+def distinct_keys(keys: Iterable[bytes]) -> np.ndarray:
+    """:func:`distinct_rows` of the rows' bytes, made already."""
     first: dict[bytes, int] = {}
-    return np.array([first.setdefault(row.tobytes(), len(first)) for row in rows], dtype=np.intp)
+    return np.array([first.setdefault(key, len(first)) for key in keys], dtype=np.intp)
 
 
 def firsts(groups: np.ndarray) -> np.ndarray:

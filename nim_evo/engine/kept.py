@@ -80,3 +80,37 @@ def bounded(weight: Callable[[tuple, Any], int], items: int = SPACES, total: int
         cached.cache_clear = cache_clear  # type: ignore[attr-defined]
         return cached
     return decorate
+
+
+class Memo:
+    """Results remembered by a key (a row's bytes), the ones given last up to a count and a
+    total of bytes (the key's and the result's): a map :func:`bounded` would be for a function
+    of arrays. Thread-safe. What it holds is read-only: a result is given back as it was put."""
+
+    def __init__(self, items: int, total: int):
+        self._kept: OrderedDict = OrderedDict()  # key: (result, its bytes and the key's)
+        self._lock = threading.Lock()
+        self.items, self.total, self.nbytes = items, total, 0
+
+    def get(self, key) -> Any:
+        """The result kept for ``key``, or None."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None:
+                return None
+            self._kept.move_to_end(key)
+            return found[0]
+
+    def put(self, key, result, size: int) -> None:
+        """Keep ``result`` (nothing changes it from here: its arrays read-only) for ``key``,
+        counted as ``size`` bytes, the oldest dropped beyond the bounds."""
+        for array in result if isinstance(result, tuple) else (result,):
+            if isinstance(array, np.ndarray):
+                array.flags.writeable = False
+        with self._lock:
+            if key in self._kept:
+                return
+            self._kept[key] = (result, size)
+            self.nbytes += size
+            while len(self._kept) > 1 and (len(self._kept) > self.items or self.nbytes > self.total):
+                self.nbytes -= self._kept.popitem(last=False)[1][1]

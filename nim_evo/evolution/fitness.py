@@ -21,16 +21,18 @@ from nim_evo.games.base import Game
 from nim_evo.agents.imported import is_code
 from nim_evo.agents.player import Mover
 from nim_evo.engine import piles
+from nim_evo.engine.kept import Memo
 from nim_evo.engine.policy import AliasSampler, as_table, dense, kept
 from nim_evo.engine.sizes import MAX_PANEL_CELLS
 from nim_evo.engine.space import enumerable, panel_tabulable, space_for, space_size
 from nim_evo.evaluation import opponents
 from nim_evo.evaluation.batched import play_games
 from nim_evo.evaluation.decisions import Decisions
-from nim_evo.evaluation.exact import Transitions, best_response, induced_each
+from nim_evo.evaluation.exact import Transitions, best_response
 from nim_evo.evaluation.heldout import board_accuracy
 from nim_evo.evaluation.judging import judging_space
-from nim_evo.evolution.results import Evaluation, Results, distinct_policies
+from nim_evo.evolution import induction
+from nim_evo.evolution.results import Evaluation, Results
 from nim_evo.genomes import movers
 from nim_evo.genomes.protocol import GenomeKind
 from nim_evo.validation import KeywordError
@@ -93,6 +95,12 @@ class Panel:
         """The board's space, kept by the panel (space_for's cache holds a few boards, fewer
         than a run's training boards and the boards it measures on)."""
         return space_for(self.rules, multiset=self.multiset)
+
+    @cached_property
+    def remembered(self) -> Memo:
+        """What exact fitness remembers of the policies evaluated against this panel
+        (:func:`~nim_evo.evolution.induction.each_once`)."""
+        return induction.memo()
 
     @cached_property
     def ceiling(self) -> tuple[float, float] | None:
@@ -201,39 +209,9 @@ def _results(kind: GenomeKind, panel: Panel, mode: str, games: int, genomes: lis
     # (a list: a stack, even of n_moves genomes on n_moves positions)
     if mode != "exact":
         return _sampled(panel, policies_list, games, seed)
-    keep_credit = kind.uses_credit or cases
-    distinct, copies = (policies_list, None) if kind.uses_credit else distinct_policies(policies_list)
-    k = len(distinct)
-    rates = np.zeros((k, len(panel.names), 2))
-    subgames = np.zeros(k)
-    # credit summed in the induction's numbering, (n, k), and read in the space's once, below
-    mine_sum = np.zeros((space.n_positions if keep_credit else 0, k), dtype=np.float32)
-    theirs_sum = np.zeros_like(mine_sum)
-    opponents = panel.transitions or panel.tables
-    count = len(panel.tables)
-    for o, (retro, mine, theirs) in enumerate(induced_each(space, distinct, opponents)):  # (n, k) each
-        at_starts = np.stack([mine[retro.rank[panel.starts]], theirs[retro.rank[panel.starts]]], axis=-1)
-        rates[:, o] = np.average(at_starts.transpose(1, 0, 2), weights=panel.weights, axis=1)
-        # (k, n - 1), position-major, as it always was: summed over positions in their order, one by one
-        either = np.take(mine + theirs, retro.rank[1:], axis=0).T
-        subgames += np.average(either / 2, weights=space.weights[1:], axis=1) / count
-        if keep_credit:
-            mine_sum += mine / count
-            theirs_sum += theirs / count
-    if keep_credit:  # (k, n) each, in the space's numbering
-        mine, theirs = np.take(mine_sum, retro.rank, axis=0).T, np.take(theirs_sum, retro.rank, axis=0).T
-    results = Results.of_rates(rates, subgames, 0)
-    if keep_credit:
-        if kind.uses_credit:
-            own = kind.judged_space(genomes[0], panel.rules)  # the space the genes are over
-            credit = [_credit_on(own, space, values) for values in (mine, theirs)]
-            results.credit = [(credit[0][j].copy(), credit[1][j].copy()) for j in range(k)]
-        if cases:
-            results.cases = np.concatenate([mine[:, 1:], theirs[:, 1:]], axis=1)
-    if copies is None:
-        return results
-    return Results(results.fitness[copies], results.subgames[copies], results.rates[copies], 0, None,
-                    None if results.cases is None else results.cases[copies])
+    if kind.uses_credit:
+        return induction.induced(kind, panel, genomes, policies_list, cases, credit=True)
+    return induction.each_once(kind, panel, genomes, policies_list, cases)
 
 
 def _sampled(panel: Panel, policies_list: list, games: int, seed) -> Results:
@@ -313,18 +291,6 @@ def _unpacked(buffer: np.ndarray, layout: tuple) -> tuple:
             at += size
         tables.append(kept(csr_matrix(tuple(arrays), shape=shape)))
     return tuple(tables)
-
-
-def _credit_on(own, space, values: np.ndarray) -> np.ndarray:
-    """Per-position values ``(k, n_positions)`` over the panel's ``space`` as values over the
-    genes' own space: where genes over multisets met an order-reading panel on the ordered
-    board, each multiset's value is the mean over the positions it stands for."""
-    if own.multiset == space.multiset:
-        return values
-    index = own.indices(space.positions)
-    counts = np.maximum(np.bincount(index, minlength=own.n_positions), 1)
-    return np.stack([np.bincount(index, weights=row, minlength=own.n_positions) / counts
-                     for row in values]).astype(values.dtype)
 
 
 def _decided(kind: GenomeKind, decisions: Decisions, genomes: list, cases: bool) -> Results:

@@ -204,8 +204,11 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: Iterable, gener
     numbers: dict = {}  # a genome's play key: its number among those evaluated
     members = []  # each individual and its genome's number
     seeds = np.random.SeedSequence([config.seed, generation, stream])
-    with tasks.Tasks(toolbox, fitness.chunk_size(toolbox.panel, config.fitness), seeds,
-                     overlaps(toolbox, config)) as chunks:
+    size = fitness.chunk_size(toolbox.panel, config.fitness)
+    overlap = overlaps(toolbox, config)
+    together = (toolbox.in_process and not overlap and config.fitness == "exact" and not kind.uses_credit
+                and size == fitness.EXACT_CHUNK_SMALL)  # (a small board's: the tasks' fixed cost is most of them)
+    with tasks.Tasks(toolbox, size, seeds, overlap, together) as chunks:
         for ind in individuals:
             genes = kind.plain(ind)
             number = chunks.added if key is None else numbers.setdefault(key(genes), chunks.added)

@@ -27,14 +27,19 @@ class Tasks:
         seeds: the evaluation's seed sequence; each chunk is seeded by its next child
             (``spawn(1)`` at a time gives the children ``spawn(chunks)`` would).
         overlap: run each task in a thread as soon as its chunk is cut, not through the map.
+        together: evaluate the chunks in one task, in this process (exact fitness of a kind
+            without credit: a genome's results are its own, whatever chunk it is in, and a
+            task's fixed cost, the induction over the board's levels, is most of a small
+            board's; a last chunk of one genome is evaluated alone, as numpy adds a stack of
+            one in another order).
     Used as a context manager: leaving it on an error (Ctrl-C in variation) cancels the tasks
     not begun, and the one running ends in its thread without being waited for (the
     interpreter waits for it at exit: a chunk's time). A task that fails says so when
     :meth:`results` is asked, once variation is done.
     """
 
-    def __init__(self, toolbox, size: int, seeds: np.random.SeedSequence, overlap: bool):
-        self._toolbox, self._size, self._seeds = toolbox, size, seeds
+    def __init__(self, toolbox, size: int, seeds: np.random.SeedSequence, overlap: bool, together: bool = False):
+        self._toolbox, self._size, self._seeds, self._together = toolbox, size, seeds, together
         self._cut: list[tuple[list, np.random.SeedSequence]] = []  # chunks for the map
         self._running: list[Future] = []  # or the tasks begun in the thread
         self._chunk: list = []
@@ -67,9 +72,14 @@ class Tasks:
         """Every genome's evaluation, in the order they were added."""
         if self._chunk:
             self._close_chunk()
-        if self._pool is None:
+        if self._pool is not None:
+            done = [task.result() for task in self._running]
+        elif self._together and len(self._cut) > 1:
+            alone = self._cut[-1:] if len(self._cut[-1][0]) == 1 else []
+            merged = [genes for chunk, _ in self._cut[:len(self._cut) - len(alone)] for genes in chunk]
+            done = [self._toolbox.evaluate(merged, self._cut[0][1])] + [
+                self._toolbox.evaluate(chunk, seed) for chunk, seed in alone]
+        else:
             done = self._toolbox.map(self._toolbox.evaluate, [chunk for chunk, _ in self._cut],
                                      [seed for _, seed in self._cut])
-        else:
-            done = [task.result() for task in self._running]
         return [evaluation for chunk in done for evaluation in chunk]

@@ -24,8 +24,8 @@ from functools import lru_cache
 import numpy as np
 
 from nim_evo.engine import boards
-from nim_evo.engine.distinct import all_distinct, distinct_rows, firsts
-from nim_evo.engine.kept import bounded, space_bytes
+from nim_evo.engine.distinct import distinct_keys, firsts
+from nim_evo.engine.kept import Memo, bounded, space_bytes
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.space import Space
 from nim_evo.games.base import Game
@@ -257,11 +257,30 @@ def _union(spaces: tuple) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
 def _moves_of(values: np.ndarray, space: Space) -> np.ndarray:
     """``(k, n)``: the move of each program at each position of the space, given their scores of
     its positions ``(k, n)``; programs that score the board alike (bloat, a converging
-    population: more than half of a generation's, on Nim's training boards) choose once."""
-    index = distinct_rows(values)
-    if all_distinct(index):
-        return _chosen(values, space)
-    return _chosen(values[firsts(index)], space)[index]
+    population: more than half of a generation's, on Nim's training boards) choose once, and
+    scores of the board met before (seven in ten, generation after generation) are not
+    chosen from again (:func:`_choices`)."""
+    keys = [row.tobytes() for row in values]
+    index = distinct_keys(keys)
+    kept = _choices(space)
+    found = [kept.get(keys[j]) for j in firsts(index)]
+    missing = [j for j, moves in zip(firsts(index), found) if moves is None]
+    if missing:
+        new = iter(_chosen(values[missing], space))
+        for at, j in enumerate(firsts(index)):
+            if found[at] is None:
+                found[at] = next(new)
+                kept.put(keys[j], found[at], len(keys[j]) + found[at].nbytes)
+    return np.stack(found)[index]
+
+
+_CHOICES, _CHOICE_BYTES = 4096, 32 << 20  # a board's scores and their moves remembered (a few generations')
+
+
+@_per_board
+def _choices(space: Space) -> Memo:
+    """The moves :func:`_chosen` made of a board's scores, by the scores' bytes."""
+    return Memo(_CHOICES, _CHOICE_BYTES)
 
 
 def _chosen(values: np.ndarray, space: Space) -> np.ndarray:

@@ -17,7 +17,7 @@ from nim_evo.engine.solver import solve
 from nim_evo.engine.policy import dense
 from nim_evo.engine.space import space_for
 from nim_evo.evaluation.exact import induced_each, win_probabilities
-from nim_evo.evolution import cluster, fitness, localpool
+from nim_evo.evolution import cluster, fitness, induction, localpool, tasks
 from nim_evo.evolution.fitness import Panel, accuracy, evaluate_chunk
 from nim_evo.evolution.config import Config
 from nim_evo.evolution.loop import make_toolbox, start, step
@@ -505,6 +505,11 @@ def test_a_chunk_of_as_many_genomes_as_a_board_has_positions_and_moves_is_a_stac
     assert all(np.array_equal(a.cases, b.cases) for a, b in zip(together, alone))
 
 
+def _the_whole_stack(kind, panel, genomes, policies, cases):
+    """Exact fitness of every policy of a chunk, none evaluated once for others nor remembered."""
+    return induction.induced(kind, panel, genomes, policies, cases, credit=False)
+
+
 def test_genomes_alike_are_evaluated_once_and_get_the_bits_they_got_before(monkeypatch):
     """A chunk of programs with repeats gives each genome the evaluation the whole chunk
     evaluated gives, to the bit (the distinct policies evaluated once; all alike, twice: a
@@ -519,16 +524,18 @@ def test_genomes_alike_are_evaluated_once_and_get_the_bits_they_got_before(monke
     rng = np.random.default_rng(4)
     programs = [kind.plain(kind.create(rules, rng)) for _ in range(3)]
     evaluated = []
-    monkeypatch.setattr(fitness, "induced_each",
+    monkeypatch.setattr(induction, "induced_each",
                         lambda space, stack, opponents: evaluated.append(len(stack)) or
                         induced_each(space, stack, opponents))
     for chunk in ([programs[0], programs[1], programs[0], programs[2], programs[1], programs[0]],
                   [programs[1]] * 4):
         evaluated.clear()
+        for panel in panels:  # (nothing remembered from the chunk before)
+            panel.__dict__.pop("remembered", None)
         deduplicated = fitness.evaluate_boards(get_kind("program"), panels, "exact", 0, chunk, 1, cases=True)
         assert len(evaluated) == len(panels) and max(evaluated) == max(2, len(set(map(tuple, chunk))))
         with monkeypatch.context() as patch:
-            patch.setattr(fitness, "distinct_policies", lambda policies: (policies, None))
+            patch.setattr(induction, "each_once", _the_whole_stack)
             whole = fitness.evaluate_boards(get_kind("program"), panels, "exact", 0, chunk, 1, cases=True)
         for one, other in zip(deduplicated, whole, strict=True):
             assert (one.fitness, one.subgames, one.rates, one.games) == (other.fitness, other.subgames, other.rates,
@@ -540,3 +547,76 @@ def test_genomes_alike_are_evaluated_once_and_get_the_bits_they_got_before(monke
     assert alone.subgames == sum(e.subgames for e in each) / len(panels)
     assert alone.rates == {name: tuple(sum(e.rates[name][seat] for e in each) / len(panels) for seat in (0, 1))
                            for name in each[0].rates}
+
+
+def test_policies_a_panel_met_before_are_not_evaluated_again_and_get_the_same_bits(monkeypatch):
+    """A panel remembers the policies it evaluated in chunks of two genomes and more: a chunk
+    met again is not evaluated; one new policy among remembered ones is evaluated as two (a
+    stack of one adds in another order); a chunk of one genome is evaluated alone and nothing
+    of it is remembered. Every genome gets the bits evaluating its whole chunk gives."""
+    kind = get_kind("program")
+    rules = Rules((1, 3, 5, 7, 9))
+    panel = Panel.build(Rules((2, 3, 5)), ("random", "nimsum"), "all")
+    rng = np.random.default_rng(11)
+    programs, seen = [], set()
+    while len(programs) < 12:  # (programs that play the board apart)
+        genes = kind.plain(kind.create(rules, rng))
+        played = kind.policies([genes], (panel.space,))[0][0].tobytes()
+        if played not in seen:
+            seen.add(played)
+            programs.append(genes)
+    evaluated = []
+    monkeypatch.setattr(induction, "induced_each",
+                        lambda space, stack, opponents: evaluated.append(len(stack)) or
+                        induced_each(space, stack, opponents))
+    chunks = [programs[:6], programs[:6], programs[:5] + programs[6:7], programs[7:8], programs[7:8] + programs[:3],
+              programs[8:12] + programs[8:10]]
+    expected_stacks = [6, None, 2, 1, 2, 4]  # (None: nothing evaluated)
+    for chunk, expected in zip(chunks, expected_stacks):
+        evaluated.clear()
+        ours = evaluate_chunk(kind, panel, "exact", 0, chunk, None, cases=True)
+        assert evaluated == ([] if expected is None else [expected]), (chunk, evaluated)
+        with monkeypatch.context() as patch:
+            patch.setattr(induction, "each_once", _the_whole_stack)
+            whole = evaluate_chunk(kind, panel, "exact", 0, chunk, None, cases=True)
+        for one, other in zip(ours, whole, strict=True):
+            assert (one.fitness, one.subgames, one.rates) == (other.fitness, other.subgames, other.rates)
+            assert np.array_equal(one.cases, other.cases)
+
+
+def test_chunks_evaluated_together_are_one_task_but_a_last_chunk_of_one_genome(monkeypatch):
+    """Evaluated together, a generation's chunks are one task (their first seed: exact fitness
+    draws nothing), a last chunk of one genome its own, and the results come in order; a
+    program run in its process evaluates so, with exact fitness only."""
+    calls = []
+
+    class Toolbox:
+        @staticmethod
+        def evaluate(chunk, seed):
+            calls.append(list(chunk))
+            return [genes * 10 for genes in chunk]
+
+        @staticmethod
+        def map(function, chunks, seeds):
+            return [function(chunk, seed) for chunk, seed in zip(chunks, seeds)]
+
+    for count, expected in ((7, [[0, 1, 2, 3, 4, 5], [6]]), (8, [list(range(8))]), (3, [[0, 1, 2]]), (1, [[0]])):
+        calls.clear()
+        with tasks.Tasks(Toolbox, 3, np.random.SeedSequence(1), overlap=False, together=True) as chunks:
+            for genes in range(count):
+                chunks.add(genes)
+            assert chunks.results() == [genes * 10 for genes in range(count)]
+        assert calls == expected
+    original, flags = tasks.Tasks.__init__, []
+
+    def spy(self, toolbox, size, seeds, overlap, together=False):
+        flags.append(together)
+        original(self, toolbox, size, seeds, overlap, together)
+
+    monkeypatch.setattr(tasks.Tasks, "__init__", spy)
+    for genome, mode, jobs, expected in (("thresholds", "exact", 1, True), ("thresholds", "sampled", 1, False),
+                                         ("thresholds", "exact", 2, False), ("table", "exact", 1, False)):
+        flags.clear()
+        config = Config(genome=genome, rules=Rules((2, 3, 4)), population=6, offspring=6, seed=1, fitness=mode)
+        start(config, make_toolbox(config, jobs=jobs))
+        assert flags == [expected], (genome, mode, jobs)
