@@ -36,6 +36,7 @@ import numpy as np
 from deap import base, tools
 from joblib import Parallel, delayed
 
+from nim_evo.engine import draws
 from nim_evo.engine.sizes import SpaceTooLarge, space_size
 from nim_evo.evaluation.decisions import Decisions
 from nim_evo.evolution import counterexamples, localsearch
@@ -157,7 +158,7 @@ def vary(population: list, toolbox: base.Toolbox, lambda_: int, cxpb: float, mut
     for _ in range(lambda_):
         choice = rng.random()
         if choice < cxpb:
-            first, second = (toolbox.clone(population[i]) for i in rng.choice(len(population), 2, replace=False))
+            first, second = (toolbox.clone(population[i]) for i in draws.two_of(rng, len(population)))
             child, _ = toolbox.mate(first, second)
             del child.fitness.values
         elif choice < cxpb + mutpb:

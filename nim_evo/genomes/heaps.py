@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nim_evo.engine import draws
 from nim_evo.validation import UserError
 
 MAX_VALUES = 4096  # the table's length in a file, at most
@@ -148,6 +149,7 @@ def create(rng: np.random.Generator) -> HeapPart:
 REACH = 8  # a value mutation reaches heaps up to twice the table's length, or this many past it
 MUTATIONS = ("value", "grow", "shrink", "period", "saltus")
 MUTATION_WEIGHTS = (0.55, 0.15, 0.1, 0.12, 0.08)
+_MUTATION_CDF = draws.cumulative(MUTATION_WEIGHTS)
 
 
 FOCUS = 0.5  # the share of value mutations at the heap where the parent's play first fails, when known
@@ -164,7 +166,7 @@ def mutate(part: HeapPart, rng: np.random.Generator, focus: int | None = None) -
     gave there, so the part plays alike until a value of it changes (``grow``), or one
     shorter (``shrink``); a new period (``period``: half the time with the saltus its last
     values keep, the last value less the one a period before it) or saltus (``saltus``)."""
-    how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
+    how = MUTATIONS[draws.weighted(rng, _MUTATION_CDF)]
     values, period, saltus = list(part.values), part.period, part.saltus
     if how == "value":  # (a heap past the table: the table grown to it first, by what the periodic part gave)
         heap = int(rng.integers(1, min(MAX_VALUES, max(2 * len(values), len(values) + REACH))))

@@ -47,6 +47,7 @@ from functools import lru_cache
 import numpy as np
 from deap import gp
 
+from nim_evo.engine import draws
 from nim_evo.engine.rules import Rules
 from nim_evo.engine.sizes import within
 from nim_evo.engine.space import space_for
@@ -113,17 +114,25 @@ class Program(list):
 
 @contextlib.contextmanager
 def _seeded(rng: np.random.Generator):
-    """Python's ``random`` seeded from ``rng`` for the body (DEAP's gp draws from it), then put back."""
-    state = random.getstate()
-    random.seed(int(rng.integers(2**63)))
+    """DEAP's gp drawing from a Python generator seeded from ``rng`` for the body. DEAP's gp
+    draws from its module's ``random``, which is :data:`_DRAWS` meanwhile: Python's own
+    generator, whose state a caller may count on, is not touched (saving and putting back its
+    state cost more than a tree's variation)."""
+    _DRAWS.seed(int(rng.integers(2**63)))
+    kept = gp.random
+    gp.random = _DRAWS
     try:
         yield
     finally:
-        random.setstate(state)
+        gp.random = kept
+
+
+_DRAWS = random.Random()  # (seeded as the global one was: the same draws)
 
 
 MUTATIONS = ("uniform", "node", "insert", "shrink")
 MUTATION_WEIGHTS = (0.35, 0.25, 0.3, 0.1)
+_MUTATION_CDF = draws.cumulative(MUTATION_WEIGHTS)
 
 
 @_LIMIT  # (staticLimit keeps copies of the positional arguments, and may return one: the tree alone)
@@ -336,7 +345,7 @@ class ProgramKind(GenomeKind):
         if PARTS[part] == "heap":
             genes[part] = heaps.mutate(genes[part], rng, focus=_failing_heap(genes, decided, rng))
             return (genes,)
-        how = MUTATIONS[int(rng.choice(len(MUTATIONS), p=MUTATION_WEIGHTS))]
+        how = MUTATIONS[draws.weighted(rng, _MUTATION_CDF)]
         with _seeded(rng):
             (genes[part],) = _mutate_tree(genes[part], pset=SETS[part], how=how)
         return (genes,)
