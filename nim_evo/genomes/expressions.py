@@ -172,7 +172,25 @@ def parse(text, pset: gp.PrimitiveSetTyped, where: str) -> gp.PrimitiveTree:
 
 def text(tree: gp.PrimitiveTree) -> str:
     """``str(tree)``, DEAP's form (``name(first, second)``), written in one pass without
-    formatting each subtree's string into its parent's (a generation writes thousands)."""
+    formatting each subtree's string into its parent's, and kept by the tree's nodes (a
+    generation writes thousands, most of them trees it wrote before: the parents it keeps)."""
+    nodes = tuple(tree)
+    key = tuple(map(id, nodes))  # (the nodes are kept with it: no other node has their ids meanwhile)
+    found = _TEXTS.get(key)
+    if found is None:
+        if len(_TEXTS) >= _TEXTS_KEPT:  # (the older half dropped)
+            for old in list(_TEXTS)[:_TEXTS_KEPT // 2]:
+                _TEXTS.pop(old, None)
+        found = _TEXTS[key] = (_written(nodes), nodes)
+    return found[0]
+
+
+_TEXTS_KEPT = 1 << 14
+_TEXTS: dict = {}  # a tree's nodes' ids: its text, and the nodes
+
+
+def _written(tree) -> str:
+    """:func:`text` of ``tree``'s nodes, written."""
     written: list[str] = []
     open_arguments: list[int] = []  # of each primitive still open, the arguments it has yet to get
     for node in tree:

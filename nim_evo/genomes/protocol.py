@@ -104,9 +104,10 @@ def individual_type(name: str, container: type) -> type:
     """The DEAP individual type ``creator.<name>``: ``container`` with a ``FitnessWin``
     fitness, made once (at the kind's import: worker processes unpickle individuals by it).
 
-    Its deep copy (DEAP's ``clone`` and hall of fame) copies the genes and the fitness and
-    shares ``rates`` and ``credit``: an evaluation replaces them, nothing changes them in
-    place, and a credit is two arrays of a value per position."""
+    Its deep copy (DEAP's ``clone`` and hall of fame) copies the genes (a container's own
+    ``copied()`` where it has one, else its items) and the fitness and shares ``rates`` and
+    ``credit``: an evaluation replaces them, nothing changes them in place, and a credit is
+    two arrays of a value per position."""
     if not hasattr(creator, name):
         creator.create(name, container, fitness=creator.FitnessWin)
         getattr(creator, name).__deepcopy__ = _deepcopy_individual
@@ -119,10 +120,12 @@ def _deepcopy_individual(ind, memo):
         copy.fitness = type(ind.fitness)()
     elif isinstance(ind, dict):
         copy = type(ind)({key: list(value) for key, value in ind.items()})
-    else:
-        copy = type(ind)(list(ind))
+    else:  # (its class made without its constructor, which checks what a copy holds already: half the time)
+        copy = type(ind).__new__(type(ind))
+        copy.extend(ind.copied() if hasattr(ind, "copied") else ind)
+        copy.fitness = type(ind.fitness)()
     if ind.fitness.valid:
-        copy.fitness.values = ind.fitness.values
+        copy.fitness.wvalues = ind.fitness.wvalues
     for name in ("rates", "credit", "cases"):
         if name in ind.__dict__:
             setattr(copy, name, ind.__dict__[name])

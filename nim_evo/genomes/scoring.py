@@ -60,15 +60,24 @@ def parts(genes) -> tuple:
     if is_plain(genes):
         texts = (*genes, NOTHING) if len(genes) == 2 else tuple(genes)
         return _parsed(*texts[:3]) + (_heap(texts[3]) if len(texts) == 4 else None,)
-    genes = list(genes)
+    return _tree_parts(genes)
+
+
+def _tree_parts(genes) -> tuple:
+    """:func:`parts` of a program's trees (not its plain form)."""
     if len(genes) == 2:
-        genes.append(parse(NOTHING, SECOND, "the program's second fold"))
-    return (*genes[:3], genes[3] if len(genes) == 4 else None)
+        return (genes[0], genes[1], parse(NOTHING, SECOND, "the program's second fold"), None)
+    return (genes[0], genes[1], genes[2], genes[3] if len(genes) == 4 else None)
 
 
 def is_plain(genes) -> bool:
     """Whether ``genes`` is a program's plain form, its expressions as text."""
-    return isinstance(genes, (tuple, list)) and all(isinstance(g, str) for g in genes)
+    if not isinstance(genes, (tuple, list)):
+        return False
+    for part in genes:  # (a loop: asked thousands of times a generation, of trees, which fail at once)
+        if not isinstance(part, str):
+            return False
+    return True
 
 
 def compiled(genes) -> tuple:
@@ -94,7 +103,7 @@ def plain(genes) -> list[str]:
     (:data:`_WRITTEN`), which :func:`compiled` then reads instead of parsing them again."""
     if is_plain(genes):
         return [str(part) for part in parts(genes) if part is not None]
-    step, score, second, heap = parts(genes)
+    step, score, second, heap = _tree_parts(genes)
     texts = [text(step), text(score), text(second)] + ([] if heap is None else [str(heap)])
     key = tuple(texts)
     if key not in _WRITTEN:

@@ -338,3 +338,24 @@ def test_a_run_shows_its_program_simplified_and_draws_its_trees(tmp_path, capsys
     described = KIND.describe([champion["step"], champion["score"], champion["second"]], Rules((2, 3, 4)))
     assert f"program: {described}"[:60] in " ".join(out.split())
     assert (tmp_path / "run" / "program.png").stat().st_size > 10_000
+
+
+def test_heights_and_texts_are_deaps_of_trees_made_and_changed_in_place():
+    """A tree's height and text (kept by its nodes) are DEAP's own, for random trees of every
+    height and after variation changed them in place."""
+    from deap import gp
+
+    from nim_evo.genomes import expressions, program
+
+    rng = np.random.default_rng(6)
+    trees = []
+    for seed in range(60):
+        with program._seeded(np.random.default_rng(seed)):
+            trees.append(gp.PrimitiveTree(gp.genGrow(expressions.STEP, 0, int(rng.integers(0, 9)))))
+    for tree in trees:
+        assert program.height(tree) == tree.height and expressions.text(tree) == str(tree)
+    assert {tree.height for tree in trees} >= set(range(6))
+    for seed, tree in enumerate(trees):  # (in place: the same list, other nodes)
+        with program._seeded(np.random.default_rng(seed)):
+            gp.mutNodeReplacement(tree, expressions.STEP)
+        assert program.height(tree) == tree.height and expressions.text(tree) == str(tree)
