@@ -32,22 +32,18 @@ def write_arrays_document(path, document) -> None:
     of its own. :func:`read_arrays_document` reads it back without pickle."""
     arrays: dict[str, Any] = {}
 
-    def encode(value):
+    def encode(value):  # (what JSON has no form for, met in its walk: numbering arrays as they come)
         if isinstance(value, np.ndarray):
             if value.dtype.kind not in "biuf":
                 raise TypeError(f"only arrays of numbers are written, got dtype {value.dtype}")
             key = f"a{len(arrays)}"
             arrays[key] = value
             return {ARRAY_KEY: key}
-        if isinstance(value, dict):
-            return {str(k): encode(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [encode(v) for v in value]
         if isinstance(value, np.generic):
             return value.item()
-        return value
+        raise TypeError(f"{type(value).__name__} is not a JSON value nor an array of numbers")
 
-    text = json.dumps(encode(document), allow_nan=True)
+    text = json.dumps(document, allow_nan=True, default=encode)
     members: dict[str, Any] = {DOCUMENT: np.frombuffer(text.encode("utf-8"), dtype=np.uint8)}
     atomic_write(path, lambda handle: np.savez(handle, **members, **arrays))  # (straight to the file: a
     # nine-heap checkpoint, 310 MB, is not copied twice in memory first)
