@@ -37,6 +37,7 @@ from deap import base, tools
 from joblib import Parallel, delayed
 
 from nim_evo.engine import draws
+from nim_evo.engine.kept import Memo
 from nim_evo.engine.sizes import SpaceTooLarge, space_size
 from nim_evo.evaluation.decisions import Decisions
 from nim_evo.evolution import counterexamples, localsearch
@@ -209,12 +210,13 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: Iterable, gener
     overlap = overlaps(toolbox, config)
     together = (toolbox.in_process and not overlap and config.fitness == "exact" and not kind.uses_credit
                 and size == fitness.EXACT_CHUNK_SMALL)  # (a small board's: the tasks' fixed cost is most of them)
-    with tasks.Tasks(toolbox, size, seeds, overlap, together) as chunks:
+    with tasks.Tasks(toolbox, size, seeds, overlap, together, _remembered(toolbox) if together else None) as chunks:
         for ind in individuals:
             genes = kind.plain(ind)
-            number = chunks.added if key is None else numbers.setdefault(key(genes), chunks.added)
+            played = None if key is None else key(genes)
+            number = chunks.added if key is None else numbers.setdefault(played, chunks.added)
             if number == chunks.added:
-                chunks.add(genes)
+                chunks.add(genes, played)
             members.append((ind, number))
         evaluated = chunks.results()
     for ind, number in members:
@@ -228,6 +230,18 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: Iterable, gener
 
 def _play_key(kind, largest: int, genes):
     return kind.play_key(genes, largest)
+
+
+REMEMBERED, REMEMBERED_BYTES = 4096, 64 << 20  # genomes' evaluations a run keeps, and their bytes (a few generations')
+
+
+def _remembered(toolbox: base.Toolbox) -> Memo:
+    """The evaluations the run keeps by its genomes' play keys, while its evaluation is bound
+    as it is (a stage's panels: bound again, they are forgotten)."""
+    held = getattr(toolbox, "remembered", None)
+    if held is None or held[0] is not toolbox.evaluate:
+        held = toolbox.remembered = (toolbox.evaluate, Memo(REMEMBERED, REMEMBERED_BYTES))
+    return held[1]
 
 
 def overlaps(toolbox: base.Toolbox, config: Config) -> bool:

@@ -17,6 +17,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
+from nim_evo.engine.kept import Memo
+
 
 class Tasks:
     """The fitness tasks of one evaluation: :meth:`add` genomes, then :meth:`results`.
@@ -32,14 +34,22 @@ class Tasks:
             task's fixed cost, the induction over the board's levels, is most of a small
             board's; a last chunk of one genome is evaluated alone, as numpy adds a stack of
             one in another order).
+        remembered: with ``together``, results kept by the genomes' keys (:meth:`add`'s), a
+            :class:`~nim_evo.engine.kept.Memo`: a genome met in a generation before is not
+            evaluated again (a quarter of a program run's), one alone in its task is (its
+            bits are a stack of one's: never kept), and a single one left to evaluate is
+            evaluated as two.
     Used as a context manager: leaving it on an error (Ctrl-C in variation) cancels the tasks
     not begun, and the one running ends in its thread without being waited for (the
     interpreter waits for it at exit: a chunk's time). A task that fails says so when
     :meth:`results` is asked, once variation is done.
     """
 
-    def __init__(self, toolbox, size: int, seeds: np.random.SeedSequence, overlap: bool, together: bool = False):
+    def __init__(self, toolbox, size: int, seeds: np.random.SeedSequence, overlap: bool, together: bool = False,
+                 remembered: Memo | None = None):
         self._toolbox, self._size, self._seeds, self._together = toolbox, size, seeds, together
+        self._remembered = remembered if together else None
+        self._keys: list = []  # each genome's key, with remembered
         self._cut: list[tuple[list, np.random.SeedSequence]] = []  # chunks for the map
         self._running: list[Future] = []  # or the tasks begun in the thread
         self._chunk: list = []
@@ -53,8 +63,10 @@ class Tasks:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
-    def add(self, genes) -> None:
-        """A genome to evaluate (its plain form); its results are :meth:`results`' ``added``-th."""
+    def add(self, genes, key=None) -> None:
+        """A genome to evaluate (its plain form; ``key``, what its results are remembered
+        by); its results are :meth:`results`' ``added``-th."""
+        self._keys.append(key)
         self._chunk.append(genes)
         self.added += 1
         if len(self._chunk) == self._size:
@@ -74,6 +86,8 @@ class Tasks:
             self._close_chunk()
         if self._pool is not None:
             done = [task.result() for task in self._running]
+        elif self._remembered is not None and self._cut:
+            return self._remembering()
         elif self._together and len(self._cut) > 1:
             alone = self._cut[-1:] if len(self._cut[-1][0]) == 1 else []
             merged = [genes for chunk, _ in self._cut[:len(self._cut) - len(alone)] for genes in chunk]
@@ -83,3 +97,27 @@ class Tasks:
             done = self._toolbox.map(self._toolbox.evaluate, [chunk for chunk, _ in self._cut],
                                      [seed for _, seed in self._cut])
         return [evaluation for chunk in done for evaluation in chunk]
+
+    def _remembering(self) -> list:
+        """:meth:`results` together, genomes remembered taken as they were kept."""
+        genomes = [genes for chunk, _ in self._cut for genes in chunk]
+        alone = len(self._cut[-1][0]) == 1  # (the last genome, its task's only one)
+        shared = len(genomes) - alone
+        results: list = [None if key is None else self._remembered.get(key) for key in self._keys[:shared]]
+        missing = [j for j, found in enumerate(results) if found is None]
+        if missing:
+            stack = [genomes[j] for j in missing]
+            fresh = self._toolbox.evaluate(stack * 2 if len(stack) == 1 else stack, self._cut[0][1])
+            for j, result in zip(missing, fresh):
+                results[j] = result
+                if self._keys[j] is not None:
+                    self._remembered.put(self._keys[j], result, _weight(result))
+        if alone:
+            results += self._toolbox.evaluate(genomes[-1:], self._cut[-1][1])
+        return results
+
+
+def _weight(result) -> int:
+    """The bytes an evaluation holds (its cases, most of it, and about as much again)."""
+    cases = getattr(result, "cases", None)
+    return 2 * (256 + (0 if cases is None else cases.nbytes))

@@ -607,11 +607,25 @@ def test_chunks_evaluated_together_are_one_task_but_a_last_chunk_of_one_genome(m
                 chunks.add(genes)
             assert chunks.results() == [genes * 10 for genes in range(count)]
         assert calls == expected
+    # remembered: a genome met before is not evaluated; a single one left is evaluated as two;
+    # the last, alone in its task, is evaluated alone and never kept
+    from nim_evo.engine.kept import Memo
+
+    kept = Memo(100, 1 << 20)
+    for count, keys, expected in ((5, "abcde", [list("abcd"), ["e"]]), (5, "abfde", [["f", "f"], ["e"]]),
+                                  (4, "abfg", [["g", "g"]]), (3, "hbg", [["h", "h"], ["g"]])):
+        calls.clear()
+        with tasks.Tasks(Toolbox, 2, np.random.SeedSequence(1), overlap=False, together=True,
+                         remembered=kept) as chunks:
+            for key in keys[:count]:
+                chunks.add(key, key)
+            assert chunks.results() == [key * 10 for key in keys[:count]]
+        assert calls == expected, (keys, calls)
     original, flags = tasks.Tasks.__init__, []
 
-    def spy(self, toolbox, size, seeds, overlap, together=False):
+    def spy(self, toolbox, size, seeds, overlap, together=False, remembered=None):
         flags.append(together)
-        original(self, toolbox, size, seeds, overlap, together)
+        original(self, toolbox, size, seeds, overlap, together, remembered)
 
     monkeypatch.setattr(tasks.Tasks, "__init__", spy)
     for genome, mode, jobs, expected in (("thresholds", "exact", 1, True), ("thresholds", "sampled", 1, False),
