@@ -100,10 +100,12 @@ class Tasks:
 
     def _remembering(self) -> list:
         """:meth:`results` together, genomes remembered taken as they were kept."""
+        kept = self._remembered
+        assert kept is not None  # (asked with it only)
         genomes = [genes for chunk, _ in self._cut for genes in chunk]
         alone = len(self._cut[-1][0]) == 1  # (the last genome, its task's only one)
         shared = len(genomes) - alone
-        results: list = [None if key is None else self._remembered.get(key) for key in self._keys[:shared]]
+        results: list = [None if key is None else kept.get(key) for key in self._keys[:shared]]
         missing = [j for j, found in enumerate(results) if found is None]
         if missing:
             stack = [genomes[j] for j in missing]
@@ -111,7 +113,7 @@ class Tasks:
             for j, result in zip(missing, fresh):
                 results[j] = result
                 if self._keys[j] is not None:
-                    self._remembered.put(self._keys[j], result, _weight(result))
+                    kept.put(self._keys[j], result, _weight(result))
         if alone:
             results += self._toolbox.evaluate(genomes[-1:], self._cut[-1][1])
         return results

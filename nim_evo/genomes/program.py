@@ -95,7 +95,8 @@ def height(tree) -> int:
     """A tree's height, as DEAP's ``PrimitiveTree.height`` (the root's depth 0), counted
     with each open node's arguments still to come (twice as fast: variation asks it of
     every tree it makes)."""
-    most, waiting = 0, []  # of each node still open, the arguments it has yet to get
+    most = 0
+    waiting: list[int] = []  # of each node still open, the arguments it has yet to get
     for node in tree:
         if len(waiting) > most:
             most = len(waiting)
