@@ -27,6 +27,7 @@ credit from the exact evaluator.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -62,12 +63,20 @@ class State:
     decided: dict = field(default_factory=dict)  # stage: the positions its decisions gained (counterexamples)
 
 
+def clone(ind):
+    """``copy.deepcopy`` of an individual (DEAP's ``clone``): its type's own deep copy asked
+    at once, without ``deepcopy``'s dispatch and memo (variation clones a population a generation)."""
+    copier = getattr(type(ind), "__deepcopy__", None)
+    return copy.deepcopy(ind) if copier is None else copier(ind, {})
+
+
 def make_toolbox(config: Config, jobs: int = 1, given: dict | None = None, overlap: bool = True) -> base.Toolbox:
     """The DEAP toolbox of a run: creation, variation, selection, evaluation, parallel map;
     ``given``: opponents given as agent objects, by the names ``config.opponents`` holds for them;
     ``overlap``: False for a run that shares the machine's cores with others (a sweep's, several
     at once): its offspring are never evaluated beside its variation (:func:`overlaps`)."""
     toolbox = base.Toolbox()
+    toolbox.register("clone", clone)
     toolbox.overlap = overlap
     boards = tuple(dict.fromkeys(r for stage in range(len(config.stages)) for r in config.training_rules(stage)))
     if config.fitness == "exact" and all(rules.box and space_size(rules, multiset=config.multiset)
