@@ -5,6 +5,7 @@ what the program kind keeps of each board it scores.
 last always): a run of four families asks eight spaces each generation (its four boards and
 their held-out boards), more than a cache of a few would keep, while a few big spaces can hold
 gigabytes. (What a cache of four cost such a run: the manual's Benchmarks.)
+:class:`Memo` is the same bound for results kept by a key made of arrays (a row's bytes).
 """
 
 from __future__ import annotations
@@ -34,48 +35,33 @@ def space_bytes(space) -> int:
     return sum(value.nbytes for value in vars(space).values() if isinstance(value, np.ndarray))
 
 
-def bounded(weight: Callable[[tuple, Any], int], items: int = SPACES, total: int = CELLS, fixed: bool = False):
+def bounded(weight: Callable[[tuple, Any], int], items: int = SPACES, total: int = CELLS):
     """An lru cache of a function of hashable arguments holding at most ``items`` results and,
     beyond the result asked last, at most ``total`` of their ``weight(arguments, result)`` in
-    all. Weights are summed again at each result made (a space's grow as its arrays are
-    built), or with ``fixed`` (results that never change: many, made often) once each, as
-    they come. Thread-safe: where two threads build one result at once, both get the first
-    kept (``cache_clear()`` empties it)."""
+    all. Thread-safe: where two threads build one result at once, both get the first kept
+    (``cache_clear()`` empties it)."""
     def decorate(function: Callable) -> Callable:
         kept: OrderedDict = OrderedDict()
-        weights: dict = {}  # with fixed: each result's weight
         lock = threading.Lock()
-        summed = 0  # with fixed: their sum
 
         @functools.wraps(function)
         def cached(*arguments: Any) -> Any:
-            nonlocal summed
             with lock:
                 if arguments in kept:
                     kept.move_to_end(arguments)
                     return kept[arguments]
             value = function(*arguments)
             with lock:
-                if arguments not in kept:
-                    kept[arguments] = value
-                    if fixed:
-                        weights[arguments] = weight(arguments, value)
-                        summed += weights[arguments]
-                value = kept[arguments]
+                value = kept.setdefault(arguments, value)
                 kept.move_to_end(arguments)
-                held = summed if fixed else sum(weight(key, entry) for key, entry in kept.items())
+                held = sum(weight(key, entry) for key, entry in kept.items())
                 while len(kept) > 1 and (len(kept) > items or held > total):
-                    key, entry = kept.popitem(last=False)
-                    held -= weights.pop(key) if fixed else weight(key, entry)
-                summed = held if fixed else 0
+                    held -= weight(*kept.popitem(last=False))
             return value
 
         def cache_clear() -> None:
-            nonlocal summed
             with lock:
                 kept.clear()
-                weights.clear()
-                summed = 0
 
         cached.cache_clear = cache_clear  # type: ignore[attr-defined]
         return cached

@@ -346,6 +346,13 @@ def chunk_size(panel: Panel, mode: str) -> int:
     return EXACT_CHUNK_SMALL if panel.space.n_positions <= SMALL_SPACE else EXACT_CHUNK_LARGE
 
 
+def small_boards(panels) -> bool:
+    """Whether every board of ``panels`` with a space is small (:data:`SMALL_SPACE` positions
+    at most): where a fitness task's fixed cost is most of its work."""
+    return all(isinstance(panel, Decisions) or panel.tables is None or panel.space.n_positions <= SMALL_SPACE
+               for panel in panels)
+
+
 def in_threads(panels) -> bool:
     """Whether a run's fitness tasks run best in threads: exact fitness on big spaces only
     (more than :data:`THREADED_SPACE` positions), where a task's work is the evaluator's

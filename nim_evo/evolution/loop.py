@@ -218,7 +218,7 @@ def evaluate(toolbox: base.Toolbox, config: Config, individuals: Iterable, gener
     size = fitness.chunk_size(toolbox.panel, config.fitness)
     overlap = overlaps(toolbox, config)
     together = (toolbox.in_process and not overlap and config.fitness == "exact" and not kind.uses_credit
-                and size == fitness.EXACT_CHUNK_SMALL)  # (a small board's: the tasks' fixed cost is most of them)
+                and fitness.small_boards(toolbox.stage_panels[toolbox.stage]))  # (the tasks' fixed cost most of them)
     with tasks.Tasks(toolbox, size, seeds, overlap, together, _remembered(toolbox) if together else None) as chunks:
         for ind in individuals:
             genes = kind.plain(ind)

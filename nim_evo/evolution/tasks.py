@@ -29,11 +29,11 @@ class Tasks:
         seeds: the evaluation's seed sequence; each chunk is seeded by its next child
             (``spawn(1)`` at a time gives the children ``spawn(chunks)`` would).
         overlap: run each task in a thread as soon as its chunk is cut, not through the map.
-        together: evaluate the chunks in one task, in this process (exact fitness of a kind
-            without credit: a genome's results are its own, whatever chunk it is in, and a
-            task's fixed cost, the induction over the board's levels, is most of a small
-            board's; a last chunk of one genome is evaluated alone, as numpy adds a stack of
-            one in another order).
+        together: evaluate the chunks in as few tasks as :data:`TOGETHER` allows, in this
+            process (exact fitness of a kind without credit: a genome's results are its own,
+            whatever chunk it is in, and a task's fixed cost, the induction over the board's
+            levels, is most of a small board's; a last chunk of one genome is evaluated alone,
+            as numpy adds a stack of one in another order).
         remembered: with ``together``, results kept by the genomes' keys (:meth:`add`'s), a
             :class:`~nim_evo.engine.kept.Memo`: a genome met in a generation before is not
             evaluated again (a quarter of a program run's), one alone in its task is (its
@@ -91,8 +91,7 @@ class Tasks:
         elif self._together and len(self._cut) > 1:
             alone = self._cut[-1:] if len(self._cut[-1][0]) == 1 else []
             merged = [genes for chunk, _ in self._cut[:len(self._cut) - len(alone)] for genes in chunk]
-            done = [self._toolbox.evaluate(merged, self._cut[0][1])] + [
-                self._toolbox.evaluate(chunk, seed) for chunk, seed in alone]
+            done = [self._evaluated(merged)] + [self._toolbox.evaluate(chunk, seed) for chunk, seed in alone]
         else:
             done = self._toolbox.map(self._toolbox.evaluate, [chunk for chunk, _ in self._cut],
                                      [seed for _, seed in self._cut])
@@ -109,14 +108,32 @@ class Tasks:
         missing = [j for j, found in enumerate(results) if found is None]
         if missing:
             stack = [genomes[j] for j in missing]
-            fresh = self._toolbox.evaluate(stack * 2 if len(stack) == 1 else stack, self._cut[0][1])
+            fresh = self._evaluated(stack * 2 if len(stack) == 1 else stack)
             for j, result in zip(missing, fresh):
                 results[j] = result
                 if self._keys[j] is not None:
+                    cases = getattr(result, "cases", None)
+                    if cases is not None:  # (shared from here by the genomes that play so)
+                        cases.flags.writeable = False
                     kept.put(self._keys[j], result, _weight(result))
         if alone:
             results += self._toolbox.evaluate(genomes[-1:], self._cut[-1][1])
         return results
+
+
+    def _evaluated(self, genomes: list) -> list:
+        """The evaluations of ``genomes`` (two or more) evaluated together, in tasks of at most
+        :data:`TOGETHER` (their arrays a size apart from the offspring's count; a task of one
+        is never cut: it would be summed as a stack of one)."""
+        cuts = list(range(0, len(genomes), TOGETHER))
+        if len(cuts) > 1 and len(genomes) - cuts[-1] == 1:
+            cuts.pop()  # (the last one joins the task before)
+        bounds = cuts + [len(genomes)]
+        return [evaluation for lo, hi in zip(bounds[:-1], bounds[1:])
+                for evaluation in self._toolbox.evaluate(genomes[lo:hi], self._cut[0][1])]
+
+
+TOGETHER = 400  # genomes evaluated in one task together, at most
 
 
 def _weight(result) -> int:

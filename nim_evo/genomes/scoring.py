@@ -165,19 +165,22 @@ def _folds(step: tuple, second: tuple, heap, positions: np.ndarray, padded: np.n
                              present if heap is None else positions > 0, k)
 
 
-_FOLDS, _FOLD_BYTES = 1024, 64 << 20  # folds of a run's boards kept: a generation's steps and its parents'
+_FOLDS, _FOLD_BYTES = 1024, 32 << 20  # folds of a run's boards kept: a generation's steps and its parents'
 
 
-@bounded(lambda arguments, value: value.nbytes, _FOLDS, _FOLD_BYTES, fixed=True)
 def _union_fold(tree: tuple, name: str, spaces: tuple, k: int) -> np.ndarray:
-    """``tree``'s fold over the positions of ``spaces`` (:func:`_union`), kept (read-only)."""
-    positions, padded, _ = _union(spaces)
-    if tree == _NOTHING_CODE:
-        value = np.zeros(len(positions), dtype=np.int64)
-    else:
-        with np.errstate(over="ignore"):
-            value = np.array(folds.fold(tree, name, positions, None if padded is None else ~padded, np.int64(k)))
-    value.flags.writeable = False
+    """``tree``'s fold over the positions of ``spaces`` (:func:`_union`), kept (read-only)
+    with them (:func:`_union`'s memo: kept and dropped with its boards)."""
+    positions, padded, _, kept = _union(spaces)
+    value = kept.get((tree, name, k))
+    if value is None:
+        if tree == _NOTHING_CODE:
+            value = np.zeros(len(positions), dtype=np.int64)
+        else:
+            with np.errstate(over="ignore"):
+                value = np.array(folds.fold(tree, name, positions, None if padded is None else ~padded,
+                                            np.int64(k)))
+        kept.put((tree, name, k), value, value.nbytes)
     return value
 
 
@@ -230,7 +233,7 @@ def policies_on(genomes: list, spaces: tuple) -> list[np.ndarray]:
         return [np.zeros((0, space.n_positions), dtype=np.int64) for space in spaces]
     values: dict = {}
     for group in _groups(spaces):
-        positions, padded, bounds = _union(group)
+        positions, padded, bounds, _ = _union(group)
         scored = np.stack([_scores(genes, group[0].rules, positions, padded, group) for genes in genomes])
         values.update((space, scored[:, lo:hi]) for space, lo, hi in zip(group, bounds[:-1], bounds[1:]))
     return [_moves_of(values[space], space) for space in spaces]
@@ -245,13 +248,14 @@ def _groups(spaces: tuple) -> list[tuple]:
 
 
 @_per_board
-def _union(spaces: tuple) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+def _union(spaces: tuple) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, Memo]:
     """The positions of ``spaces`` one after another, each row's heaps ascending and padded on
     the left to the widest (``padded`` marks those columns; None where all are as wide),
-    and each space's rows' bounds."""
+    each space's rows' bounds, and the folds made of them (:func:`_union_fold`)."""
     rows = [_ascending(space) for space in spaces]
+    kept = Memo(_FOLDS, _FOLD_BYTES)
     if len(rows) == 1:
-        return rows[0], None, np.array([0, len(rows[0])])
+        return rows[0], None, np.array([0, len(rows[0])]), kept
     width = max(part.shape[1] for part in rows)
     positions = np.zeros((sum(len(part) for part in rows), width), dtype=np.int64, order="F")
     padded = np.zeros(positions.shape, dtype=bool)
@@ -260,7 +264,7 @@ def _union(spaces: tuple) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
         positions[lo:hi, width - part.shape[1]:] = part
         padded[lo:hi, :width - part.shape[1]] = True
     positions.flags.writeable = padded.flags.writeable = False
-    return positions, padded if padded.any() else None, bounds
+    return positions, padded if padded.any() else None, bounds, kept
 
 
 def _moves_of(values: np.ndarray, space: Space) -> np.ndarray:
@@ -277,8 +281,8 @@ def _moves_of(values: np.ndarray, space: Space) -> np.ndarray:
     if missing:
         new = iter(_chosen(values[missing], space))
         for at, j in enumerate(firsts(index)):
-            if found[at] is None:
-                found[at] = next(new)
+            if found[at] is None:  # (a copy: a row of the chosen would keep them all alive)
+                found[at] = next(new).copy()
                 kept.put(keys[j], found[at], len(keys[j]) + found[at].nbytes)
     return np.stack(found)[index]
 

@@ -1,6 +1,7 @@
 """The bounded cache of spaces and solutions: the ones asked last, up to a count and a total
 weight, the one asked last always; a run of four families keeps its eight boards."""
 
+import numpy as np
 import pytest
 
 from nim_evo.engine import kept
@@ -8,12 +9,10 @@ from nim_evo.engine.space import space_for
 from nim_evo.games import Rules
 
 
-@pytest.mark.parametrize("fixed", [False, True])
-def test_the_ones_asked_last_are_kept_up_to_a_count_and_a_weight(fixed):
-    """The same whether the weights are summed again each time or, ``fixed``, as they come."""
+def test_the_ones_asked_last_are_kept_up_to_a_count_and_a_weight():
     built = []
 
-    @kept.bounded(lambda arguments, value: value[1], items=3, total=10, fixed=fixed)
+    @kept.bounded(lambda arguments, value: value[1], items=3, total=10)
     def make(name, weight):
         built.append(name)
         return (name, weight)
@@ -47,26 +46,21 @@ def test_the_ones_asked_last_are_kept_up_to_a_count_and_a_weight(fixed):
     assert len(built) == count + 1
 
 
-def test_weights_summed_again_see_a_result_grow_and_fixed_ones_are_taken_as_they_came():
-    """A space's weight grows as its arrays are built: summed again, the cache sees it."""
-    built = []
-
-    def make(fixed):
-        @kept.bounded(lambda arguments, value: value[0], items=5, total=10, fixed=fixed)
-        def grown(name):
-            built.append(name)
-            return [1]
-        return grown
-
-    for fixed, kept_first in ((False, False), (True, True)):
-        grown = make(fixed)
-        first = grown("a")
-        grown("b")
-        first[0] = 9  # (a grew after it was kept: 9 + 1 + 1 is past the total)
-        grown("c")
-        built.clear()
-        grown("a")
-        assert (built == []) is kept_first
+def test_a_memo_keeps_the_results_given_last_up_to_a_count_and_bytes_read_only():
+    memo = kept.Memo(3, 100)
+    arrays = {key: np.full(5, ord(key)) for key in "abcde"}
+    for key in "abc":
+        memo.put(key, arrays[key], 30)
+    assert memo.get("a") is arrays["a"] and memo.nbytes == 90
+    memo.put("d", arrays["d"], 30)  # (a count of three: b, the oldest asked, goes)
+    assert memo.get("b") is None and memo.get("c") is arrays["c"]
+    memo.put("a", np.zeros(1), 30)  # (kept already: the first stays)
+    assert memo.get("a") is arrays["a"] and memo.nbytes == 90
+    memo.put("e", arrays["e"], 80)  # (past the bytes: all but the latest go)
+    assert [memo.get(key) is not None for key in "acde"] == [False, False, False, True] and memo.nbytes == 80
+    assert not arrays["e"].flags.writeable  # (what it holds, nothing changes)
+    with pytest.raises(ValueError):
+        arrays["e"][0] = 1
 
 
 def test_eight_boards_of_four_families_are_kept():

@@ -634,3 +634,50 @@ def test_chunks_evaluated_together_are_one_task_but_a_last_chunk_of_one_genome(m
         config = Config(genome=genome, rules=Rules((2, 3, 4)), population=6, offspring=6, seed=1, fitness=mode)
         start(config, make_toolbox(config, jobs=jobs))
         assert flags == [expected], (genome, mode, jobs)
+
+
+def test_tasks_evaluated_together_are_cut_at_a_bound_never_leaving_one_alone(monkeypatch):
+    calls = []
+
+    class Toolbox:
+        @staticmethod
+        def evaluate(chunk, seed):
+            calls.append(list(chunk))
+            return [genes * 10 for genes in chunk]
+
+    monkeypatch.setattr(tasks, "TOGETHER", 3)
+    for count, size, expected in ((8, 2, [[0, 1, 2], [3, 4, 5], [6, 7]]), (7, 4, [[0, 1, 2], [3, 4, 5, 6]]),
+                                  (7, 2, [[0, 1, 2], [3, 4, 5], [6]]),  # (the last chunk of one, alone)
+                                  (4, 2, [[0, 1, 2, 3]])):
+        calls.clear()
+        with tasks.Tasks(Toolbox, size, np.random.SeedSequence(1), overlap=False, together=True) as chunks:
+            for genes in range(count):
+                chunks.add(genes)
+            assert chunks.results() == [genes * 10 for genes in range(count)]
+        assert calls == expected
+
+
+def test_a_program_run_evaluated_together_and_remembering_is_the_run_of_one_task_a_chunk(monkeypatch):
+    """More offspring than a chunk holds, merged into tasks of more genomes than a chunk (and
+    genomes remembered from a generation before), give every individual the fitness, rates
+    and cases, to the bit, that a task a chunk gives; the run's memory of evaluations is
+    forgotten when its stage's evaluation is bound again (its panels changed)."""
+    from nim_evo.evolution import loop, stages
+
+    def run(together: bool):
+        with monkeypatch.context() as patch:
+            if not together:
+                patch.setattr(fitness, "small_boards", lambda panels: False)
+            config = Config(genome="program", rules=Rules((1, 3, 5, 7)), population=41, offspring=161, seed=3)
+            toolbox = make_toolbox(config)
+            state = start(config, toolbox)
+            for _ in range(3):
+                state = step(state, config, toolbox)
+            return toolbox, [(ind.fitness.values, ind.rates, ind.cases.tobytes()) for ind in state.population]
+
+    toolbox, together = run(True)
+    assert together == run(False)[1]
+    remembered = loop._remembered(toolbox)
+    assert remembered.nbytes > 0 and loop._remembered(toolbox) is remembered
+    stages.bind_stage(toolbox, Config(genome="program", rules=Rules((1, 3, 5, 7)), seed=3), 0)
+    assert loop._remembered(toolbox) is not remembered
