@@ -28,6 +28,9 @@ RUNS = {
     "program": ("program", None, {"generations": 4}),
     "program-sub": ("program", "20-sub1.3.4", {"generations": 3}),
     "program-four": ("program", None, {"generations": 3, "families": ["normal", "misere", "cap3", "cap3-misere"]}),
+    # more offspring than a fitness task's chunk, the last chunk of one genome: chunks evaluated
+    # together and genomes remembered across generations (pinned on 7324d71, before them)
+    "program-merged": ("program", None, {"generations": 6, "population": 41, "offspring": 161}),
 }
 
 

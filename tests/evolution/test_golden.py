@@ -1,6 +1,7 @@
 """The population evaluator changes how fitness is computed, never what: short runs of every
 genome kind give bit for bit the logbook and hall of fame they gave at commit 1be1205, before
-it (digests from ``golden.py`` run on that commit)."""
+it (digests from ``golden.py`` run on that commit; ``program-merged``'s on 7324d71, before
+fitness tasks were merged and genomes remembered)."""
 
 import pytest
 
@@ -17,6 +18,7 @@ BEFORE = {
     'program': 'bf21068dbfd479430d2ab9fcfbb97f61bceb14848bd717ea063183071251168b',
     'program-sub': 'c248f45db51385d05b494dda5aec55480f9a79f9dcb8d3d7e9ee6a66698301d7',
     'program-four': '3236bdcc3ecdef4678589aba69a46d3254c1a46cc2c92379bb8d2dc2046a6f92',
+    'program-merged': '040f5f4632f3b2b982f9c0c8bbc8280de50f4120bf7d41a6def80a6cf72d6d2d',  # (on 7324d71)
 }
 
 
