@@ -584,12 +584,8 @@ def test_policies_a_panel_met_before_are_not_evaluated_again_and_get_the_same_bi
             assert np.array_equal(one.cases, other.cases)
 
 
-def test_chunks_evaluated_together_are_one_task_but_a_last_chunk_of_one_genome(monkeypatch):
-    """Evaluated together, a generation's chunks are one task (their first seed: exact fitness
-    draws nothing), a last chunk of one genome its own, and the results come in order; a
-    program run in its process evaluates so, with exact fitness only."""
-    calls = []
-
+def _recording_toolbox(calls: list):
+    """A toolbox whose evaluation records each task's genomes and gives each genome ten times itself."""
     class Toolbox:
         @staticmethod
         def evaluate(chunk, seed):
@@ -599,6 +595,16 @@ def test_chunks_evaluated_together_are_one_task_but_a_last_chunk_of_one_genome(m
         @staticmethod
         def map(function, chunks, seeds):
             return [function(chunk, seed) for chunk, seed in zip(chunks, seeds)]
+
+    return Toolbox
+
+
+def test_chunks_evaluated_together_are_one_task_but_a_last_chunk_of_one_genome(monkeypatch):
+    """Evaluated together, a generation's chunks are one task (their first seed: exact fitness
+    draws nothing), a last chunk of one genome its own, and the results come in order; a
+    program run in its process evaluates so, with exact fitness only."""
+    calls: list = []
+    Toolbox = _recording_toolbox(calls)
 
     for count, expected in ((7, [[0, 1, 2, 3, 4, 5], [6]]), (8, [list(range(8))]), (3, [[0, 1, 2]]), (1, [[0]])):
         calls.clear()
@@ -637,13 +643,8 @@ def test_chunks_evaluated_together_are_one_task_but_a_last_chunk_of_one_genome(m
 
 
 def test_tasks_evaluated_together_are_cut_at_a_bound_never_leaving_one_alone(monkeypatch):
-    calls = []
-
-    class Toolbox:
-        @staticmethod
-        def evaluate(chunk, seed):
-            calls.append(list(chunk))
-            return [genes * 10 for genes in chunk]
+    calls: list = []
+    Toolbox = _recording_toolbox(calls)
 
     monkeypatch.setattr(tasks, "TOGETHER", 3)
     for count, size, expected in ((8, 2, [[0, 1, 2], [3, 4, 5], [6, 7]]), (7, 4, [[0, 1, 2], [3, 4, 5, 6]]),
