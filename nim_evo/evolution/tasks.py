@@ -86,32 +86,27 @@ class Tasks:
             self._close_chunk()
         if self._pool is not None:
             done = [task.result() for task in self._running]
-        elif self._remembered is not None and self._cut:
-            return self._remembering()
-        elif self._together and len(self._cut) > 1:
-            alone = self._cut[-1:] if len(self._cut[-1][0]) == 1 else []
-            merged = [genes for chunk, _ in self._cut[:len(self._cut) - len(alone)] for genes in chunk]
-            done = [self._evaluated(merged)] + [self._toolbox.evaluate(chunk, seed) for chunk, seed in alone]
+        elif self._together and self._cut:
+            return self._evaluated_together()
         else:
             done = self._toolbox.map(self._toolbox.evaluate, [chunk for chunk, _ in self._cut],
                                      [seed for _, seed in self._cut])
         return [evaluation for chunk in done for evaluation in chunk]
 
-    def _remembering(self) -> list:
+    def _evaluated_together(self) -> list:
         """:meth:`results` together, genomes remembered taken as they were kept."""
         kept = self._remembered
-        assert kept is not None  # (asked with it only)
         genomes = [genes for chunk, _ in self._cut for genes in chunk]
         alone = len(self._cut[-1][0]) == 1  # (the last genome, its task's only one)
         shared = len(genomes) - alone
-        results: list = [None if key is None else kept.get(key) for key in self._keys[:shared]]
+        results: list = [None if kept is None or key is None else kept.get(key) for key in self._keys[:shared]]
         missing = [j for j, found in enumerate(results) if found is None]
         if missing:
             stack = [genomes[j] for j in missing]
             fresh = self._evaluated(stack * 2 if len(stack) == 1 else stack)
             for j, result in zip(missing, fresh):
                 results[j] = result
-                if self._keys[j] is not None:
+                if kept is not None and self._keys[j] is not None:
                     cases = getattr(result, "cases", None)
                     if cases is not None:  # (shared from here by the genomes that play so)
                         cases.flags.writeable = False
@@ -119,7 +114,6 @@ class Tasks:
         if alone:
             results += self._toolbox.evaluate(genomes[-1:], self._cut[-1][1])
         return results
-
 
     def _evaluated(self, genomes: list) -> list:
         """The evaluations of ``genomes`` (two or more) evaluated together, in tasks of at most
