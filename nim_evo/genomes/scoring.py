@@ -275,12 +275,13 @@ def _moves_of(values: np.ndarray, space: Space) -> np.ndarray:
     chosen from again (:func:`_choices`)."""
     keys = [row.tobytes() for row in values]
     index = distinct_keys(keys)
+    each = firsts(index)
     kept = _choices(space)
-    found = [kept.get(keys[j]) for j in firsts(index)]
-    missing = [j for j, moves in zip(firsts(index), found) if moves is None]
+    found = [kept.get(keys[j]) for j in each]
+    missing = [j for j, moves in zip(each, found) if moves is None]
     if missing:
         new = iter(_chosen(values[missing], space))
-        for at, j in enumerate(firsts(index)):
+        for at, j in enumerate(each):
             if found[at] is None:  # (a copy: a row of the chosen would keep them all alive)
                 found[at] = next(new).copy()
                 kept.put(keys[j], found[at], len(keys[j]) + found[at].nbytes)
