@@ -102,7 +102,7 @@ def step_table(tree: tuple, name: str, high: int, k: int, most: int | None = Non
 
     def stepped(values: np.ndarray, grid=None) -> np.ndarray | None:
         nonlocal spent
-        if grid is None or not (len(values) and values.min() >= 0 and values.max() < len(grid)):
+        if not _in_grid(values, grid):
             spent += len(values) * len(heaps)
             if most is not None and spent > most:
                 return None
@@ -147,10 +147,15 @@ GRID_CELLS = 1 << 12  # a step's values at every (value, heap) pair below a powe
 def pairs(tree: tuple, name: str, values: np.ndarray, heaps: np.ndarray, k: int, grid=None) -> np.ndarray:
     """``tree(value, heap, k)`` of every value and heap, value-major (read from ``grid``, the
     pairs of every value below its length, where the values are all there)."""
-    if grid is not None and len(values) and values.min() >= 0 and values.max() < len(grid):
+    if _in_grid(values, grid):
         return grid[values].ravel()
     return as_ints(run(tree, {name: np.repeat(values, len(heaps)), "p": np.tile(heaps, len(values)),
                                "k": np.int64(k)}), len(values) * len(heaps))
+
+
+def _in_grid(values: np.ndarray, grid) -> bool:
+    """Whether ``grid`` (or None) holds the step's pairs of every one of ``values`` (none: no)."""
+    return grid is not None and len(values) > 0 and values.min() >= 0 and values.max() < len(grid)
 
 
 def as_ints(value, size: int) -> np.ndarray:
