@@ -7,7 +7,9 @@ same draws from the generator, the same results (tested against ``choice`` itsel
 - :func:`two_of`: ``rng.choice(n, 2, replace=False)``, Floyd's algorithm (a bounded integer
   below ``n - 1``, then one below ``n``, ``n - 1`` in its place if it repeats the first)
   and the pair shuffled (one bounded integer below 2), each bounded integer as
-  ``rng.integers`` draws it.
+  ``rng.integers`` draws it;
+- :func:`below`: ``rng.integers(n)``, without the call where ``n`` is 1 (numpy draws nothing
+  then: lexicase's picks mostly end with one candidate).
 """
 
 from __future__ import annotations
@@ -36,3 +38,8 @@ def two_of(rng: np.random.Generator, n: int) -> tuple[int, int]:
     swap = int(rng.integers(2))
     pair[swap], pair[1] = pair[1], pair[swap]
     return pair[0], pair[1]
+
+
+def below(rng: np.random.Generator, n: int) -> int:
+    """``rng.integers(n)``: of one, 0, which numpy draws nothing for."""
+    return 0 if n == 1 else int(rng.integers(n))

@@ -15,6 +15,7 @@ from operator import attrgetter
 import numpy as np
 from deap import tools
 
+from nim_evo.engine import draws
 from nim_evo.engine.distinct import distinct_rows, firsts
 
 HALL_OF_FAME = 5
@@ -64,16 +65,10 @@ def select_lexicase(individuals: list, k: int, rng: np.random.Generator, size=le
             if ordered[0] == ordered[-1]:  # all alike: the case keeps them all
                 continue
             candidates = candidates[scores >= _least_kept(ordered)]
-        alike = members[candidates[_drawn(rng, len(candidates))]]
-        first, second = alike[_drawn(rng, len(alike))], alike[_drawn(rng, len(alike))]  # (the draws of size=2)
+        alike = members[candidates[draws.below(rng, len(candidates))]]
+        first, second = alike[draws.below(rng, len(alike))], alike[draws.below(rng, len(alike))]  # (the draws of size=2)
         chosen.append(individuals[second if sizes[second] < sizes[first] else first])
     return chosen
-
-
-def _drawn(rng: np.random.Generator, n: int) -> int:
-    """``rng.integers(n)``: of one, 0, which numpy draws nothing for (most picks end with one
-    candidate, of a genome alone in playing as it does)."""
-    return 0 if n == 1 else int(rng.integers(n))
 
 
 def _behaviours(individuals: list) -> tuple[np.ndarray, np.ndarray]:

@@ -19,6 +19,14 @@ def test_two_of_n_is_numpys_choice_without_replacement(n):
         assert ours.random() == numpys.random()  # (as many draws taken)
 
 
+def test_a_draw_below_n_is_numpys_integers_and_draws_nothing_below_one():
+    for seed in range(40):
+        ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
+        sizes = [1, 2, 1, 7, 1, 1, 500, 3]
+        assert [draws.below(ours, n) for n in sizes] == [int(numpys.integers(n)) for n in sizes]
+        assert ours.random() == numpys.random()
+
+
 @pytest.mark.parametrize("weights", [program.MUTATION_WEIGHTS, heaps.MUTATION_WEIGHTS, (0.5, 0.5), (0.0, 1.0, 0.0),
                                      (1 / 3, 1 / 3, 1 / 3)])
 def test_a_weighted_draw_is_numpys_choice_with_probabilities(weights):
